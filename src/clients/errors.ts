@@ -1,0 +1,199 @@
+/**
+ * Typed errors of every rackform client. One base class; each subclass has a `name` and a stable `code`
+ * (the undici pattern). Clients throw these, never diagnostics: the provider maps codes to diagnostics.
+ * Every message is passed through a Redactor by the code that throws, so no secret reaches a message or stack.
+ */
+
+/** Every stable error code a client can throw, with a one-line description for the docs. */
+export const ERROR_CODES = {
+  RACKFORM_ERR_CLIENT_CONFIG: "The client was configured with an invalid value (URL, CA bundle, option).",
+  RACKFORM_ERR_HTTP_STATUS: "The server answered with a non-success HTTP status; the server's own message is attached.",
+  RACKFORM_ERR_HTTP_TIMEOUT: "A connect, headers, body or overall timeout expired before the server answered.",
+  RACKFORM_ERR_HTTP_CONNECT: "The connection could not be made or was dropped (refused, reset, hang-up, DNS).",
+  RACKFORM_ERR_HTTP_ABORTED: "The caller aborted the request through its AbortSignal.",
+  RACKFORM_ERR_HTTP_BAD_BODY: "The response body could not be read or was not the JSON the client expected.",
+  RACKFORM_ERR_TLS:
+    "TLS failed: the server certificate was not trusted by the CA bundle, expired, or named another host.",
+  RACKFORM_ERR_REDFISH_AUTH: "The BMC refused the credentials (session login or basic auth failed).",
+  RACKFORM_ERR_REDFISH_SESSION: "The BMC created a session but did not return a usable X-Auth-Token.",
+  RACKFORM_ERR_REDFISH_NOT_FOUND: "A resource or link the operation needs is absent from the Redfish service.",
+  RACKFORM_ERR_REDFISH_AMBIGUOUS: "Several resources match and none was named (e.g. a BMC with many systems).",
+  RACKFORM_ERR_REDFISH_RESET_UNSUPPORTED:
+    "The requested reset type is not allowed by the BMC and has no safe equivalent.",
+  RACKFORM_ERR_REDFISH_BOOT_TARGET_UNSUPPORTED: "The requested boot source override target is not allowed by the BMC.",
+  RACKFORM_ERR_REDFISH_ACTION_UNSUPPORTED: "The resource does not advertise the action the operation needs.",
+  RACKFORM_ERR_REDFISH_PRECONDITION:
+    "A PATCH kept failing its If-Match precondition: the resource changed concurrently.",
+  RACKFORM_ERR_REDFISH_TASK_FAILED: "A Redfish task ended in Exception, Killed or Cancelled.",
+  RACKFORM_ERR_REDFISH_TASK_TIMEOUT: "A Redfish task did not finish within the allowed time.",
+  RACKFORM_ERR_REDFISH_BAD_PAYLOAD: "A Redfish payload lacks a property the standard requires.",
+} as const;
+
+/** A stable error code. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Context shared by every client error; all optional because not every failure has a request. */
+export interface ClientErrorContext {
+  /** HTTP method of the failed request. */
+  readonly method?: string;
+  /** URL of the failed request, never with credentials. */
+  readonly url?: string;
+  /** HTTP status, when the server answered. */
+  readonly status?: number;
+  /** Response headers, with authentication headers removed. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The server's own explanation, extracted from the body. */
+  readonly serverMessage?: string;
+  /** How many attempts were made before giving up. */
+  readonly attempts?: number;
+  /** Lower-level cause, already redacted (a plain Error carrying the original `code`). */
+  readonly cause?: Error;
+}
+
+/** Base of every client error: `name` and `code` are stable and safe to branch on. */
+export class RackformClientError extends Error {
+  readonly code: ErrorCode;
+  readonly method?: string;
+  readonly url?: string;
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly serverMessage?: string;
+  readonly attempts?: number;
+
+  constructor(code: ErrorCode, message: string, ctx: ClientErrorContext = {}) {
+    super(message, ctx.cause ? { cause: ctx.cause } : undefined);
+    this.name = "RackformClientError";
+    this.code = code;
+    this.method = ctx.method;
+    this.url = ctx.url;
+    this.status = ctx.status;
+    this.headers = ctx.headers;
+    this.serverMessage = ctx.serverMessage;
+    this.attempts = ctx.attempts;
+  }
+}
+
+/** Invalid client configuration. */
+export class ClientConfigError extends RackformClientError {
+  constructor(message: string, ctx?: ClientErrorContext) {
+    super("RACKFORM_ERR_CLIENT_CONFIG", message, ctx);
+    this.name = "ClientConfigError";
+  }
+}
+
+/** A non-success HTTP status. */
+export class HttpStatusError extends RackformClientError {
+  constructor(message: string, ctx: ClientErrorContext) {
+    super("RACKFORM_ERR_HTTP_STATUS", message, ctx);
+    this.name = "HttpStatusError";
+  }
+}
+
+/** Which timeout expired. */
+export type TimeoutPhase = "connect" | "headers" | "body" | "overall";
+
+/** A timeout expired. */
+export class HttpTimeoutError extends RackformClientError {
+  readonly phase: TimeoutPhase;
+  constructor(message: string, phase: TimeoutPhase, ctx: ClientErrorContext) {
+    super("RACKFORM_ERR_HTTP_TIMEOUT", message, ctx);
+    this.name = "HttpTimeoutError";
+    this.phase = phase;
+  }
+}
+
+/** The connection failed or was dropped. */
+export class HttpConnectError extends RackformClientError {
+  constructor(message: string, ctx: ClientErrorContext) {
+    super("RACKFORM_ERR_HTTP_CONNECT", message, ctx);
+    this.name = "HttpConnectError";
+  }
+}
+
+/** The caller aborted. */
+export class HttpAbortedError extends RackformClientError {
+  constructor(message: string, ctx: ClientErrorContext) {
+    super("RACKFORM_ERR_HTTP_ABORTED", message, ctx);
+    this.name = "HttpAbortedError";
+  }
+}
+
+/** The body was unreadable or not the expected JSON. */
+export class HttpBodyError extends RackformClientError {
+  constructor(message: string, ctx: ClientErrorContext) {
+    super("RACKFORM_ERR_HTTP_BAD_BODY", message, ctx);
+    this.name = "HttpBodyError";
+  }
+}
+
+/** TLS verification or handshake failed. */
+export class TlsError extends RackformClientError {
+  constructor(message: string, ctx: ClientErrorContext) {
+    super("RACKFORM_ERR_TLS", message, ctx);
+    this.name = "TlsError";
+  }
+}
+
+/** A Redfish-level failure; `code` says which. Extra facts (allowed values, task messages) ride in `details`. */
+export class RedfishError extends RackformClientError {
+  readonly details: Readonly<Record<string, unknown>>;
+  constructor(code: ErrorCode, message: string, ctx: ClientErrorContext = {}, details: Record<string, unknown> = {}) {
+    super(code, message, ctx);
+    this.name = "RedfishError";
+    this.details = details;
+  }
+}
+
+/** True when `e` is a client error with the given code. */
+export function isClientError(e: unknown, code?: ErrorCode): e is RackformClientError {
+  return e instanceof RackformClientError && (code === undefined || e.code === code);
+}
+
+const MAX_SERVER_MESSAGE = 1000;
+
+/**
+ * The server's own explanation from an error body: Redfish `error.message` plus every
+ * `@Message.ExtendedInfo[].Message` (an array, or a single object on some BMCs); otherwise a generic JSON
+ * `message`/`detail`/`error`/`title`; otherwise short plain text. Undefined when there is nothing useful.
+ */
+export function extractServerMessage(body: string, contentType = ""): string | undefined {
+  const text = body.trim();
+  if (!text) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    if (/html/i.test(contentType) || text.startsWith("<")) return undefined;
+    return clip(text.replace(/\s+/g, " "));
+  }
+  if (!isObject(parsed)) return undefined;
+  const parts: string[] = [];
+  const err = parsed.error;
+  if (isObject(err)) {
+    pushString(parts, err.message);
+    for (const info of asArray(err["@Message.ExtendedInfo"])) if (isObject(info)) pushString(parts, info.Message);
+  }
+  for (const info of asArray(parsed["@Message.ExtendedInfo"])) if (isObject(info)) pushString(parts, info.Message);
+  if (parts.length === 0) {
+    for (const key of ["message", "detail", "error_description", "title"]) pushString(parts, parsed[key]);
+    if (typeof err === "string") pushString(parts, err);
+  }
+  const unique = [...new Set(parts)];
+  return unique.length ? clip(unique.join("; ")) : undefined;
+}
+
+function pushString(out: string[], v: unknown): void {
+  if (typeof v === "string" && v.trim()) out.push(v.trim());
+}
+
+function asArray(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function clip(s: string): string {
+  return s.length > MAX_SERVER_MESSAGE ? `${s.slice(0, MAX_SERVER_MESSAGE)}…` : s;
+}

@@ -1,0 +1,342 @@
+/**
+ * The HTTP core every rackform client shares: one undici Pool per origin with keep-alive, a per-host
+ * concurrency bound, timeouts, retries that never silently repeat a non-idempotent request, TLS with a
+ * custom CA, request coalescing of concurrent GETs, typed errors and redaction of every secret.
+ */
+import { Pool } from "undici";
+import {
+  ClientConfigError,
+  type ClientErrorContext,
+  HttpBodyError,
+  type RackformClientError,
+  TlsError,
+} from "../errors.js";
+import { Redactor, safeUrl } from "../redact.js";
+import { abortedError, overallTimeout, statusError, transportError } from "./failures.js";
+import {
+  abortableSleep,
+  backoffMs,
+  classifyTransportError,
+  IDEMPOTENT_METHODS,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+  type RetryPolicy,
+  resolvePolicy,
+} from "./retry.js";
+import { Semaphore } from "./semaphore.js";
+import { type ResolvedTls, resolveTls, type TlsOptions } from "./tls.js";
+
+/** Requests a BMC is asked to serve at once: BMCs are small embedded web servers. */
+export const BMC_CONCURRENCY = 4;
+/** Requests a controller (MAAS, Ironic, Slurm REST, Kubernetes API) is asked to serve at once. */
+export const CONTROLLER_CONCURRENCY = 16;
+
+/** Options of an HttpCore; every field has a default. */
+export interface HttpCoreOptions {
+  /** Requests in flight per origin (also the pool's connection count). @default BMC_CONCURRENCY (4) */
+  readonly maxConcurrentPerHost?: number;
+  /** TCP+TLS connect timeout of one attempt. @default 10_000 */
+  readonly connectTimeoutMs?: number;
+  /** Time to the response headers of one attempt. @default 30_000 */
+  readonly headersTimeoutMs?: number;
+  /** Longest silence while the body streams. @default 30_000 */
+  readonly bodyTimeoutMs?: number;
+  /** Budget of one call, retries and backoff included. @default 120_000 */
+  readonly totalTimeoutMs?: number;
+  /** Idle keep-alive sockets are closed after this. @default 4_000 */
+  readonly keepAliveTimeoutMs?: number;
+  /** Retry bounds. @default { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 10_000 } */
+  readonly retry?: RetryPolicy;
+  /** CA bundle and the explicit `insecure` switch. @default the Node.js root store, verification on */
+  readonly tls?: TlsOptions;
+  /** Redactor every message and log line passes through; clients register their secrets on it. @default a new one */
+  readonly redactor?: Redactor;
+  /** Receives one line per attempt, retry and failure (already redacted). @default no logging */
+  readonly log?: (line: string) => void;
+  /** Source of jitter in [0, 1). @default Math.random */
+  readonly random?: () => number;
+  /** Waits between attempts. @default a timer that the request's signal interrupts */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Clock for deadlines and Retry-After dates. @default Date.now */
+  readonly now?: () => number;
+  /** User-Agent header. @default "rackform" */
+  readonly userAgent?: string;
+}
+
+/** One request. */
+export interface HttpRequest {
+  readonly method: string;
+  /** Absolute URL, without credentials. */
+  readonly url: string | URL;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Sent as JSON with Content-Type application/json. */
+  readonly json?: unknown;
+  /** Raw body, when `json` is not used. */
+  readonly body?: string;
+  /** Marks a non-idempotent method (POST, PATCH) as safe to repeat. @default true only for GET/HEAD/PUT/DELETE/OPTIONS */
+  readonly idempotent?: boolean;
+  readonly signal?: AbortSignal;
+  /** Overrides the core's totalTimeoutMs for this call. */
+  readonly totalTimeoutMs?: number;
+  /** Statuses that are success. @default 200–299 */
+  readonly okStatus?: (status: number) => boolean;
+}
+
+/** A fully read response. */
+export interface HttpResponse {
+  readonly status: number;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly method: string;
+  /** The request URL (no credentials). */
+  readonly url: string;
+  /** Attempts it took. */
+  readonly attempts: number;
+}
+
+/** The shared HTTP engine of all clients; create one per provider process and close it at the end. */
+export class HttpCore {
+  /** Redactor of this core; clients add their secrets to it. */
+  readonly redactor: Redactor;
+  private readonly pools = new Map<string, { pool: Pool; gate: Semaphore }>();
+  private readonly inflight = new Map<string, Promise<HttpResponse>>();
+  private readonly originSettings = new Map<string, { tls: ResolvedTls; limit: number }>();
+  private readonly policy: ReturnType<typeof resolvePolicy>;
+  private readonly tls: ResolvedTls;
+  private readonly limit: number;
+
+  constructor(private readonly opts: HttpCoreOptions = {}) {
+    this.redactor = opts.redactor ?? new Redactor();
+    this.policy = resolvePolicy(opts.retry);
+    this.tls = resolveTls(opts.tls);
+    this.limit = opts.maxConcurrentPerHost ?? BMC_CONCURRENCY;
+    if (!Number.isInteger(this.limit) || this.limit < 1) {
+      throw new ClientConfigError(`maxConcurrentPerHost must be a positive integer, got ${this.limit}`);
+    }
+  }
+
+  /**
+   * Per-origin TLS and concurrency, for a shared core serving BMCs with different CAs. Takes effect for new
+   * connections: an existing pool of that origin is closed gracefully and re-created on the next request.
+   */
+  configureOrigin(
+    origin: string | URL,
+    settings: { readonly tls?: TlsOptions; readonly maxConcurrent?: number },
+  ): void {
+    const o = new URL(String(origin)).origin;
+    const limit = settings.maxConcurrent ?? this.limit;
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new ClientConfigError(`maxConcurrent must be a positive integer, got ${limit}`);
+    }
+    this.originSettings.set(o, { tls: settings.tls ? resolveTls(settings.tls) : this.tls, limit });
+    const old = this.pools.get(o);
+    if (old) {
+      this.pools.delete(o);
+      void old.pool.close().catch(() => undefined);
+    }
+  }
+
+  /** Sends a request with retries; resolves with a success response or rejects with a RackformClientError. */
+  request(req: HttpRequest): Promise<HttpResponse> {
+    const method = req.method.toUpperCase();
+    if (method !== "GET" || req.body !== undefined || req.json !== undefined) return this.execute(req);
+    // Concurrent GETs of one URL with the same credentials share one request; each caller keeps its own signal.
+    const key = `${String(req.url)}\n${JSON.stringify(Object.entries(req.headers ?? {}).sort())}`;
+    let shared = this.inflight.get(key);
+    if (!shared) {
+      shared = this.execute({ ...req, signal: undefined }).finally(() => this.inflight.delete(key));
+      this.inflight.set(key, shared);
+    }
+    return raceSignal(shared, req.signal, () =>
+      abortedError(this.redactor, { method, url: safeUrl(req.url), attempts: 0 }),
+    );
+  }
+
+  /** GET and parse JSON. */
+  async getJson<T = unknown>(url: string | URL, init: Omit<HttpRequest, "method" | "url"> = {}): Promise<T> {
+    return this.parseJson<T>(await this.request({ ...init, method: "GET", url }));
+  }
+
+  /** Parses a response body as JSON, or throws RACKFORM_ERR_HTTP_BAD_BODY. An empty body is `{}`. */
+  parseJson<T = unknown>(res: HttpResponse): T {
+    if (res.body.trim() === "") return {} as T;
+    try {
+      return JSON.parse(res.body) as T;
+    } catch (e) {
+      const err = new HttpBodyError(`${res.method} ${res.url}: response is not valid JSON (${(e as Error).message})`, {
+        method: res.method,
+        url: res.url,
+        status: res.status,
+      });
+      throw this.redactor.scrub(err);
+    }
+  }
+
+  /** Writes a redacted line to the log hook, if any. */
+  log(line: string): void {
+    this.opts.log?.(this.redactor.redact(line));
+  }
+
+  /** Closes every pool; in-flight requests finish first. */
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => p.pool.close()));
+  }
+
+  private async execute(req: HttpRequest): Promise<HttpResponse> {
+    const method = req.method.toUpperCase();
+    const url = this.checkUrl(req.url);
+    const shown = safeUrl(url);
+    const now = this.opts.now ?? Date.now;
+    const totalMs = req.totalTimeoutMs ?? this.opts.totalTimeoutMs ?? 120_000;
+    const deadline = now() + totalMs;
+    const overall = new AbortController();
+    const timer = setTimeout(() => overall.abort(), totalMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, overall.signal]) : overall.signal;
+    const repeatable = req.idempotent ?? IDEMPOTENT_METHODS.has(method);
+    const { pool, gate } = this.poolFor(url.origin);
+    const headers = this.headersFor(req);
+    const body = req.json !== undefined ? JSON.stringify(req.json) : req.body;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const ctx: ClientErrorContext = { method, url: shown, attempts: attempt };
+        let retryIn: number | undefined;
+        let failure: RackformClientError;
+        try {
+          const res = await this.attempt(pool, gate, url, method, headers, body, signal, attempt);
+          if ((req.okStatus ?? is2xx)(res.status)) return res;
+          failure = statusError(this.redactor, res, ctx);
+          if (RETRYABLE_STATUSES.has(res.status) && repeatable) {
+            retryIn = parseRetryAfter(res.headers["retry-after"], now()) ?? backoffMs(attempt, this.policy, this.rand);
+          }
+        } catch (e) {
+          if (req.signal?.aborted) throw abortedError(this.redactor, ctx, e);
+          if (overall.signal.aborted) throw overallTimeout(this.redactor, ctx, totalMs, e);
+          failure = transportError(this.redactor, e, ctx, this.limits);
+          const kind = classifyTransportError(e);
+          if (!(failure instanceof TlsError) && (kind === "before-send" || (kind === "dropped" && repeatable))) {
+            retryIn = backoffMs(attempt, this.policy, this.rand);
+          }
+        }
+        if (retryIn === undefined || attempt >= this.policy.maxAttempts || now() + retryIn > deadline) {
+          this.log(`${method} ${shown} failed after ${attempt} attempt(s): ${failure.message}`);
+          throw failure;
+        }
+        this.log(
+          `${method} ${shown} attempt ${attempt} failed (${failure.status ?? failure.code}); retrying in ${retryIn} ms`,
+        );
+        try {
+          await (this.opts.sleep ?? abortableSleep)(retryIn, signal);
+        } catch (e) {
+          if (req.signal?.aborted) throw abortedError(this.redactor, ctx, e);
+          throw overallTimeout(this.redactor, ctx, totalMs, e);
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async attempt(
+    pool: Pool,
+    gate: Semaphore,
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal,
+    attempt: number,
+  ): Promise<HttpResponse> {
+    const release = await gate.acquire(signal);
+    try {
+      this.log(`${method} ${safeUrl(url)} attempt ${attempt}`);
+      const res = await pool.request({
+        path: url.pathname + url.search,
+        method: method as "GET",
+        headers,
+        body,
+        signal,
+        headersTimeout: this.limits.headersTimeoutMs,
+        bodyTimeout: this.limits.bodyTimeoutMs,
+      });
+      const text = await res.body.text();
+      const h: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k.toLowerCase()] = String(v);
+      this.log(`${method} ${safeUrl(url)} -> ${res.statusCode}`);
+      return { status: res.statusCode, headers: h, body: text, method, url: safeUrl(url), attempts: attempt };
+    } finally {
+      release();
+    }
+  }
+
+  private get limits() {
+    return { headersTimeoutMs: this.opts.headersTimeoutMs ?? 30_000, bodyTimeoutMs: this.opts.bodyTimeoutMs ?? 30_000 };
+  }
+
+  private readonly rand = (): number => (this.opts.random ?? Math.random)();
+
+  private poolFor(origin: string): { pool: Pool; gate: Semaphore } {
+    let entry = this.pools.get(origin);
+    if (!entry) {
+      const { tls, limit } = this.originSettings.get(origin) ?? { tls: this.tls, limit: this.limit };
+      const pool = new Pool(origin, {
+        connections: limit,
+        keepAliveTimeout: this.opts.keepAliveTimeoutMs ?? 4_000,
+        connect: { timeout: this.opts.connectTimeoutMs ?? 10_000, ...tls },
+      });
+      entry = { pool, gate: new Semaphore(limit) };
+      this.pools.set(origin, entry);
+    }
+    return entry;
+  }
+
+  private headersFor(req: HttpRequest): Record<string, string> {
+    const h: Record<string, string> = { accept: "application/json", "user-agent": this.opts.userAgent ?? "rackform" };
+    if (req.json !== undefined) h["content-type"] = "application/json";
+    for (const [k, v] of Object.entries(req.headers ?? {})) h[k.toLowerCase()] = v;
+    return h;
+  }
+
+  private checkUrl(raw: string | URL): URL {
+    let url: URL;
+    try {
+      url = new URL(String(raw));
+    } catch {
+      throw this.redactor.scrub(new ClientConfigError(`invalid URL ${JSON.stringify(String(raw))}`));
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw this.redactor.scrub(new ClientConfigError(`unsupported URL scheme ${url.protocol} in ${safeUrl(url)}`));
+    }
+    if (url.username || url.password) {
+      throw this.redactor.scrub(
+        new ClientConfigError(`credentials in the URL ${safeUrl(url)} are not sent; pass them as client options`),
+      );
+    }
+    return url;
+  }
+}
+
+function is2xx(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(onAbort());
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(onAbort());
+    signal.addEventListener("abort", abort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", abort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", abort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,12 @@
+/** The shared HTTP core of rackform's clients. */
+export {
+  BMC_CONCURRENCY,
+  CONTROLLER_CONCURRENCY,
+  HttpCore,
+  type HttpCoreOptions,
+  type HttpRequest,
+  type HttpResponse,
+} from "./core.js";
+export { backoffMs, IDEMPOTENT_METHODS, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry.js";
+export { mapLimit, Semaphore } from "./semaphore.js";
+export type { TlsOptions } from "./tls.js";

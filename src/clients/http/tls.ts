@@ -1,0 +1,59 @@
+/** TLS settings of the HTTP core: which CAs to trust, and whether verification is (explicitly) off. */
+import { readFileSync } from "node:fs";
+import { ClientConfigError } from "../errors.js";
+import { errorCode } from "./retry.js";
+
+/** TLS options of a client. */
+export interface TlsOptions {
+  /** CA bundle: PEM text, or the path of a PEM file. @default the Node.js root store */
+  readonly ca?: string;
+  /** Skip certificate verification. Only when a user asks; never a fallback. @default false */
+  readonly insecure?: boolean;
+}
+
+/** Connect options for undici derived from TlsOptions. */
+export interface ResolvedTls {
+  readonly ca?: string;
+  readonly rejectUnauthorized: boolean;
+}
+
+/** Reads the CA bundle (PEM text or a file path) and checks it holds at least one certificate. */
+export function resolveTls(opts: TlsOptions = {}): ResolvedTls {
+  if (opts.ca === undefined || opts.ca === "") return { rejectUnauthorized: !opts.insecure };
+  let pem = opts.ca;
+  if (!pem.includes("-----BEGIN")) {
+    try {
+      pem = readFileSync(pem, "utf8");
+    } catch (e) {
+      throw new ClientConfigError(
+        `ca: cannot read CA bundle file ${JSON.stringify(opts.ca)} (${errorCode(e) ?? "unreadable"}); pass PEM text or a readable file path`,
+      );
+    }
+  }
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
+    throw new ClientConfigError("ca: the CA bundle contains no PEM certificate (expected -----BEGIN CERTIFICATE-----)");
+  }
+  return { ca: pem, rejectUnauthorized: !opts.insecure };
+}
+
+const TLS_CODES: ReadonlySet<string> = new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "CERT_SIGNATURE_FAILURE",
+  "HOSTNAME_MISMATCH",
+  "EPROTO",
+]);
+
+/** True when a transport error is a TLS verification or handshake failure (never worth retrying). */
+export function isTlsError(err: unknown): boolean {
+  const code = errorCode(err);
+  if (code && (TLS_CODES.has(code) || code.startsWith("ERR_TLS_") || code.startsWith("ERR_SSL_"))) return true;
+  return err instanceof Error && /certificate|ssl routines|tls handshake/i.test(err.message);
+}

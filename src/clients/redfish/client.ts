@@ -1,0 +1,340 @@
+/**
+ * RedfishClient: one BMC (or Redfish PDU). Every resource is found by following links from the service root;
+ * no id is hard-coded. Errors are RackformClientErrors with stable codes; secrets never appear in them.
+ */
+import { ClientConfigError, HttpStatusError, RedfishError } from "../errors.js";
+import { BMC_CONCURRENCY, HttpCore, type HttpCoreOptions } from "../http/core.js";
+import { mapLimit } from "../http/semaphore.js";
+import { safeUrl } from "../redact.js";
+import { collectInventory } from "./inventory.js";
+import { actionInfoAllowed, isObj, lastSegment, link, members, parseFirmware, parseSystem } from "./parse.js";
+import { getOutlet, listPdus, setOutletPower } from "./pdu.js";
+import { chooseResetType, type ResetRequest } from "./reset.js";
+import { type RedfishAuthMode, RedfishTransport } from "./transport.js";
+import type {
+  BootOverrideEnabled,
+  FirmwareInfo,
+  Inventory,
+  OutletPowerRequest,
+  OutletState,
+  PduInfo,
+  RedfishJson,
+  SystemState,
+  TaskSnapshot,
+} from "./types.js";
+import { runSimpleUpdate, type SimpleUpdateOptions } from "./update.js";
+
+/** Options of a RedfishClient. */
+export interface RedfishClientOptions {
+  /** BMC address: `https://host[:port]`, optionally ending in /redfish/v1. Credentials in it are refused. */
+  readonly baseUrl: string;
+  readonly username: string;
+  readonly password: string;
+  /** @default "session" */
+  readonly auth?: RedfishAuthMode;
+  /** CA bundle (PEM text or file path) that signed the BMC's certificate. @default the Node.js root store */
+  readonly ca?: string;
+  /** Skip TLS verification; only when the user asks. @default false */
+  readonly insecure?: boolean;
+  /** A shared core (recommended: one per provider process). @default a core owned and closed by this client */
+  readonly core?: HttpCore;
+  /** Options of the owned core when `core` is not given (TLS comes from ca/insecure). */
+  readonly http?: Omit<HttpCoreOptions, "tls">;
+  /** Requests in flight to this BMC. @default BMC_CONCURRENCY (4) */
+  readonly maxConcurrent?: number;
+}
+
+/** Resources a Redfish service offers, by Id. */
+export interface Discovery {
+  readonly systems: readonly string[];
+  readonly managers: readonly string[];
+  readonly chassis: readonly string[];
+  readonly hasUpdateService: boolean;
+  readonly rackPdus: readonly string[];
+}
+
+const GUARDED = [
+  "login",
+  "discover",
+  "serviceRoot",
+  "listSystems",
+  "getSystem",
+  "power",
+  "setBootOverride",
+  "firmwareInventory",
+  "inventory",
+  "simpleUpdate",
+  "listPdus",
+  "getOutlet",
+  "setOutletPower",
+] as const;
+
+/** A client of one Redfish service. */
+export class RedfishClient {
+  /** The BMC's origin, e.g. https://10.0.0.5. */
+  readonly origin: string;
+  private readonly core: HttpCore;
+  private readonly ownsCore: boolean;
+  private readonly t: RedfishTransport;
+  private readonly parallel: number;
+
+  constructor(opts: RedfishClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(opts.baseUrl);
+    } catch {
+      throw new ClientConfigError(
+        `baseUrl: ${JSON.stringify(safeUrl(opts.baseUrl))} is not a URL; use https://host[:port]`,
+      );
+    }
+    if (url.username || url.password) {
+      throw new ClientConfigError(`baseUrl: ${safeUrl(url)} contains credentials; pass username and password instead`);
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      throw new ClientConfigError(`baseUrl: unsupported scheme ${url.protocol}; use https://host[:port]`);
+    }
+    this.origin = url.origin;
+    this.parallel = opts.maxConcurrent ?? BMC_CONCURRENCY;
+    const tls = { ca: opts.ca, insecure: opts.insecure };
+    this.ownsCore = !opts.core;
+    this.core = opts.core ?? new HttpCore({ ...opts.http, tls, maxConcurrentPerHost: this.parallel });
+    // A shared core keeps its own TLS defaults unless this BMC has its own CA or insecure switch.
+    const ownTls = opts.ca !== undefined || opts.insecure !== undefined;
+    if (opts.core)
+      this.core.configureOrigin(this.origin, { tls: ownTls ? tls : undefined, maxConcurrent: this.parallel });
+    this.t = new RedfishTransport(this.core, this.origin, {
+      mode: opts.auth ?? "session",
+      username: opts.username,
+      password: opts.password,
+    });
+    this.scrubErrorsOf(GUARDED);
+  }
+
+  /** Wraps public methods so that every error they throw passes through the redactor, whoever built it. */
+  private scrubErrorsOf(names: readonly string[]): void {
+    const self = this as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    for (const name of names) {
+      const f = self[name].bind(this);
+      self[name] = (...a: unknown[]) =>
+        f(...a).catch((e: unknown) => {
+          throw e instanceof Error ? this.core.redactor.scrub(e) : e;
+        });
+    }
+  }
+
+  /** Logs in now (session mode) so that credential problems surface early. */
+  login(): Promise<void> {
+    return this.t.login();
+  }
+
+  /** Deletes the session. The client can still be used; it logs in again on demand. */
+  logout(): Promise<void> {
+    return this.t.logout();
+  }
+
+  /** Logs out and closes the owned HTTP core. */
+  async close(): Promise<void> {
+    await this.logout();
+    if (this.ownsCore) await this.core.close();
+  }
+
+  /** The service root. */
+  serviceRoot(): Promise<RedfishJson> {
+    return this.t.root();
+  }
+
+  /** What the service offers, found by following the service root's links (ids are the members' Ids). */
+  async discover(): Promise<Discovery> {
+    const root = await this.t.root();
+    const ids = async (name: string): Promise<string[]> => {
+      const ref = link(root, name);
+      return ref ? members(await this.t.getJson(ref)).map(lastSegment) : [];
+    };
+    const [systems, managers, chassis] = await Promise.all([ids("Systems"), ids("Managers"), ids("Chassis")]);
+    const pe = link(root, "PowerEquipment");
+    const rackPdus = pe ? (await this.listPdus()).map((p) => p.id) : [];
+    return { systems, managers, chassis, hasUpdateService: link(root, "UpdateService") !== undefined, rackPdus };
+  }
+
+  /** Ids of the ComputerSystems. */
+  async listSystems(): Promise<string[]> {
+    return members(await this.t.getJson(await this.serviceLink("Systems"))).map(lastSegment);
+  }
+
+  /** Power and boot state of a system; `systemId` may be left out when the BMC has exactly one. */
+  async getSystem(systemId?: string): Promise<SystemState> {
+    const ref = await this.memberRef(await this.serviceLink("Systems"), systemId, "system");
+    const { json, etag } = await this.t.get(ref);
+    return parseSystem(json, etag);
+  }
+
+  /**
+   * Sends #ComputerSystem.Reset, honouring ResetType@Redfish.AllowableValues (or the action's ActionInfo):
+   * an equivalent type is sent when the requested one is missing; otherwise RACKFORM_ERR_REDFISH_RESET_UNSUPPORTED.
+   */
+  async power(
+    resetType: ResetRequest,
+    systemId?: string,
+  ): Promise<{ readonly requested: string; readonly sent: string }> {
+    const sys = await this.getSystem(systemId);
+    if (!sys.resetTarget) {
+      throw new RedfishError(
+        "RACKFORM_ERR_REDFISH_ACTION_UNSUPPORTED",
+        `system ${sys.id} advertises no #ComputerSystem.Reset action`,
+      );
+    }
+    let allowed = sys.resetTypes;
+    if (!allowed && sys.resetActionInfo)
+      allowed = actionInfoAllowed(await this.t.getJson(sys.resetActionInfo), "ResetType");
+    const sent = chooseResetType(resetType, allowed, sys.powerState);
+    if (!sent) {
+      throw new RedfishError(
+        "RACKFORM_ERR_REDFISH_RESET_UNSUPPORTED",
+        `system ${sys.id} does not allow reset type ${resetType} (power state ${sys.powerState ?? "unknown"}); allowed: ${allowed?.join(", ")}`,
+        {},
+        { requested: resetType, allowed },
+      );
+    }
+    this.core.log(
+      `redfish ${this.origin}: reset ${sys.id} with ${sent}${sent !== resetType ? ` (for ${resetType})` : ""}`,
+    );
+    await this.t.send("POST", sys.resetTarget, { json: { ResetType: sent } });
+    return { requested: resetType, sent };
+  }
+
+  /**
+   * Sets the boot source override with If-Match on the system's ETag; on 412 the system is re-read and the
+   * PATCH sent once more. Targets outside BootSourceOverrideTarget@Redfish.AllowableValues are refused.
+   */
+  async setBootOverride(
+    target: string,
+    enabled: BootOverrideEnabled,
+    opts: { readonly systemId?: string; readonly mode?: "UEFI" | "Legacy" } = {},
+  ): Promise<SystemState> {
+    for (let round = 1; ; round++) {
+      const sys = await this.getSystem(opts.systemId);
+      const allowed = sys.boot.allowedTargets;
+      if (allowed && !allowed.includes(target)) {
+        throw new RedfishError(
+          "RACKFORM_ERR_REDFISH_BOOT_TARGET_UNSUPPORTED",
+          `system ${sys.id} does not allow boot target ${JSON.stringify(target)}; allowed: ${allowed.join(", ")}`,
+          {},
+          { requested: target, allowed },
+        );
+      }
+      const boot: Record<string, string> = { BootSourceOverrideTarget: target, BootSourceOverrideEnabled: enabled };
+      if (opts.mode) boot.BootSourceOverrideMode = opts.mode;
+      try {
+        await this.t.send("PATCH", sys.odataId, {
+          json: { Boot: boot },
+          headers: sys.etag ? { "if-match": sys.etag } : {},
+        });
+        return await this.getSystem(sys.id);
+      } catch (e) {
+        if (!(e instanceof HttpStatusError) || e.status !== 412) throw e;
+        if (round >= 2) {
+          throw new RedfishError(
+            "RACKFORM_ERR_REDFISH_PRECONDITION",
+            `system ${sys.id} changed while its boot override was being set (HTTP 412 twice); try again`,
+            { method: e.method, url: e.url, status: 412, serverMessage: e.serverMessage, cause: e },
+          );
+        }
+        this.core.log(`redfish ${this.origin}: ETag of ${sys.id} is stale (412); re-reading`);
+      }
+    }
+  }
+
+  /** FirmwareInventory of the UpdateService: id, name and version of each component, sorted by id. */
+  async firmwareInventory(): Promise<FirmwareInfo[]> {
+    const update = await this.t.getJson(await this.serviceLink("UpdateService"));
+    const inv = link(update, "FirmwareInventory");
+    if (!inv) return [];
+    const refs = members(await this.t.getJson(inv));
+    const items = await mapLimit(refs, this.parallel, async (r) => parseFirmware(await this.t.getJson(r)));
+    return items.sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** Hardware inventory of a system, read with bounded parallelism. */
+  async inventory(systemId?: string): Promise<Inventory> {
+    const ref = await this.memberRef(await this.serviceLink("Systems"), systemId, "system");
+    const system = await this.t.getJson(ref);
+    const firmware = await this.firmwareInventory().catch((e) => {
+      if (e instanceof RedfishError && e.code === "RACKFORM_ERR_REDFISH_NOT_FOUND") return [];
+      throw e;
+    });
+    return collectInventory(this.t, system, firmware, this.parallel);
+  }
+
+  /** Starts UpdateService.SimpleUpdate and polls its Task until it ends (or times out). */
+  async simpleUpdate(
+    imageUri: string,
+    targets: readonly string[] = [],
+    opts: SimpleUpdateOptions = {},
+  ): Promise<TaskSnapshot> {
+    const update = await this.t.getJson(await this.serviceLink("UpdateService"));
+    return runSimpleUpdate(this.t, this.core, update, imageUri, targets, opts);
+  }
+
+  /** Rack PDUs under PowerEquipment/RackPDUs. */
+  listPdus(): Promise<PduInfo[]> {
+    return listPdus(this.t, () => this.serviceLink("PowerEquipment"), this.parallel);
+  }
+
+  /** One outlet of a rack PDU. */
+  getOutlet(pduId: string, outletId: string): Promise<OutletState> {
+    return getOutlet(
+      this.t,
+      () => this.serviceLink("PowerEquipment"),
+      (c, id, what) => this.memberRef(c, id, what),
+      pduId,
+      outletId,
+    );
+  }
+
+  /** Switches an outlet with #Outlet.PowerControl and returns its state afterwards. */
+  async setOutletPower(pduId: string, outletId: string, state: OutletPowerRequest): Promise<OutletState> {
+    const outlet = await this.getOutlet(pduId, outletId);
+    return setOutletPower(this.t, outlet, pduId, state);
+  }
+
+  /** The link named `name` in the service root, or RACKFORM_ERR_REDFISH_NOT_FOUND. */
+  private async serviceLink(name: string): Promise<string> {
+    const ref = link(await this.t.root(), name);
+    if (!ref) {
+      throw new RedfishError(
+        "RACKFORM_ERR_REDFISH_NOT_FOUND",
+        `the Redfish service at ${this.origin} has no ${name} (service root lacks the link)`,
+      );
+    }
+    return ref;
+  }
+
+  /** The member of a collection with the given Id, or its only member when no id is given. */
+  private async memberRef(collectionRef: string, id: string | undefined, what: string): Promise<string> {
+    const refs = members(await this.t.getJson(collectionRef));
+    const ids = refs.map(lastSegment);
+    if (id === undefined) {
+      if (refs.length === 1) return refs[0];
+      const code = refs.length === 0 ? "RACKFORM_ERR_REDFISH_NOT_FOUND" : "RACKFORM_ERR_REDFISH_AMBIGUOUS";
+      throw new RedfishError(
+        code,
+        `${this.origin} has ${refs.length} ${what}s (${ids.join(", ")}); name one`,
+        {},
+        { ids },
+      );
+    }
+    const bySegment = refs[ids.indexOf(id)];
+    if (bySegment) return bySegment;
+    // Ids usually equal the last URI segment, but the spec does not require it: check the Id property.
+    for (const r of refs) {
+      const j = await this.t.getJson(r);
+      if (isObj(j) && j.Id === id) return r;
+    }
+    throw new RedfishError(
+      "RACKFORM_ERR_REDFISH_NOT_FOUND",
+      `${this.origin} has no ${what} ${JSON.stringify(id)}; it has: ${ids.join(", ")}`,
+      {},
+      { ids },
+    );
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Authenticated Redfish requests over the shared HTTP core: session login (X-Auth-Token + Location) or basic
+ * auth, token reuse, one re-login on 401, logout. Links are resolved against the BMC's own origin only.
+ */
+import { HttpStatusError, isClientError, RedfishError } from "../errors.js";
+import type { HttpCore, HttpResponse } from "../http/core.js";
+import { isObj, link } from "./parse.js";
+import type { RedfishJson } from "./types.js";
+
+/** How the client authenticates. */
+export type RedfishAuthMode = "session" | "basic";
+
+/** Options of one authenticated request. */
+export interface SendOptions {
+  readonly json?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Lets the core retry a POST/PATCH; only for requests that are safe to repeat. */
+  readonly idempotent?: boolean;
+  readonly okStatus?: (status: number) => boolean;
+  readonly signal?: AbortSignal;
+}
+
+/** The spec-mandated session collection, used only when the service root names none (DSP0266 §13.3.4). */
+const SPEC_SESSIONS_PATH = "/redfish/v1/SessionService/Sessions";
+
+/** Sends authenticated requests to one BMC. */
+export class RedfishTransport {
+  /** Service root URL. */
+  readonly rootUrl: string;
+  private token: string | undefined;
+  private sessionUrl: string | undefined;
+  private loggingIn: Promise<string> | undefined;
+  private rootCache: Promise<RedfishJson> | undefined;
+  private publicRootCache: Promise<RedfishJson | undefined> | undefined;
+
+  constructor(
+    private readonly core: HttpCore,
+    readonly origin: string,
+    private readonly auth: { readonly mode: RedfishAuthMode; readonly username: string; readonly password: string },
+  ) {
+    this.rootUrl = `${origin}/redfish/v1/`;
+    core.redactor.add(auth.password);
+    core.redactor.addBasicAuth(auth.username, auth.password);
+  }
+
+  /** An absolute URL for an @odata.id; refuses links to other hosts, which would receive our credentials. */
+  resolve(ref: string): string {
+    const u = new URL(ref, this.origin);
+    if (u.origin !== this.origin) {
+      throw new RedfishError(
+        "RACKFORM_ERR_REDFISH_BAD_PAYLOAD",
+        `the BMC at ${this.origin} links to another host (${u.origin}); rackform does not send credentials there`,
+      );
+    }
+    return u.toString();
+  }
+
+  /** The service root, read once: without credentials as the spec allows, else (if refused) with them. */
+  root(): Promise<RedfishJson> {
+    this.rootCache ??= this.publicRoot()
+      .then((r) => r ?? this.getJson(this.rootUrl))
+      .catch((e) => {
+        this.rootCache = undefined;
+        throw e;
+      });
+    return this.rootCache;
+  }
+
+  /** The service root read without credentials; undefined when the BMC wants them (some vendors do). */
+  private publicRoot(): Promise<RedfishJson | undefined> {
+    this.publicRootCache ??= this.core.getJson<RedfishJson>(this.rootUrl).catch((e) => {
+      this.publicRootCache = undefined;
+      if (isClientError(e, "RACKFORM_ERR_HTTP_STATUS") && (e.status === 401 || e.status === 403)) return undefined;
+      throw e;
+    });
+    return this.publicRootCache;
+  }
+
+  /** GET a resource as JSON, with its ETag (header, else @odata.etag). */
+  async get(ref: string, signal?: AbortSignal): Promise<{ json: RedfishJson; etag?: string }> {
+    const res = await this.send("GET", ref, { signal });
+    const json = this.core.parseJson<unknown>(res);
+    if (!isObj(json)) {
+      throw new RedfishError("RACKFORM_ERR_REDFISH_BAD_PAYLOAD", `GET ${res.url}: expected a JSON object`, {
+        method: "GET",
+        url: res.url,
+      });
+    }
+    const etag = res.headers.etag ?? (typeof json["@odata.etag"] === "string" ? json["@odata.etag"] : undefined);
+    return { json, etag };
+  }
+
+  /** GET a resource as JSON. */
+  async getJson(ref: string, signal?: AbortSignal): Promise<RedfishJson> {
+    return (await this.get(ref, signal)).json;
+  }
+
+  /** An authenticated request; in session mode a 401 triggers one re-login and one resend. */
+  async send(method: string, ref: string, opts: SendOptions = {}): Promise<HttpResponse> {
+    const url = this.resolve(ref);
+    const used = await this.credentials();
+    try {
+      return await this.core.request({ ...opts, method, url, headers: { ...opts.headers, ...used } });
+    } catch (e) {
+      if (!(e instanceof HttpStatusError) || e.status !== 401) throw e;
+      if (this.auth.mode === "basic") throw this.authError(e);
+      // Another request may have re-logged in already; only drop the token we actually used.
+      if (this.token === used["x-auth-token"]) this.token = undefined;
+      this.core.log(`redfish ${this.origin}: session rejected (401); logging in again`);
+      const again = await this.credentials();
+      try {
+        return await this.core.request({ ...opts, method, url, headers: { ...opts.headers, ...again } });
+      } catch (e2) {
+        if (e2 instanceof HttpStatusError && e2.status === 401) throw this.authError(e2);
+        throw e2;
+      }
+    }
+  }
+
+  /** Creates a session now (session mode); a no-op in basic mode. */
+  async login(): Promise<void> {
+    await this.credentials();
+  }
+
+  /** Deletes the session, if any. Errors are logged, not thrown: the session times out on its own. */
+  async logout(): Promise<void> {
+    const token = this.token;
+    const url = this.sessionUrl;
+    this.token = undefined;
+    this.sessionUrl = undefined;
+    if (!token || !url) return;
+    try {
+      await this.core.request({
+        method: "DELETE",
+        url,
+        headers: { "x-auth-token": token },
+        okStatus: (s) => s < 300 || s === 404,
+      });
+    } catch (e) {
+      this.core.log(`redfish ${this.origin}: logout failed (${(e as Error).message}); the session will time out`);
+    }
+  }
+
+  private async credentials(): Promise<Record<string, string>> {
+    if (this.auth.mode === "basic") {
+      const b64 = Buffer.from(`${this.auth.username}:${this.auth.password}`).toString("base64");
+      return { authorization: `Basic ${b64}` };
+    }
+    if (this.token) return { "x-auth-token": this.token };
+    this.loggingIn ??= this.createSession().finally(() => {
+      this.loggingIn = undefined;
+    });
+    return { "x-auth-token": await this.loggingIn };
+  }
+
+  private async createSession(): Promise<string> {
+    const url = this.resolve(await this.sessionsRef());
+    let res: HttpResponse;
+    try {
+      // A duplicate session from a retried login is harmless (it expires), so login may be repeated on 503/429.
+      res = await this.core.request({
+        method: "POST",
+        url,
+        json: { UserName: this.auth.username, Password: this.auth.password },
+        idempotent: true,
+      });
+    } catch (e) {
+      if (e instanceof HttpStatusError && (e.status === 401 || e.status === 403)) throw this.authError(e);
+      throw e;
+    }
+    const token = res.headers["x-auth-token"];
+    if (!token) {
+      throw this.core.redactor.scrub(
+        new RedfishError(
+          "RACKFORM_ERR_REDFISH_SESSION",
+          `POST ${res.url}: the BMC created no X-Auth-Token; try auth mode "basic"`,
+          {
+            method: "POST",
+            url: res.url,
+            status: res.status,
+          },
+        ),
+      );
+    }
+    this.core.redactor.add(token);
+    const body = safeJson(res.body);
+    const location =
+      res.headers.location ?? (isObj(body) && typeof body["@odata.id"] === "string" ? body["@odata.id"] : undefined);
+    this.sessionUrl = location ? this.resolve(location) : undefined;
+    this.token = token;
+    this.core.log(`redfish ${this.origin}: session created${this.sessionUrl ? ` at ${this.sessionUrl}` : ""}`);
+    return token;
+  }
+
+  private async sessionsRef(): Promise<string> {
+    // Login cannot depend on an authenticated read of the root: that read would itself need the login.
+    const root = await this.publicRoot().catch(() => undefined);
+    if (!root) return SPEC_SESSIONS_PATH;
+    const fromLinks = isObj(root.Links) ? link(root.Links, "Sessions") : undefined;
+    if (fromLinks) return fromLinks;
+    const svc = link(root, "SessionService");
+    if (svc) {
+      const sessions = link(await this.core.getJson<RedfishJson>(this.resolve(svc)).catch(() => ({})), "Sessions");
+      if (sessions) return sessions;
+    }
+    return SPEC_SESSIONS_PATH;
+  }
+
+  private authError(e: HttpStatusError): RedfishError {
+    const why = e.serverMessage ? `: ${e.serverMessage}` : "";
+    const err = new RedfishError(
+      "RACKFORM_ERR_REDFISH_AUTH",
+      `the BMC at ${this.origin} refused the credentials of user ${JSON.stringify(this.auth.username)} (HTTP ${e.status})${why}`,
+      { method: e.method, url: e.url, status: e.status, headers: e.headers, serverMessage: e.serverMessage, cause: e },
+    );
+    return this.core.redactor.scrub(err);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

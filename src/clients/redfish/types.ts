@@ -1,0 +1,125 @@
+/** What the Redfish client returns: plain readonly data, independent of Terraform. */
+
+/** A Redfish JSON object as received. */
+export type RedfishJson = Readonly<Record<string, unknown>>;
+
+/** Boot source override settings of a system. */
+export interface BootState {
+  readonly target?: string;
+  /** "Disabled" | "Once" | "Continuous". */
+  readonly enabled?: string;
+  /** "UEFI" | "Legacy". */
+  readonly mode?: string;
+  /** Targets the BMC accepts; undefined when it does not say. */
+  readonly allowedTargets?: readonly string[];
+}
+
+/** Power and boot state of a ComputerSystem. */
+export interface SystemState {
+  readonly id: string;
+  readonly odataId: string;
+  readonly name?: string;
+  /** "On" | "Off" | "PoweringOn" | "PoweringOff" | "Paused". */
+  readonly powerState?: string;
+  readonly boot: BootState;
+  /** Target of #ComputerSystem.Reset, if advertised. */
+  readonly resetTarget?: string;
+  /** ResetType@Redfish.AllowableValues; undefined when the BMC does not say. */
+  readonly resetTypes?: readonly string[];
+  /** @Redfish.ActionInfo of the reset action, to read allowed values from when they are not inline. */
+  readonly resetActionInfo?: string;
+  /** ETag to send in If-Match on PATCH. */
+  readonly etag?: string;
+}
+
+/** A CPU. */
+export interface CpuInfo {
+  readonly id: string;
+  readonly model?: string;
+  readonly manufacturer?: string;
+  readonly cores?: number;
+}
+
+/** A GPU, found as a Processor of type GPU or as a PCIe display/3D controller. */
+export interface GpuInfo {
+  readonly id: string;
+  readonly odataId: string;
+  readonly model?: string;
+  readonly manufacturer?: string;
+  readonly serial?: string;
+  readonly source: "processor" | "pcie";
+  /** The PCIeDevice it sits on, when known. */
+  readonly pcieDevice?: string;
+}
+
+/** A drive, from Storage/Drives or SimpleStorage/Devices. */
+export interface DriveInfo {
+  readonly id: string;
+  readonly name?: string;
+  readonly model?: string;
+  readonly serial?: string;
+  readonly capacityBytes?: number;
+  readonly mediaType?: string;
+  readonly protocol?: string;
+}
+
+/** One FirmwareInventory entry. */
+export interface FirmwareInfo {
+  readonly id: string;
+  readonly name?: string;
+  readonly version?: string;
+}
+
+/** The hardware inventory of one system. */
+export interface Inventory {
+  readonly systemId: string;
+  readonly serial?: string;
+  readonly model?: string;
+  readonly manufacturer?: string;
+  /** Upper-case colon-separated MAC addresses, de-duplicated, in EthernetInterfaces order. */
+  readonly macs: readonly string[];
+  readonly cpus: readonly CpuInfo[];
+  readonly memoryGiB?: number;
+  readonly gpus: readonly GpuInfo[];
+  readonly drives: readonly DriveInfo[];
+  readonly firmware: readonly FirmwareInfo[];
+}
+
+/** A snapshot of a Redfish Task. */
+export interface TaskSnapshot {
+  readonly uri: string;
+  readonly state?: string;
+  readonly status?: string;
+  readonly percentComplete?: number;
+  /** Texts of Messages[].Message. */
+  readonly messages: readonly string[];
+}
+
+/** A rack PDU (PowerDistribution). */
+export interface PduInfo {
+  readonly id: string;
+  readonly odataId: string;
+  readonly name?: string;
+  readonly manufacturer?: string;
+  readonly model?: string;
+  readonly serial?: string;
+  readonly firmwareVersion?: string;
+}
+
+/** A PDU outlet. */
+export interface OutletState {
+  readonly id: string;
+  readonly odataId: string;
+  readonly name?: string;
+  /** "On" | "Off". */
+  readonly powerState?: string;
+  readonly powerEnabled?: boolean;
+  /** Target of #Outlet.PowerControl; undefined when the outlet cannot be switched. */
+  readonly controlTarget?: string;
+}
+
+/** Power states an outlet can be asked for via #Outlet.PowerControl. */
+export type OutletPowerRequest = "On" | "Off" | "PowerCycle";
+
+/** Boot override enablement. */
+export type BootOverrideEnabled = "Once" | "Continuous" | "Disabled";
