@@ -1,0 +1,159 @@
+/** createMaasApi: the lab's MAAS region (API 2.0 at /MAAS/api/2.0/) as a node:http handler with fault and outcome hooks. */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type ApiCredential, authenticate, NonceStore, parseApiKeys, unauthorizedChallenge } from "./auth.js";
+import { bootResourceHandlers } from "./boot-resources-api.js";
+import { type LabClock, systemClock } from "./clock.js";
+import { MaasHttpError, Params, parseBody, parseQuery, readBody, sendJson, sendText } from "./http-io.js";
+import { type FaultOp, Lifecycle, type MaasDelays, type ScriptOutcome } from "./lifecycle.js";
+import { machineHandlers, type RegionDeps } from "./machines-api.js";
+import { nodeHandlers } from "./node-api.js";
+import { type PowerDriver, redfishPowerDriver } from "./power.js";
+import { regionHandlers } from "./region-api.js";
+import { API } from "./render.js";
+import { Router } from "./router.js";
+import { scriptHandlers } from "./scripts-api.js";
+import { seedRegion } from "./seed.js";
+import { MaasStore, type MachineRecord } from "./store.js";
+
+/** Options of createMaasApi. */
+export interface MaasApiOptions {
+  /** API keys accepted, each "consumer_key:token_key:token_secret" (all belong to the admin user). */
+  readonly apiKeys: readonly string[];
+  /** Durations of long operations. @default 2000 ms each */
+  readonly delays?: Partial<MaasDelays>;
+  /** Time source and timers. @default systemClock */
+  readonly clock?: LabClock;
+  /** How machines are powered. @default redfishPowerDriver() with Node's default trust store */
+  readonly power?: PowerDriver;
+}
+
+/** One line of the request log. */
+export interface MaasRequestLogEntry {
+  readonly method: string;
+  readonly path: string;
+  readonly op: string | null;
+  readonly status: number;
+}
+
+/** The running lab region: an http handler plus test hooks. */
+export interface MaasApi {
+  /** node:http request listener. */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Serves the handler on host:port (port 0 picks one); resolves with the base URL (…/MAAS/) and a close function. */
+  listen(host: string, port: number): Promise<{ url: string; port: number; close(): Promise<void> }>;
+  /** Every request handled so far, in order. */
+  readonly requests: readonly MaasRequestLogEntry[];
+  /** Makes the next commission/deploy/release/erase/test of the machine fail. */
+  failNext(systemId: string, op: FaultOp): void;
+  /** Sets the status and output a script reports on its next runs on the machine. */
+  setScriptOutcome(systemId: string, scriptName: string, outcome: ScriptOutcome): void;
+  /** The lab's record of a machine (includes what the API does not show, e.g. the deployed user_data). */
+  machine(systemId: string): Readonly<MachineRecord> | undefined;
+  /** Cancels pending timers (call before dropping the lab). */
+  stop(): void;
+}
+
+/** Creates a MAAS region with its own in-memory store, seeded with Ubuntu images and built-in scripts. */
+export function createMaasApi(opts: MaasApiOptions): MaasApi {
+  const creds: ApiCredential[] = parseApiKeys(opts.apiKeys);
+  const clock = opts.clock ?? systemClock;
+  const delays: MaasDelays = { commissionMs: 2000, deployMs: 2000, releaseMs: 2000, eraseMs: 2000, ...opts.delays };
+  const store = new MaasStore(() => clock.now());
+  const lifecycle = new Lifecycle(store, clock, delays, opts.power ?? redfishPowerDriver());
+  const deps: RegionDeps = { store, lifecycle, clock };
+  seedRegion(store);
+  const router = new Router([
+    ...machineHandlers(deps),
+    ...nodeHandlers(deps),
+    ...regionHandlers(deps),
+    ...scriptHandlers(deps),
+    ...bootResourceHandlers(deps),
+  ]);
+  const requests: MaasRequestLogEntry[] = [];
+  const nonces = new NonceStore();
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<{ op: string | null; status: number }> {
+    const url = new URL(req.url ?? "/", "http://lab.invalid");
+    const method = (req.method ?? "GET").toUpperCase();
+    const query = parseQuery(url.search);
+    let params = query;
+    if (method === "POST" || method === "PUT") {
+      params = Params.merge(query, parseBody(req.headers["content-type"], await readBody(req)));
+    }
+    const op = params.get("op") ?? null;
+    if (url.pathname === `${API}/describe/` || url.pathname === `${API}/describe`) {
+      sendJson(res, 200, router.describe(`http://${req.headers.host ?? "localhost"}`));
+      return { op, status: 200 };
+    }
+    const matched = router.match(url.pathname);
+    if (!matched) throw new MaasHttpError(404, `Unknown API endpoint: ${url.pathname}.`);
+    // A present but bad OAuth header is rejected even on anonymous actions, as piston authenticates first.
+    const user = authenticate(req.headers.authorization, creds, nonces);
+    const action = router.action(matched.handler, method, op ?? undefined);
+    if (!action.anon && !user) throw unauthorizedChallenge();
+    const reply = await action.run({ params, user, path: matched.path });
+    if (!("json" in reply)) {
+      res.writeHead(204);
+      res.end();
+      return { op, status: 204 };
+    }
+    const status = reply.status ?? 200;
+    sendJson(res, status, reply.json);
+    return { op, status };
+  }
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const path = new URL(req.url ?? "/", "http://lab.invalid").pathname;
+    const method = (req.method ?? "GET").toUpperCase();
+    const opGuess = new URL(req.url ?? "/", "http://lab.invalid").searchParams.get("op");
+    serve(req, res).then(
+      ({ op, status }) => requests.push({ method, path, op, status }),
+      (e: unknown) => {
+        const err =
+          e instanceof MaasHttpError
+            ? e
+            : e instanceof SyntaxError
+              ? new MaasHttpError(400, `Bad Request: ${e.message}`)
+              : new MaasHttpError(500, `Internal server error: ${(e as Error).message}`);
+        requests.push({ method, path, op: opGuess, status: err.status });
+        if (res.headersSent) return void res.end();
+        if (typeof err.body === "string") sendText(res, err.status, err.body, err.headers);
+        else sendJson(res, err.status, err.body);
+      },
+    );
+  };
+
+  return {
+    handler,
+    requests,
+    failNext: (id, op) => lifecycle.failNext(id, op),
+    setScriptOutcome: (id, name, outcome) => lifecycle.setScriptOutcome(id, name, outcome),
+    machine: (id) => store.machine(id),
+    stop() {
+      for (const m of store.machines.values()) {
+        m.cancel?.();
+        m.cancel = null;
+      }
+    },
+    listen(host, port) {
+      const server = createServer(handler);
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          const { port: bound } = server.address() as AddressInfo;
+          const hostPart = host.includes(":") ? `[${host}]` : host;
+          resolve({
+            url: `http://${hostPart}:${bound}/MAAS/`,
+            port: bound,
+            close: () =>
+              new Promise<void>((done) => {
+                server.closeAllConnections();
+                server.close(() => done());
+              }),
+          });
+        });
+      });
+    },
+  };
+}

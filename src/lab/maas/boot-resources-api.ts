@@ -1,0 +1,126 @@
+/** MAAS handlers for boot-resources/: synced Ubuntu images and uploaded custom images. */
+import { createHash } from "node:crypto";
+import { invalid, notFound } from "./http-io.js";
+import { parseArchitecture } from "./machine-forms.js";
+import type { RegionDeps } from "./machines-api.js";
+import { renderBootResource } from "./render.js";
+import type { ActionContext, Handler } from "./router.js";
+import type { BootResourceRecord } from "./store.js";
+
+function createBootResource(deps: RegionDeps, ctx: ActionContext): BootResourceRecord {
+  const p = ctx.params;
+  const name = p.get("name");
+  const errors: Record<string, string[]> = {};
+  if (!name) errors.name = ["This field is required."];
+  if (!p.get("architecture")) errors.architecture = ["This field is required."];
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  const architecture = parseArchitecture(p.get("architecture"));
+  const content = p.files.get("content") ?? null;
+  const sha256 = (p.get("sha256") ?? "").toLowerCase();
+  const size = p.get("size") === undefined ? content?.length : Number(p.get("size"));
+  if (content) {
+    const actual = createHash("sha256").update(content).digest("hex");
+    if (sha256 && sha256 !== actual)
+      throw invalid({ content: ["SHA256 of the uploaded content does not match the sha256 field."] });
+    if (size !== undefined && size !== content.length)
+      throw invalid({ content: ["Size of the uploaded content does not match the size field."] });
+  } else if (!sha256 || size === undefined || !Number.isFinite(size)) {
+    throw invalid({ content: ["Either content, or sha256 and size must be provided."] });
+  }
+  const existing = [...deps.store.bootResources.values()].find(
+    (b) => b.name === name && b.architecture === architecture,
+  );
+  if (existing) deps.store.bootResources.delete(existing.id);
+  const d = new Date(deps.clock.now());
+  const b: BootResourceRecord = {
+    id: deps.store.nextId("bootresource"),
+    type: "Uploaded",
+    name: name!,
+    architecture,
+    title: p.get("title") ?? "",
+    subarches: architecture.split("/")[1],
+    baseImage: p.get("base_image") ?? "",
+    version: `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, "0")}${String(d.getUTCDate()).padStart(2, "0")}`,
+    files: [
+      {
+        filename: "root-tgz",
+        filetype: p.get("filetype") ?? "tgz",
+        sha256: sha256 || createHash("sha256").update(content!).digest("hex"),
+        size: size ?? 0,
+        complete: content !== null,
+      },
+    ],
+    content,
+  };
+  deps.store.bootResources.set(b.id, b);
+  return b;
+}
+
+/** Boot-resource handlers, bound to a region. */
+export function bootResourceHandlers(deps: RegionDeps): Handler[] {
+  const { store } = deps;
+  return [
+    {
+      name: "BootResourcesHandler",
+      path: "boot-resources/",
+      doc: "Manage the boot resources.",
+      actions: [
+        {
+          name: "read",
+          method: "GET",
+          op: null,
+          doc: "List boot resources (filter: type).",
+          run: (ctx) => {
+            const type = ctx.params.get("type")?.toLowerCase();
+            const list = [...store.bootResources.values()].filter(
+              (b) => !type || type === "all" || b.type.toLowerCase() === type,
+            );
+            return { json: list.map((b) => renderBootResource(b, false)) };
+          },
+        },
+        {
+          name: "create",
+          method: "POST",
+          op: null,
+          doc: "Upload a new boot resource.",
+          run: (ctx) => ({ status: 201, json: renderBootResource(createBootResource(deps, ctx), true) }),
+        },
+        {
+          name: "is_importing",
+          method: "GET",
+          op: "is_importing",
+          doc: "Whether images are importing.",
+          run: () => ({ json: false }),
+        },
+      ],
+    },
+    {
+      name: "BootResourceHandler",
+      path: "boot-resources/{id}/",
+      doc: "Manage a boot resource.",
+      actions: [
+        {
+          name: "read",
+          method: "GET",
+          op: null,
+          doc: "Read a boot resource.",
+          run: (ctx) => {
+            const b = store.bootResources.get(Number(ctx.path.id));
+            if (!b) throw notFound("BootResource");
+            return { json: renderBootResource(b, true) };
+          },
+        },
+        {
+          name: "delete",
+          method: "DELETE",
+          op: null,
+          doc: "Delete a boot resource.",
+          run: (ctx) => {
+            if (!store.bootResources.delete(Number(ctx.path.id))) throw notFound("BootResource");
+            return { status: 204 };
+          },
+        },
+      ],
+    },
+  ];
+}

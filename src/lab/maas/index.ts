@@ -1,0 +1,13 @@
+/** The lab's simulated MAAS region (MAAS API 2.0), independent of the rest of src. */
+export { createMaasApi, type MaasApi, type MaasApiOptions, type MaasRequestLogEntry } from "./api.js";
+export { type LabClock, type ManualClock, manualClock, systemClock } from "./clock.js";
+export type { FaultOp, MaasDelays, ScriptOutcome } from "./lifecycle.js";
+export {
+  memoryPowerDriver,
+  type PowerDriver,
+  type PowerParams,
+  type PowerState,
+  type RedfishPowerDriverOptions,
+  redfishPowerDriver,
+} from "./power.js";
+export { NodeStatus, statusName } from "./statuses.js";

@@ -1,0 +1,366 @@
+/** The machine state machine: every MAAS operation that changes status, with timers for the long ones and fault switches. */
+import type { LabClock } from "./clock.js";
+import { conflict } from "./http-io.js";
+import type { PowerDriver } from "./power.js";
+import { canTransition, RELEASABLE, ResultType, NodeStatus as S, ScriptStatus, statusName } from "./statuses.js";
+import type { MaasStore, MachineRecord, ScriptSetRecord } from "./store.js";
+
+/** Simulated durations of the long operations. */
+export interface MaasDelays {
+  commissionMs: number;
+  deployMs: number;
+  releaseMs: number;
+  eraseMs: number;
+  /** Duration of a testing run (op=test, or the tests after commissioning). @default commissionMs */
+  testMs?: number;
+}
+
+/** Operations whose next run can be made to fail with `failNext`. */
+export type FaultOp = "commission" | "deploy" | "release" | "erase" | "test";
+
+/** What a testing script reports when it next runs on a machine (set through `setScriptOutcome`). */
+export interface ScriptOutcome {
+  status: "passed" | "failed" | "timedout" | "degraded" | "skipped" | number;
+  output?: string;
+  exitStatus?: number;
+}
+
+const OUTCOME_STATUS: Record<string, number> = { passed: 2, failed: 3, timedout: 4, degraded: 6, skipped: 9 };
+
+/** Built-in commissioning scripts every commissioning run records. */
+export const COMMISSIONING_SCRIPTS = ["00-maas-00-support-info", "00-maas-01-cpuinfo", "00-maas-07-block-devices"];
+/** Testing scripts that run after commissioning unless testing_scripts says otherwise. */
+export const DEFAULT_COMMISSION_TESTS = ["smartctl-validate"];
+
+/** Drives machines through MAAS's lifecycle; the API handlers call it after parsing and permission checks. */
+export class Lifecycle {
+  private readonly faults = new Set<string>();
+  private readonly outcomes = new Map<string, ScriptOutcome>();
+
+  constructor(
+    private readonly store: MaasStore,
+    private readonly clock: LabClock,
+    private readonly delays: MaasDelays,
+    private readonly power: PowerDriver,
+  ) {}
+
+  /** Makes the next `op` on the machine fail (consumed when the operation completes). */
+  failNext(systemId: string, op: FaultOp): void {
+    this.faults.add(`${systemId}\n${op}`);
+  }
+
+  /** Sets what a script reports on its future runs on the machine. */
+  setScriptOutcome(systemId: string, scriptName: string, outcome: ScriptOutcome): void {
+    this.outcomes.set(`${systemId}\n${scriptName}`, outcome);
+  }
+
+  private takeFault(m: MachineRecord, op: FaultOp): boolean {
+    return this.faults.delete(`${m.systemId}\n${op}`);
+  }
+
+  private move(m: MachineRecord, to: number, message: string): void {
+    if (m.status !== to && !canTransition(m.status, to)) {
+      throw conflict(`Invalid transition: ${statusName(m.status)} -> ${statusName(to)}.`);
+    }
+    m.status = to;
+    m.statusMessage = message;
+  }
+
+  private later(m: MachineRecord, ms: number, fn: () => void | Promise<void>): void {
+    m.cancel?.();
+    const cancel = this.clock.setTimer(async () => {
+      if (m.cancel === cancel) m.cancel = null;
+      if (this.store.machine(m.systemId) !== m) return;
+      await fn();
+    }, ms);
+    m.cancel = cancel;
+  }
+
+  // Runs a power action in the background; on failure the machine lands in `failStatus` with the driver's message.
+  private powerAsync(m: MachineRecord, on: boolean, failStatus?: number): void {
+    const action = on ? this.power.powerOn(m.powerParams) : this.power.powerOff(m.powerParams);
+    action.then(
+      () => {
+        m.powerState = on ? "on" : "off";
+      },
+      (e: unknown) => {
+        m.powerState = "error";
+        const msg = `Power ${on ? "on" : "off"} for the node failed: ${(e as Error).message}`;
+        this.store.event(m, "ERROR", on ? "Failed to power on node" : "Failed to power off node", msg);
+        if (failStatus !== undefined && canTransition(m.status, failStatus)) {
+          m.cancel?.();
+          m.cancel = null;
+          m.status = failStatus;
+          m.statusMessage = msg;
+        }
+      },
+    );
+  }
+
+  private newSet(m: MachineRecord, type: number, names: string[]): ScriptSetRecord {
+    const now = this.clock.now();
+    const set: ScriptSetRecord = {
+      id: this.store.nextId("scriptset"),
+      type,
+      started: now,
+      ended: null,
+      lastPing: now,
+      results: names.map((name) => ({
+        id: this.store.nextId("scriptresult"),
+        name,
+        scriptId: this.store.scripts.get(name)?.id ?? null,
+        status: ScriptStatus.PENDING,
+        exitStatus: null,
+        output: Buffer.alloc(0),
+        created: now,
+        updated: now,
+        started: null,
+        ended: null,
+        parameters: {},
+      })),
+    };
+    m.scriptSets.push(set);
+    return set;
+  }
+
+  private startSet(set: ScriptSetRecord): void {
+    const now = this.clock.now();
+    for (const r of set.results) Object.assign(r, { status: ScriptStatus.RUNNING, started: now, updated: now });
+  }
+
+  // Completes a set: each script takes its configured outcome (default passed); `failFirst` forces one failure.
+  private finishSet(m: MachineRecord, set: ScriptSetRecord, failFirst: boolean): boolean {
+    const now = this.clock.now();
+    let ok = true;
+    set.results.forEach((r, i) => {
+      const o = this.outcomes.get(`${m.systemId}\n${r.name}`);
+      let status = o ? (typeof o.status === "number" ? o.status : OUTCOME_STATUS[o.status]) : ScriptStatus.PASSED;
+      let output = o?.output ?? "";
+      if (failFirst && i === 0) {
+        status = ScriptStatus.FAILED;
+        output = `${r.name} failed (lab fault injection)\n`;
+      }
+      const failed = [3, 4, 8].includes(status);
+      Object.assign(r, {
+        status,
+        exitStatus: o?.exitStatus ?? (failed ? 1 : 0),
+        output: Buffer.from(output),
+        started: r.started ?? now,
+        ended: now,
+        updated: now,
+      });
+      if (failed) ok = false;
+    });
+    set.ended = now;
+    set.lastPing = now;
+    return ok;
+  }
+
+  /** op=commission (and the automatic commissioning after create). */
+  commission(m: MachineRecord, user: string, testing: string[] | "none" | undefined): void {
+    const tests = testing === "none" ? [] : (testing ?? DEFAULT_COMMISSION_TESTS);
+    const prev = m.status;
+    this.move(m, S.COMMISSIONING, "Commissioning");
+    m.previousStatus = prev;
+    const cset = this.newSet(m, ResultType.COMMISSIONING, COMMISSIONING_SCRIPTS);
+    const tset = this.newSet(m, ResultType.TESTING, tests);
+    m.currentCommissioningSetId = cset.id;
+    m.currentTestingSetId = tset.id;
+    this.startSet(cset);
+    this.store.event(m, "INFO", "Commissioning", "", user);
+    this.powerAsync(m, true, S.FAILED_COMMISSIONING);
+    this.later(m, this.delays.commissionMs, () => {
+      const ok = this.finishSet(m, cset, this.takeFault(m, "commission"));
+      if (!ok) {
+        const failed = cset.results.find((r) => r.status === ScriptStatus.FAILED)?.name ?? "a commissioning script";
+        this.move(m, S.FAILED_COMMISSIONING, `Failed commissioning: ${failed} failed`);
+        this.store.event(m, "ERROR", "Failed commissioning", m.statusMessage);
+        this.powerAsync(m, false);
+        return;
+      }
+      if (tset.results.length === 0) return this.commissioned(m);
+      this.move(m, S.TESTING, "Testing");
+      this.startSet(tset);
+      this.later(m, this.delays.testMs ?? this.delays.commissionMs, () => {
+        if (this.finishSet(m, tset, this.takeFault(m, "test"))) return this.commissioned(m);
+        this.testingFailed(m, tset);
+      });
+    });
+  }
+
+  private commissioned(m: MachineRecord): void {
+    this.move(m, S.READY, "Ready");
+    this.store.event(m, "INFO", "Ready");
+    this.powerAsync(m, false);
+  }
+
+  private testingFailed(m: MachineRecord, set: ScriptSetRecord): void {
+    const failed = set.results.filter((r) => r.status !== ScriptStatus.PASSED).map((r) => r.name);
+    this.move(m, S.FAILED_TESTING, `Failed testing: ${failed.join(", ")}`);
+    this.store.event(m, "ERROR", "Failed testing", m.statusMessage);
+  }
+
+  /** op=test: runs testing scripts, then returns to the previous status or lands in Failed testing. */
+  test(m: MachineRecord, user: string, scripts: string[]): void {
+    const prev = m.status === S.FAILED_TESTING ? m.previousStatus : m.status;
+    this.move(m, S.TESTING, "Testing");
+    m.previousStatus = prev;
+    const set = this.newSet(m, ResultType.TESTING, scripts);
+    m.currentTestingSetId = set.id;
+    this.startSet(set);
+    this.store.event(m, "INFO", "Testing", scripts.join(","), user);
+    const deployed = prev === S.DEPLOYED;
+    if (!deployed) this.powerAsync(m, true);
+    this.later(m, this.delays.testMs ?? this.delays.commissionMs, () => {
+      if (!this.finishSet(m, set, this.takeFault(m, "test"))) return this.testingFailed(m, set);
+      this.move(m, prev, statusName(prev));
+      this.store.event(m, "INFO", "Testing passed", "", user);
+      if (!deployed) this.powerAsync(m, false);
+    });
+  }
+
+  /** machines/?op=allocate for one chosen machine. */
+  allocate(m: MachineRecord, user: string): void {
+    this.move(m, S.ALLOCATED, "");
+    m.owner = user;
+    this.store.event(m, "INFO", "Allocated", `allocated to ${user}`, user);
+  }
+
+  /** op=deploy: allocates a Ready machine first, as MAAS does. */
+  deploy(
+    m: MachineRecord,
+    user: string,
+    osystem: string,
+    series: string,
+    userData: Buffer | null,
+    hwe: string | null,
+  ): void {
+    if (m.status === S.READY) {
+      if (m.owner !== null && m.owner !== user) throw conflict("Can't allocate a machine belonging to another user.");
+      this.allocate(m, user);
+    }
+    if (!canTransition(m.status, S.DEPLOYING)) {
+      throw conflict(`Can't deploy a machine that is in the '${statusName(m.status)}' state`);
+    }
+    this.move(m, S.DEPLOYING, "Deploying");
+    Object.assign(m, { osystem, distroSeries: series, userData, hweKernel: hwe });
+    const iset = this.newSet(m, ResultType.INSTALLATION, ["/tmp/install.log"]);
+    m.currentInstallationSetId = iset.id;
+    this.startSet(iset);
+    this.store.event(m, "INFO", "Deploying", `${osystem}/${series}`, user);
+    this.powerAsync(m, true, S.FAILED_DEPLOYMENT);
+    this.later(m, this.delays.deployMs, () => {
+      if (!this.finishSet(m, iset, this.takeFault(m, "deploy"))) {
+        this.move(m, S.FAILED_DEPLOYMENT, "Installation failed (refer to the installation log for more information).");
+        this.store.event(m, "ERROR", "Failed deployment", m.statusMessage);
+        return;
+      }
+      this.move(m, S.DEPLOYED, "Deployed");
+      this.store.event(m, "INFO", "Deployed", `${osystem}/${series}`);
+    });
+  }
+
+  /** op=release, optionally erasing disks (Disk erasing → Ready). */
+  release(m: MachineRecord, user: string, erase: boolean, mode: "secure" | "quick" | "default"): void {
+    if (m.status === S.RELEASING || m.status === S.READY) return;
+    if (!RELEASABLE.includes(m.status)) {
+      throw conflict(`Machine cannot be released in its current state ('${statusName(m.status)}').`);
+    }
+    m.cancel?.();
+    m.cancel = null;
+    if (erase) {
+      this.move(m, S.DISK_ERASING, "Disk erasing");
+      this.store.event(m, "INFO", "Disk erasing", `mode=${mode}`, user);
+      this.powerAsync(m, true, S.FAILED_DISK_ERASING);
+      this.later(m, this.delays.eraseMs, () => {
+        if (this.takeFault(m, "erase")) {
+          this.move(m, S.FAILED_DISK_ERASING, "Failed to erase disks.");
+          this.store.event(m, "ERROR", "Failed to erase disks", m.statusMessage);
+          return;
+        }
+        this.released(m);
+      });
+      return;
+    }
+    this.move(m, S.RELEASING, "Releasing");
+    this.store.event(m, "INFO", "Releasing", "", user);
+    this.powerAsync(m, false, S.FAILED_RELEASING);
+    this.later(m, this.delays.releaseMs, () => {
+      if (this.takeFault(m, "release")) {
+        this.move(m, S.FAILED_RELEASING, "Failed to release the machine.");
+        this.store.event(m, "ERROR", "Failed releasing", m.statusMessage);
+        return;
+      }
+      this.released(m);
+    });
+  }
+
+  private released(m: MachineRecord): void {
+    this.move(m, S.READY, "Released");
+    Object.assign(m, { owner: null, osystem: "", distroSeries: "", userData: null, hweKernel: null, ownerData: {} });
+    this.store.event(m, "INFO", "Released");
+    this.powerAsync(m, false);
+  }
+
+  /** op=abort of commissioning, testing, deployment or disk erasing. */
+  abort(m: MachineRecord, user: string): void {
+    const back: Record<number, number> = {
+      [S.COMMISSIONING]: S.NEW,
+      [S.TESTING]: m.previousStatus,
+      [S.DEPLOYING]: S.ALLOCATED,
+      [S.DISK_ERASING]: S.FAILED_DISK_ERASING,
+    };
+    const to = back[m.status];
+    if (to === undefined) {
+      throw conflict(`Cannot abort in current state: node ${m.systemId} is in state ${statusName(m.status)}.`);
+    }
+    m.cancel?.();
+    m.cancel = null;
+    const from = statusName(m.status);
+    m.status = to;
+    m.statusMessage = `Aborted ${from.toLowerCase()}`;
+    this.store.event(m, "INFO", `Aborted ${from.toLowerCase()}`, "", user);
+    this.powerAsync(m, false);
+  }
+
+  /** op=mark_broken. */
+  markBroken(m: MachineRecord, user: string, comment: string): void {
+    const prev = m.status;
+    this.move(m, S.BROKEN, comment);
+    m.cancel?.();
+    m.cancel = null;
+    m.previousStatus = prev;
+    this.store.event(m, "INFO", "Marked broken", comment, user);
+  }
+
+  /** op=mark_fixed: Broken → Deployed if it was deployed, else Ready. */
+  markFixed(m: MachineRecord, user: string, comment: string): void {
+    if (m.status !== S.BROKEN) throw conflict("Can't mark a non-broken node as 'Ready'.");
+    const to = m.previousStatus === S.DEPLOYED ? S.DEPLOYED : S.READY;
+    this.move(m, to, comment);
+    this.store.event(m, "INFO", "Marked fixed", comment, user);
+  }
+
+  /** op=power_on / op=power_off: waits for the driver, as the API answers after the power action was accepted. */
+  async setPower(m: MachineRecord, on: boolean): Promise<void> {
+    try {
+      if (on) await this.power.powerOn(m.powerParams);
+      else await this.power.powerOff(m.powerParams);
+      m.powerState = on ? "on" : "off";
+    } catch (e) {
+      m.powerState = "error";
+      throw e;
+    }
+  }
+
+  /** op=query_power_state: asks the BMC and records the answer. */
+  async queryPower(m: MachineRecord): Promise<string> {
+    try {
+      m.powerState = await this.power.queryPowerState(m.powerParams);
+    } catch (e) {
+      m.powerState = "error";
+      throw e;
+    }
+    return m.powerState;
+  }
+}

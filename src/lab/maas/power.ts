@@ -1,0 +1,161 @@
+/** Power control seam of the MAAS lab, and the default driver that speaks Redfish to a BMC as MAAS's redfish driver does. */
+import { request as httpsRequest } from "node:https";
+
+/** A machine's power parameters as MAAS stores them for power_type "redfish". */
+export interface PowerParams {
+  power_address?: string;
+  power_user?: string;
+  power_pass?: string;
+  node_id?: string;
+  [key: string]: string | undefined;
+}
+
+/** Power state a driver reports (MAAS's power_state values). */
+export type PowerState = "on" | "off" | "error";
+
+/** How the MAAS lab turns machines on and off; implementations throw an Error with a message MAAS can show. */
+export interface PowerDriver {
+  powerOn(params: PowerParams): Promise<void>;
+  powerOff(params: PowerParams): Promise<void>;
+  queryPowerState(params: PowerParams): Promise<PowerState>;
+}
+
+/** Options of redfishPowerDriver. */
+export interface RedfishPowerDriverOptions {
+  /** PEM CA bundle the BMC certificates chain to. @default Node's default trust store */
+  readonly caPem?: string;
+  /** Set a one-time PXE boot override before powering on, as MAAS does. @default true */
+  readonly setPxeBoot?: boolean;
+  /** Per-request timeout. @default 10000 */
+  readonly timeoutMs?: number;
+}
+
+interface RedfishResponse {
+  status: number;
+  json: Record<string, unknown> | undefined;
+}
+
+/** A PowerDriver that drives a Redfish BMC over HTTPS with basic auth (System discovered via /redfish/v1/Systems). */
+export function redfishPowerDriver(opts: RedfishPowerDriverOptions = {}): PowerDriver {
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+
+  function call(params: PowerParams, method: string, path: string, body?: unknown): Promise<RedfishResponse> {
+    const base = baseUrl(params);
+    const url = new URL(path, base);
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const auth = Buffer.from(`${params.power_user ?? ""}:${params.power_pass ?? ""}`).toString("base64");
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        url,
+        {
+          method,
+          ca: opts.caPem,
+          timeout: timeoutMs,
+          headers: {
+            Authorization: `Basic ${auth}`,
+            Accept: "application/json",
+            "OData-Version": "4.0",
+            ...(payload ? { "Content-Type": "application/json", "Content-Length": payload.length } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let json: Record<string, unknown> | undefined;
+            try {
+              json = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+            } catch {
+              json = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, json });
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("timeout", () => req.destroy(new Error(`Redfish request to ${url.host} timed out`)));
+      req.on("error", (e) => reject(new Error(`Redfish request ${method} ${url.pathname} failed: ${e.message}`)));
+      req.end(payload);
+    });
+  }
+
+  async function ok(params: PowerParams, method: string, path: string, body?: unknown): Promise<RedfishResponse> {
+    const r = await call(params, method, path, body);
+    if (r.status === 401) throw new Error("Redfish BMC rejected the power credentials (HTTP 401)");
+    if (r.status >= 400) throw new Error(`Redfish ${method} ${path} returned HTTP ${r.status}`);
+    return r;
+  }
+
+  async function systemPath(params: PowerParams): Promise<string> {
+    if (params.node_id) return `/redfish/v1/Systems/${encodeURIComponent(params.node_id)}`;
+    const r = await ok(params, "GET", "/redfish/v1/Systems");
+    const members = r.json?.Members as Array<Record<string, string>> | undefined;
+    const first = members?.[0]?.["@odata.id"];
+    if (!first) throw new Error("Redfish BMC lists no ComputerSystem under /redfish/v1/Systems");
+    return first;
+  }
+
+  async function state(params: PowerParams, path: string): Promise<PowerState> {
+    const r = await ok(params, "GET", path);
+    const s = String(r.json?.PowerState ?? "").toLowerCase();
+    return s === "on" || s === "poweringoff" ? "on" : s === "off" || s === "poweringon" ? "off" : "error";
+  }
+
+  async function reset(params: PowerParams, path: string, resetType: string): Promise<void> {
+    const sys = await ok(params, "GET", path);
+    const actions = sys.json?.Actions as Record<string, { target?: string }> | undefined;
+    const target = actions?.["#ComputerSystem.Reset"]?.target ?? `${path}/Actions/ComputerSystem.Reset`;
+    await ok(params, "POST", target, { ResetType: resetType });
+  }
+
+  return {
+    async powerOn(params) {
+      const path = await systemPath(params);
+      if (opts.setPxeBoot ?? true) {
+        await ok(params, "PATCH", path, {
+          Boot: { BootSourceOverrideEnabled: "Once", BootSourceOverrideTarget: "Pxe" },
+        });
+      }
+      const current = await state(params, path);
+      await reset(params, path, current === "on" ? "ForceRestart" : "On");
+    },
+    async powerOff(params) {
+      const path = await systemPath(params);
+      if ((await state(params, path)) !== "off") await reset(params, path, "ForceOff");
+    },
+    async queryPowerState(params) {
+      return state(params, await systemPath(params));
+    },
+  };
+}
+
+function baseUrl(params: PowerParams): string {
+  const addr = (params.power_address ?? "").trim();
+  if (!addr) throw new Error("power_address is not set");
+  return /^https?:\/\//.test(addr) ? addr : `https://${addr}`;
+}
+
+/** An in-memory PowerDriver keyed by power_address, for tests and demos; `states` shows what each machine is doing. */
+export function memoryPowerDriver(): PowerDriver & { states: Map<string, PowerState>; failing: Set<string> } {
+  const states = new Map<string, PowerState>();
+  const failing = new Set<string>();
+  const key = (p: PowerParams) => {
+    const k = p.power_address ?? "";
+    if (failing.has(k)) throw new Error(`BMC at ${k} is unreachable`);
+    return k;
+  };
+  return {
+    states,
+    failing,
+    async powerOn(p) {
+      states.set(key(p), "on");
+    },
+    async powerOff(p) {
+      states.set(key(p), "off");
+    },
+    async queryPowerState(p) {
+      return states.get(key(p)) ?? "off";
+    },
+  };
+}
