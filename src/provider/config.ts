@@ -1,0 +1,169 @@
+/**
+ * The provider block: Redfish defaults shared by every BMC and PDU, and process-wide limits.
+ * Configure turns it into `ProviderData`, handed to every resource: one HTTP core per process so connections are reused.
+ */
+import { readFileSync } from "node:fs";
+import { HttpCore } from "../clients/http/index.js";
+import { RedfishClient } from "../clients/redfish/index.js";
+import {
+  attr,
+  block,
+  type Diagnostics,
+  getBool,
+  getNumber,
+  getObject,
+  getString,
+  isKnown,
+  numberBetween,
+  type ObjectValue,
+  parseDuration,
+  path,
+  type Schema,
+  stringLength,
+  validator,
+} from "../framework/index.js";
+
+const duration = validator("a duration such as 500ms or 2s", (req, resp) => {
+  if (typeof req.value !== "string") return;
+  try {
+    parseDuration(req.value);
+  } catch (e) {
+    resp.diagnostics.error("Invalid duration", (e as Error).message, req.path);
+  }
+});
+
+/** The `provider "rackform"` schema. */
+export const providerSchema: Schema = {
+  description: "rackform: bare-metal GPU racks as code. Redfish BMCs and rack PDUs, MAAS or Ironic, Slurm or Kubernetes.",
+  attributes: {},
+  blocks: {
+    redfish: block.single(
+      {
+        description: "Defaults for every Redfish service (server BMCs and rack PDUs).",
+        attributes: {
+          username: attr.string({
+            optional: true,
+            description: "User name for Redfish sessions. Falls back to RACKFORM_REDFISH_USERNAME.",
+            validators: [stringLength({ min: 1 })],
+          }),
+          password: attr.string({
+            optional: true,
+            sensitive: true,
+            description: "Password for Redfish sessions. Falls back to RACKFORM_REDFISH_PASSWORD. Never logged.",
+          }),
+          ca_file: attr.string({
+            optional: true,
+            description:
+              "PEM file of the CA that signed the BMCs' certificates. Falls back to RACKFORM_REDFISH_CA_FILE; else the system store.",
+          }),
+          insecure: attr.bool({
+            optional: true,
+            description: "Skip TLS verification. Only for a lab you trust. @default false",
+          }),
+          max_concurrent_per_bmc: attr.number({
+            optional: true,
+            description: "Requests in flight to one BMC or PDU at a time (BMCs serve few). @default 4",
+            validators: [numberBetween(1, 64)],
+          }),
+          power_on_interval: attr.string({
+            optional: true,
+            description:
+              'Minimum spacing between two outlet power-ons in this run, to limit inrush current (e.g. "500ms"). @default "250ms"',
+            validators: [duration],
+          }),
+        },
+      },
+      { description: "Defaults for every Redfish service (server BMCs and rack PDUs)." },
+    ),
+  },
+};
+
+/** Redfish settings resolved from the provider block and the environment. */
+export interface RedfishSettings {
+  readonly username?: string;
+  readonly password?: string;
+  readonly caPem?: string;
+  readonly insecure: boolean;
+  readonly maxConcurrent: number;
+  readonly powerOnIntervalMs: number;
+}
+
+/** What every resource receives from configure. */
+export class ProviderData {
+  private readonly clients = new Map<string, RedfishClient>();
+  private lastPowerOn = 0;
+  private powerOnChain: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly redfish: RedfishSettings,
+    readonly core: HttpCore,
+  ) {}
+
+  /** The Redfish client of one endpoint, shared by every resource in this process (one session per BMC). */
+  redfishClient(endpoint: string): RedfishClient {
+    let c = this.clients.get(endpoint);
+    if (!c) {
+      c = new RedfishClient({
+        baseUrl: endpoint,
+        username: this.redfish.username ?? "",
+        password: this.redfish.password ?? "",
+        core: this.core,
+        maxConcurrent: this.redfish.maxConcurrent,
+      });
+      this.clients.set(endpoint, c);
+    }
+    return c;
+  }
+
+  /** Waits for this power-on's turn: power-ons are spaced by power_on_interval across the whole run. */
+  powerOnTurn(): Promise<void> {
+    const next = this.powerOnChain.then(async () => {
+      const wait = this.lastPowerOn + this.redfish.powerOnIntervalMs - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      this.lastPowerOn = Date.now();
+    });
+    this.powerOnChain = next;
+    return next;
+  }
+}
+
+function envOr(v: string | null, name: string): string | undefined {
+  return v ?? process.env[name] ?? undefined;
+}
+
+/** Resolves the provider block; config values may be unknown during plan, in which case defaults stand in. */
+export function resolveConfig(config: ObjectValue, diags: Diagnostics): ProviderData | undefined {
+  const rf = isKnown(config, "redfish") ? getObject(config, "redfish") : null;
+  const str = (name: string) => (rf && isKnown(rf, name) ? getString(rf, name) : null);
+  const username = envOr(str("username"), "RACKFORM_REDFISH_USERNAME");
+  const password = envOr(str("password"), "RACKFORM_REDFISH_PASSWORD");
+  const caFile = envOr(str("ca_file"), "RACKFORM_REDFISH_CA_FILE");
+  let caPem: string | undefined;
+  if (caFile) {
+    try {
+      caPem = readFileSync(caFile, "utf8");
+      if (!caPem.includes("-----BEGIN CERTIFICATE-----")) throw new Error("it holds no PEM certificate");
+    } catch (e) {
+      diags.error(
+        "Cannot read the Redfish CA bundle",
+        `ca_file ${JSON.stringify(caFile)}: ${(e as Error).message}. Point ca_file at the PEM file of the CA that signed the BMCs' certificates.`,
+        path("redfish", "ca_file"),
+      );
+      return undefined;
+    }
+  }
+  const insecure = rf && isKnown(rf, "insecure") ? (getBool(rf, "insecure") ?? false) : false;
+  const maxConcurrent = rf && isKnown(rf, "max_concurrent_per_bmc") ? (getNumber(rf, "max_concurrent_per_bmc") ?? 4) : 4;
+  const interval = str("power_on_interval");
+  const settings: RedfishSettings = {
+    username,
+    password,
+    caPem,
+    insecure,
+    maxConcurrent,
+    powerOnIntervalMs: interval ? parseDuration(interval) : 250,
+  };
+  const core = new HttpCore({ tls: { ca: caPem, insecure }, maxConcurrentPerHost: maxConcurrent });
+  if (password) core.redactor.add(password);
+  return new ProviderData(settings, core);
+}
