@@ -1,0 +1,99 @@
+/**
+ * Ground for e2e tests of the built rackform provider: the lab in-process, the provider installed into a fresh mirror,
+ * and HCL written from the lab file. The provider under test is dist/ (built by `npm test`), exactly what users run.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { install, type ProviderPackage } from "../../src/cli/install.js";
+import { type Lab, startLab } from "../../src/lab/index.js";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The provider package as `rackform install` would place it; fails when dist/ has not been built. */
+export function builtProvider(): ProviderPackage {
+  const main = join(ROOT, "dist", "main.js");
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first (npm test does)`);
+  return { namespace: "rackform", type: "rackform", version: "0.1.0", exec: [process.execPath, main] };
+}
+
+/** Installs the given packages into a fresh mirror and returns the CLI config path. */
+export async function freshInstall(pkgs: readonly ProviderPackage[]): Promise<string> {
+  const home = await mkdtemp(join(tmpdir(), "rf-home-"));
+  return (await install(home, pkgs)).cliConfigPath;
+}
+
+/** A lab for one test file, profile `instant` unless told otherwise. */
+export async function testLab(nodes = 4, profile = "instant"): Promise<Lab> {
+  const stateDir = await mkdtemp(join(tmpdir(), "rf-lab-"));
+  return startLab({ nodes, profile, stateDir });
+}
+
+/** The provider block for a lab, with the lab CA. */
+export function providerBlock(lab: Lab, extra = ""): string {
+  const pdu = lab.info.pdus[0];
+  return `terraform {
+  required_providers {
+    rackform = { source = "rackform/rackform" }
+  }
+}
+provider "rackform" {
+  redfish {
+    username = ${JSON.stringify(pdu.username)}
+    password = ${JSON.stringify(pdu.password)}
+    ca_file  = ${JSON.stringify(lab.info.ca)}
+    power_on_interval = "0s"
+${extra}
+  }
+}
+`;
+}
+
+/** HCL for one outlet resource per node, named after the node. */
+export function outletResources(lab: Lab, nodes: readonly string[], state: "On" | "Off", extra = ""): string {
+  return nodes
+    .map((name) => {
+      const n = lab.info.nodes.find((x) => x.name === name);
+      if (!n) throw new Error(`no node ${name} in the lab`);
+      const pdu = lab.info.pdus.find((p) => p.id === n.pdu)!;
+      return `resource "rackform_pdu_outlet" ${JSON.stringify(name)} {
+  endpoint    = ${JSON.stringify(pdu.url)}
+  pdu_id      = ${JSON.stringify(n.pdu)}
+  outlet_id   = "${n.outlet}"
+  power_state = "${state}"
+${extra}
+}
+`;
+    })
+    .join("\n");
+}
+
+/** Whether the lab's outlet feeding `node` is on. */
+export function outletOn(lab: Lab, node: string): boolean {
+  return lab.world.outletOf(node).on;
+}
+
+/** Pids of provider processes (dist/main.js) whose parent is `ppid`, or all when omitted. */
+export async function providerPids(ppid?: number): Promise<number[]> {
+  const { readdir, readFile } = await import("node:fs/promises");
+  const main = join(ROOT, "dist", "main.js");
+  const out: number[] = [];
+  for (const d of await readdir("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = (await readFile(`/proc/${d}/cmdline`, "utf8")).split("\0");
+      if (!cmd.includes(main)) continue;
+      if (ppid !== undefined) {
+        const stat = await readFile(`/proc/${d}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        if (parent !== ppid) continue;
+      }
+      out.push(Number(d));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return out;
+}
