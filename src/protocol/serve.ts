@@ -1,0 +1,121 @@
+/**
+ * `serve()`: runs a ProviderServer as a Terraform/OpenTofu plugin process. It checks the launch environment, listens
+ * on a unix socket in a fresh temp dir (with AutoMTLS when the engine asks), prints the one handshake line on stdout,
+ * and exits on Shutdown, SIGTERM, or when the engine that started it is gone. Nothing else ever reaches stdout.
+ */
+import { mkdtempSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import type { ProviderServer } from "../server/rpc.js";
+import { checkLaunchEnvironment, handshakeLine } from "./handshake.js";
+import { loadProtocol } from "./proto.js";
+import { housekeepingHandlers, providerHandlers } from "./services.js";
+import { generateCertificate } from "./tls.js";
+
+/** Options for `serve`; the defaults are what a real launch needs. */
+export interface ServeOptions {
+  /** The launch environment. @default process.env */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** How often to check whether the parent process is gone. @default 1000 */
+  readonly orphanCheckMs?: number;
+}
+
+/** Keeps every stray write (console.log, libraries) off stdout, which belongs to the handshake. */
+function guardStdout(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+}
+
+function bind(server: grpc.Server, address: string, creds: grpc.ServerCredentials): Promise<void> {
+  return new Promise((resolve, reject) => server.bindAsync(address, creds, (err) => (err ? reject(err) : resolve())));
+}
+
+/**
+ * Serves the provider until the engine shuts it down. Resolves once the handshake line has been printed.
+ * A wrong launch environment prints a message on stderr and exits with status 1.
+ */
+export async function serve(provider: ProviderServer, opts: ServeOptions = {}): Promise<void> {
+  guardStdout();
+  const launch = checkLaunchEnvironment(opts.env ?? process.env);
+  if (!launch.ok) {
+    process.stderr.write(launch.message);
+    process.exit(1);
+  }
+
+  // A unix socket path must fit in 108 bytes; a long TMPDIR falls back to /tmp.
+  const base = tmpdir().length > 80 ? "/tmp" : tmpdir();
+  const socketDir = mkdtempSync(join(base, "plugin"));
+  const socketPath = join(socketDir, "plugin.sock");
+  let exiting = false;
+  const openStreams = new Set<grpc.ServerWritableStream<unknown, unknown>>();
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": -1,
+    "grpc.max_send_message_length": -1,
+  });
+
+  const cleanup = () => rmSync(socketDir, { recursive: true, force: true });
+  process.on("exit", cleanup);
+  const exit = (why: string) => {
+    if (exiting) return;
+    exiting = true;
+    process.stderr.write(`[rackform] provider exiting: ${why}\n`);
+    for (const call of openStreams) call.end();
+    // Give gRPC a moment to flush the last reply; never wait on a stuck client.
+    const force = setTimeout(() => {
+      server.forceShutdown();
+      process.exit(0);
+    }, 1000);
+    force.unref();
+    server.tryShutdown(() => process.exit(0));
+  };
+
+  // The engine stops work with StopProvider; Ctrl-C reaches the whole process group and must not kill us mid-apply.
+  process.on("SIGINT", () => {});
+  process.on("SIGTERM", () => exit("SIGTERM"));
+  process.on("unhandledRejection", (e) => process.stderr.write(`[rackform] unhandled rejection: ${String(e)}\n`));
+  process.on("uncaughtException", (e) => process.stderr.write(`[rackform] uncaught exception: ${e.stack ?? e}\n`));
+
+  const services = loadProtocol();
+  const house = housekeepingHandlers({
+    onShutdown: () => exit("Shutdown requested by the engine"),
+    onStdioStream: (call) => {
+      openStreams.add(call);
+      call.on("cancelled", () => openStreams.delete(call));
+      call.on("close", () => openStreams.delete(call));
+    },
+  });
+  server.addService(services.provider, providerHandlers(provider));
+  server.addService(services.controller, house.controller);
+  server.addService(services.stdio, house.stdio);
+  server.addService(services.health, house.health);
+
+  let certDer: Buffer | undefined;
+  let creds = grpc.ServerCredentials.createInsecure();
+  if (launch.clientCertPem) {
+    const cert = await generateCertificate();
+    certDer = cert.certDer;
+    creds = grpc.ServerCredentials.createSsl(
+      Buffer.from(launch.clientCertPem),
+      [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
+      true,
+    );
+  }
+  try {
+    await bind(server, `unix://${socketPath}`, creds);
+  } catch (e) {
+    process.stderr.write(`rackform: cannot listen on ${socketPath}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  }
+
+  const parent = process.ppid;
+  const orphanCheck = setInterval(() => {
+    if (process.ppid !== parent) exit(`parent process ${parent} is gone`);
+  }, opts.orphanCheckMs ?? 1000);
+  orphanCheck.unref();
+
+  writeSync(1, handshakeLine("unix", socketPath, certDer));
+}
