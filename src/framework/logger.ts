@@ -1,0 +1,59 @@
+/** hclog-style JSON logging to stderr: the engine parses these lines (stdout belongs to the handshake). */
+
+/** Log levels, in hclog's names. */
+export type LogLevel = "trace" | "debug" | "info" | "warn" | "error";
+
+const ORDER: Record<LogLevel, number> = { trace: 0, debug: 1, info: 2, warn: 3, error: 4 };
+
+/** Structured fields attached to a log line. Never put secrets here. */
+export type LogFields = Readonly<Record<string, unknown>>;
+
+/** A logger; `with` returns one that adds fields to every line. */
+export interface Logger {
+  trace(message: string, fields?: LogFields): void;
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  with(fields: LogFields): Logger;
+}
+
+/** Options of `createLogger`. */
+export interface LoggerOptions {
+  /** The @module field. @default "rackform" */
+  readonly module?: string;
+  /** Lines below this level are dropped. @default "trace" (the engine filters by TF_LOG) */
+  readonly level?: LogLevel;
+  /** Where a line (with its trailing newline) goes. @default process.stderr.write */
+  readonly write?: (line: string) => void;
+  /** Clock for @timestamp, injectable for tests. @default () => new Date() */
+  readonly now?: () => Date;
+}
+
+/** A logger writing one JSON object per line: {"@level","@message","@module","@timestamp",…fields}. */
+export function createLogger(opts: LoggerOptions = {}, base: LogFields = {}): Logger {
+  const module = opts.module ?? "rackform";
+  const min = ORDER[opts.level ?? "trace"];
+  const write = opts.write ?? ((line: string) => process.stderr.write(line));
+  const now = opts.now ?? (() => new Date());
+  const emit = (level: LogLevel, message: string, fields?: LogFields) => {
+    if (ORDER[level] < min) return;
+    const line = {
+      ...base,
+      ...fields,
+      "@level": level,
+      "@message": message,
+      "@module": module,
+      "@timestamp": now().toISOString(),
+    };
+    write(`${JSON.stringify(line, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}\n`);
+  };
+  return {
+    trace: (m, f) => emit("trace", m, f),
+    debug: (m, f) => emit("debug", m, f),
+    info: (m, f) => emit("info", m, f),
+    warn: (m, f) => emit("warn", m, f),
+    error: (m, f) => emit("error", m, f),
+    with: (fields) => createLogger(opts, { ...base, ...fields }),
+  };
+}

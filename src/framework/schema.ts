@@ -1,0 +1,131 @@
+/**
+ * The schema DSL: attributes, nested attributes and nested blocks, with the flags, defaults, validators and plan
+ * modifiers the server enforces. Build schemas with `attr.*` and `block.*`; `toWire` turns them into a WireSchema.
+ */
+import type { PlanModifier } from "./plan-modifiers.js";
+import type { Validator } from "./validators.js";
+import type { CtyType, Value } from "./values.js";
+import type { BlockNesting, ObjectNesting } from "./wire-schema.js";
+
+/** What every attribute may say about itself. Exactly one of required / optional / computed must hold (optional+computed is allowed). */
+export interface AttributeOptions {
+  /** Shown in generated docs and `terraform providers schema`. @default "" */
+  readonly description?: string;
+  /** The user must set it. */
+  readonly required?: boolean;
+  /** The user may set it. */
+  readonly optional?: boolean;
+  /** The provider sets it (alone: read-only; with optional: the provider fills it when the user leaves it out). */
+  readonly computed?: boolean;
+  /** The engine hides it in plan output; the server also redacts it from diagnostics. */
+  readonly sensitive?: boolean;
+  /** Accepted in config, never stored in plan or state (Terraform ≥ 1.11). Cannot be computed. */
+  readonly writeOnly?: boolean;
+  /** Marks the attribute deprecated; the text tells users what to use instead. */
+  readonly deprecationMessage?: string;
+  /** Static value used when the config leaves it null; needs optional + computed. */
+  readonly default?: Value;
+  /** Run on known, non-null config values during validation. */
+  readonly validators?: readonly Validator[];
+  /** Run during plan, in order, after defaults and unknown-marking. */
+  readonly planModifiers?: readonly PlanModifier[];
+}
+
+/** An attribute of a plain cty type (primitive, collection, object or dynamic). */
+export interface TypedAttribute extends AttributeOptions {
+  readonly kind: "typed";
+  readonly type: CtyType;
+}
+
+/** An attribute whose value is an object, or a collection of objects, with attributes of their own. */
+export interface NestedAttribute extends AttributeOptions {
+  readonly kind: "nested";
+  readonly nesting: ObjectNesting;
+  readonly attributes: Attributes;
+}
+
+/** Any attribute. */
+export type Attribute = TypedAttribute | NestedAttribute;
+
+/** Attributes by their snake_case name. */
+export type Attributes = { readonly [name: string]: Attribute };
+
+/** A block: attributes plus nested blocks. */
+export interface Block {
+  readonly description?: string;
+  readonly deprecationMessage?: string;
+  readonly attributes: Attributes;
+  readonly blocks?: { readonly [typeName: string]: NestedBlock };
+}
+
+/** Options of a nested block. */
+export interface NestedBlockOptions {
+  /** Documents the block type; overrides the inner block's description. */
+  readonly description?: string;
+  /** Fewest blocks allowed (list and set nesting). @default 0 */
+  readonly minItems?: number;
+  /** Most blocks allowed (list and set nesting); 0 means no limit. @default 0 */
+  readonly maxItems?: number;
+  /** Run on the known block value (object, list, set or map). */
+  readonly validators?: readonly Validator[];
+  /** Run during plan on the block value. */
+  readonly planModifiers?: readonly PlanModifier[];
+}
+
+/** A nested block of some nesting mode. */
+export interface NestedBlock extends NestedBlockOptions {
+  readonly kind: "block";
+  readonly nesting: BlockNesting;
+  readonly block: Block;
+}
+
+/** A resource, data source or provider schema; `version` is the state schema version (resources only). */
+export interface Schema extends Block {
+  /** State schema version; bump it with an upgrader in Resource.upgradeState. @default 0 */
+  readonly version?: number;
+}
+
+function typed(type: CtyType, o: AttributeOptions): TypedAttribute {
+  return { ...o, kind: "typed", type };
+}
+
+function nested(nesting: ObjectNesting, attributes: Attributes, o: AttributeOptions): NestedAttribute {
+  return { ...o, kind: "nested", nesting, attributes };
+}
+
+/** Attribute builders: `attr.string({ required: true })`, `attr.list("string", { optional: true })`. */
+export const attr = {
+  string: (o: AttributeOptions): TypedAttribute => typed("string", o),
+  number: (o: AttributeOptions): TypedAttribute => typed("number", o),
+  bool: (o: AttributeOptions): TypedAttribute => typed("bool", o),
+  dynamic: (o: AttributeOptions): TypedAttribute => typed("dynamic", o),
+  list: (element: CtyType, o: AttributeOptions): TypedAttribute => typed(["list", element], o),
+  set: (element: CtyType, o: AttributeOptions): TypedAttribute => typed(["set", element], o),
+  map: (element: CtyType, o: AttributeOptions): TypedAttribute => typed(["map", element], o),
+  object: (fields: { readonly [name: string]: CtyType }, o: AttributeOptions): TypedAttribute =>
+    typed(["object", fields], o),
+  /** A nested attribute holding one object. */
+  single: (attributes: Attributes, o: AttributeOptions): NestedAttribute => nested("single", attributes, o),
+  listNested: (attributes: Attributes, o: AttributeOptions): NestedAttribute => nested("list", attributes, o),
+  setNested: (attributes: Attributes, o: AttributeOptions): NestedAttribute => nested("set", attributes, o),
+  mapNested: (attributes: Attributes, o: AttributeOptions): NestedAttribute => nested("map", attributes, o),
+} as const;
+
+function nb(nesting: BlockNesting, b: Block, o: NestedBlockOptions = {}): NestedBlock {
+  return { ...o, kind: "block", nesting, block: b };
+}
+
+/** Nested block builders: `block.list({ attributes: {...} }, { maxItems: 4 })`. */
+export const block = {
+  single: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("single", b, o),
+  list: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("list", b, o),
+  set: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("set", b, o),
+  map: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("map", b, o),
+  /** Always present (an object of nulls when absent from config); groups attributes visually. */
+  group: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("group", b, o),
+} as const;
+
+/** The nested blocks of a block, as [name, block] pairs. */
+export function blocksOf(b: Block): [string, NestedBlock][] {
+  return Object.entries(b.blocks ?? {});
+}
