@@ -27,6 +27,51 @@ export const ERROR_CODES = {
   RACKFORM_ERR_REDFISH_TASK_FAILED: "A Redfish task ended in Exception, Killed or Cancelled.",
   RACKFORM_ERR_REDFISH_TASK_TIMEOUT: "A Redfish task did not finish within the allowed time.",
   RACKFORM_ERR_REDFISH_BAD_PAYLOAD: "A Redfish payload lacks a property the standard requires.",
+  RACKFORM_ERR_MAAS_AUTH: "MAAS refused the API key (OAuth signature, token or consumer unknown or revoked).",
+  RACKFORM_ERR_MAAS_FORBIDDEN: "MAAS accepted the API key but its user may not perform the operation.",
+  RACKFORM_ERR_MAAS_NOT_FOUND: "The machine, tag or other MAAS object the operation names does not exist.",
+  RACKFORM_ERR_MAAS_BAD_REQUEST: "MAAS rejected the parameters of the request (validation error per field).",
+  RACKFORM_ERR_MAAS_CONFLICT:
+    "MAAS refused the operation in the machine's current status (e.g. deploy of a New machine).",
+  RACKFORM_ERR_MAAS_OUTCOME_UNKNOWN:
+    "The connection dropped after a MAAS POST operation was sent; it was not repeated and may or may not have run.",
+  RACKFORM_ERR_MAAS_STATUS_FAILED:
+    "A machine reached a failure status (or Broken) while rackform waited for another status.",
+  RACKFORM_ERR_MAAS_STATUS_TIMEOUT: "A machine did not reach the wanted status within the allowed time.",
+  RACKFORM_ERR_MAAS_BAD_PAYLOAD: "A MAAS response lacks a field rackform needs (e.g. system_id or status).",
+  RACKFORM_ERR_IRONIC_AUTH: "Ironic refused the credentials (HTTP basic user/password or Keystone token).",
+  RACKFORM_ERR_IRONIC_MICROVERSION:
+    "The Ironic API does not support the requested microversion; the message names the supported range.",
+  RACKFORM_ERR_IRONIC_NOT_FOUND: "The Ironic node, port or allocation the operation names does not exist.",
+  RACKFORM_ERR_IRONIC_BAD_REQUEST: "Ironic rejected the request (invalid field, invalid state transition, bad patch).",
+  RACKFORM_ERR_IRONIC_CONFLICT:
+    "Ironic reported a conflict: duplicate name or MAC, node associated, or still locked after retries.",
+  RACKFORM_ERR_IRONIC_PROVISION_FAILED:
+    "A node entered a failure provision state (or settled elsewhere); last_error is attached.",
+  RACKFORM_ERR_IRONIC_PROVISION_TIMEOUT: "A node did not reach the wanted provision state within the allowed time.",
+  RACKFORM_ERR_IRONIC_BAD_PAYLOAD: "An Ironic response lacks a field rackform needs (e.g. uuid or versions).",
+  RACKFORM_ERR_SLURM_AUTH: "slurmrestd refused the user name and JWT (X-SLURM-USER-NAME / X-SLURM-USER-TOKEN).",
+  RACKFORM_ERR_SLURM_FORBIDDEN:
+    "slurmrestd authenticated the user, but Slurm denied the operation (not an operator or admin).",
+  RACKFORM_ERR_SLURM_NOT_FOUND: "Slurm does not know the node: it is not in slurm.conf or its slurmd never registered.",
+  RACKFORM_ERR_SLURM_REJECTED:
+    "slurmctld rejected the node update (invalid state or field); Slurm's errors[] are attached.",
+  RACKFORM_ERR_SLURM_UNAVAILABLE: "slurmrestd answered but could not reach slurmctld (HTTP 502/504).",
+  RACKFORM_ERR_SLURM_DRAIN_TIMEOUT: "Jobs were still running on the draining node when the drain timeout expired.",
+  RACKFORM_ERR_SLURM_DRAIN_CANCELLED:
+    "The node lost its DRAIN flag while rackform waited for it to drain (someone resumed it).",
+  RACKFORM_ERR_SLURM_BAD_PAYLOAD:
+    "A slurmrestd response lacks a field rackform needs (e.g. nodes[] or a node's state).",
+  RACKFORM_ERR_KUBERNETES_AUTH: "The Kubernetes API refused the bearer token (401 Unauthorized).",
+  RACKFORM_ERR_KUBERNETES_FORBIDDEN: "The Kubernetes API denied the operation to the token's identity (403, RBAC).",
+  RACKFORM_ERR_KUBERNETES_NOT_FOUND:
+    "The node or pod does not exist in the Kubernetes API (the kubelet never registered it).",
+  RACKFORM_ERR_KUBERNETES_CONFLICT: "The node kept changing between read and patch (409 Conflict after retries).",
+  RACKFORM_ERR_KUBERNETES_INVALID: "The Kubernetes API rejected the patch or request as invalid (400, 415 or 422).",
+  RACKFORM_ERR_KUBERNETES_DRAIN_TIMEOUT:
+    "Pods could not be evicted (PodDisruptionBudget) before the drain timeout expired.",
+  RACKFORM_ERR_KUBERNETES_BAD_PAYLOAD:
+    "A Kubernetes API response lacks a field rackform needs (e.g. metadata.name or items).",
 } as const;
 
 /** A stable error code. */

@@ -47,6 +47,7 @@ resource "rfkitchen_thing" "a" {
   spec     = { cpu = 4, memory_gib = 16 }
   extra    = { any = [1, 2.5] }
   password = "pw-kitchen-secret"
+  token    = "wo-kitchen-secret"
   endpoint = { host = "bmc.local" }
   disks    = [{ name = "d0", size_gib = 100 }, { name = "d1", size_gib = 1.5 }]
   network { vlan = 100 }
@@ -103,6 +104,7 @@ describe.each(ENGINES)("every schema feature under %s", (name) => {
     expect(plan.stdout).toMatch(/fingerprint\s+= \(known after apply\)/);
     expect(plan.stdout).toMatch(/input\s+= \(known after apply\)/);
     expect(plan.stdout).toMatch(/password\s+= \(sensitive value\)/);
+    expect(plan.stdout).toMatch(/token\s+= \(write-only attribute\)/);
     expect(plan.stdout).not.toContain("pw-kitchen-secret");
     const apply = await w.ok(["apply", "-no-color", "tfplan"]);
     noEngineContractError(apply);
@@ -115,6 +117,8 @@ describe.each(ENGINES)("every schema feature under %s", (name) => {
     expect(a.values.disks[1].size_gib).toBe(1.5);
     expect(a.values.network.mtu).toBe(1500);
     expect(a.values.enabled).toBe(true);
+    expect(a.values.token).toBeNull();
+    expect(await readFile(join(w.dir, "terraform.tfstate"), "utf8")).not.toContain("wo-kitchen-secret");
   });
 
   it("updates in place, with the changed computed value flowing into the consumer as unknown", async () => {

@@ -1,0 +1,110 @@
+/** Polling a node until it settles in a wanted provision state, failing fast with Ironic's last_error. */
+import { abortedError } from "../http/failures.js";
+import { abortableSleep } from "../http/retry.js";
+import type { Redactor } from "../redact.js";
+import { IronicError } from "./errors.js";
+import type { IronicNode } from "./types.js";
+
+/** Provision states that mean the last transition failed. */
+export const IRONIC_FAILED_STATES: readonly string[] = [
+  "error",
+  "deploy failed",
+  "clean failed",
+  "inspect failed",
+  "rescue failed",
+  "unrescue failed",
+  "adopt failed",
+  "service failed",
+];
+
+/** Options of waitForProvisionState. */
+export interface WaitForProvisionOptions {
+  /** States that end the wait with an error. @default IRONIC_FAILED_STATES */
+  readonly failed?: readonly string[];
+  /** @default 3_600_000 (deploy and cleaning of real servers take long) */
+  readonly timeoutMs?: number;
+  /** @default 5_000 */
+  readonly pollMs?: number;
+  readonly signal?: AbortSignal;
+  /** Called when provision_state or target_provision_state changes. */
+  readonly onProgress?: (n: IronicNode) => void;
+}
+
+/** What the wait needs from the client. */
+export interface ProvisionWaitDeps {
+  readonly read: (id: string, signal?: AbortSignal) => Promise<IronicNode>;
+  readonly redactor: Redactor;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Resolves once `provision_state` is `target` with no transition pending; rejects with a typed IronicError otherwise. */
+export async function waitForProvisionState(
+  deps: ProvisionWaitDeps,
+  id: string,
+  target: string,
+  opts: WaitForProvisionOptions = {},
+): Promise<IronicNode> {
+  const failed = new Set(opts.failed ?? IRONIC_FAILED_STATES);
+  const now = deps.now ?? Date.now;
+  const timeoutMs = opts.timeoutMs ?? 3_600_000;
+  const deadline = now() + timeoutMs;
+  let seen = "";
+  let settledElsewhere = 0;
+  for (;;) {
+    if (opts.signal?.aborted) throw abortedError(deps.redactor, { method: "GET", url: `node ${id}` });
+    const n = await deps.read(id, opts.signal);
+    const key = `${n.provisionState}>${n.targetProvisionState}`;
+    if (key !== seen) {
+      seen = key;
+      opts.onProgress?.(n);
+    }
+    const settled = !n.targetProvisionState;
+    if (n.provisionState === target && settled) return n;
+    if (n.provisionState && failed.has(n.provisionState)) throw fail(deps, n, target, `entered ${n.provisionState}`);
+    // A failed verify/manage or an aborted transition settles back in a stable state (e.g. enroll) with last_error.
+    settledElsewhere = settled ? settledElsewhere + 1 : 0;
+    if (settledElsewhere >= 2) throw fail(deps, n, target, `settled in ${n.provisionState}`);
+    if (now() >= deadline) {
+      throw deps.redactor.scrub(
+        new IronicError(
+          "RACKFORM_ERR_IRONIC_PROVISION_TIMEOUT",
+          `node ${label(n)} is still ${n.provisionState}${n.targetProvisionState ? ` → ${n.targetProvisionState}` : ""} after ` +
+            `${timeoutMs} ms waiting for ${target}; raise the timeout or inspect the node in Ironic`,
+          {},
+          details(n),
+        ),
+      );
+    }
+    try {
+      await (deps.sleep ?? abortableSleep)(Math.min(opts.pollMs ?? 5_000, Math.max(0, deadline - now())), opts.signal);
+    } catch (e) {
+      throw abortedError(deps.redactor, { method: "GET", url: `node ${id}` }, e);
+    }
+  }
+}
+
+function label(n: IronicNode): string {
+  return n.name ? `${n.name} (${n.uuid})` : n.uuid;
+}
+
+function details(n: IronicNode): Record<string, unknown> {
+  return {
+    uuid: n.uuid,
+    provisionState: n.provisionState,
+    targetProvisionState: n.targetProvisionState ?? null,
+    lastError: n.lastError ?? null,
+  };
+}
+
+function fail(deps: ProvisionWaitDeps, n: IronicNode, target: string, what: string): IronicError {
+  const why = n.lastError ? `: ${n.lastError}` : " (Ironic recorded no last_error)";
+  return deps.redactor.scrub(
+    new IronicError(
+      "RACKFORM_ERR_IRONIC_PROVISION_FAILED",
+      `node ${label(n)} ${what} while waiting for ${target}${why}`,
+      {},
+      details(n),
+    ),
+  );
+}

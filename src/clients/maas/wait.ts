@@ -1,0 +1,107 @@
+/** Polling a machine until it reaches a wanted status, failing fast on a failure status with MAAS's own words. */
+import { abortedError } from "../http/failures.js";
+import { abortableSleep } from "../http/retry.js";
+import type { Redactor } from "../redact.js";
+import { MaasError } from "./errors.js";
+import { MAAS_FAILED_STATUSES, statusId, statusLabel } from "./status.js";
+import type { MaasEvent, MaasMachine } from "./types.js";
+
+/** Options of waitForStatus. */
+export interface WaitForStatusOptions {
+  /** Statuses (ids, enum names or labels) that end the wait with an error. @default every FAILED_* status not wanted */
+  readonly failed?: readonly (number | string)[];
+  /** @default 1_800_000 (30 min: commissioning and deployment of GPU servers are slow) */
+  readonly timeoutMs?: number;
+  /** @default 10_000 */
+  readonly pollMs?: number;
+  readonly signal?: AbortSignal;
+  /** Called when the status or status message changes. */
+  readonly onProgress?: (m: MaasMachine) => void;
+}
+
+/** What the wait needs from the client. */
+export interface WaitDeps {
+  readonly read: (systemId: string) => Promise<MaasMachine>;
+  readonly events: (systemId: string) => Promise<readonly MaasEvent[]>;
+  readonly redactor: Redactor;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+function ids(list: readonly (number | string)[], what: string): Set<number> {
+  return new Set(
+    list.map((s) => {
+      const id = statusId(s);
+      if (id === undefined)
+        throw new MaasError("RACKFORM_ERR_MAAS_BAD_REQUEST", `${what}: unknown MAAS status ${JSON.stringify(s)}`);
+      return id;
+    }),
+  );
+}
+
+/** Resolves with the machine once its status is one of `wanted`; rejects with a typed MaasError otherwise. */
+export async function waitForStatus(
+  deps: WaitDeps,
+  systemId: string,
+  wanted: readonly (number | string)[],
+  opts: WaitForStatusOptions = {},
+): Promise<MaasMachine> {
+  const want = ids(wanted, "wanted");
+  const failed = opts.failed ? ids(opts.failed, "failed") : new Set(MAAS_FAILED_STATUSES.filter((s) => !want.has(s)));
+  const now = deps.now ?? Date.now;
+  const sleep = deps.sleep ?? abortableSleep;
+  const timeoutMs = opts.timeoutMs ?? 1_800_000;
+  const deadline = now() + timeoutMs;
+  const wantText = [...want].map(statusLabel).join(" or ");
+  let seen = "";
+  for (;;) {
+    if (opts.signal?.aborted) throw abortedError(deps.redactor, { method: "GET", url: `machine ${systemId}` });
+    const m = await deps.read(systemId);
+    const key = `${m.status}\n${m.statusMessage}`;
+    if (key !== seen) {
+      seen = key;
+      opts.onProgress?.(m);
+    }
+    if (want.has(m.status)) return m;
+    if (failed.has(m.status)) throw await failure(deps, m, wantText);
+    if (now() >= deadline) {
+      throw deps.redactor.scrub(
+        new MaasError(
+          "RACKFORM_ERR_MAAS_STATUS_TIMEOUT",
+          `machine ${systemId} (${m.hostname}) is still ${m.statusName}${m.statusMessage ? ` (${m.statusMessage})` : ""} ` +
+            `after ${timeoutMs} ms waiting for ${wantText}; raise the timeout or check the machine in MAAS`,
+          {},
+          { systemId, status: m.status, statusName: m.statusName, statusMessage: m.statusMessage },
+        ),
+      );
+    }
+    try {
+      await sleep(Math.min(opts.pollMs ?? 10_000, Math.max(0, deadline - now())), opts.signal);
+    } catch (e) {
+      throw abortedError(deps.redactor, { method: "GET", url: `machine ${systemId}` }, e);
+    }
+  }
+}
+
+async function failure(deps: WaitDeps, m: MaasMachine, wantText: string): Promise<MaasError> {
+  // The last events say why (e.g. "Failed to power on node — Node could not be powered on"); best effort only.
+  const events = await deps.events(m.systemId).catch(() => [] as MaasEvent[]);
+  const recent = events.slice(0, 5).map((e) => `${e.type}${e.description ? `: ${e.description}` : ""}`);
+  const msg =
+    `machine ${m.systemId} (${m.hostname}) reached ${m.statusName} while waiting for ${wantText}` +
+    `${m.statusMessage ? `: ${m.statusMessage}` : ""}${recent.length ? `; last events: ${recent.join(" | ")}` : ""}`;
+  return deps.redactor.scrub(
+    new MaasError(
+      "RACKFORM_ERR_MAAS_STATUS_FAILED",
+      msg,
+      {},
+      {
+        systemId: m.systemId,
+        status: m.status,
+        statusName: m.statusName,
+        statusMessage: m.statusMessage,
+        events: recent,
+      },
+    ),
+  );
+}
