@@ -72,7 +72,10 @@ export class Workdir {
   }
 
   /** Runs the engine with args; `onSpawn` gets the child (for kill tests). Never throws on a non-zero exit. */
-  run(args: string[], opts: { onSpawn?: (pid: number) => void; env?: Record<string, string> } = {}): Promise<RunResult> {
+  run(
+    args: string[],
+    opts: { onSpawn?: (pid: number) => void; onStdout?: (text: string) => void; env?: Record<string, string> } = {},
+  ): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.engine.bin, args, {
         cwd: this.dir,
@@ -91,6 +94,7 @@ export class Workdir {
       let stderr = "";
       child.stdout.on("data", (d) => {
         stdout += d;
+        opts.onStdout?.(stdout);
       });
       child.stderr.on("data", (d) => {
         stderr += d;
