@@ -1,0 +1,250 @@
+/**
+ * The lab slurmctld's node table and the state rules of `scontrol update node` that slurmrestd forwards:
+ * a base state (IDLE, ALLOCATED, DOWN) plus flags (DRAIN). Slurm has no DRAINING/DRAINED base state: sinfo derives
+ * them from DRAIN with or without running jobs, and slurmrestd v0.0.41 shows the raw array, e.g. ["ALLOCATED","DRAIN"].
+ */
+import type { SchedulerClock } from "./http-io.js";
+
+/** Slurm error numbers (slurm/slurm_errno.h) the lab answers with. */
+export const SLURM_ERRNO = {
+  ESLURM_ACCESS_DENIED: 2002,
+  ESLURM_INVALID_NODE_NAME: 2018,
+  ESLURM_INVALID_NODE_STATE: 2028,
+  ESLURM_REST_INVALID_QUERY: 9000,
+  ESLURM_REST_FAIL_PARSING: 9001,
+} as const;
+
+/** The text slurm_strerror() gives for each number above. */
+export const SLURM_STRERROR: Readonly<Record<number, string>> = {
+  2002: "Access/permission denied",
+  2018: "Invalid node name specified",
+  2028: "Invalid node state specified",
+  9000: "Rejecting request. Failure parsing query.",
+  9001: "Unable to parse query",
+};
+
+/**
+ * A failure slurmctld reports; slurmrestd puts it in `errors[]`. Slurm 24.05 (the home of data_parser v0.0.41) answers
+ * HTTP 500 for every slurmctld error; only parse failures are 400 (newer releases moved these to 422).
+ */
+export class SlurmCtldError extends Error {
+  constructor(
+    readonly errorNumber: number,
+    readonly description: string,
+    readonly httpStatus = 500,
+  ) {
+    super(SLURM_STRERROR[errorNumber] ?? `Unknown error ${errorNumber}`);
+  }
+}
+
+/** What slurmd reports when it registers a node. */
+export interface NodeRegistration {
+  /** Generic resources, e.g. "gpu:h100:8". @default "" */
+  readonly gres?: string;
+  /** Available features (slurm.conf Features=). @default [] */
+  readonly features?: readonly string[];
+  /** Partitions the node is in. @default ["gpu"] */
+  readonly partitions?: readonly string[];
+  /** Initial state: a new node is IDLE; "DOWN" models a node configured but not yet admitted. @default "IDLE" */
+  readonly state?: "IDLE" | "DOWN";
+  /** Reason shown with a DOWN initial state. */
+  readonly reason?: string;
+  readonly cpus?: number;
+  readonly realMemoryMiB?: number;
+}
+
+/** The lab's record of one node. */
+export interface LabSlurmNode {
+  readonly name: string;
+  gres: string;
+  features: string[];
+  activeFeatures: string[];
+  partitions: string[];
+  down: boolean;
+  drain: boolean;
+  reason: string;
+  reasonSetByUser: string;
+  reasonChangedAt: number;
+  comment: string;
+  readonly jobs: Set<number>;
+  readonly cpus: number;
+  readonly realMemoryMiB: number;
+  readonly bootTime: number;
+}
+
+/** The body of POST /slurm/v0.0.41/node/{name} (v0.0.41_update_node_msg), the fields the lab honours. */
+export interface UpdateNodeMsg {
+  readonly state?: readonly string[];
+  readonly reason?: string;
+  readonly features?: readonly string[] | string;
+  readonly features_act?: readonly string[] | string;
+  readonly comment?: string;
+}
+
+const KNOWN_UPDATE_FIELDS = new Set([
+  "comment",
+  "cpu_bind",
+  "extra",
+  "features",
+  "features_act",
+  "gres",
+  "address",
+  "hostname",
+  "name",
+  "state",
+  "reason",
+  "reason_uid",
+  "resume_after",
+  "weight",
+]);
+
+/** The node table with slurmctld's update rules. */
+export class SlurmNodeTable {
+  readonly nodes = new Map<string, LabSlurmNode>();
+  lastUpdate: number;
+  private nextJob = 1000;
+
+  constructor(private readonly clock: SchedulerClock) {
+    this.lastUpdate = Math.floor(clock.now() / 1000);
+  }
+
+  /** slurmd registration: creates the node, or refreshes gres/features of a known one (as on a slurmd restart). */
+  register(name: string, reg: NodeRegistration): LabSlurmNode {
+    const known = this.nodes.get(name);
+    const features = [...(reg.features ?? known?.features ?? [])];
+    const node: LabSlurmNode = known ?? {
+      name,
+      gres: "",
+      features: [],
+      activeFeatures: [],
+      partitions: [],
+      down: reg.state === "DOWN",
+      drain: false,
+      reason: reg.state === "DOWN" ? (reg.reason ?? "Not responding") : "",
+      reasonSetByUser: reg.state === "DOWN" ? "slurm" : "",
+      reasonChangedAt: reg.state === "DOWN" ? this.nowSec() : 0,
+      comment: "",
+      jobs: new Set(),
+      cpus: reg.cpus ?? 112,
+      realMemoryMiB: reg.realMemoryMiB ?? 2_000_000,
+      bootTime: this.nowSec(),
+    };
+    node.gres = reg.gres ?? node.gres;
+    node.features = features;
+    node.activeFeatures = [...features];
+    node.partitions = [...(reg.partitions ?? (known ? known.partitions : ["gpu"]))];
+    this.nodes.set(name, node);
+    this.touch();
+    return node;
+  }
+
+  /** The node, or slurmctld's "Invalid node name specified". */
+  get(name: string, description = `Failure to query node ${name}`): LabSlurmNode {
+    const n = this.nodes.get(name);
+    if (!n) throw new SlurmCtldError(SLURM_ERRNO.ESLURM_INVALID_NODE_NAME, description);
+    return n;
+  }
+
+  /** Starts a simulated job on the node; returns its job id. */
+  startJob(name: string): number {
+    const n = this.get(name);
+    if (n.down || n.drain) throw new Error(`lab: node ${name} is ${n.down ? "DOWN" : "DRAIN"} and takes no new job`);
+    const id = this.nextJob++;
+    n.jobs.add(id);
+    this.touch();
+    return id;
+  }
+
+  /** Ends a simulated job wherever it runs. */
+  endJob(id: number): void {
+    for (const n of this.nodes.values()) if (n.jobs.delete(id)) this.touch();
+  }
+
+  /** Applies an update_node_msg as slurmctld's update_node() would; `user` is the authenticated user. */
+  update(name: string, msg: UpdateNodeMsg, user: string): void {
+    const desc = `Failure to update node ${name}`;
+    const n = this.get(name, desc);
+    for (const k of Object.keys(msg)) {
+      if (!KNOWN_UPDATE_FIELDS.has(k))
+        throw new SlurmCtldError(SLURM_ERRNO.ESLURM_REST_FAIL_PARSING, `Unknown field "${k}"`, 400);
+    }
+    const states = (msg.state ?? []).map((s) => String(s).toUpperCase());
+    if (states.length > 1) throw new SlurmCtldError(SLURM_ERRNO.ESLURM_INVALID_NODE_STATE, desc);
+    const state = states[0];
+    if ((state === "DRAIN" || state === "DOWN") && !msg.reason?.trim()) {
+      throw new SlurmCtldError(
+        SLURM_ERRNO.ESLURM_INVALID_NODE_STATE,
+        `${desc}: a reason is required to ${state} a node`,
+      );
+    }
+    if (state !== undefined) this.applyState(n, state, desc);
+    if (msg.features !== undefined) {
+      n.features = csv(msg.features);
+      if (msg.features_act === undefined) n.activeFeatures = [...n.features];
+    }
+    if (msg.features_act !== undefined) n.activeFeatures = csv(msg.features_act);
+    if (msg.comment !== undefined) n.comment = msg.comment;
+    if (msg.reason !== undefined && (n.drain || n.down)) {
+      n.reason = msg.reason;
+      n.reasonSetByUser = user;
+      n.reasonChangedAt = this.nowSec();
+    }
+    this.touch();
+  }
+
+  private applyState(n: LabSlurmNode, state: string, desc: string): void {
+    switch (state) {
+      case "RESUME":
+        // slurmctld refuses RESUME of a node that is neither DOWN nor DRAIN-flagged.
+        if (!n.down && !n.drain) throw new SlurmCtldError(SLURM_ERRNO.ESLURM_INVALID_NODE_STATE, desc);
+        n.down = false;
+        n.drain = false;
+        this.clearReason(n);
+        return;
+      case "UNDRAIN":
+        n.drain = false;
+        if (!n.down) this.clearReason(n);
+        return;
+      case "DRAIN":
+        n.drain = true;
+        return;
+      case "DOWN":
+        // Jobs on a node set DOWN are killed.
+        n.down = true;
+        n.jobs.clear();
+        return;
+      case "IDLE":
+        if (!n.down) throw new SlurmCtldError(SLURM_ERRNO.ESLURM_INVALID_NODE_STATE, desc);
+        n.down = false;
+        this.clearReason(n);
+        return;
+      default:
+        throw new SlurmCtldError(SLURM_ERRNO.ESLURM_INVALID_NODE_STATE, `${desc}: state ${state} cannot be set`);
+    }
+  }
+
+  private clearReason(n: LabSlurmNode): void {
+    n.reason = "";
+    n.reasonSetByUser = "";
+    n.reasonChangedAt = 0;
+  }
+
+  private nowSec(): number {
+    return Math.floor(this.clock.now() / 1000);
+  }
+
+  private touch(): void {
+    this.lastUpdate = this.nowSec();
+  }
+}
+
+/** The v0.0.41 `state` array: base state then flags. */
+export function nodeStates(n: LabSlurmNode): string[] {
+  const base = n.down ? "DOWN" : n.jobs.size > 0 ? "ALLOCATED" : "IDLE";
+  return n.drain ? [base, "DRAIN"] : [base];
+}
+
+function csv(v: readonly string[] | string): string[] {
+  const list = typeof v === "string" ? v.split(",") : [...v];
+  return list.map((s) => String(s).trim()).filter((s) => s.length > 0);
+}
