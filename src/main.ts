@@ -1,6 +1,13 @@
-/** The provider executable's entry: serve the rackform provider over the plugin protocol. */
+/**
+ * The provider executable's entry. Only the protocol layer loads before the handshake line; the provider, its clients
+ * and their dependencies load while the engine connects (the engine launches a process for every plan and apply).
+ */
 import { serve } from "./protocol/index.js";
-import { rackformProvider } from "./provider/index.js";
-import { createServer } from "./server/index.js";
 
-await serve(createServer(rackformProvider()));
+await serve(async () => {
+  const [{ createServer }, { rackformProvider }] = await Promise.all([
+    import("./server/index.js"),
+    import("./provider/index.js"),
+  ]);
+  return createServer(rackformProvider());
+});

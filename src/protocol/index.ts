@@ -14,5 +14,5 @@ export { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION } from "./handsh
 export { parseJsonLossless } from "./json.js";
 export { canonicalNumber } from "./numbers.js";
 export { loadProtocol, PROTO_DIR } from "./proto.js";
-export { type ServeOptions, serve } from "./serve.js";
+export { type ProviderSource, type ServeOptions, serve } from "./serve.js";
 export { generateCertificate } from "./tls.js";

@@ -34,11 +34,14 @@ function bind(server: grpc.Server, address: string, creds: grpc.ServerCredential
   return new Promise((resolve, reject) => server.bindAsync(address, creds, (err) => (err ? reject(err) : resolve())));
 }
 
+/** The provider to serve, or a loader for it: a loader runs right after the handshake, while the engine connects. */
+export type ProviderSource = ProviderServer | (() => Promise<ProviderServer>);
+
 /**
  * Serves the provider until the engine shuts it down. Resolves once the handshake line has been printed.
  * A wrong launch environment prints a message on stderr and exits with status 1.
  */
-export async function serve(provider: ProviderServer, opts: ServeOptions = {}): Promise<void> {
+export async function serve(provider: ProviderSource, opts: ServeOptions = {}): Promise<void> {
   guardStdout();
   const launch = checkLaunchEnvironment(opts.env ?? process.env);
   if (!launch.ok) {
@@ -88,7 +91,18 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
       call.on("close", () => openStreams.delete(call));
     },
   });
-  server.addService(services.provider, providerHandlers(provider));
+  let loaded!: (s: ProviderServer) => void;
+  let failed!: (e: unknown) => void;
+  const ready = new Promise<ProviderServer>((res, rej) => {
+    loaded = res;
+    failed = rej;
+  });
+  // A loader that fails leaves nothing to serve: say why on stderr (the engine shows it) and exit.
+  ready.catch((e: unknown) => {
+    process.stderr.write(`rackform: the provider failed to load: ${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  });
+  server.addService(services.provider, providerHandlers(ready));
   server.addService(services.controller, house.controller);
   server.addService(services.stdio, house.stdio);
   server.addService(services.health, house.health);
@@ -118,4 +132,6 @@ export async function serve(provider: ProviderServer, opts: ServeOptions = {}): 
   orphanCheck.unref();
 
   writeSync(1, handshakeLine("unix", socketPath, certDer));
+  if (typeof provider === "function") provider().then(loaded, failed);
+  else loaded(provider);
 }

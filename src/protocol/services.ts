@@ -25,9 +25,9 @@ import { validateResourceConfig } from "./rpc/validate-resource-config.js";
 
 type Adapter<Q> = (ctx: RpcContext, req: Q) => Promise<unknown>;
 
-function unary<Q>(ctx: RpcContext, name: string, adapter: Adapter<Q>): grpc.handleUnaryCall<Q, unknown> {
+function unary<Q>(ctx: Promise<RpcContext>, name: string, adapter: Adapter<Q>): grpc.handleUnaryCall<Q, unknown> {
   return (call, callback) => {
-    adapter(ctx, call.request).then(
+    ctx.then((c) => adapter(c, call.request)).then(
       (res) => callback(null, res),
       // Adapters turn every failure into diagnostics; reaching this is a fault in the protocol layer itself.
       (e: unknown) => {
@@ -38,9 +38,12 @@ function unary<Q>(ctx: RpcContext, name: string, adapter: Adapter<Q>): grpc.hand
   };
 }
 
-/** Handlers for tfplugin6.Provider, calling into the given ProviderServer. */
-export function providerHandlers(server: ProviderServer): grpc.UntypedServiceImplementation {
-  const ctx = new RpcContext(server);
+/**
+ * Handlers for tfplugin6.Provider, calling into the given ProviderServer. A promise is accepted so the provider's own
+ * modules can load while the engine connects; every RPC waits for it.
+ */
+export function providerHandlers(server: ProviderServer | Promise<ProviderServer>): grpc.UntypedServiceImplementation {
+  const ctx = Promise.resolve(server).then((s) => new RpcContext(s));
   const table: Record<string, Adapter<never>> = {
     GetMetadata: getMetadata,
     GetProviderSchema: getProviderSchema,
