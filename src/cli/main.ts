@@ -9,9 +9,12 @@ import { providersSchemaJson } from "./schema-json.js";
 const USAGE = `usage: rackform <command>
   install [--dir DIR]         put the provider into a filesystem mirror (both registry hosts) and write a CLI config
                               (default DIR: $RACKFORM_HOME or ./.rackform); prints the TF_CLI_CONFIG_FILE to export
+  docs [--out DIR]            write the reference pages (provider, resources, error codes) generated from the schema
   schema                      print the provider schema as \`terraform providers schema -json\` does (with provider_versions)
   lab up [--nodes N] [--profile P] [--spec FILE] --out lab.json
-                              run the simulated datacenter in the foreground until Ctrl-C`;
+                              run the simulated datacenter in the foreground until Ctrl-C
+  demo [--nodes N] [--engine terraform|tofu] [--dir DIR] [--keep]
+                              start the lab and converge a rack's PDU outlets through a real engine`;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -47,8 +50,27 @@ async function main(argv: string[]): Promise<number> {
     }
     case "lab": {
       const { main: labMain } = await import("../lab/main.js");
-      await labMain(rest);
+      return labMain(rest);
+    }
+    case "docs": {
+      const { renderDocs } = await import("./docs.js");
+      const { mkdirSync, writeFileSync } = await import("node:fs");
+      const out = resolve(flag(rest, "--out") ?? "docs");
+      for (const [name, text] of renderDocs(createServer(rackformProvider()).getProviderSchema())) {
+        mkdirSync(dirname(join(out, name)), { recursive: true });
+        writeFileSync(join(out, name), text);
+      }
       return 0;
+    }
+    case "demo": {
+      const { demo } = await import("./demo.js");
+      return demo({
+        nodes: Number(flag(rest, "--nodes") ?? 8),
+        engine: flag(rest, "--engine"),
+        dir: flag(rest, "--dir") ?? join(".rackform", "demo"),
+        keep: rest.includes("--keep"),
+        pkg: rackformPackage(),
+      });
     }
     default:
       process.stderr.write(`${USAGE}\n`);

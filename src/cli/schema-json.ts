@@ -17,7 +17,8 @@ function attribute(a: WireAttribute): Json {
     out.description = a.description;
     out.description_kind = "plain";
   }
-  for (const flag of ["required", "optional", "computed", "sensitive", "deprecated"] as const) if (a[flag]) out[flag] = true;
+  for (const flag of ["required", "optional", "computed", "sensitive", "deprecated"] as const)
+    if (a[flag]) out[flag] = true;
   if (a.writeOnly) out.write_only = true;
   return out;
 }
@@ -47,7 +48,8 @@ function schema(s: WireSchema): Json {
 
 /** `{format_version, provider_schemas, provider_versions}` for the given registry address, e.g. registry.terraform.io/rackform/rackform. */
 export function providersSchemaJson(address: string, version: string, s: GetProviderSchemaResponse): Json {
-  const map = (r: Readonly<Record<string, WireSchema>>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, schema(v)]));
+  const map = (r: Readonly<Record<string, WireSchema>>) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, schema(v)]));
   return {
     format_version: "1.0",
     provider_schemas: {

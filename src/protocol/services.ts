@@ -27,14 +27,16 @@ type Adapter<Q> = (ctx: RpcContext, req: Q) => Promise<unknown>;
 
 function unary<Q>(ctx: Promise<RpcContext>, name: string, adapter: Adapter<Q>): grpc.handleUnaryCall<Q, unknown> {
   return (call, callback) => {
-    ctx.then((c) => adapter(c, call.request)).then(
-      (res) => callback(null, res),
-      // Adapters turn every failure into diagnostics; reaching this is a fault in the protocol layer itself.
-      (e: unknown) => {
-        process.stderr.write(`[rackform] ${name}: protocol fault: ${e instanceof Error ? e.stack : String(e)}\n`);
-        callback({ code: grpc.status.INTERNAL, details: `${name}: ${e instanceof Error ? e.message : String(e)}` });
-      },
-    );
+    ctx
+      .then((c) => adapter(c, call.request))
+      .then(
+        (res) => callback(null, res),
+        // Adapters turn every failure into diagnostics; reaching this is a fault in the protocol layer itself.
+        (e: unknown) => {
+          process.stderr.write(`[rackform] ${name}: protocol fault: ${e instanceof Error ? e.stack : String(e)}\n`);
+          callback({ code: grpc.status.INTERNAL, details: `${name}: ${e instanceof Error ? e.message : String(e)}` });
+        },
+      );
   };
 }
 

@@ -45,7 +45,9 @@ export function addClientError(diags: Diagnostics, err: unknown, action: string,
   const p =
     err.code === "RACKFORM_ERR_REDFISH_NOT_FOUND" || err.code === "RACKFORM_ERR_REDFISH_ACTION_UNSUPPORTED"
       ? site.notFoundPath
-      : err.code === "RACKFORM_ERR_HTTP_CONNECT" || err.code === "RACKFORM_ERR_TLS" || err.code === "RACKFORM_ERR_HTTP_TIMEOUT"
+      : err.code === "RACKFORM_ERR_HTTP_CONNECT" ||
+          err.code === "RACKFORM_ERR_TLS" ||
+          err.code === "RACKFORM_ERR_HTTP_TIMEOUT"
         ? site.endpointPath
         : undefined;
   diags.error(`Failed to ${action}`, detail, p);

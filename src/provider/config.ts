@@ -34,7 +34,8 @@ const duration = validator("a duration such as 500ms or 2s", (req, resp) => {
 
 /** The `provider "rackform"` schema. */
 export const providerSchema: Schema = {
-  description: "rackform: bare-metal GPU racks as code. Redfish BMCs and rack PDUs, MAAS or Ironic, Slurm or Kubernetes.",
+  description:
+    "rackform: bare-metal GPU racks as code. Redfish BMCs and rack PDUs, MAAS or Ironic, Slurm or Kubernetes.",
   attributes: {},
   blocks: {
     redfish: block.single(
@@ -153,7 +154,8 @@ export function resolveConfig(config: ObjectValue, diags: Diagnostics): Provider
     }
   }
   const insecure = rf && isKnown(rf, "insecure") ? (getBool(rf, "insecure") ?? false) : false;
-  const maxConcurrent = rf && isKnown(rf, "max_concurrent_per_bmc") ? (getNumber(rf, "max_concurrent_per_bmc") ?? 4) : 4;
+  const maxConcurrent =
+    rf && isKnown(rf, "max_concurrent_per_bmc") ? (getNumber(rf, "max_concurrent_per_bmc") ?? 4) : 4;
   const interval = str("power_on_interval");
   const settings: RedfishSettings = {
     username,

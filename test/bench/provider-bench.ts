@@ -9,7 +9,14 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { generateCertificate } from "../../src/protocol/index.js";
 import { engine as findEngine, Workdir } from "../support/engines.js";
-import { builtProvider, freshInstall, outletResources, providerBlock, providerPids, testLab } from "../support/rackform-e2e.js";
+import {
+  builtProvider,
+  freshInstall,
+  outletResources,
+  providerBlock,
+  providerPids,
+  testLab,
+} from "../support/rackform-e2e.js";
 
 const { values } = parseArgs({
   options: {
@@ -68,12 +75,20 @@ async function main(): Promise<void> {
   try {
     const eng = findEngine(values.engine as "terraform" | "tofu");
     const w = await Workdir.create(eng, await freshInstall([builtProvider()]), {
-      "main.tf": providerBlock(lab) + outletResources(lab, lab.info.nodes.map((x) => x.name), "On"),
+      "main.tf":
+        providerBlock(lab) +
+        outletResources(
+          lab,
+          lab.info.nodes.map((x) => x.name),
+          "On",
+        ),
     });
     await w.ok(["init", "-no-color"]);
     let t = performance.now();
     await w.ok(["apply", "-auto-approve", "-no-color"]);
-    console.log(`apply of ${n} outlets (${eng.name}, parallelism 10): ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `apply of ${n} outlets (${eng.name}, parallelism 10): ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
     for (let round = 1; round <= 2; round++) {
       const before = lab.requests.last();
       let peak = 0;

@@ -61,12 +61,16 @@ const CASES: { name: string; provider?: string; resource: string; expect: RegExp
   },
   {
     name: "a bad destroy behaviour",
-    resource: outlet('endpoint = "https://127.11.1.1"\noutlet_id = "1"\npower_state = "On"\npower_state_on_destroy = "Explode"'),
+    resource: outlet(
+      'endpoint = "https://127.11.1.1"\noutlet_id = "1"\npower_state = "On"\npower_state_on_destroy = "Explode"',
+    ),
     expect: [/power_state_on_destroy/],
   },
   {
     name: "a bad timeout",
-    resource: outlet('endpoint = "https://127.11.1.1"\noutlet_id = "1"\npower_state = "On"\ntimeouts {\n create = "soon"\n}'),
+    resource: outlet(
+      'endpoint = "https://127.11.1.1"\noutlet_id = "1"\npower_state = "On"\ntimeouts {\n create = "soon"\n}',
+    ),
     expect: [/Invalid duration/, /20m/],
   },
   {
@@ -85,7 +89,9 @@ const CASES: { name: string; provider?: string; resource: string; expect: RegExp
 
 function providerWith(extra: string): string {
   // The lab's own provider block, with the password replaced by a recognisable secret and overrides appended.
-  return providerBlock(lab, extra).replace(/password = "[^"]*"/, `password = "${SECRET}"`).replace(/ca_file\s+= "[^"]*"\n/, extra.includes("ca_file") ? "" : "$&");
+  return providerBlock(lab, extra)
+    .replace(/password = "[^"]*"/, `password = "${SECRET}"`)
+    .replace(/ca_file\s+= "[^"]*"\n/, extra.includes("ca_file") ? "" : "$&");
 }
 
 function all(r: RunResult): string {
@@ -108,7 +114,9 @@ function outsideSourceEcho(r: RunResult): string {
 describe.each(ENGINES)("bad input under %s", (name) => {
   for (const c of CASES) {
     it(`fails plan on ${c.name}, names the attribute, sends nothing to a PDU, prints no secret`, async () => {
-      const w = await Workdir.create(engine(name), cliConfig, { "main.tf": providerWith(c.provider ?? "") + c.resource });
+      const w = await Workdir.create(engine(name), cliConfig, {
+        "main.tf": providerWith(c.provider ?? "") + c.resource,
+      });
       await w.ok(["init", "-no-color"]);
       const before = lab.requests.last();
       const r = await w.run(["plan", "-no-color"], { env: { TF_LOG: "debug" } });
@@ -122,7 +130,11 @@ describe.each(ENGINES)("bad input under %s", (name) => {
 
   it("fails apply on an unreachable PDU with the address, the code and what to check", async () => {
     const w = await Workdir.create(engine(name), cliConfig, {
-      "main.tf": providerWith("") + outlet('endpoint = "https://127.11.250.250:9"\noutlet_id = "1"\npower_state = "On"\ntimeouts {\n create = "20s"\n}'),
+      "main.tf":
+        providerWith("") +
+        outlet(
+          'endpoint = "https://127.11.250.250:9"\noutlet_id = "1"\npower_state = "On"\ntimeouts {\n create = "20s"\n}',
+        ),
     });
     await w.ok(["init", "-no-color"]);
     const r = await w.run(["apply", "-auto-approve", "-no-color"]);

@@ -5,7 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
-import { builtProvider, freshInstall, outletOn, outletResources, providerBlock, testLab } from "../support/rackform-e2e.js";
+import {
+  builtProvider,
+  freshInstall,
+  outletOn,
+  outletResources,
+  providerBlock,
+  testLab,
+} from "../support/rackform-e2e.js";
 
 let lab: Lab;
 let cliConfig: string;

@@ -109,7 +109,9 @@ export class Workdir {
   async ok(args: string[]): Promise<RunResult> {
     const r = await this.run(args);
     if (r.code !== 0) {
-      throw new Error(`${this.engine.name} ${args.join(" ")} exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
+      throw new Error(
+        `${this.engine.name} ${args.join(" ")} exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`,
+      );
     }
     return r;
   }

@@ -2,8 +2,7 @@
  * rackform_pdu_outlet: the power state of one outlet of a Redfish rack PDU (DMTF PowerDistribution / Outlet,
  * switched with #Outlet.PowerControl). The first step of a node's chain: no outlet power, no BMC.
  */
-import type { OutletState } from "../../clients/redfish/index.js";
-import { RedfishClient } from "../../clients/redfish/index.js";
+import type { OutletState, RedfishClient } from "../../clients/redfish/index.js";
 import {
   attr,
   type Context,
@@ -80,12 +79,7 @@ async function resolvePdu(client: RedfishClient, pduId: string | null): Promise<
   );
 }
 
-function toState(
-  prior: ObjectValue,
-  endpoint: string,
-  pduId: string,
-  o: OutletState,
-): ObjectValue {
+function toState(prior: ObjectValue, endpoint: string, pduId: string, o: OutletState): ObjectValue {
   return {
     ...prior,
     id: `${endpoint}${o.odataId}`,
@@ -116,7 +110,13 @@ async function converge(
       let o = await client.getOutlet(pduId, outletId);
       if (o.powerState !== wanted) {
         if (wanted === "On") await data.powerOnTurn();
-        ctx.log.info("switching PDU outlet", { endpoint, pdu: pduId, outlet: outletId, from: o.powerState, to: wanted });
+        ctx.log.info("switching PDU outlet", {
+          endpoint,
+          pdu: pduId,
+          outlet: outletId,
+          from: o.powerState,
+          to: wanted,
+        });
         o = await client.setOutletPower(pduId, outletId, wanted as "On" | "Off");
         while (o.powerState !== wanted && !signal.aborted) {
           await new Promise((r) => setTimeout(r, 200));
@@ -147,113 +147,137 @@ export function pduOutletResource(): Resource {
     return data;
   };
   return {
-  typeName: "rackform_pdu_outlet",
-  schema: {
-    version: 0,
-    description:
-      "The power state of one outlet of a Redfish rack PDU (DMTF RackPDU Outlet, switched with #Outlet.PowerControl). " +
-      "Power-ons in one run are spaced by the provider's redfish.power_on_interval. Import with the outlet's URL.",
-    attributes: {
-      id: attr.string({
-        computed: true,
-        description: "The outlet's Redfish URL, e.g. https://10.0.0.9/redfish/v1/PowerEquipment/RackPDUs/1/Outlets/A1.",
-        planModifiers: [useStateForUnknown()],
-      }),
-      endpoint: attr.string({
-        required: true,
-        description: 'Address of the PDU\'s Redfish service, e.g. "https://10.0.0.9". Changing it replaces the resource.',
-        validators: [redfishEndpoint],
-        planModifiers: [requiresReplace()],
-      }),
-      pdu_id: attr.string({
-        optional: true,
-        computed: true,
-        description: "Id of the rack PDU under PowerEquipment/RackPDUs. @default the service's only rack PDU",
-        validators: [stringLength({ min: 1 })],
-        planModifiers: [useStateForUnknown(), requiresReplace()],
-      }),
-      outlet_id: attr.string({
-        required: true,
-        description: 'Id of the outlet, e.g. "A1". Changing it replaces the resource.',
-        validators: [stringLength({ min: 1, max: 64 })],
-        planModifiers: [requiresReplace()],
-      }),
-      power_state: attr.string({
-        required: true,
-        description: 'Wanted power state: "On" or "Off". Drift (someone flipped the outlet) shows in the next plan.',
-        validators: [stringOneOf("On", "Off")],
-      }),
-      power_state_on_destroy: attr.string({
-        optional: true,
-        computed: true,
-        default: "Unchanged",
-        description: 'What destroy does to the outlet: "Off" cuts power; "Unchanged" only forgets it. @default "Unchanged"',
-        validators: [stringOneOf("Off", "Unchanged")],
-      }),
-      name: attr.string({
-        computed: true,
-        description: "The outlet's name as the PDU reports it.",
-        planModifiers: [useStateForUnknown()],
-      }),
+    typeName: "rackform_pdu_outlet",
+    schema: {
+      version: 0,
+      description:
+        "The power state of one outlet of a Redfish rack PDU (DMTF RackPDU Outlet, switched with #Outlet.PowerControl). " +
+        "Power-ons in one run are spaced by the provider's redfish.power_on_interval. Import with the outlet's URL.",
+      attributes: {
+        id: attr.string({
+          computed: true,
+          description:
+            "The outlet's Redfish URL, e.g. https://10.0.0.9/redfish/v1/PowerEquipment/RackPDUs/1/Outlets/A1.",
+          planModifiers: [useStateForUnknown()],
+        }),
+        endpoint: attr.string({
+          required: true,
+          description:
+            'Address of the PDU\'s Redfish service, e.g. "https://10.0.0.9". Changing it replaces the resource.',
+          validators: [redfishEndpoint],
+          planModifiers: [requiresReplace()],
+        }),
+        pdu_id: attr.string({
+          optional: true,
+          computed: true,
+          description: "Id of the rack PDU under PowerEquipment/RackPDUs. @default the service's only rack PDU",
+          validators: [stringLength({ min: 1 })],
+          planModifiers: [useStateForUnknown(), requiresReplace()],
+        }),
+        outlet_id: attr.string({
+          required: true,
+          description: 'Id of the outlet, e.g. "A1". Changing it replaces the resource.',
+          validators: [stringLength({ min: 1, max: 64 })],
+          planModifiers: [requiresReplace()],
+        }),
+        power_state: attr.string({
+          required: true,
+          description: 'Wanted power state: "On" or "Off". Drift (someone flipped the outlet) shows in the next plan.',
+          validators: [stringOneOf("On", "Off")],
+        }),
+        power_state_on_destroy: attr.string({
+          optional: true,
+          computed: true,
+          default: "Unchanged",
+          description:
+            'What destroy does to the outlet: "Off" cuts power; "Unchanged" only forgets it. @default "Unchanged"',
+          validators: [stringOneOf("Off", "Unchanged")],
+        }),
+        name: attr.string({
+          computed: true,
+          description: "The outlet's name as the PDU reports it.",
+          planModifiers: [useStateForUnknown()],
+        }),
+      },
+      blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
     },
-    blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
-  },
 
-  configure(req) {
-    data = req.providerData as ProviderData | undefined;
-  },
+    configure(req) {
+      data = req.providerData as ProviderData | undefined;
+    },
 
-  async create(req, resp) {
-    const s = await converge(req.context, need(), req.plan, timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create), "create", resp.diagnostics);
-    if (s) resp.state = s;
-  },
-
-  async update(req, resp) {
-    const s = await converge(req.context, need(), req.plan, timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update), "update", resp.diagnostics);
-    if (s) resp.state = s;
-  },
-
-  async read(req, resp) {
-    const st = req.state;
-    const endpoint = normalEndpoint(getString(st, "endpoint")!);
-    const pduId = getString(st, "pdu_id");
-    const outletId = getString(st, "outlet_id")!;
-    const client = need().redfishClient(endpoint);
-    const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
-    try {
-      const o = await bounded(req.context, ms, "read", `reading outlet ${outletId} of ${endpoint}`, async () =>
-        client.getOutlet(await resolvePdu(client, pduId), outletId),
+    async create(req, resp) {
+      const s = await converge(
+        req.context,
+        need(),
+        req.plan,
+        timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create),
+        "create",
+        resp.diagnostics,
       );
-      resp.state = toState(st, endpoint, pduId ?? (await resolvePdu(client, null)), o);
-    } catch (e) {
-      if (isGone(e)) resp.state = null;
-      else addClientError(resp.diagnostics, e, "read the outlet", site(endpoint, pduId, outletId));
-    }
-  },
+      if (s) resp.state = s;
+    },
 
-  async delete(req, resp) {
-    if (getString(req.state, "power_state_on_destroy") !== "Off") return;
-    const off = { ...req.state, power_state: "Off" };
-    await converge(req.context, need(), off, timeoutMs(req.state, "delete", DEFAULT_TIMEOUT_MS.delete), "delete", resp.diagnostics);
-  },
-
-  importState(req, resp) {
-    const m = OUTLET_URL.exec(req.id.trim());
-    if (!m) {
-      resp.diagnostics.error(
-        "Invalid import id for rackform_pdu_outlet",
-        `Expected the outlet's Redfish URL, e.g. https://10.0.0.9/redfish/v1/PowerEquipment/RackPDUs/1/Outlets/A1; got ${JSON.stringify(req.id)}.`,
+    async update(req, resp) {
+      const s = await converge(
+        req.context,
+        need(),
+        req.plan,
+        timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update),
+        "update",
+        resp.diagnostics,
       );
-      return;
-    }
-    resp.state = {
-      ...resp.state,
-      id: req.id.trim(),
-      endpoint: m[1],
-      pdu_id: decodeURIComponent(m[2]),
-      outlet_id: decodeURIComponent(m[3]),
-      power_state_on_destroy: "Unchanged",
-    };
-  },
+      if (s) resp.state = s;
+    },
+
+    async read(req, resp) {
+      const st = req.state;
+      const endpoint = normalEndpoint(getString(st, "endpoint")!);
+      const pduId = getString(st, "pdu_id");
+      const outletId = getString(st, "outlet_id")!;
+      const client = need().redfishClient(endpoint);
+      const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
+      try {
+        const o = await bounded(req.context, ms, "read", `reading outlet ${outletId} of ${endpoint}`, async () =>
+          client.getOutlet(await resolvePdu(client, pduId), outletId),
+        );
+        resp.state = toState(st, endpoint, pduId ?? (await resolvePdu(client, null)), o);
+      } catch (e) {
+        if (isGone(e)) resp.state = null;
+        else addClientError(resp.diagnostics, e, "read the outlet", site(endpoint, pduId, outletId));
+      }
+    },
+
+    async delete(req, resp) {
+      if (getString(req.state, "power_state_on_destroy") !== "Off") return;
+      const off = { ...req.state, power_state: "Off" };
+      await converge(
+        req.context,
+        need(),
+        off,
+        timeoutMs(req.state, "delete", DEFAULT_TIMEOUT_MS.delete),
+        "delete",
+        resp.diagnostics,
+      );
+    },
+
+    importState(req, resp) {
+      const m = OUTLET_URL.exec(req.id.trim());
+      if (!m) {
+        resp.diagnostics.error(
+          "Invalid import id for rackform_pdu_outlet",
+          `Expected the outlet's Redfish URL, e.g. https://10.0.0.9/redfish/v1/PowerEquipment/RackPDUs/1/Outlets/A1; got ${JSON.stringify(req.id)}.`,
+        );
+        return;
+      }
+      resp.state = {
+        ...resp.state,
+        id: req.id.trim(),
+        endpoint: m[1],
+        pdu_id: decodeURIComponent(m[2]),
+        outlet_id: decodeURIComponent(m[3]),
+        power_state_on_destroy: "Unchanged",
+      };
+    },
   };
 }

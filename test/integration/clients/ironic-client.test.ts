@@ -37,6 +37,10 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Fails the test when a call that should fail succeeds. */
+const unexpected = (): never => {
+  throw new Error("expected the call to fail");
+};
 const noSleep = { sleep: async () => undefined, random: () => 0 };
 
 describe("IronicClient on loopback", () => {
@@ -47,7 +51,7 @@ describe("IronicClient on loopback", () => {
     const c = new IronicClient({ url, lockRetry: { maxAttempts: 4 }, clock: noSleep });
     const e = await c
       .updateNode("n1", [{ op: "replace", path: "/extra/a", value: 1 }])
-      .catch((x: unknown) => x as Error & { code: string });
+      .then(unexpected, (x: unknown) => x as Error & { code: string });
     await c.close();
     expect(e.code).toBe("RACKFORM_ERR_IRONIC_CONFLICT");
     expect(e.message).toContain("is locked by host conductor-2");
@@ -58,7 +62,7 @@ describe("IronicClient on loopback", () => {
   it("sends basic credentials and keeps the password out of an auth error", async () => {
     const url = await serve((_q, res) => fault(res, 401, "Invalid credentials"));
     const c = new IronicClient({ url, auth: { type: "basic", username: "ironic", password: "hunter2-Secret" } });
-    const e = await c.getNode("n1").catch((x: unknown) => x as Error & { code: string });
+    const e = await c.getNode("n1").then(unexpected, (x: unknown) => x as Error & { code: string });
     await c.close();
     expect(e.code).toBe("RACKFORM_ERR_IRONIC_AUTH");
     expect(seen[1].headers.authorization).toBe(`Basic ${Buffer.from("ironic:hunter2-Secret").toString("base64")}`);
@@ -89,7 +93,7 @@ describe("IronicClient on loopback", () => {
     const c = new IronicClient({ url, clock: noSleep });
     const e = await c
       .waitForProvisionState("u1", "active", { pollMs: 1 })
-      .catch((x: unknown) => x as Error & { code: string });
+      .then(unexpected, (x: unknown) => x as Error & { code: string });
     await c.close();
     expect(e.code).toBe("RACKFORM_ERR_IRONIC_PROVISION_FAILED");
     expect(e.message).toBe(
@@ -110,7 +114,7 @@ describe("IronicClient on loopback", () => {
     const c = new IronicClient({ url, clock: noSleep });
     const e = await c
       .waitForProvisionState("u1", "manageable", { pollMs: 1 })
-      .catch((x: unknown) => x as Error & { code: string });
+      .then(unexpected, (x: unknown) => x as Error & { code: string });
     await c.close();
     expect(e.code).toBe("RACKFORM_ERR_IRONIC_PROVISION_FAILED");
     expect(e.message).toContain(
@@ -123,7 +127,7 @@ describe("IronicClient on loopback", () => {
     const c = new IronicClient({ url });
     const e = await c
       .setProvisionState("u1", "service", { serviceSteps: [] })
-      .catch((x: unknown) => x as Error & { code: string });
+      .then(unexpected, (x: unknown) => x as Error & { code: string });
     await c.close();
     expect(e.code).toBe("RACKFORM_ERR_IRONIC_MICROVERSION");
     expect(e.message).toContain("needs Ironic API 1.87");

@@ -2,8 +2,8 @@
 import { execFileSync } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { handshakeCertField } from "../../../src/protocol/tls.js";
 import { generateCertificate } from "../../../src/protocol/index.js";
+import { handshakeCertField } from "../../../src/protocol/tls.js";
 
 describe("generateCertificate", () => {
   it("GIVEN a fresh certificate THEN it verifies against itself and names localhost as go-plugin's client expects", async () => {
