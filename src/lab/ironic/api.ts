@@ -1,0 +1,219 @@
+/** createIronicApi: the lab's OpenStack Ironic API (/v1, noauth) as a node:http handler with fault and outcome hooks. */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type LabClock, systemClock } from "../maas/clock.js";
+import { type BmcDriver, redfishBmc } from "./bmc.js";
+import { Conductor, type FaultOp, type IronicDelays } from "./conductor.js";
+import type { Ctx, Reply } from "./context.js";
+import { fault, IronicHttpError, notFound, pyJson, webobError } from "./errors.js";
+import * as actions from "./node-actions-api.js";
+import * as nodes from "./nodes-api.js";
+import * as res from "./resources-api.js";
+import type { StepOutcome } from "./steps.js";
+import { IronicStore, type NodeRecord } from "./store.js";
+import {
+  formatVersion,
+  MAX_HEADER,
+  MIN_HEADER,
+  negotiate,
+  parseVersion,
+  rootDocument,
+  VERSION_HEADER,
+  v1Document,
+} from "./versions.js";
+
+/** Options of createIronicApi. */
+export interface IronicApiOptions {
+  /** Newest microversion served; "1.87" or later enables the service verb. @default "1.82" (Debian's Ironic 21.4.4) */
+  readonly maxVersion?: string;
+  /** Durations of conductor work. @default 200 ms each (verify and allocation 0, power 50) */
+  readonly delays?: Partial<IronicDelays>;
+  /** Time source and timers. @default systemClock */
+  readonly clock?: LabClock;
+  /** How redfish nodes' BMCs are reached. @default redfishBmc() with Node's trust store */
+  readonly bmc?: BmcDriver;
+}
+
+/** One line of the request log. */
+export interface IronicRequestLogEntry {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** Microversion the request was served at (null when negotiation failed or not under /v1). */
+  readonly version: string | null;
+}
+
+/** The running lab Ironic. */
+export interface IronicApi {
+  /** node:http request listener. */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Serves on host:port (0 picks one); resolves with the base URL (http://host:port, no /v1) and close. */
+  listen(host: string, port: number): Promise<{ url: string; port: number; close(): Promise<void> }>;
+  /** Every request handled so far, in order. */
+  readonly requests: readonly IronicRequestLogEntry[];
+  /** Makes the next manage/inspect/clean/deploy/delete/service/power of the node (uuid or name) fail. */
+  failNext(node: string, op: FaultOp): void;
+  /** Sets what a clean/service step (e.g. "burnin_gpu") does on its next runs on the node. */
+  setStepOutcome(node: string, step: string, outcome: StepOutcome): void;
+  /** The lab's record of a node (uuid or name). */
+  node(ident: string): Readonly<NodeRecord> | undefined;
+  /** Cancels pending timers (call before dropping the lab). */
+  stop(): void;
+}
+
+type Handler = (ctx: Ctx) => Reply;
+type Route = [method: string, pattern: RegExp, handler: Handler];
+
+const ID = "([^/]+)";
+
+/** Creates an Ironic API with its own in-memory conductor. */
+export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
+  const clock = opts.clock ?? systemClock;
+  const max = parseVersion(opts.maxVersion ?? "1.82");
+  if (!max) throw new Error(`maxVersion must look like "1.82", got ${opts.maxVersion}`);
+  const range = { min: { major: 1, minor: 1 }, max };
+  const delays: IronicDelays = {
+    verifyMs: 0,
+    inspectMs: 200,
+    cleanMs: 200,
+    deployMs: 200,
+    deleteMs: 0,
+    powerMs: 50,
+    allocationMs: 0,
+    stepMs: 200,
+    ...opts.delays,
+  };
+  const store = new IronicStore(() => clock.now());
+  const conductor = new Conductor(store, clock, delays, opts.bmc ?? redfishBmc());
+  const routes: Route[] = [
+    ["GET", /^\/v1\/nodes\/detail$/, (c) => nodes.listNodes(c, true)],
+    ["GET", /^\/v1\/nodes$/, (c) => nodes.listNodes(c, false)],
+    ["POST", /^\/v1\/nodes$/, nodes.createNode],
+    ["GET", new RegExp(`^/v1/nodes/${ID}$`), nodes.showNode],
+    ["PATCH", new RegExp(`^/v1/nodes/${ID}$`), nodes.patchNode],
+    ["DELETE", new RegExp(`^/v1/nodes/${ID}$`), nodes.deleteNode],
+    ["GET", new RegExp(`^/v1/nodes/${ID}/states$`), actions.states],
+    ["PUT", new RegExp(`^/v1/nodes/${ID}/states/provision$`), actions.setProvisionState],
+    ["PUT", new RegExp(`^/v1/nodes/${ID}/states/power$`), actions.setPowerState],
+    ["PUT", new RegExp(`^/v1/nodes/${ID}/maintenance$`), (c) => actions.setMaintenance(c, true)],
+    ["DELETE", new RegExp(`^/v1/nodes/${ID}/maintenance$`), (c) => actions.setMaintenance(c, false)],
+    ["GET", new RegExp(`^/v1/nodes/${ID}/validate$`), actions.validate],
+    ["GET", new RegExp(`^/v1/nodes/${ID}/ports$`), actions.nodePorts],
+    ["GET", /^\/v1\/ports\/detail$/, (c) => res.listPorts(c, true)],
+    ["GET", /^\/v1\/ports$/, (c) => res.listPorts(c, false)],
+    ["POST", /^\/v1\/ports$/, res.createPort],
+    ["GET", new RegExp(`^/v1/ports/${ID}$`), res.showPort],
+    ["PATCH", new RegExp(`^/v1/ports/${ID}$`), res.patchPort],
+    ["DELETE", new RegExp(`^/v1/ports/${ID}$`), res.deletePort],
+    ["GET", /^\/v1\/allocations$/, res.listAllocations],
+    ["POST", /^\/v1\/allocations$/, (c) => res.createAllocation(c, clock, delays.allocationMs)],
+    ["GET", new RegExp(`^/v1/allocations/${ID}$`), res.showAllocation],
+    ["DELETE", new RegExp(`^/v1/allocations/${ID}$`), res.deleteAllocation],
+  ];
+  const requests: IronicRequestLogEntry[] = [];
+
+  function send(out: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+    const text = body === undefined ? "" : pyJson(body);
+    out.writeHead(status, {
+      ...headers,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      "Content-Length": String(Buffer.byteLength(text)),
+      "Openstack-Request-Id": `req-${randomUUID()}`,
+    });
+    out.end(text);
+  }
+
+  function serve(
+    req: IncomingMessage,
+    rawBody: string,
+  ): { status: number; body: unknown; headers: Record<string, string>; version: string | null } {
+    const url = new URL(req.url ?? "/", "http://lab.invalid");
+    const method = (req.method ?? "GET").toUpperCase();
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const base = `http://${req.headers.host ?? "localhost"}`;
+    if (path === "/") return { status: 200, body: rootDocument(base, range), headers: {}, version: null };
+    const headerValue = req.headers[VERSION_HEADER.toLowerCase()];
+    const version = negotiate(Array.isArray(headerValue) ? headerValue[0] : headerValue, range);
+    const headers: Record<string, string> = {
+      [MIN_HEADER]: formatVersion(range.min),
+      [MAX_HEADER]: formatVersion(range.max),
+      [VERSION_HEADER]: formatVersion(version),
+    };
+    if (path === "/v1") return { status: 200, body: v1Document(base, range), headers, version: formatVersion(version) };
+    try {
+      for (const [m, pattern, handler] of routes) {
+        const match = pattern.exec(path);
+        if (!match || m !== method) continue;
+        const params: Record<string, string> = match[1] ? { id: decodeURIComponent(match[1]) } : {};
+        const ctx: Ctx = { method, params, query: url.searchParams, base, version, rawBody, store, conductor };
+        const reply = handler(ctx);
+        return {
+          status: reply.status,
+          body: reply.body,
+          headers: { ...headers, ...reply.headers },
+          version: formatVersion(version),
+        };
+      }
+      const known = routes.some(([, pattern]) => pattern.test(path));
+      throw known ? webobError(405, "Method Not Allowed") : webobError(404, "Not Found");
+    } catch (e) {
+      if (e instanceof IronicHttpError)
+        throw new IronicHttpError(e.status, e.body, { ...headers, ...e.headers }, e.message);
+      throw e;
+    }
+  }
+
+  const handler = (req: IncomingMessage, out: ServerResponse): void => {
+    const method = (req.method ?? "GET").toUpperCase();
+    const path = new URL(req.url ?? "/", "http://lab.invalid").pathname;
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      try {
+        const r = serve(req, Buffer.concat(chunks).toString("utf8"));
+        requests.push({ method, path, status: r.status, version: r.version });
+        send(out, r.status, r.body, r.headers);
+      } catch (e) {
+        const err = e instanceof IronicHttpError ? e : fault(500, (e as Error).message, "Server");
+        requests.push({ method, path, status: err.status, version: err.headers[VERSION_HEADER] ?? null });
+        send(out, err.status, err.body, err.headers);
+      }
+    });
+  };
+
+  const uuidOf = (ident: string) => {
+    const n = store.findNode(ident);
+    if (!n) throw notFound("Node", ident);
+    return n.uuid;
+  };
+
+  return {
+    handler,
+    requests,
+    failNext: (node, op) => conductor.failNext(uuidOf(node), op),
+    setStepOutcome: (node, step, outcome) => conductor.setStepOutcome(uuidOf(node), step, outcome),
+    node: (ident) => store.findNode(ident),
+    stop: () => conductor.stop(),
+    listen(host, port) {
+      const server = createServer(handler);
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          const { port: bound } = server.address() as AddressInfo;
+          const hostPart = host.includes(":") ? `[${host}]` : host;
+          resolve({
+            url: `http://${hostPart}:${bound}`,
+            port: bound,
+            close: () =>
+              new Promise<void>((done) => {
+                conductor.stop();
+                server.closeAllConnections();
+                server.close(() => done());
+              }),
+          });
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,223 @@
+/** How the lab conductor reaches a node's BMC: the seam, and the default that speaks Redfish as Ironic's redfish driver does. */
+import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+
+/** driver_info of a redfish node (the keys Ironic's redfish hardware type reads). */
+export interface RedfishDriverInfo {
+  redfish_address?: string;
+  redfish_system_id?: string;
+  redfish_username?: string;
+  redfish_password?: string;
+  redfish_verify_ca?: boolean | string;
+  [key: string]: unknown;
+}
+
+/** What the redfish inspect interface learns (properties as Ironic stores them, MACs of enabled NICs). */
+export interface InspectedHardware {
+  properties: { cpus: number; cpu_arch?: string; memory_mb: string; local_gb: string; capabilities?: string };
+  macs: string[];
+}
+
+/** What verification (manage) learns: power state, vendor, boot mode. */
+export interface VerifiedBmc {
+  powerState: "power on" | "power off";
+  vendor: string | null;
+  bootMode: "uefi" | "bios" | null;
+}
+
+/** A BMC client; methods throw an Error whose message Ironic would put in last_error. */
+export interface BmcDriver {
+  verify(info: RedfishDriverInfo): Promise<VerifiedBmc>;
+  getPowerState(info: RedfishDriverInfo): Promise<"power on" | "power off">;
+  setPower(info: RedfishDriverInfo, target: string): Promise<void>;
+  setBootDevice(info: RedfishDriverInfo, device: "pxe" | "cd" | "hdd"): Promise<void>;
+  inspect(info: RedfishDriverInfo): Promise<InspectedHardware>;
+}
+
+/** Options of redfishBmc. */
+export interface RedfishBmcOptions {
+  /** PEM CA bundle trusted when redfish_verify_ca is true or absent (the conductor's trust store). @default Node's store */
+  readonly caPem?: string;
+  /** Per-request timeout. @default 10000 */
+  readonly timeoutMs?: number;
+}
+
+type Json = Record<string, unknown>;
+
+const CPU_ARCH: Readonly<Record<string, string>> = {
+  x86: "x86_64",
+  "IA-64": "ia64",
+  ARM: "arm",
+  MIPS: "mips",
+  OEM: "oem",
+};
+const GiB = 1024 ** 3;
+
+/** A BmcDriver over HTTP(S) with basic auth, following the same Redfish paths sushy does for Ironic. */
+export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+
+  function tlsOptions(info: RedfishDriverInfo): { ca?: string; rejectUnauthorized: boolean } {
+    const v = info.redfish_verify_ca;
+    if (v === false || (typeof v === "string" && /^(false|no|0|off)$/i.test(v))) return { rejectUnauthorized: false };
+    if (typeof v === "string" && !/^(true|yes|1|on)$/i.test(v))
+      return { ca: readFileSync(v, "utf8"), rejectUnauthorized: true };
+    return { ca: opts.caPem, rejectUnauthorized: true };
+  }
+
+  function call(
+    info: RedfishDriverInfo,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: Json }> {
+    const addr = String(info.redfish_address ?? "").trim();
+    const url = new URL(path, /^https?:\/\//.test(addr) ? addr : `https://${addr}`);
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const auth = Buffer.from(`${info.redfish_username ?? ""}:${info.redfish_password ?? ""}`).toString("base64");
+    const send = url.protocol === "http:" ? httpRequest : httpsRequest;
+    return new Promise((resolve, reject) => {
+      const req = send(
+        url,
+        {
+          method,
+          timeout: timeoutMs,
+          ...(url.protocol === "https:" ? tlsOptions(info) : {}),
+          headers: {
+            Authorization: `Basic ${auth}`,
+            Accept: "application/json",
+            "OData-Version": "4.0",
+            ...(payload ? { "Content-Type": "application/json", "Content-Length": payload.length } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            let json: Json = {};
+            try {
+              json = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Json;
+            } catch {
+              json = {};
+            }
+            resolve({ status: res.statusCode ?? 0, json });
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("timeout", () => req.destroy(new Error("timed out")));
+      req.on("error", (e) => reject(new Error(`Unable to connect to ${url.origin}. Error: ${e.message}`)));
+      req.end(payload);
+    });
+  }
+
+  async function get(info: RedfishDriverInfo, path: string): Promise<Json> {
+    const r = await call(info, "GET", path);
+    if (r.status === 401) throw new Error(`HTTP GET ${path} returned code 401. Base.1.0.GeneralError: access denied`);
+    if (r.status >= 400) throw new Error(`HTTP GET ${path} returned code ${r.status}.`);
+    return r.json;
+  }
+
+  async function members(info: RedfishDriverInfo, collection: unknown): Promise<Json[]> {
+    const path = (collection as Json | undefined)?.["@odata.id"];
+    if (typeof path !== "string") return [];
+    const c = await get(info, path);
+    const list = (c.Members as Json[] | undefined) ?? [];
+    return Promise.all(list.map((m) => get(info, String(m["@odata.id"]))));
+  }
+
+  async function systemPath(info: RedfishDriverInfo): Promise<string> {
+    if (!info.redfish_address)
+      throw new Error("Missing the following Redfish properties in node's driver_info: redfish_address");
+    if (info.redfish_system_id) return String(info.redfish_system_id);
+    const list = (await get(info, "/redfish/v1/Systems")).Members as Json[] | undefined;
+    if (list?.length !== 1)
+      throw new Error("Redfish system id must be given when the BMC manages more than one system");
+    return String(list[0]["@odata.id"]);
+  }
+
+  const powerOf = (sys: Json): "power on" | "power off" =>
+    ["On", "PoweringOff"].includes(String(sys.PowerState)) ? "power on" : "power off";
+
+  async function reset(info: RedfishDriverInfo, path: string, sys: Json, type: string): Promise<void> {
+    const actions = sys.Actions as Record<string, { target?: string }> | undefined;
+    const target = actions?.["#ComputerSystem.Reset"]?.target ?? `${path}/Actions/ComputerSystem.Reset`;
+    const r = await call(info, "POST", target, { ResetType: type });
+    if (r.status >= 400) throw new Error(`Redfish reset ${type} of ${path} failed with HTTP ${r.status}`);
+  }
+
+  return {
+    async verify(info) {
+      const path = await systemPath(info);
+      const sys = await get(info, path);
+      const mode = String((sys.Boot as Json | undefined)?.BootSourceOverrideMode ?? "");
+      const bootMode = mode === "UEFI" ? "uefi" : mode === "Legacy" ? "bios" : null;
+      return { powerState: powerOf(sys), vendor: (sys.Manufacturer as string | undefined) ?? null, bootMode };
+    },
+    async getPowerState(info) {
+      return powerOf(await get(info, await systemPath(info)));
+    },
+    async setPower(info, target) {
+      const path = await systemPath(info);
+      const sys = await get(info, path);
+      const on = powerOf(sys) === "power on";
+      const type: Record<string, string> = {
+        "power on": on ? "" : "On",
+        "power off": on ? "ForceOff" : "",
+        "soft power off": on ? "GracefulShutdown" : "",
+        rebooting: on ? "ForceRestart" : "On",
+        "soft rebooting": on ? "GracefulRestart" : "On",
+      };
+      if (type[target]) await reset(info, path, sys, type[target]);
+    },
+    async setBootDevice(info, device) {
+      const path = await systemPath(info);
+      const target = { pxe: "Pxe", cd: "Cd", hdd: "Hdd" }[device];
+      const r = await call(info, "PATCH", path, {
+        Boot: { BootSourceOverrideEnabled: "Once", BootSourceOverrideTarget: target },
+      });
+      if (r.status >= 400) throw new Error(`Redfish boot device ${target} of ${path} failed with HTTP ${r.status}`);
+    },
+    async inspect(info) {
+      const path = await systemPath(info);
+      const sys = await get(info, path);
+      // sushy counts TotalThreads of every Processor member (GPUs carry none) and takes the first architecture.
+      let cpus = 0;
+      let arch: string | undefined;
+      for (const p of await members(info, sys.Processors)) {
+        if (typeof p.TotalThreads === "number") cpus += p.TotalThreads;
+        if (arch === undefined && typeof p.ProcessorArchitecture === "string") arch = p.ProcessorArchitecture;
+      }
+      const memGiB = Number((sys.MemorySummary as Json | undefined)?.TotalSystemMemoryGiB ?? 0);
+      const sizes: number[] = [];
+      for (const st of await members(info, sys.Storage)) {
+        for (const d of (st.Drives as Json[] | undefined) ?? []) {
+          const drive = await get(info, String(d["@odata.id"]));
+          if (typeof drive.CapacityBytes === "number") sizes.push(drive.CapacityBytes);
+        }
+      }
+      // The smallest disk of at least 4 GiB, in GiB, minus one (Ironic leaves room for partitioning).
+      const disk = sizes.sort((a, b) => a - b).find((s) => s >= 4 * GiB) ?? 0;
+      const localGb = Math.max(0, Math.floor(disk / GiB - 1));
+      const macs: string[] = [];
+      for (const nic of await members(info, sys.EthernetInterfaces)) {
+        const status = nic.Status as Json | undefined;
+        if (typeof nic.MACAddress === "string" && status?.Health === "OK" && status?.State === "Enabled") {
+          macs.push(nic.MACAddress.toLowerCase());
+        }
+      }
+      const mode = String((sys.Boot as Json | undefined)?.BootSourceOverrideMode ?? "");
+      return {
+        properties: {
+          ...(memGiB ? { memory_mb: String(memGiB * 1024) } : { memory_mb: "0" }),
+          cpus,
+          ...(arch && CPU_ARCH[arch] ? { cpu_arch: CPU_ARCH[arch] } : {}),
+          local_gb: String(localGb),
+          ...(mode ? { capabilities: `boot_mode:${mode === "UEFI" ? "uefi" : "bios"}` } : {}),
+        },
+        macs,
+      };
+    },
+  };
+}

@@ -1,0 +1,156 @@
+// The lab Ironic's redfish driver against the lab's own HTTPS Redfish BMCs: verify, inspect, power, deploy, tear down.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Lab as Datacenter, startLab as startDatacenter } from "../../../src/lab/index.js";
+import { createIronicApi, type IronicApi, redfishBmc } from "../../../src/lab/ironic/index.js";
+import { call, node, provision, until } from "./support.js";
+
+let dc: Datacenter;
+let stateDir: string;
+let ironic: IronicApi;
+let url: string;
+let close: () => Promise<void>;
+let bmc: { url: string; username: string; password: string };
+let caPath: string;
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(join(tmpdir(), "ironic-redfish-"));
+  dc = await startDatacenter({ stateDir, nodes: 2, profile: "instant" });
+  for (const n of dc.world.nodes.values()) dc.world.setOutlet(n.spec.pdu, n.spec.outlet, "On");
+  bmc = dc.info.nodes[0].bmc;
+  caPath = dc.info.ca;
+  // The conductor trusts the lab CA, as an operator would install it on a real conductor.
+  ironic = createIronicApi({
+    bmc: redfishBmc({ caPem: readFileSync(caPath, "utf8") }),
+    delays: { verifyMs: 0, inspectMs: 10, cleanMs: 10, deployMs: 10, deleteMs: 10, powerMs: 0 },
+  });
+  const server = await ironic.listen("127.0.0.1", 0);
+  url = server.url;
+  close = server.close;
+}, 60_000);
+
+afterAll(async () => {
+  await close?.();
+  await dc?.close();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+async function settled(uuid: string) {
+  return until(async () => {
+    const n = await node(url, uuid);
+    return n.target_provision_state === null && n.reservation === null && n.target_power_state === null ? n : undefined;
+  }, `node ${uuid} to settle`);
+}
+
+async function redfishNode(name: string, driverInfo: Record<string, unknown>) {
+  const r = await call(url, "POST", "/v1/nodes", {
+    body: { name, driver: "redfish", resource_class: "gpu", driver_info: driverInfo },
+  });
+  expect(r.status).toBe(201);
+  return r.json.uuid as string;
+}
+
+const creds = () => ({ redfish_address: bmc.url, redfish_username: bmc.username, redfish_password: bmc.password });
+
+describe("redfish driver against the lab BMC", () => {
+  it("verifies on manage (power state, vendor, boot mode) and inspects CPUs, memory, disk and NIC ports", async () => {
+    const uuid = await redfishNode("rf-1", creds());
+    await provision(url, uuid, { target: "manage" });
+    const managed = await settled(uuid);
+    expect(managed).toMatchObject({
+      provision_state: "manageable",
+      power_state: "power off",
+      boot_mode: "uefi",
+      secure_boot: false,
+    });
+    expect(managed.properties.vendor).toBe("NVIDIA");
+
+    await provision(url, uuid, { target: "inspect" });
+    const inspected = await settled(uuid);
+    expect(inspected.provision_state).toBe("manageable");
+    const hw = [...dc.world.nodes.values()][0].spec.hardware;
+    expect(inspected.properties).toMatchObject({
+      cpus: hw.cpu.sockets * hw.cpu.coresPerSocket * 2,
+      cpu_arch: "x86_64",
+      memory_mb: String(hw.memory.dimms * hw.memory.dimmGiB * 1024),
+      capabilities: "boot_mode:uefi",
+    });
+    expect(Number(inspected.properties.local_gb)).toBeGreaterThan(0);
+    const ports = (await call(url, "GET", `/v1/nodes/${uuid}/ports?detail=true`)).json.ports;
+    const macs = [...dc.world.nodes.values()][0].ports.map((p) => p.mac.toLowerCase());
+    expect(ports.map((p: { address: string }) => p.address).sort()).toEqual([...macs].sort());
+  });
+
+  it("powers the host on and off through Redfish Reset", async () => {
+    const uuid = ironic.node("rf-1")?.uuid as string;
+    const before = dc.requests.last();
+    expect((await call(url, "PUT", `/v1/nodes/${uuid}/states/power`, { body: { target: "power on" } })).status).toBe(
+      202,
+    );
+    expect((await settled(uuid)).power_state).toBe("power on");
+    const sent = dc.requests.since(before).map((r) => `${r.method} ${r.path}`);
+    expect(sent).toContain(
+      `POST /redfish/v1/Systems/${[...dc.world.nodes.values()][0].systemId}/Actions/ComputerSystem.Reset`,
+    );
+    await call(url, "PUT", `/v1/nodes/${uuid}/states/power`, { body: { target: "power off" } });
+    expect((await settled(uuid)).power_state).toBe("power off");
+  });
+
+  it("refuses to deploy without deploy_kernel/ramdisk and image_source, then deploys and tears down through the BMC", async () => {
+    const uuid = ironic.node("rf-1")?.uuid as string;
+    await provision(url, uuid, { target: "provide" });
+    expect((await settled(uuid)).provision_state).toBe("available");
+    const refused = await provision(url, uuid, { target: "active" });
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.json.error_message).faultstring).toContain(
+      "Missing are: ['deploy_kernel', 'deploy_ramdisk']",
+    );
+    await call(url, "PATCH", `/v1/nodes/${uuid}`, {
+      body: [
+        { op: "add", path: "/driver_info/deploy_kernel", value: "http://127.0.0.1/ipa.kernel" },
+        { op: "add", path: "/driver_info/deploy_ramdisk", value: "http://127.0.0.1/ipa.initramfs" },
+        { op: "add", path: "/instance_info/image_source", value: "http://127.0.0.1/ubuntu-gpu.qcow2" },
+      ],
+    });
+    expect((await provision(url, uuid, { target: "active" })).status).toBe(202);
+    expect(await settled(uuid)).toMatchObject({ provision_state: "active", power_state: "power on" });
+    await provision(url, uuid, { target: "deleted" });
+    expect(await settled(uuid)).toMatchObject({ provision_state: "available", power_state: "power off" });
+  });
+
+  it("fails verification of an unreachable BMC back to enroll with last_error", async () => {
+    const uuid = await redfishNode("rf-gone", { ...creds(), redfish_address: "https://127.0.0.1:1" });
+    await provision(url, uuid, { target: "manage" });
+    const n = await settled(uuid);
+    expect(n.provision_state).toBe("enroll");
+    expect(n.last_error).toMatch(/^Failed to get power state for node .*Unable to connect to https:\/\/127\.0\.0\.1:1/);
+  });
+
+  it("checks the BMC certificate: an untrusted CA fails, redfish_verify_ca with the CA file succeeds", async () => {
+    const strict = createIronicApi({ bmc: redfishBmc(), delays: { verifyMs: 0 } });
+    const s = await strict.listen("127.0.0.1", 0);
+    try {
+      const mk = async (name: string, extra: Record<string, unknown>) =>
+        (
+          await call(s.url, "POST", "/v1/nodes", {
+            body: { name, driver: "redfish", driver_info: { ...creds(), ...extra } },
+          })
+        ).json.uuid;
+      const a = await mk("untrusted", {});
+      const b = await mk("trusted", { redfish_verify_ca: caPath });
+      await provision(s.url, a, { target: "manage" });
+      await provision(s.url, b, { target: "manage" });
+      const wait = (u: string) =>
+        until(async () => {
+          const n = await node(s.url, u);
+          return n.target_provision_state === null ? n : undefined;
+        }, "verification");
+      expect((await wait(a)).provision_state).toBe("enroll");
+      expect((await wait(b)).provision_state).toBe("manageable");
+    } finally {
+      await s.close();
+    }
+  });
+});
