@@ -1,5 +1,6 @@
 /** The README's main job: `rackform demo` converges a simulated rack through a real engine and exits 0. */
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +24,8 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
     expect(out.text).toContain("Apply complete! Resources: 8 added, 0 changed, 0 destroyed.");
     expect(out.text).toMatch(/converged: 8 outlets on, plan after apply is empty/);
     expect(out.text.match(/ On {6}up {3}https:/g)).toHaveLength(8);
-    expect(out.text).not.toContain("rackform-lab"); // the lab password travels in TF_VAR_, never printed
+    const password = JSON.parse(readFileSync(join(dir, "lab.json"), "utf8")).pdus[0].password as string;
+    expect(password.length).toBeGreaterThan(4);
+    expect(out.text).not.toContain(password); // the lab password travels in TF_VAR_, never printed
   });
 });

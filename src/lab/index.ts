@@ -1,0 +1,25 @@
+/** The lab: a simulated GPU datacenter serving real protocols on loopback. */
+export { type Lab, type LabEndpoint, type LabInfo, type StartLabOptions, startLab } from "./lab.js";
+export { RequestLog, type RequestLogEntry } from "./request-log.js";
+export {
+  type Clock,
+  LabTime,
+  ManualClock,
+  PROFILES,
+  type ProfileName,
+  profileByName,
+  systemClock,
+  type TimeProfile,
+} from "./time.js";
+export { type Fault, type FaultKind, type FaultSpec, Faults } from "./world/faults.js";
+export { type DefaultSpecOptions, defaultSpec, hgxH100 } from "./world/generate.js";
+export { type BmcState, type LabNode, type LabPdu, type PowerState, World } from "./world/model.js";
+export {
+  LAB_SPEC_SCHEMA,
+  type LabSpec,
+  LabSpecError,
+  type NodeSpec,
+  type PduSpec,
+  type VendorStyle,
+  validateLabSpec,
+} from "./world/spec.js";

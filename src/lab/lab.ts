@@ -1,0 +1,127 @@
+/** Starting and stopping a whole lab: world, Redfish endpoints, control API, and the lab file describing them. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { startControlServer } from "./control/server.js";
+import { RedfishFleet } from "./redfish/server.js";
+import { issueLabTls } from "./redfish/tls.js";
+import { RequestLog } from "./request-log.js";
+import { type Clock, LabTime, profileByName, systemClock } from "./time.js";
+import { defaultSpec } from "./world/generate.js";
+import { World } from "./world/model.js";
+import { type LabSpec, validateLabSpec } from "./world/spec.js";
+
+/** Options of `startLab`. */
+export interface StartLabOptions {
+  /** The lab spec (validated). @default defaultSpec({ nodes }) */
+  readonly spec?: unknown;
+  /** Node count for the generated spec when `spec` is omitted. @default 8 */
+  readonly nodes?: number;
+  /** Time profile name. @default "demo" */
+  readonly profile?: string;
+  /** Speed factor applied to the profile. @default 1 */
+  readonly speed?: number;
+  /** Where the CA and other state live. */
+  readonly stateDir: string;
+  /** Injected clock. @default the system clock */
+  readonly clock?: Clock;
+  /** Port on every BMC/PDU address. @default 0 (one free port shared by all addresses) */
+  readonly port?: number;
+  /** Control API port on 127.0.0.1. @default 0 */
+  readonly controlPort?: number;
+}
+
+/** Credentials and URL of one Redfish endpoint in the lab file. */
+export interface LabEndpoint {
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+}
+
+/** The lab file: what examples and tests read to find the lab. Other lab parts add keys (maas, ironic, slurm, …). */
+export interface LabInfo {
+  readonly ca: string;
+  readonly control: { readonly url: string };
+  readonly pdus: readonly ({ readonly id: string; readonly rack: string } & LabEndpoint)[];
+  readonly nodes: readonly {
+    readonly name: string;
+    readonly rack: string;
+    readonly u: number;
+    readonly pdu: string;
+    readonly outlet: number;
+    readonly bmc: LabEndpoint;
+  }[];
+  [extra: string]: unknown;
+}
+
+/** A running lab. */
+export interface Lab {
+  /** The lab file object; add keys before `writeInfo`. */
+  readonly info: LabInfo;
+  readonly world: World;
+  readonly requests: RequestLog;
+  readonly spec: LabSpec;
+  /** Writes `info` as JSON (mode 0600: it holds credentials). */
+  writeInfo(path: string): void;
+  /** Stops every server. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Builds the world and starts every endpoint. */
+export async function startLab(opts: StartLabOptions): Promise<Lab> {
+  const spec = validateLabSpec(opts.spec ?? defaultSpec({ nodes: opts.nodes ?? 8 }));
+  const time = new LabTime(opts.clock ?? systemClock, profileByName(opts.profile ?? "demo"), opts.speed ?? 1);
+  const world = new World(spec, time);
+  const requests = new RequestLog();
+  mkdirSync(opts.stateDir, { recursive: true });
+  const addresses = [
+    ...[...world.nodes.values()].map((n) => n.address),
+    ...[...world.pdus.values()].map((p) => p.address),
+  ];
+  const tls = await issueLabTls(opts.stateDir, addresses);
+  const fleet = new RedfishFleet({ world, tls, log: requests, port: opts.port });
+  let control: { server: Server; url: string } | undefined;
+  try {
+    await fleet.start();
+    control = await startControlServer(world, requests, "127.0.0.1", opts.controlPort ?? 0);
+  } catch (e) {
+    await fleet.close();
+    throw e;
+  }
+  const { username, password } = spec.credentials;
+  const info: LabInfo = {
+    ca: tls.caPath,
+    control: { url: control.url },
+    pdus: [...world.pdus.values()].map((p) => ({
+      id: p.spec.id,
+      rack: p.spec.rack,
+      url: fleet.url(p.address),
+      username,
+      password,
+    })),
+    nodes: [...world.nodes.values()].map((n) => ({
+      name: n.spec.name,
+      rack: n.spec.rack,
+      u: n.spec.u,
+      pdu: n.spec.pdu,
+      outlet: n.spec.outlet,
+      bmc: { url: fleet.url(n.address), username, password },
+    })),
+  };
+  let closed: Promise<void> | undefined;
+  const controlServer = control.server;
+  return {
+    info,
+    world,
+    requests,
+    spec,
+    writeInfo: (path) => writeFileSync(path, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 }),
+    close: () => {
+      closed ??= (async () => {
+        controlServer.closeAllConnections();
+        await new Promise((r) => controlServer.close(r));
+        await fleet.close();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,120 @@
+/** Redfish error responses: the Base message registry entries the lab uses, and the error body shape (DSP0266 §9.6). */
+
+/** Base registry version the lab's MessageIds name. */
+export const BASE_REGISTRY = "Base.1.18";
+
+const MESSAGES: Record<string, { text: string; resolution: string }> = {
+  GeneralError: { text: "A general error has occurred. %1", resolution: "None." },
+  ResourceNotFound: {
+    text: "The requested resource of type %1 named '%2' was not found.",
+    resolution: "Provide a valid resource identifier and resubmit the request.",
+  },
+  MalformedJSON: {
+    text: "The request body submitted was malformed JSON and could not be parsed by the receiving service.",
+    resolution: "Ensure that the request body is valid JSON and resubmit the request.",
+  },
+  PropertyValueNotInList: {
+    text: "The value '%1' for the property %2 is not in the list of acceptable values.",
+    resolution:
+      "Choose a value from the enumeration list that the implementation can support and resubmit the request.",
+  },
+  PropertyValueTypeError: {
+    text: "The value '%1' for the property %2 is not a type that the property can accept.",
+    resolution: "Correct the value for the property in the request body and resubmit the request.",
+  },
+  PropertyUnknown: {
+    text: "The property %1 is not in the list of valid properties for the resource.",
+    resolution: "Remove the unknown property from the request body and resubmit the request.",
+  },
+  PropertyNotWritable: {
+    text: "The property %1 is a read-only property and cannot be assigned a value.",
+    resolution: "Remove the property from the request body and resubmit the request.",
+  },
+  PropertyMissing: {
+    text: "The property %1 is a required property and must be included in the request.",
+    resolution: "Ensure that the property is in the request body and has a valid value and resubmit the request.",
+  },
+  ActionParameterMissing: {
+    text: "The action %1 requires the parameter %2 to be present in the request body.",
+    resolution: "Supply the action with the required parameter in the request body when the request is resubmitted.",
+  },
+  ActionParameterValueNotInList: {
+    text: "The value '%1' for the parameter %2 in the action %3 is not in the list of acceptable values.",
+    resolution: "Choose a value from the enumeration list and resubmit the request if the operation failed.",
+  },
+  ActionNotSupported: {
+    text: "The action %1 is not supported by the resource.",
+    resolution: "The action supplied cannot be resubmitted to the implementation.",
+  },
+  OperationNotAllowed: {
+    text: "The HTTP method is not allowed on this resource.",
+    resolution: "None.",
+  },
+  PreconditionFailed: {
+    text: "The ETag supplied did not match the current ETag of the resource.",
+    resolution: "Try the operation again using the appropriate ETag.",
+  },
+  NoValidSession: {
+    text: "There is no valid session established with the implementation.",
+    resolution: "Establish a session before attempting any operations.",
+  },
+  ResourceInUse: {
+    text: "The change to the requested resource failed because the resource is in use or in transition.",
+    resolution: "Remove the condition and resubmit the request if the operation failed.",
+  },
+  ServiceTemporarilyUnavailable: {
+    text: "The service is temporarily unavailable.  Retry in %1 seconds.",
+    resolution: "Wait for the indicated retry duration and retry the operation.",
+  },
+  SessionLimitExceeded: {
+    text: "The session establishment failed due to the number of simultaneous sessions exceeding the limit of the implementation.",
+    resolution: "Reduce the number of other sessions before trying to establish the session or increase the limit.",
+  },
+};
+
+/** A registry message key the lab can answer with. */
+export type MessageKey = keyof typeof MESSAGES & string;
+
+/** Thrown by resource handlers; the server turns it into a Redfish error body with `status`. */
+export class RedfishError extends Error {
+  override readonly name = "RedfishError";
+  constructor(
+    readonly status: number,
+    readonly key: MessageKey,
+    readonly args: readonly string[] = [],
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(render(key, args));
+  }
+}
+
+function render(key: MessageKey, args: readonly string[]): string {
+  const m = MESSAGES[key] ?? MESSAGES.GeneralError;
+  return m.text.replace(/%(\d)/g, (_, i: string) => args[Number(i) - 1] ?? "");
+}
+
+/** The JSON error body for a message. */
+export function errorBody(key: MessageKey, args: readonly string[] = []): unknown {
+  const id = `${BASE_REGISTRY}.${key}`;
+  const message = render(key, args);
+  return {
+    error: {
+      code: id,
+      message,
+      "@Message.ExtendedInfo": [
+        {
+          "@odata.type": "#Message.v1_3_0.Message",
+          MessageId: id,
+          Message: message,
+          MessageArgs: [...args],
+          MessageSeverity: "Critical",
+          Severity: "Critical",
+          Resolution: MESSAGES[key]?.resolution ?? "None.",
+        },
+      ],
+    },
+  };
+}
+
+/** 404 for a path. */
+export const notFound = (path: string) => new RedfishError(404, "ResourceNotFound", ["Resource", path]);

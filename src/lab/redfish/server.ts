@@ -1,0 +1,288 @@
+/**
+ * One HTTP server behind TLS for every BMC and PDU of the lab. Each BMC/PDU has its own loopback address, TCP listener
+ * and certificate; accepted sockets are wrapped in TLS with that address's certificate and handed to the single HTTP
+ * server, which tells them apart by local address. A BMC without power (or booting, or faulted unreachable) resets
+ * connections, as a dead management port would.
+ */
+import {
+  createServer as createHttpServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
+import { createSecureContext, type SecureContext, TLSSocket } from "node:tls";
+import type { RequestLog } from "../request-log.js";
+import type { World } from "../world/model.js";
+import { errorBody, RedfishError } from "./errors.js";
+import { inventoryRoutes } from "./inventory.js";
+import { pduRoutes } from "./pdu.js";
+import { type Ctx, type Reply, Router, type Target } from "./router.js";
+import { serviceRoutes } from "./services.js";
+import { authenticate, SessionStore, sessionRoutes } from "./sessions.js";
+import { systemRoutes } from "./system.js";
+import type { LabTls } from "./tls.js";
+import { virtualMediaRoutes } from "./virtual-media.js";
+
+const router = new Router([
+  ...systemRoutes,
+  ...sessionRoutes,
+  ...inventoryRoutes,
+  ...serviceRoutes,
+  ...virtualMediaRoutes,
+  ...pduRoutes,
+]);
+const MAX_BODY = 1 << 20;
+
+/** Options of the Redfish fleet. */
+export interface RedfishFleetOptions {
+  readonly world: World;
+  readonly tls: LabTls;
+  readonly log: RequestLog;
+  /** Port on every address. @default 0: one free port, picked on the first address and reused on the others */
+  readonly port?: number;
+}
+
+/** All BMC and PDU endpoints of a world. */
+export class RedfishFleet {
+  private readonly http: HttpServer;
+  private readonly contexts = new Map<string, SecureContext>();
+  private readonly listeners: NetServer[] = [];
+  private readonly targets = new Map<string, Target>();
+  private readonly sessions = new Map<string, SessionStore>();
+  private readonly hung = new Map<ServerResponse, string>();
+  /** Port by address. */
+  readonly ports = new Map<string, number>();
+
+  constructor(private readonly opts: RedfishFleetOptions) {
+    const { world } = opts;
+    const { username, password } = world.spec.credentials;
+    for (const node of world.nodes.values()) this.targets.set(node.address, { kind: "bmc", node });
+    for (const pdu of world.pdus.values()) this.targets.set(pdu.address, { kind: "pdu", pdu });
+    for (const a of this.targets.keys()) this.sessions.set(a, new SessionStore(username, password));
+    this.http = createHttpServer({ keepAlive: true }, (req, res) => {
+      this.handle(req, res).catch(() => drop(req.socket));
+    });
+    this.http.keepAliveTimeout = 30_000;
+    world.faults.onRemoved(() => this.releaseHung());
+  }
+
+  /** Binds every address; resolves when all listen. */
+  async start(): Promise<void> {
+    let shared = this.opts.port ?? 0;
+    for (const address of this.targets.keys()) {
+      const port = await this.listen(address, shared).catch((e: NodeJS.ErrnoException) => {
+        // Someone else holds this address:port; any free port on this address will do.
+        if (e.code === "EADDRINUSE" && !this.opts.port) return this.listen(address, 0);
+        throw e;
+      });
+      this.ports.set(address, port);
+      if (shared === 0) shared = port;
+    }
+  }
+
+  /** Base URL of the service at `address`. */
+  url(address: string): string {
+    return `https://${address}:${this.ports.get(address)}`;
+  }
+
+  /** Stops listening and drops every connection. */
+  async close(): Promise<void> {
+    for (const res of this.hung.keys()) res.socket?.destroy();
+    this.hung.clear();
+    await Promise.all(this.listeners.map((l) => new Promise((r) => l.close(r))));
+    this.http.closeAllConnections();
+    await new Promise((r) => this.http.close(r));
+  }
+
+  private listen(address: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const server = createNetServer((socket) => this.accept(address, socket));
+      server.once("error", reject);
+      server.listen({ host: address, port, backlog: 511 }, () => {
+        server.off("error", reject);
+        this.listeners.push(server);
+        const a = server.address();
+        resolve(typeof a === "object" && a ? a.port : port);
+      });
+    });
+  }
+
+  private reachable(t: Target | undefined): boolean {
+    return t !== undefined && (t.kind === "pdu" || this.opts.world.bmcState(t.node) === "up");
+  }
+
+  private accept(address: string, socket: Socket): void {
+    socket.on("error", () => {});
+    if (!this.reachable(this.targets.get(address))) {
+      socket.resetAndDestroy();
+      return;
+    }
+    let context = this.contexts.get(address);
+    if (!context) {
+      context = createSecureContext({ cert: this.opts.tls.certFor.get(address), key: this.opts.tls.keyPem });
+      this.contexts.set(address, context);
+    }
+    const tls = new TLSSocket(socket, { isServer: true, secureContext: context });
+    tls.on("error", () => tls.destroy());
+    this.http.emit("connection", tls);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const address = req.socket.localAddress ?? "";
+    const target = this.targets.get(address);
+    const path = normalize(req.url ?? "/");
+    const method = req.method ?? "GET";
+    const name = target?.kind === "bmc" ? target.node.spec.name : target?.pdu.spec.id;
+    res.on("close", () => {
+      this.hung.delete(res);
+      this.opts.log.append({
+        time: new Date().toISOString(),
+        method,
+        path,
+        host: req.headers.host ?? "",
+        address,
+        target: name,
+        status: res.headersSent ? res.statusCode : 0,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+      });
+    });
+    if (!target || !this.reachable(target)) {
+      drop(req.socket);
+      return;
+    }
+    const faults = this.opts.world.faults;
+    const scope = {
+      node: target.kind === "bmc" ? name : undefined,
+      pdu: target.kind === "pdu" ? name : undefined,
+      path,
+      method,
+    };
+    if (faults.take("connection-reset", scope)) {
+      drop(req.socket);
+      return;
+    }
+    const hang = faults.take("hang", scope);
+    if (hang) {
+      this.hung.set(res, hang.id);
+      return;
+    }
+    const latency = faults.find("latency", scope);
+    if (latency) {
+      faults.take("latency", scope);
+      await delay(latency.ms ?? 0);
+    }
+    let reply: Reply;
+    try {
+      const forced = faults.take("http-status", scope);
+      if (forced) {
+        const retry = forced.retryAfterS !== undefined ? { "Retry-After": String(forced.retryAfterS) } : undefined;
+        const key = forced.status === 503 ? "ServiceTemporarilyUnavailable" : "GeneralError";
+        const arg = forced.status === 503 ? String(forced.retryAfterS ?? 0) : `Injected HTTP ${forced.status}.`;
+        throw new RedfishError(forced.status ?? 500, key, [arg], retry);
+      }
+      const body = await readBody(req);
+      reply = this.dispatch(target, method, path, req, body);
+    } catch (e) {
+      reply =
+        e instanceof RedfishError
+          ? { status: e.status, body: errorBody(e.key, e.args), headers: e.headers }
+          : internal(e);
+    }
+    send(res, reply);
+  }
+
+  private dispatch(target: Target, method: string, path: string, req: IncomingMessage, raw: string): Reply {
+    const m = router.match(path);
+    const store = this.sessions.get(req.socket.localAddress ?? "") as SessionStore;
+    const anonymous = m?.route.anonymous?.includes(method) ?? false;
+    const user = anonymous ? "" : authenticate(store, req.headers);
+    if (!m) throw new RedfishError(404, "ResourceNotFound", ["Resource", path]);
+    const handler = m.route.methods[method as keyof typeof m.route.methods];
+    if (!handler) {
+      throw new RedfishError(405, "OperationNotAllowed", [], { Allow: Object.keys(m.route.methods).join(", ") });
+    }
+    let body: unknown;
+    if (raw.trim() !== "") {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        throw new RedfishError(400, "MalformedJSON");
+      }
+    }
+    const ctx: Ctx = {
+      world: this.opts.world,
+      target,
+      sessions: store,
+      method,
+      path,
+      params: m.params,
+      headers: req.headers,
+      body,
+      user,
+    };
+    return handler(ctx);
+  }
+
+  private releaseHung(): void {
+    const live = new Set(this.opts.world.faults.list().map((f) => f.id));
+    for (const [res, id] of this.hung) {
+      if (!live.has(id)) {
+        this.hung.delete(res);
+        res.socket?.destroy();
+      }
+    }
+  }
+}
+
+/** Drops a connection with a TCP reset where the socket allows it (a TLS socket only closes). */
+function drop(socket: Socket): void {
+  const raw = (socket as Socket & { _parent?: Socket })._parent ?? socket;
+  try {
+    raw.resetAndDestroy();
+  } catch {
+    raw.destroy();
+  }
+  socket.destroy();
+}
+
+function normalize(url: string): string {
+  let p = url.split("?")[0].split("#")[0];
+  p = p.replace(/\/{2,}/g, "/");
+  if (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
+  return p;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) reject(new RedfishError(413, "GeneralError", ["The request body is too large."]));
+      else chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function internal(e: unknown): Reply {
+  // A lab bug must still look like a Redfish 500, and must say what broke so the lab can be fixed.
+  const detail = e instanceof Error ? e.message : String(e);
+  return { status: 500, body: errorBody("GeneralError", [`Internal lab error: ${detail}`]) };
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  const headers: Record<string, string> = { "OData-Version": "4.0", "Cache-Control": "no-cache", ...reply.headers };
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, headers).end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  headers["Content-Type"] = "application/json; charset=utf-8";
+  headers["Content-Length"] = String(Buffer.byteLength(text));
+  res.writeHead(reply.status, headers).end(text);
+}

@@ -1,0 +1,253 @@
+/** ServiceRoot, the Systems collection and ComputerSystem: power, boot override, ETag/If-Match, Reset. */
+import { createHash } from "node:crypto";
+import type { LabNode, World } from "../world/model.js";
+import { RedfishError } from "./errors.js";
+import { type Ctx, collection, link, objectBody, ok, type Reply, type Route, status, systemOf } from "./router.js";
+
+/** Boot targets the lab's BMCs accept. */
+export const BOOT_TARGETS = ["None", "Pxe", "Hdd", "Cd", "Usb", "BiosSetup", "UefiHttp", "UefiShell"] as const;
+/** Reset types the lab's BMCs accept. */
+export const RESET_TYPES = [
+  "On",
+  "ForceOff",
+  "GracefulShutdown",
+  "GracefulRestart",
+  "ForceRestart",
+  "PowerCycle",
+  "Nmi",
+  "PushPowerButton",
+];
+
+function serviceRoot(ctx: Ctx): Reply {
+  const common = {
+    "@odata.type": "#ServiceRoot.v1_20_0.ServiceRoot",
+    "@odata.id": "/redfish/v1",
+    Id: "RootService",
+    Name: "Root Service",
+    RedfishVersion: "1.21.0",
+    SessionService: link("/redfish/v1/SessionService"),
+    AccountService: link("/redfish/v1/AccountService"),
+    Links: { Sessions: link("/redfish/v1/SessionService/Sessions") },
+    ProtocolFeaturesSupported: { ExpandQuery: { ExpandAll: false }, SelectQuery: false, FilterQuery: false },
+  };
+  if (ctx.target.kind === "pdu") {
+    const p = ctx.target.pdu;
+    return ok({
+      ...common,
+      UUID: uuidOf(p.spec.id),
+      Vendor: "Contoso",
+      Product: p.spec.model ?? "ZAP4000",
+      PowerEquipment: link("/redfish/v1/PowerEquipment"),
+    });
+  }
+  const n = ctx.target.node;
+  return ok({
+    ...common,
+    UUID: n.uuid,
+    Vendor: n.spec.hardware.manufacturer,
+    Product: n.spec.hardware.model,
+    Systems: link("/redfish/v1/Systems"),
+    Chassis: link("/redfish/v1/Chassis"),
+    Managers: link("/redfish/v1/Managers"),
+    Tasks: link("/redfish/v1/TaskService"),
+    UpdateService: link("/redfish/v1/UpdateService"),
+  });
+}
+
+function uuidOf(seed: string): string {
+  const h = createHash("sha256").update(seed).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The ComputerSystem's strong ETag. */
+export const systemEtag = (n: LabNode) => `"${n.generation}"`;
+
+/** The ComputerSystem body of a node. */
+export function systemBody(world: World, n: LabNode): Record<string, unknown> {
+  const base = `/redfish/v1/Systems/${n.systemId}`;
+  const hw = n.spec.hardware;
+  const gpus = world.visibleGpus(n);
+  const gpuHealth = world.faults.find("gpu-health", { node: n.spec.name }) ? "Critical" : "OK";
+  const power = world.powerState(n);
+  return {
+    "@odata.type": "#ComputerSystem.v1_27_0.ComputerSystem",
+    "@odata.id": base,
+    Id: n.systemId,
+    Name: n.spec.name,
+    SystemType: "Physical",
+    Manufacturer: hw.manufacturer,
+    Model: hw.model,
+    SerialNumber: n.serial,
+    UUID: n.uuid,
+    AssetTag: n.assetTag,
+    HostName: n.spec.name,
+    PowerState: power,
+    BiosVersion: world.firmwareVersion(n, "bios"),
+    Status: status(gpuHealth === "OK" ? "OK" : "Warning"),
+    Boot: {
+      BootSourceOverrideEnabled: n.boot.enabled,
+      BootSourceOverrideTarget: n.boot.target,
+      "BootSourceOverrideTarget@Redfish.AllowableValues": [...BOOT_TARGETS],
+      BootSourceOverrideMode: n.boot.mode,
+      BootOrder: [...n.boot.order],
+    },
+    ProcessorSummary: {
+      Count: hw.cpu.sockets,
+      CoreCount: hw.cpu.sockets * hw.cpu.coresPerSocket,
+      LogicalProcessorCount: hw.cpu.sockets * hw.cpu.coresPerSocket * 2,
+      Model: hw.cpu.model,
+      Status: status(),
+    },
+    MemorySummary: { TotalSystemMemoryGiB: hw.memory.dimms * hw.memory.dimmGiB, Status: status() },
+    Processors: link(`${base}/Processors`),
+    Memory: link(`${base}/Memory`),
+    EthernetInterfaces: link(`${base}/EthernetInterfaces`),
+    Storage: link(`${base}/Storage`),
+    PCIeDevices: [
+      ...gpus.map((g) => link(`/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/${g.id}`)),
+      ...n.spec.hardware.nics.map((_, i) => link(`/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/NIC${i + 1}`)),
+    ],
+    Links: {
+      Chassis: [link(`/redfish/v1/Chassis/${n.chassisId}`)],
+      ManagedBy: [link(`/redfish/v1/Managers/${n.ids.manager}`)],
+    },
+    Actions: {
+      "#ComputerSystem.Reset": {
+        target: `${base}/Actions/ComputerSystem.Reset`,
+        "ResetType@Redfish.AllowableValues": RESET_TYPES,
+      },
+    },
+  };
+}
+
+const WRITABLE_BOOT = new Set([
+  "BootSourceOverrideTarget",
+  "BootSourceOverrideEnabled",
+  "BootSourceOverrideMode",
+  "BootOrder",
+]);
+const READ_ONLY = new Set([
+  "Id",
+  "Name",
+  "PowerState",
+  "SerialNumber",
+  "UUID",
+  "Manufacturer",
+  "Model",
+  "Status",
+  "BiosVersion",
+]);
+
+function enumValue(prop: string, value: unknown, allowed: readonly string[]): string {
+  if (typeof value !== "string") throw new RedfishError(400, "PropertyValueTypeError", [JSON.stringify(value), prop]);
+  if (!allowed.includes(value)) throw new RedfishError(400, "PropertyValueNotInList", [value, prop]);
+  return value;
+}
+
+/** Validates a whole PATCH before applying any of it, as Redfish services must not half-apply. */
+function patchSystem(ctx: Ctx): Reply {
+  const n = systemOf(ctx);
+  const ifMatch = ctx.headers["if-match"];
+  if (typeof ifMatch === "string" && ifMatch !== "*") {
+    const tags = ifMatch.split(",").map((t) => t.trim().replace(/^W\//, ""));
+    if (!tags.includes(systemEtag(n))) throw new RedfishError(412, "PreconditionFailed");
+  }
+  const b = objectBody(ctx);
+  const next = { ...n.boot, order: [...n.boot.order] };
+  let assetTag = n.assetTag;
+  for (const [k, v] of Object.entries(b)) {
+    if (k === "AssetTag") {
+      if (typeof v !== "string") throw new RedfishError(400, "PropertyValueTypeError", [JSON.stringify(v), k]);
+      assetTag = v;
+    } else if (k === "Boot") {
+      if (typeof v !== "object" || v === null || Array.isArray(v))
+        throw new RedfishError(400, "PropertyValueTypeError", [JSON.stringify(v), k]);
+      for (const [bk, bv] of Object.entries(v as Record<string, unknown>)) {
+        if (!WRITABLE_BOOT.has(bk)) throw new RedfishError(400, "PropertyUnknown", [`Boot/${bk}`]);
+        if (bk === "BootSourceOverrideTarget") next.target = enumValue(`Boot/${bk}`, bv, BOOT_TARGETS);
+        if (bk === "BootSourceOverrideEnabled")
+          next.enabled = enumValue(`Boot/${bk}`, bv, ["Disabled", "Once", "Continuous"]) as typeof next.enabled;
+        if (bk === "BootSourceOverrideMode")
+          next.mode = enumValue(`Boot/${bk}`, bv, ["UEFI", "Legacy"]) as typeof next.mode;
+        if (bk === "BootOrder") {
+          if (!Array.isArray(bv) || bv.some((x) => typeof x !== "string"))
+            throw new RedfishError(400, "PropertyValueTypeError", [JSON.stringify(bv), `Boot/${bk}`]);
+          next.order = bv as string[];
+        }
+      }
+    } else if (READ_ONLY.has(k)) {
+      throw new RedfishError(400, "PropertyNotWritable", [k]);
+    } else {
+      throw new RedfishError(400, "PropertyUnknown", [k]);
+    }
+  }
+  n.boot = next;
+  n.assetTag = assetTag;
+  n.generation++;
+  return { status: 200, body: systemBody(ctx.world, n), headers: { ETag: systemEtag(n) } };
+}
+
+function reset(ctx: Ctx): Reply {
+  const n = systemOf(ctx);
+  const b = objectBody(ctx);
+  const action = "ComputerSystem.Reset";
+  if (b.ResetType === undefined) throw new RedfishError(400, "ActionParameterMissing", [action, "ResetType"]);
+  const type = String(b.ResetType);
+  if (!RESET_TYPES.includes(type))
+    throw new RedfishError(400, "ActionParameterValueNotInList", [type, "ResetType", action]);
+  const w = ctx.world;
+  const state = w.powerState(n);
+  const isOn = state === "On" || state === "PoweringOn";
+  if (state === "PoweringOn" || state === "PoweringOff") throw new RedfishError(409, "ResourceInUse");
+  switch (type) {
+    case "On":
+      // Like iDRAC: asking for On when already on is a conflict, not a no-op.
+      if (isOn) throw new RedfishError(409, "ResourceInUse");
+      w.setHostPower(n, true);
+      break;
+    case "ForceOff":
+    case "GracefulShutdown":
+      if (isOn) w.setHostPower(n, false);
+      break;
+    case "PushPowerButton":
+      w.setHostPower(n, !isOn);
+      break;
+    case "Nmi":
+      if (!isOn) throw new RedfishError(409, "ResourceInUse");
+      break;
+    default:
+      // ForceRestart, GracefulRestart, PowerCycle: off then on; from Off, PowerCycle powers on.
+      w.setHostPower(n, true);
+  }
+  return { status: 204 };
+}
+
+/** Routes of ServiceRoot and ComputerSystem. */
+export const systemRoutes: Route[] = [
+  { pattern: "/redfish", anonymous: ["GET"], methods: { GET: () => ok({ v1: "/redfish/v1/" }) } },
+  { pattern: "/redfish/v1", anonymous: ["GET"], methods: { GET: serviceRoot } },
+  {
+    pattern: "/redfish/v1/Systems",
+    methods: {
+      GET: (ctx) => {
+        const n = systemOf({ ...ctx, params: { sys: ctx.target.kind === "bmc" ? ctx.target.node.systemId : "" } });
+        return ok(
+          collection("ComputerSystemCollection", "Computer System Collection", "/redfish/v1/Systems", [
+            `/redfish/v1/Systems/${n.systemId}`,
+          ]),
+        );
+      },
+    },
+  },
+  {
+    pattern: "/redfish/v1/Systems/:sys",
+    methods: {
+      GET: (ctx) => {
+        const n = systemOf(ctx);
+        return ok(systemBody(ctx.world, n), { ETag: systemEtag(n) });
+      },
+      PATCH: patchSystem,
+    },
+  },
+  { pattern: "/redfish/v1/Systems/:sys/Actions/ComputerSystem.Reset", methods: { POST: reset } },
+];

@@ -1,0 +1,182 @@
+/**
+ * Faults injected at run time (through the control API) and consulted by the Redfish server and, for backend faults,
+ * by the simulated MAAS/Ironic. A fault is scoped by node and/or PDU and optionally by request path and method.
+ */
+
+/** Faults the Redfish layer acts on. */
+export const REDFISH_FAULT_KINDS = [
+  "bmc-unreachable",
+  "http-status",
+  "latency",
+  "connection-reset",
+  "hang",
+  "missing-gpu",
+  "firmware-drift",
+  "update-failure",
+  "gpu-health",
+] as const;
+
+/** Faults carried for the simulated backends and acceptance (MAAS, Ironic); the lab core stores and matches them. */
+export const BACKEND_FAULT_KINDS = [
+  "commission-failure",
+  "deploy-failure",
+  "marginal-nccl",
+  "erase-failure",
+  "xid-error",
+] as const;
+
+/** Every fault kind. */
+export type FaultKind = (typeof REDFISH_FAULT_KINDS)[number] | (typeof BACKEND_FAULT_KINDS)[number];
+
+/** What a client posts to inject a fault. */
+export interface FaultSpec {
+  readonly kind: FaultKind;
+  /** Scope: node name. Omitted with `pdu` omitted = every BMC and PDU. */
+  readonly node?: string;
+  /** Scope: PDU id. */
+  readonly pdu?: string;
+  /** Only requests whose path starts with this. */
+  readonly path?: string;
+  /** Only requests with this method. */
+  readonly method?: string;
+  /** http-status: the status to answer (e.g. 503, 429). */
+  readonly status?: number;
+  /** http-status: Retry-After seconds. */
+  readonly retryAfterS?: number;
+  /** latency: added delay in real milliseconds. */
+  readonly ms?: number;
+  /** Fires this many times then disappears. @default unlimited */
+  readonly count?: number;
+  /** missing-gpu: how many GPUs vanish. @default 1 */
+  readonly gpus?: number;
+  /** firmware-drift: component (bmc, bios, gpu, nic) and the version it reports. */
+  readonly component?: string;
+  readonly version?: string;
+  /** Backend faults: free-form value (e.g. marginal NCCL bus bandwidth in GB/s). */
+  readonly value?: number;
+}
+
+/** An active fault. */
+export interface Fault extends FaultSpec {
+  readonly id: string;
+  hits: number;
+}
+
+/** A fault spec that cannot be used; the message names the field. */
+export class FaultSpecError extends Error {
+  override readonly name = "FaultSpecError";
+  readonly code = "RACKFORM_ERR_LAB_FAULT_INVALID";
+}
+
+const KNOWN = new Set<string>([...REDFISH_FAULT_KINDS, ...BACKEND_FAULT_KINDS]);
+const FIELDS = new Set([
+  "kind",
+  "node",
+  "pdu",
+  "path",
+  "method",
+  "status",
+  "retryAfterS",
+  "ms",
+  "count",
+  "gpus",
+  "component",
+  "version",
+  "value",
+]);
+
+/** Checks a posted fault; throws FaultSpecError naming the bad field. */
+export function parseFaultSpec(input: unknown, known: { nodes: Set<string>; pdus: Set<string> }): FaultSpec {
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    throw new FaultSpecError("fault must be a JSON object");
+  const f = input as Record<string, unknown>;
+  for (const k of Object.keys(f)) if (!FIELDS.has(k)) throw new FaultSpecError(`${k}: unknown field`);
+  if (typeof f.kind !== "string" || !KNOWN.has(f.kind)) {
+    throw new FaultSpecError(`kind: must be one of ${[...KNOWN].join(", ")}`);
+  }
+  if (f.node !== undefined && !known.nodes.has(String(f.node)))
+    throw new FaultSpecError(`node: unknown node "${f.node}"`);
+  if (f.pdu !== undefined && !known.pdus.has(String(f.pdu))) throw new FaultSpecError(`pdu: unknown PDU "${f.pdu}"`);
+  const num = (k: string, min: number, max: number) => {
+    const v = f[k];
+    if (v !== undefined && (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)) {
+      throw new FaultSpecError(`${k}: must be an integer in ${min}..${max}`);
+    }
+  };
+  num("status", 400, 599);
+  num("retryAfterS", 0, 86_400);
+  num("ms", 0, 600_000);
+  num("count", 1, 1_000_000);
+  num("gpus", 1, 16);
+  if (f.kind === "http-status" && f.status === undefined) throw new FaultSpecError("status: required for http-status");
+  if (f.kind === "latency" && f.ms === undefined) throw new FaultSpecError("ms: required for latency");
+  if (f.kind === "firmware-drift" && typeof f.component !== "string") {
+    throw new FaultSpecError("component: required for firmware-drift (bmc, bios, gpu or nic)");
+  }
+  return f as unknown as FaultSpec;
+}
+
+/** Where a request or question is aimed. */
+export interface FaultTarget {
+  readonly node?: string;
+  readonly pdu?: string;
+  readonly path?: string;
+  readonly method?: string;
+}
+
+/** The set of active faults. */
+export class Faults {
+  private items: Fault[] = [];
+  private seq = 0;
+  private listeners: (() => void)[] = [];
+
+  /** Adds a (validated) fault and returns it with its id. */
+  add(spec: FaultSpec): Fault {
+    const fault: Fault = { ...spec, id: `f${++this.seq}`, hits: 0 };
+    this.items.push(fault);
+    return fault;
+  }
+  /** Removes one fault; false when unknown. */
+  remove(id: string): boolean {
+    const before = this.items.length;
+    this.items = this.items.filter((f) => f.id !== id);
+    if (this.items.length !== before) this.notify();
+    return this.items.length !== before;
+  }
+  /** Removes every fault. */
+  clear(): void {
+    this.items = [];
+    this.notify();
+  }
+  /** Active faults. */
+  list(): readonly Fault[] {
+    return this.items;
+  }
+  /** Called after faults are removed (hung requests are released then). */
+  onRemoved(fn: () => void): void {
+    this.listeners.push(fn);
+  }
+  /** The first fault of `kind` applying to `target`, without consuming it (for state faults). */
+  find(kind: FaultKind, target: FaultTarget): Fault | undefined {
+    return this.items.find((f) => f.kind === kind && applies(f, target));
+  }
+  /** Like find, but counts a hit and retires the fault when its count is used up. */
+  take(kind: FaultKind, target: FaultTarget): Fault | undefined {
+    const f = this.find(kind, target);
+    if (!f) return undefined;
+    f.hits++;
+    if (f.count !== undefined && f.hits >= f.count) this.items = this.items.filter((x) => x !== f);
+    return f;
+  }
+  private notify(): void {
+    for (const fn of this.listeners) fn();
+  }
+}
+
+function applies(f: FaultSpec, t: FaultTarget): boolean {
+  if (f.node !== undefined && f.node !== t.node) return false;
+  if (f.pdu !== undefined && f.pdu !== t.pdu) return false;
+  if (f.path !== undefined && !(t.path ?? "").startsWith(f.path)) return false;
+  if (f.method !== undefined && f.method.toUpperCase() !== t.method) return false;
+  return true;
+}

@@ -1,0 +1,317 @@
+/**
+ * The world's state: PDUs with outlets, nodes behind outlets, their BMCs, hosts and firmware. State that changes over
+ * simulated time is stored as "what was asked, and when", and read through methods that settle it against the clock —
+ * so 1,000 nodes need no timers and a manual clock drives everything in tests.
+ */
+import type { LabTime } from "../time.js";
+import { type FaultSpec, Faults, type FaultTarget } from "./faults.js";
+import { macFor, serialFor, uuidFor } from "./ids.js";
+import type { LabSpec, NodeSpec, PduSpec } from "./spec.js";
+import { VENDOR_IDS, type VendorIds } from "./vendors.js";
+
+/** Host power as Redfish names it. */
+export type PowerState = "On" | "Off" | "PoweringOn" | "PoweringOff";
+/** BMC life: no power, booting after outlet-on or reset, or answering. */
+export type BmcState = "off" | "booting" | "up";
+/** Firmware components tracked per node. */
+export type Component = "bmc" | "bios" | "gpu" | "nic";
+/** Every component, in inventory order. */
+export const COMPONENTS: readonly Component[] = ["bmc", "bios", "gpu", "nic"];
+
+/** One outlet of a PDU. */
+export interface OutletState {
+  on: boolean;
+  since: number;
+  /** PowerCycle in progress: the outlet comes back on at this time. */
+  pendingOnAt?: number;
+}
+
+/** A PDU in the world. */
+export interface LabPdu {
+  readonly spec: PduSpec;
+  readonly address: string;
+  readonly serial: string;
+  readonly outlets: OutletState[];
+}
+
+/** A NIC port with its MAC. */
+export interface NicPort {
+  readonly id: string;
+  readonly nic: string;
+  readonly model: string;
+  readonly mac: string;
+  readonly speedMbps: number;
+}
+
+/** One GPU. */
+export interface Gpu {
+  readonly id: string;
+  readonly serial: string;
+  readonly uuid: string;
+}
+
+/** A SimpleUpdate task. */
+export interface UpdateTask {
+  readonly id: string;
+  readonly component: Component;
+  readonly version: string;
+  readonly imageUri: string;
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly fails: boolean;
+  applied: boolean;
+}
+
+/** Boot override settings. */
+export interface BootSettings {
+  target: string;
+  enabled: "Disabled" | "Once" | "Continuous";
+  mode: "UEFI" | "Legacy";
+  order: string[];
+}
+
+/** A node: its BMC, host and hardware. */
+export interface LabNode {
+  readonly spec: NodeSpec;
+  readonly address: string;
+  readonly ids: VendorIds;
+  readonly systemId: string;
+  readonly chassisId: string;
+  readonly serial: string;
+  readonly uuid: string;
+  readonly ports: readonly NicPort[];
+  readonly gpus: readonly Gpu[];
+  readonly firmware: Record<Component, string>;
+  power: { on: boolean; since: number };
+  bmcResetAt?: number;
+  boot: BootSettings;
+  /** What the last power-on booted from (a one-time override is consumed by it). */
+  lastBootSource: string;
+  assetTag: string;
+  /** The BMC's virtual CD. */
+  virtualMedia: { image: string | null; inserted: boolean; writeProtected: boolean };
+  /** Bumped on every change visible in ComputerSystem, for its ETag. */
+  generation: number;
+  readonly tasks: UpdateTask[];
+}
+
+/** Loopback address of node `n` (1-based) in rack `rack`: 127.10.<rack>.<n>. */
+export const bmcAddress = (rack: number, n: number) => `127.10.${rack}.${n}`;
+/** Loopback address of PDU `k` (1-based) in rack `rack`: 127.11.<rack>.<k>. */
+export const pduAddress = (rack: number, k: number) => `127.11.${rack}.${k}`;
+
+/** The simulated datacenter. */
+export class World {
+  readonly nodes = new Map<string, LabNode>();
+  readonly pdus = new Map<string, LabPdu>();
+  readonly faults = new Faults();
+  private taskSeq = 0;
+
+  constructor(
+    readonly spec: LabSpec,
+    readonly time: LabTime,
+  ) {
+    const now = time.now();
+    const rackIndex = new Map(spec.racks.map((r) => [r.name, r.index]));
+    const perRack = new Map<string, number>();
+    const next = (key: string) => {
+      const n = (perRack.get(key) ?? 0) + 1;
+      perRack.set(key, n);
+      return n;
+    };
+    for (const p of spec.pdus) {
+      const address = p.address ?? pduAddress(rackIndex.get(p.rack) ?? 0, next(`pdu:${p.rack}`));
+      const outlets = Array.from({ length: p.outlets }, () => ({ on: false, since: now }));
+      this.pdus.set(p.id, { spec: p, address, serial: serialFor(p.id, "PDU"), outlets });
+    }
+    for (const n of spec.nodes) {
+      const address = n.address ?? bmcAddress(rackIndex.get(n.rack) ?? 0, next(`node:${n.rack}`));
+      this.nodes.set(n.name, makeNode(n, address, now));
+      if (n.initialOutlet === "On") this.outletOf(n.name).on = true;
+    }
+  }
+
+  /** Simulated now. */
+  now(): number {
+    return this.time.now();
+  }
+
+  /** The node or undefined. */
+  node(name: string): LabNode | undefined {
+    return this.nodes.get(name);
+  }
+
+  /** The outlet feeding a node (settled). */
+  outletOf(nodeName: string): OutletState {
+    const n = this.mustNode(nodeName);
+    return this.outlet(n.spec.pdu, n.spec.outlet);
+  }
+
+  /** An outlet, with a finished PowerCycle applied. */
+  outlet(pduId: string, n: number): OutletState {
+    const pdu = this.pdus.get(pduId);
+    const o = pdu?.outlets[n - 1];
+    if (!o) throw new Error(`unknown outlet ${pduId}/${n}`);
+    if (o.pendingOnAt !== undefined && o.pendingOnAt <= this.now()) {
+      o.on = true;
+      o.since = o.pendingOnAt;
+      o.pendingOnAt = undefined;
+    }
+    return o;
+  }
+
+  /** Switches an outlet; a node behind it loses host power and its BMC when it goes off. */
+  setOutlet(pduId: string, n: number, action: "On" | "Off" | "PowerCycle"): void {
+    const o = this.outlet(pduId, n);
+    const now = this.now();
+    if (action === "On") {
+      if (!o.on) Object.assign(o, { on: true, since: now, pendingOnAt: undefined });
+      return;
+    }
+    if (o.on || o.pendingOnAt !== undefined) Object.assign(o, { on: false, since: now, pendingOnAt: undefined });
+    if (action === "PowerCycle") o.pendingOnAt = now + this.time.duration("outletCycleMs");
+    const fed = [...this.nodes.values()].find((x) => x.spec.pdu === pduId && x.spec.outlet === n);
+    if (fed) {
+      fed.power = { on: false, since: now };
+      fed.generation++;
+    }
+  }
+
+  /** BMC state: needs outlet power for bmcBootMs, no reset in progress, and no bmc-unreachable fault. */
+  bmcState(node: LabNode): BmcState {
+    const o = this.outlet(node.spec.pdu, node.spec.outlet);
+    if (!o.on) return "off";
+    if (this.faults.find("bmc-unreachable", { node: node.spec.name })) return "off";
+    const now = this.now();
+    if (now < o.since + this.time.duration("bmcBootMs")) return "booting";
+    if (node.bmcResetAt !== undefined && now < node.bmcResetAt + this.time.duration("bmcResetMs")) return "booting";
+    return "up";
+  }
+
+  /** Host power state, settled against the clock. */
+  powerState(node: LabNode): PowerState {
+    if (!this.outlet(node.spec.pdu, node.spec.outlet).on) return "Off";
+    const elapsed = this.now() - node.power.since;
+    if (node.power.on) return elapsed >= this.time.duration("powerOnMs") ? "On" : "PoweringOn";
+    return elapsed >= this.time.duration("powerOffMs") ? "Off" : "PoweringOff";
+  }
+
+  /** Powers the host on or off; a one-time boot override is consumed at power-on. */
+  setHostPower(node: LabNode, on: boolean): void {
+    node.power = { on, since: this.now() };
+    if (on) {
+      node.lastBootSource = node.boot.enabled !== "Disabled" ? node.boot.target : (node.boot.order[0] ?? "Hdd");
+      if (node.boot.enabled === "Once") node.boot = { ...node.boot, enabled: "Disabled", target: "None" };
+    }
+    node.generation++;
+  }
+
+  /** BMC reset: unreachable for bmcResetMs. */
+  resetBmc(node: LabNode): void {
+    node.bmcResetAt = this.now();
+  }
+
+  /** GPUs the host shows (a missing-gpu fault hides some). */
+  visibleGpus(node: LabNode): readonly Gpu[] {
+    const f = this.faults.find("missing-gpu", { node: node.spec.name });
+    return f ? node.gpus.slice(0, Math.max(0, node.gpus.length - (f.gpus ?? 1))) : node.gpus;
+  }
+
+  /** Reported firmware version of a component (after finished updates and drift faults). */
+  firmwareVersion(node: LabNode, c: Component): string {
+    this.settleTasks(node);
+    const drift = this.faults.list().find((f) => isDrift(f, node.spec.name, c));
+    return drift ? (drift.version ?? `${node.firmware[c]}-drift`) : node.firmware[c];
+  }
+
+  /** Starts a firmware update task; it completes after firmwareUpdateMs of simulated time. */
+  startUpdate(node: LabNode, component: Component, version: string, imageUri: string): UpdateTask {
+    const fails = this.faults.take("update-failure", { node: node.spec.name }) !== undefined;
+    const task: UpdateTask = {
+      id: `${++this.taskSeq}`,
+      component,
+      version,
+      imageUri,
+      startedAt: this.now(),
+      durationMs: this.time.duration("firmwareUpdateMs"),
+      fails,
+      applied: false,
+    };
+    node.tasks.push(task);
+    if (node.tasks.length > 100) node.tasks.shift();
+    return task;
+  }
+
+  /** 0–100 progress of a task. */
+  taskPercent(t: UpdateTask): number {
+    if (t.durationMs <= 0) return 100;
+    return Math.min(100, Math.floor(((this.now() - t.startedAt) * 100) / t.durationMs));
+  }
+
+  /** Applies finished updates. */
+  settleTasks(node: LabNode): void {
+    for (const t of node.tasks) {
+      if (!t.applied && !t.fails && this.taskPercent(t) >= 100) {
+        node.firmware[t.component] = t.version;
+        t.applied = true;
+      }
+    }
+  }
+
+  /** Whether a fault of any Redfish kind matches (for callers outside the Redfish layer). */
+  hasFault(kind: FaultSpec["kind"], target: FaultTarget): boolean {
+    return this.faults.find(kind, target) !== undefined;
+  }
+
+  private mustNode(name: string): LabNode {
+    const n = this.nodes.get(name);
+    if (!n) throw new Error(`unknown node ${name}`);
+    return n;
+  }
+}
+
+function isDrift(f: FaultSpec, node: string, c: Component): boolean {
+  return f.kind === "firmware-drift" && (f.node === undefined || f.node === node) && f.component === c;
+}
+
+function makeNode(n: NodeSpec, address: string, now: number): LabNode {
+  const ids = VENDOR_IDS[n.vendor];
+  const serial = serialFor(n.name, n.vendor === "dell" ? "" : "SN", n.vendor === "dell" ? 7 : 12);
+  const ports: NicPort[] = [];
+  n.hardware.nics.forEach((nic, i) => {
+    for (let p = 0; p < nic.ports; p++) {
+      ports.push({
+        id: ids.nic(i, p),
+        nic: nic.name,
+        model: nic.model,
+        mac: macFor(`${n.name}/${nic.name}/${p}`),
+        speedMbps: nic.speedMbps,
+      });
+    }
+  });
+  const gpus = Array.from({ length: n.hardware.gpus?.count ?? 0 }, (_, i) => ({
+    id: ids.gpu(i),
+    serial: serialFor(`${n.name}/gpu${i}`, "165", 13),
+    uuid: `GPU-${uuidFor(`${n.name}/gpu${i}`)}`,
+  }));
+  const fw = n.hardware.firmware;
+  return {
+    spec: n,
+    address,
+    ids,
+    systemId: n.systemId ?? ids.system(serial),
+    chassisId: ids.chassis(serial),
+    serial,
+    uuid: uuidFor(n.name),
+    ports,
+    gpus,
+    firmware: { bmc: fw.bmc, bios: fw.bios, gpu: fw.gpu ?? "", nic: fw.nic },
+    power: { on: false, since: now },
+    boot: { target: "None", enabled: "Disabled", mode: "UEFI", order: ["Pxe", "Hdd"] },
+    lastBootSource: "None",
+    assetTag: "",
+    virtualMedia: { image: null, inserted: false, writeProtected: true },
+    generation: 1,
+    tasks: [],
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Contract: every payload the lab serves validates against the DMTF JSON Schema version its @odata.type names
+ * (fixtures in ../shared/fixtures/redfish/dmtf/json-schema, DSP8010, BSD-3). Schemas declare draft-07 through the
+ * Redfish meta-schema, so ajv's default (draft-07) class is used.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  call,
+  control,
+  type Json,
+  powerOutlet,
+  startTestLab,
+  systemPath,
+  type TestLab,
+} from "../../integration/lab/lab-client.js";
+
+const SCHEMA_DIR = join(import.meta.dirname, "../../../../shared/fixtures/redfish/dmtf/json-schema");
+const BASE = "http://redfish.dmtf.org/schemas/v1/";
+
+/** An ajv holding every fixture schema, with permissive stubs for referenced files that are not in the fixture subset. */
+function loadSchemas(): Ajv {
+  if (!existsSync(SCHEMA_DIR)) {
+    throw new Error(
+      `DMTF JSON schemas not found at ${SCHEMA_DIR}: the fixtures folder ../shared/fixtures/redfish/dmtf is required`,
+    );
+  }
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  addFormats.default(ajv);
+  const present = new Set<string>();
+  const refs = new Map<string, Set<string>>();
+  for (const f of readdirSync(SCHEMA_DIR).filter((x) => x.endsWith(".json"))) {
+    const text = readFileSync(join(SCHEMA_DIR, f), "utf8");
+    const schema = JSON.parse(text);
+    if (f === "redfish-schema-v1.json") continue;
+    ajv.addSchema(schema, `${BASE}${f}`);
+    present.add(`${BASE}${f}`);
+    for (const m of text.matchAll(/"\$ref": "(http[^"#]+)#\/definitions\/([^"]+)"/g)) {
+      const defs = refs.get(m[1]) ?? new Set<string>();
+      defs.add(m[2]);
+      refs.set(m[1], defs);
+    }
+  }
+  // The fixtures are a subset of DSP8010: a reference to an absent file becomes an accept-anything stub, so the
+  // payload is still checked strictly by every schema that is present (the versioned one named by @odata.type first).
+  for (const [url, defs] of refs) {
+    if (present.has(url)) continue;
+    ajv.addSchema({ $id: url, definitions: Object.fromEntries([...defs].map((d) => [d, {}])) });
+  }
+  return ajv;
+}
+
+function schemaFor(ajv: Ajv, odataType: string): ValidateFunction {
+  const m = /^#([A-Za-z]+)\.(?:(v\d+_\d+_\d+)\.)?([A-Za-z]+)$/.exec(odataType);
+  if (!m) throw new Error(`unexpected @odata.type ${odataType}`);
+  const file = m[2] ? `${m[1]}.${m[2]}.json` : `${m[1]}.json`;
+  if (!existsSync(join(SCHEMA_DIR, file))) throw new Error(`no schema file ${file} in fixtures for ${odataType}`);
+  const v = ajv.getSchema(`${BASE}${file}#/definitions/${m[3]}`);
+  if (!v) throw new Error(`schema ${file} has no definition ${m[3]}`);
+  return v;
+}
+
+describe("lab Redfish payloads against DMTF JSON Schema", () => {
+  let t: TestLab;
+  let ajv: Ajv;
+  const payloads = new Map<string, unknown>();
+
+  beforeAll(async () => {
+    ajv = loadSchemas();
+    t = await startTestLab({ nodes: 6 });
+    for (const n of t.lab.info.nodes) {
+      await powerOutlet(t, n.name);
+      const bmc = n.bmc.url;
+      const get = async (p: string) => (await call(t, bmc, "GET", p)).body;
+      const sys = await systemPath(t, bmc);
+      await call(t, bmc, "POST", `${sys}/Actions/ComputerSystem.Reset`, { body: { ResetType: "On" } });
+      const root = await get("/redfish/v1");
+      payloads.set(`${n.name} ServiceRoot`, root);
+      const system = await get(sys);
+      payloads.set(`${n.name} ComputerSystem`, system);
+      const nics = await get(system.EthernetInterfaces["@odata.id"]);
+      payloads.set(`${n.name} EthernetInterfaceCollection`, nics);
+      payloads.set(`${n.name} EthernetInterface`, await get(nics.Members[0]["@odata.id"]));
+      const procs = await get(system.Processors["@odata.id"]);
+      payloads.set(`${n.name} ProcessorCollection`, procs);
+      for (const m of procs.Members) payloads.set(`${n.name} Processor ${m["@odata.id"]}`, await get(m["@odata.id"]));
+      payloads.set(`${n.name} PCIeDevice`, await get(system.PCIeDevices[0]["@odata.id"]));
+      const managers = await get(root.Managers["@odata.id"]);
+      const manager = await get(managers.Members[0]["@odata.id"]);
+      payloads.set(`${n.name} Manager`, manager);
+      const vms = await get(manager.VirtualMedia["@odata.id"]);
+      payloads.set(`${n.name} VirtualMediaCollection`, vms);
+      const cd = await get(vms.Members[0]["@odata.id"]);
+      payloads.set(`${n.name} VirtualMedia (empty)`, cd);
+      await call(t, bmc, "POST", cd.Actions["#VirtualMedia.InsertMedia"].target, {
+        body: { Image: "http://127.0.0.1/boot.iso", Inserted: true },
+      });
+      payloads.set(`${n.name} VirtualMedia (inserted)`, await get(cd["@odata.id"]));
+      const chassis = await get(root.Chassis["@odata.id"]);
+      payloads.set(`${n.name} Chassis`, await get(chassis.Members[0]["@odata.id"]));
+      const us = await get(root.UpdateService["@odata.id"]);
+      payloads.set(`${n.name} UpdateService`, us);
+      const fw = await get(us.FirmwareInventory["@odata.id"]);
+      for (const m of fw.Members)
+        payloads.set(`${n.name} SoftwareInventory ${m["@odata.id"]}`, await get(m["@odata.id"]));
+      const upd = await call(t, bmc, "POST", us.Actions["#UpdateService.SimpleUpdate"].target, {
+        body: { ImageURI: "http://127.0.0.1/bios-9.9.9.bin" },
+      });
+      payloads.set(`${n.name} Task (202)`, upd.body);
+      payloads.set(`${n.name} Task`, await get(upd.body["@odata.id"]));
+      payloads.set(`${n.name} TaskService`, await get(root.Tasks["@odata.id"]));
+      payloads.set(`${n.name} SessionService`, await get(root.SessionService["@odata.id"]));
+      const login = await call(t, bmc, "POST", root.Links.Sessions["@odata.id"], {
+        auth: "none",
+        body: { UserName: "admin", Password: t.lab.spec.credentials.password },
+      });
+      payloads.set(`${n.name} Session (201)`, login.body);
+      payloads.set(`${n.name} Session`, await get(login.headers.location));
+    }
+    const pdu = t.lab.info.pdus[0].url;
+    const get = async (p: string) => (await call(t, pdu, "GET", p)).body;
+    const root = await get("/redfish/v1");
+    payloads.set("PDU ServiceRoot", root);
+    const pe = await get(root.PowerEquipment["@odata.id"]);
+    payloads.set("PowerEquipment", pe);
+    const pdus = await get(pe.RackPDUs["@odata.id"]);
+    payloads.set("PowerDistributionCollection", pdus);
+    const rackPdu = await get(pdus.Members[0]["@odata.id"]);
+    payloads.set("PowerDistribution", rackPdu);
+    const outlets = await get(rackPdu.Outlets["@odata.id"]);
+    payloads.set("OutletCollection", outlets);
+    payloads.set("Outlet", await get(outlets.Members[0]["@odata.id"]));
+    expect((await control(t, "GET", "/world")).status).toBe(200);
+  });
+  afterAll(async () => t?.stop());
+
+  it("serves every resource type the brief names", () => {
+    const types = new Set(
+      [...payloads.values()].map((p) => String((p as Record<string, unknown>)["@odata.type"]).split(".")[0]),
+    );
+    for (const want of [
+      "ServiceRoot",
+      "ComputerSystem",
+      "EthernetInterface",
+      "Processor",
+      "Manager",
+      "Chassis",
+      "SoftwareInventory",
+      "Task",
+      "Session",
+      "PowerDistribution",
+      "Outlet",
+    ]) {
+      expect(types, `no ${want} payload collected`).toContain(`#${want}`);
+    }
+  });
+
+  it("the validator has teeth: a bad enum value and an unknown property are rejected", () => {
+    const system = structuredClone(payloads.get(`${t.lab.info.nodes[0].name} ComputerSystem`)) as Record<string, Json>;
+    const validate = schemaFor(ajv, system["@odata.type"]);
+    expect(validate(system)).toBe(true);
+    expect(validate({ ...system, PowerState: "Sleeping" })).toBe(false);
+    expect(validate({ ...system, GpuCount: 8 })).toBe(false);
+  });
+
+  it("every payload validates against the schema version its @odata.type names", () => {
+    const failures: string[] = [];
+    for (const [label, body] of payloads) {
+      const type = (body as Record<string, unknown>)["@odata.type"];
+      if (typeof type !== "string") {
+        failures.push(`${label}: no @odata.type`);
+        continue;
+      }
+      const validate = schemaFor(ajv, type);
+      if (!validate(body)) failures.push(`${label} (${type}): ${ajv.errorsText(validate.errors, { separator: "; " })}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
