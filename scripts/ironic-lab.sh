@@ -3,7 +3,7 @@
 #   scripts/ironic-lab.sh [start]   install if missing, write the conf, db sync, start both, wait for GET /
 #   scripts/ironic-lab.sh stop      stop the processes this script started (by their recorded pids)
 #   scripts/ironic-lab.sh status    exit 0 when the API answers
-# Recipe: /work/shared/fixtures/ironic/lab (ironic.conf). State dir: $IRONIC_LAB_DIR (default /tmp/rackform-ironic-lab).
+# Recipe: shared/fixtures/ironic/lab (beside the repository) (ironic.conf). State dir: $IRONIC_LAB_DIR (default /tmp/rackform-ironic-lab).
 set -euo pipefail
 DIR=${IRONIC_LAB_DIR:-/tmp/rackform-ironic-lab}
 PORT=${IRONIC_LAB_PORT:-6385}

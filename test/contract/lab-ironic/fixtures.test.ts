@@ -3,9 +3,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIronicApi, type IronicApi } from "../../../src/lab/ironic/index.js";
+import { FIXTURES } from "../../support/fixtures.js";
 import { call } from "./scenario.js";
 
-const DIR = "/work/shared/fixtures/ironic/captured-debian-21.4.4";
+const DIR = `${FIXTURES}/ironic/captured-debian-21.4.4`;
 // biome-ignore lint/suspicious/noExplicitAny: captured JSON
 const fixture = (f: string): any => {
   if (!existsSync(join(DIR, f)))

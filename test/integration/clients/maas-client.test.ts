@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MaasClient } from "../../../src/clients/maas/index.js";
+import { FIXTURES } from "../../support/fixtures.js";
 import { FakeMaas, parseOAuth } from "./maas-fake-server.js";
 
 const KEY = "ck:tk:s3cretTOKEN";
@@ -257,9 +258,7 @@ describe("the operations MAAS describes", () => {
     await client.catalog.listBootResources();
     await client.catalog.importBootResources();
     await client.deleteMachine(id);
-    const describe = JSON.parse(
-      readFileSync("/work/shared/fixtures/maas/python-libmaas/describe/api22.json", "utf8"),
-    ) as {
+    const describe = JSON.parse(readFileSync(`${FIXTURES}/maas/python-libmaas/describe/api22.json`, "utf8")) as {
       resources: { auth?: { path: string; actions: { method: string; op: string | null }[] } }[];
     };
     const known = new Set<string>();

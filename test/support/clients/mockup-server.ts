@@ -8,9 +8,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { FIXTURES as SHARED_FIXTURES } from "../fixtures.js";
 
 /** Where the shared fixtures live. */
-export const FIXTURES = "/work/shared/fixtures/redfish";
+export const FIXTURES = `${SHARED_FIXTURES}/redfish`;
 
 /** Throws a clear message when the fixtures folder is missing, so a test fails instead of skipping. */
 export function requireFixtures(): string {

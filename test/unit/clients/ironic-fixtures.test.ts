@@ -4,15 +4,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isClientError } from "../../../src/clients/errors.js";
 import { ironicMessage, ironicParse, negotiate } from "../../../src/clients/ironic/index.js";
+import { FIXTURES } from "../../support/fixtures.js";
 
-const DIR = "/work/shared/fixtures/ironic";
+const DIR = `${FIXTURES}/ironic`;
 
 function fixture(rel: string): unknown {
   const p = join(DIR, rel);
-  if (!existsSync(p))
-    throw new Error(
-      `Ironic fixture ${p} is missing: these tests need /work/shared/fixtures/ironic (see its SOURCES.md)`,
-    );
+  if (!existsSync(p)) throw new Error(`Ironic fixture ${p} is missing: these tests need ${DIR} (see its SOURCES.md)`);
   return JSON.parse(readFileSync(p, "utf8"));
 }
 

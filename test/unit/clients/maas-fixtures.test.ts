@@ -9,13 +9,13 @@ import {
   parseApiKey,
   statusId,
 } from "../../../src/clients/maas/index.js";
+import { FIXTURES } from "../../support/fixtures.js";
 
-const DIR = "/work/shared/fixtures/maas";
+const DIR = `${FIXTURES}/maas`;
 
 function fixture(rel: string): unknown {
   const p = join(DIR, rel);
-  if (!existsSync(p))
-    throw new Error(`MAAS fixture ${p} is missing: these tests need /work/shared/fixtures/maas (see its SOURCES.md)`);
+  if (!existsSync(p)) throw new Error(`MAAS fixture ${p} is missing: these tests need ${DIR} (see its SOURCES.md)`);
   return JSON.parse(readFileSync(p, "utf8"));
 }
 
