@@ -64,6 +64,8 @@ function page(title: string, s: WireSchema, extra: string): string {
 }
 
 const IMPORT: Record<string, string> = {
+  rackform_bmc:
+    "## Import\n\nBy the BMC's address (its only system) or by the system's Redfish URL:\n\n```sh\nterraform import rackform_bmc.x https://10.0.0.5\nterraform import rackform_bmc.x https://10.0.0.5/redfish/v1/Systems/1\n```\n",
   rackform_pdu_outlet:
     "## Import\n\nBy the outlet's Redfish URL:\n\n```sh\nterraform import rackform_pdu_outlet.x https://10.0.0.9/redfish/v1/PowerEquipment/RackPDUs/1/Outlets/A1\n```\n",
 };

@@ -1,6 +1,8 @@
 /** The rackform provider: its schema, configuration, and the resource and data source types it serves. */
 import type { Provider } from "../framework/index.js";
 import { providerSchema, resolveConfig } from "./config.js";
+import { inventoryDataSource } from "./data-sources/inventory.js";
+import { bmcResource } from "./resources/bmc.js";
 import { pduOutletResource } from "./resources/pdu-outlet.js";
 
 /** The provider's version, as installed into the filesystem mirror. */
@@ -8,7 +10,8 @@ export const PROVIDER_VERSION = "0.1.0";
 
 /** A fresh provider instance (one per process). */
 export function rackformProvider(): Provider {
-  const resources = [pduOutletResource()];
+  const resources = [pduOutletResource(), bmcResource()];
+  const dataSources = [inventoryDataSource()];
   return {
     metadata: { typeName: "rackform", version: PROVIDER_VERSION },
     schema: providerSchema,
@@ -18,6 +21,6 @@ export function rackformProvider(): Provider {
       resp.dataSourceData = data;
     },
     resources: () => resources,
-    dataSources: () => [],
+    dataSources: () => dataSources,
   };
 }

@@ -1,0 +1,221 @@
+/**
+ * data rackform_inventory: discover many BMCs (a list, or the rack's CSV sheet) into hardware facts, with bounded
+ * parallelism. A BMC that cannot be read is a row with reachable = false and its error, not a failed read: a discovery
+ * sweep over a new rack is exactly where some BMCs are still unplugged or mis-cabled, and one of them must not hide the
+ * facts of all the others (nor block every plan that uses this data source). Configuration mistakes (bad CSV, duplicate
+ * names, malformed URLs) do fail, before any BMC is contacted.
+ */
+import { isClientError } from "../../clients/errors.js";
+import { mapLimit } from "../../clients/http/index.js";
+import {
+  attr,
+  conflictsWith,
+  type DataSource,
+  Diagnostics,
+  getNumber,
+  getString,
+  isKnown,
+  listSize,
+  numberBetween,
+  type ObjectValue,
+  parseDuration,
+  path,
+  stringLength,
+  type Value,
+  validator,
+} from "../../framework/index.js";
+import type { ProviderData } from "../config.js";
+import { discover, firmwareMap, gpuModels, isUnreachable } from "../resources/bmc-discovery.js";
+import { redfishEndpoint } from "../resources/pdu-outlet.js";
+import { formatCsvProblem, type InventoryEntry, parseInventoryCsv } from "./inventory-csv.js";
+
+const DEFAULT_CONCURRENCY = 16;
+const DEFAULT_BMC_TIMEOUT = "60s";
+
+const duration = validator("a duration such as 30s or 2m", (req, resp) => {
+  if (typeof req.value !== "string") return;
+  try {
+    parseDuration(req.value);
+  } catch (e) {
+    resp.diagnostics.error("Invalid duration", (e as Error).message, req.path);
+  }
+});
+
+/** Why an endpoint is unusable (the same rules as every Redfish endpoint attribute), or undefined. */
+export function endpointProblem(endpoint: string): string | undefined {
+  const d = new Diagnostics();
+  void redfishEndpoint.validate({ value: endpoint, path: [], parent: {}, config: null }, { diagnostics: d });
+  return d.items[0]?.detail;
+}
+
+const ROW = {
+  name: "string",
+  endpoint: "string",
+  rack: "string",
+  u: "number",
+  reachable: "bool",
+  error: "string",
+  system_id: "string",
+  serial: "string",
+  model: "string",
+  manufacturer: "string",
+  gpu_model: "string",
+  gpu_count: "number",
+  memory_gib: "number",
+  cpu_count: "number",
+  macs: ["list", "string"],
+  firmware: ["map", "string"],
+} as const;
+
+/** The BMCs a configuration names; problems go to `diags` with the attribute path and line/column. */
+function entriesOf(config: ObjectValue, diags: Diagnostics): InventoryEntry[] | undefined {
+  if (!isKnown(config, "bmcs") || !isKnown(config, "csv")) return undefined;
+  const csv = getString(config, "csv");
+  const bmcs = config.bmcs;
+  if (csv === null && bmcs === null) {
+    diags.error("No BMCs to discover", 'Set bmcs = [{ name = …, endpoint = … }] or csv = file("bmcs.csv").');
+    return undefined;
+  }
+  if (csv !== null) {
+    const { entries, problems } = parseInventoryCsv(csv, endpointProblem);
+    for (const p of problems) diags.error("Invalid inventory CSV", `${formatCsvProblem(p)}.`, path("csv"));
+    return problems.length > 0 ? undefined : entries;
+  }
+  if (!Array.isArray(bmcs)) return undefined;
+  const out: InventoryEntry[] = [];
+  const seen = new Map<string, number>();
+  bmcs.forEach((b: Value, i: number) => {
+    if (!isKnown(b, "name") || !isKnown(b, "endpoint")) return;
+    const name = getString(b, "name")!;
+    if (seen.has(name)) {
+      diags.error(
+        "Duplicate BMC name",
+        `bmcs[${i}].name "${name}" is already used by bmcs[${seen.get(name)}]; names identify rows and must be unique.`,
+        path("bmcs", i, "name"),
+      );
+    } else seen.set(name, i);
+    out.push({ name, endpoint: getString(b, "endpoint")!, where: `bmcs[${i}]` });
+  });
+  return out;
+}
+
+type Row = Record<keyof typeof ROW, Value>;
+
+function emptyRow(e: InventoryEntry): Row {
+  return {
+    name: e.name,
+    endpoint: e.endpoint,
+    rack: e.rack ?? null,
+    u: e.u ?? null,
+    reachable: false,
+    error: null,
+    system_id: null,
+    serial: null,
+    model: null,
+    manufacturer: null,
+    gpu_model: null,
+    gpu_count: null,
+    memory_gib: null,
+    cpu_count: null,
+    macs: null,
+    firmware: null,
+  };
+}
+
+/** The rackform_inventory data source; one instance per provider process. */
+export function inventoryDataSource(): DataSource {
+  let data: ProviderData | undefined;
+  return {
+    typeName: "rackform_inventory",
+    schema: {
+      description:
+        "Discovers BMCs (a list, or a CSV sheet with columns name,endpoint[,rack,u]) into hardware facts, reading " +
+        "`concurrency` BMCs at a time. An unreachable BMC is reported in its row (reachable = false, error = why) rather " +
+        "than failing the read, so one unplugged node does not hide the facts of the rest of the rack.",
+      attributes: {
+        bmcs: attr.listNested(
+          {
+            name: attr.string({
+              required: true,
+              description: "Name of the node.",
+              validators: [stringLength({ min: 1 })],
+            }),
+            endpoint: attr.string({
+              required: true,
+              description: 'Address of its BMC, e.g. "https://10.0.0.5".',
+              validators: [redfishEndpoint],
+            }),
+          },
+          {
+            optional: true,
+            description: "The BMCs to discover. Set this or csv.",
+            validators: [conflictsWith("csv"), listSize({ min: 1 })],
+          },
+        ),
+        csv: attr.string({
+          optional: true,
+          description:
+            'CSV text with a header line naming the columns name, endpoint and optionally rack and u (other columns are ignored), e.g. csv = file("bmcs.csv"). Set this or bmcs.',
+        }),
+        concurrency: attr.number({
+          optional: true,
+          description: `BMCs read at the same time. @default ${DEFAULT_CONCURRENCY}`,
+          validators: [numberBetween(1, 256)],
+        }),
+        bmc_timeout: attr.string({
+          optional: true,
+          description: `How long one BMC may take before its row reports it unreachable. @default "${DEFAULT_BMC_TIMEOUT}"`,
+          validators: [duration],
+        }),
+        nodes: attr.list(["object", ROW], {
+          computed: true,
+          description:
+            "One row per BMC, in input order: name, endpoint, rack, u, reachable, error (null when the BMC was read), system_id, serial, model, manufacturer, gpu_model, gpu_count, memory_gib, cpu_count, macs, firmware (component Id → version). Hardware fields are null when the BMC could not be read.",
+        }),
+      },
+    },
+
+    configure(req) {
+      data = req.providerData as ProviderData | undefined;
+    },
+
+    validateConfig(req, resp) {
+      entriesOf(req.config, resp.diagnostics);
+    },
+
+    async read(req, resp) {
+      const entries = entriesOf(req.config, resp.diagnostics);
+      if (!entries || resp.diagnostics.hasError()) return;
+      if (!data) throw new Error("rackform_inventory read before the provider was configured");
+      const pd = data;
+      const limit = getNumber(req.config, "concurrency") ?? DEFAULT_CONCURRENCY;
+      const ms = parseDuration(getString(req.config, "bmc_timeout") ?? DEFAULT_BMC_TIMEOUT);
+      const rows = await mapLimit(entries, limit, async (e): Promise<Row> => {
+        const row = emptyRow(e);
+        try {
+          const client = pd.redfishClient(new URL(e.endpoint).origin);
+          const { inv } = await discover(req.context, client, undefined, { ms, op: "read", waitForReady: false });
+          return {
+            ...row,
+            reachable: true,
+            system_id: inv.systemId,
+            serial: inv.serial ?? null,
+            model: inv.model ?? null,
+            manufacturer: inv.manufacturer ?? null,
+            gpu_model: gpuModels(inv),
+            gpu_count: inv.gpus.length,
+            memory_gib: inv.memoryGiB ?? null,
+            cpu_count: inv.cpus.length,
+            macs: [...inv.macs],
+            firmware: firmwareMap(inv),
+          };
+        } catch (err) {
+          const code = isClientError(err) ? ` (${err.code})` : "";
+          req.context.log.warn("BMC not read", { name: e.name, endpoint: e.endpoint, code });
+          return { ...row, reachable: !isUnreachable(err), error: `${(err as Error).message}${code}` };
+        }
+      });
+      resp.state = { ...req.config, nodes: rows };
+    },
+  };
+}

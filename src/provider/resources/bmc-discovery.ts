@@ -1,0 +1,134 @@
+/**
+ * What rackform_bmc (and the inventory data source) do with a BMC: wait until it answers, read its inventory, and map
+ * it to state values; plus the baseline read from `expected`. Kept apart from the resource so both types share it.
+ */
+import { isClientError } from "../../clients/errors.js";
+import type { Inventory, RedfishClient, SystemState } from "../../clients/redfish/index.js";
+import {
+  type Context,
+  getList,
+  getNumber,
+  getObject,
+  getString,
+  isObjectValue,
+  type ObjectValue,
+  type Value,
+} from "../../framework/index.js";
+import type { Baseline } from "../conformance.js";
+import { bounded, OperationTimeoutError } from "../timeouts.js";
+
+/** The inventory and power/boot state of one system. */
+export interface Discovered {
+  readonly inv: Inventory;
+  readonly sys: SystemState;
+}
+
+/** True for failures a BMC shows while it boots (after its outlet came on) or is briefly overloaded. */
+export function isNotReadyYet(e: unknown): boolean {
+  if (!isClientError(e)) return false;
+  if (e.code === "RACKFORM_ERR_HTTP_CONNECT" || e.code === "RACKFORM_ERR_HTTP_TIMEOUT") return true;
+  return e.code === "RACKFORM_ERR_HTTP_STATUS" && (e.status === 503 || e.status === 429);
+}
+
+/** True when the BMC did not answer at all (as opposed to answering with an error). */
+export function isUnreachable(e: unknown): boolean {
+  if (e instanceof OperationTimeoutError) return true;
+  return (
+    isClientError(e) &&
+    (e.code === "RACKFORM_ERR_HTTP_CONNECT" || e.code === "RACKFORM_ERR_HTTP_TIMEOUT" || e.code === "RACKFORM_ERR_TLS")
+  );
+}
+
+/** The time between two attempts while a BMC boots; the client already retries each request with backoff. */
+const READY_POLL_MS = 1000;
+
+/**
+ * Reads inventory and system state within `ms`. With `waitForReady`, failures of a booting BMC (connection refused or
+ * reset, 503) are retried until the time is up, and the timeout's message then carries the last such failure.
+ */
+export async function discover(
+  ctx: Context,
+  client: RedfishClient,
+  systemId: string | undefined,
+  opts: { readonly ms: number; readonly op: string; readonly waitForReady: boolean },
+): Promise<Discovered> {
+  let last: unknown;
+  const what = opts.waitForReady
+    ? `waiting for the BMC ${client.origin} to answer`
+    : `reading the BMC ${client.origin}`;
+  try {
+    return await bounded(ctx, opts.ms, opts.op, what, async (signal) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const inv = await client.inventory(systemId);
+          const sys = await client.getSystem(inv.systemId);
+          return { inv, sys };
+        } catch (e) {
+          if (!opts.waitForReady || !isNotReadyYet(e) || signal.aborted) throw e;
+          last = e;
+          ctx.log.info("BMC not answering yet; waiting", {
+            endpoint: client.origin,
+            attempt,
+            code: (e as { code?: string }).code,
+          });
+          await new Promise((r) => setTimeout(r, READY_POLL_MS));
+          if (signal.aborted) throw signal.reason;
+        }
+      }
+    });
+  } catch (e) {
+    if (e instanceof OperationTimeoutError && last instanceof Error) {
+      const err = new OperationTimeoutError(`${what} (last failure: ${last.message})`, e.ms, e.op);
+      throw err;
+    }
+    throw e;
+  }
+}
+
+/** Inventory as state values of rackform_bmc's computed attributes (conformant excluded). */
+export function inventoryValues(d: Discovered): Record<string, Value> {
+  const { inv, sys } = d;
+  return {
+    system_id: inv.systemId,
+    serial: inv.serial ?? null,
+    model: inv.model ?? null,
+    manufacturer: inv.manufacturer ?? null,
+    power_state: sys.powerState ?? "Unknown",
+    macs: [...inv.macs],
+    gpus: inv.gpus.map((g) => ({ model: g.model ?? null, serial: g.serial ?? null })),
+    gpu_count: inv.gpus.length,
+    memory_gib: inv.memoryGiB ?? null,
+    cpu_count: inv.cpus.length,
+    firmware: firmwareMap(inv),
+  };
+}
+
+/** FirmwareInventory as Id → version; components without a version are left out. */
+export function firmwareMap(inv: Inventory): Record<string, Value> {
+  return Object.fromEntries(inv.firmware.flatMap((f) => (f.version ? [[f.id, f.version]] : [])));
+}
+
+/** The GPU models of a node, distinct, in inventory order, joined with ", " (null without GPUs). */
+export function gpuModels(inv: Inventory): string | null {
+  const models = [...new Set(inv.gpus.flatMap((g) => (g.model ? [g.model] : [])))];
+  return models.length > 0 ? models.join(", ") : null;
+}
+
+/** The baseline in an `expected` value, or undefined when it is null (nothing is checked then). */
+export function baselineOf(resource: ObjectValue): Baseline | undefined {
+  const e = getObject(resource, "expected");
+  if (!e) return undefined;
+  const num = (k: string) => getNumber(e, k) ?? undefined;
+  const fw = e.firmware;
+  return {
+    gpuModel: getString(e, "gpu_model") ?? undefined,
+    gpuCount: num("gpu_count"),
+    minMemoryGiB: num("min_memory_gib"),
+    cpuCount: num("cpu_count"),
+    nicCount: num("nic_count"),
+    macs: e.macs === null ? undefined : getList(e, "macs").filter((m): m is string => typeof m === "string"),
+    firmware: isObjectValue(fw)
+      ? Object.fromEntries(Object.entries(fw).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])))
+      : undefined,
+  };
+}

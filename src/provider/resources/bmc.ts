@@ -1,0 +1,376 @@
+/**
+ * rackform_bmc: one node's Redfish BMC, the step after its outlet is on. Create waits for the BMC to boot, discovers
+ * the system (MACs, GPUs, memory, firmware) and checks it against `expected`, the flavor's baseline.
+ *
+ * Non-conformance on create: one error listing every difference, and nothing is recorded. Create changes nothing on the
+ * BMC before the check passes (the boot override is set only afterwards), so there is nothing to undo, and the next
+ * apply simply tries again; a tainted object would only add a replacement to the next plan for the same outcome.
+ *
+ * Drift (a GPU lost, firmware changed out of band) is found by read, which re-inventories the node. Read does NOT fail:
+ * it records the fresh values with `conformant = false` and a warning listing every difference, and the plan then holds
+ * an in-place update of this node (`conformant: false -> known after apply`) whose apply re-checks and fails with the
+ * measured-vs-expected error until the node conforms again or `expected` is changed. Why not an error in read: refresh
+ * runs before every plan, apply AND destroy of the whole stack, so one bad node would freeze the whole rack — including
+ * the destroy or the baseline change that would deal with it. The update keeps the drift visible
+ * (`plan -detailed-exitcode` exits 2) and the failure scoped to the one node. Why not a replacement: replacing the BMC
+ * would make its id unknown and cascade into replacing everything built on it (enrollment, deployment).
+ * A BMC that stops answering during read is treated the same way (warning, conformant = false).
+ *
+ * Destroy only forgets the BMC: it powers nothing off and leaves boot settings as they are.
+ */
+import type { RedfishClient } from "../../clients/redfish/index.js";
+import {
+  attr,
+  type Context,
+  type Diagnostics,
+  getString,
+  isObjectValue,
+  numberBetween,
+  type ObjectValue,
+  path,
+  type Resource,
+  requiresReplace,
+  stringLength,
+  stringOneOf,
+  timeoutMs,
+  timeoutsBlock,
+  UNKNOWN,
+  useStateForUnknown,
+  type Value,
+  validator,
+} from "../../framework/index.js";
+import { addClientError, isGone } from "../client-errors.js";
+import type { ProviderData } from "../config.js";
+import { conformanceDifferences, formatDifferences } from "../conformance.js";
+import { baselineOf, type Discovered, discover, inventoryValues, isUnreachable } from "./bmc-discovery.js";
+import { redfishEndpoint } from "./pdu-outlet.js";
+
+const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, read: 2 * 60_000, update: 10 * 60_000 };
+
+/** Boot source override targets of the Redfish ComputerSystem schema. */
+export const BOOT_TARGETS = ["None", "Pxe", "Hdd", "Cd", "Usb", "BiosSetup", "UefiHttp", "UefiShell", "UefiTarget"];
+
+/**
+ * Computed attributes that come from the inventory and may change when a node is repaired: unknown in a plan that
+ * re-checks the node. Serial, model and manufacturer identify the board and keep their values (see `identityChange`).
+ */
+const INVENTORY = ["power_state", "macs", "gpus", "gpu_count", "memory_gib", "cpu_count", "firmware"] as const;
+
+const SYSTEM_URL = /^(https?:\/\/[^/]+)(?:\/redfish\/v1\/?|\/redfish\/v1\/Systems\/([^/]+)\/?|\/?)$/;
+
+const macList = validator("MAC addresses such as 0C:42:A1:00:00:01", (req, resp) => {
+  if (!Array.isArray(req.value)) return;
+  req.value.forEach((m, i) => {
+    if (typeof m === "string" && !/^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/.test(m.trim())) {
+      resp.diagnostics.error(
+        "Invalid MAC address",
+        `${JSON.stringify(m)} is not a MAC address; write six hex pairs such as "0C:42:A1:00:00:01".`,
+        [...req.path, { index: i }],
+      );
+    }
+  });
+});
+
+const count = (what: string, max = 1024) =>
+  attr.number({ optional: true, description: what, validators: [numberBetween(0, max)] });
+
+const schemaAttributes = {
+  id: attr.string({
+    computed: true,
+    description: "The system's Redfish URL: endpoint + system path, e.g. https://10.0.0.5/redfish/v1/Systems/1.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  endpoint: attr.string({
+    required: true,
+    description: 'Address of the BMC\'s Redfish service, e.g. "https://10.0.0.5". Changing it replaces the resource.',
+    validators: [redfishEndpoint],
+    planModifiers: [requiresReplace()],
+  }),
+  system_id: attr.string({
+    optional: true,
+    computed: true,
+    description: "Id of the ComputerSystem under /redfish/v1/Systems. @default the BMC's only system",
+    validators: [stringLength({ min: 1, max: 256 })],
+    planModifiers: [useStateForUnknown(), requiresReplace()],
+  }),
+  expected: attr.single(
+    {
+      gpu_model: attr.string({
+        optional: true,
+        description: 'Text every GPU model must contain, case-insensitive, e.g. "H100".',
+        validators: [stringLength({ min: 1 })],
+      }),
+      gpu_count: count("Exact number of GPUs."),
+      min_memory_gib: count("Least system memory in GiB.", 1_048_576),
+      cpu_count: count("Exact number of CPU sockets."),
+      nic_count: count("Exact number of network ports with a MAC address (Redfish EthernetInterfaces)."),
+      macs: attr.list("string", {
+        optional: true,
+        description: "The exact set of MAC addresses (any order and case).",
+        validators: [macList],
+      }),
+      firmware: attr.map("string", {
+        optional: true,
+        description:
+          'Component → exact version. A component is a FirmwareInventory Id or Name as the BMC lists it (see the computed `firmware`), e.g. { BIOS = "2.3.5" }.',
+      }),
+    },
+    {
+      optional: true,
+      description:
+        "The conformance baseline a flavor sets. Create fails, listing every difference, when the node does not match; a later mismatch (drift) sets conformant = false and plans an update that re-checks. @default nothing is checked",
+    },
+  ),
+  boot_source_override_target: attr.string({
+    optional: true,
+    description:
+      'Boot source override set after discovery, e.g. "Pxe" for the first commissioning boot. Applied on create and when changed; not read back, because a one-time override is consumed by the next boot.',
+    validators: [stringOneOf(...BOOT_TARGETS)],
+  }),
+  boot_source_override_enabled: attr.string({
+    optional: true,
+    description: 'How long the override lasts: "Once", "Continuous" or "Disabled". @default "Once"',
+    validators: [stringOneOf("Once", "Continuous", "Disabled")],
+  }),
+  serial: attr.string({
+    computed: true,
+    description: "The system's serial number.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  model: attr.string({ computed: true, description: "The system's model.", planModifiers: [useStateForUnknown()] }),
+  manufacturer: attr.string({
+    computed: true,
+    description: "The system's manufacturer.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  power_state: attr.string({ computed: true, description: "Host power state when last read (On, Off, …)." }),
+  macs: attr.list("string", { computed: true, description: "MAC addresses of the network ports, upper case." }),
+  gpus: attr.list(["object", { model: "string", serial: "string" }], {
+    computed: true,
+    description: "The GPUs found (Processors of type GPU and PCIe display controllers).",
+  }),
+  gpu_count: attr.number({ computed: true, description: "Number of GPUs found." }),
+  memory_gib: attr.number({ computed: true, description: "System memory in GiB." }),
+  cpu_count: attr.number({ computed: true, description: "Number of CPU sockets." }),
+  firmware: attr.map("string", { computed: true, description: "FirmwareInventory: component Id → version." }),
+  conformant: attr.bool({
+    computed: true,
+    description: "Whether the node matched `expected` when last read (true when no baseline is set).",
+  }),
+};
+
+function origin(endpoint: string): string {
+  return new URL(endpoint).origin;
+}
+
+function what(v: ObjectValue, d?: Discovered): string {
+  const sys = d?.inv.systemId ?? (typeof v.system_id === "string" ? v.system_id : undefined);
+  const serial = d?.inv.serial ?? (typeof v.serial === "string" ? v.serial : undefined);
+  return `BMC ${origin(getString(v, "endpoint")!)}${sys ? ` system ${sys}` : ""}${serial ? ` (serial ${serial})` : ""}`;
+}
+
+function site(v: ObjectValue) {
+  return { what: what(v), endpointPath: path("endpoint"), notFoundPath: path("system_id") };
+}
+
+/** One diagnostic per node listing every difference; undefined when the node conforms. */
+function nonConformance(v: ObjectValue, d: Discovered): string | undefined {
+  const baseline = baselineOf(v);
+  const diffs = baseline ? conformanceDifferences(baseline, d.inv) : [];
+  if (diffs.length === 0) return undefined;
+  const n = diffs.length;
+  return `${what(v, d)}: ${n} difference${n > 1 ? "s" : ""} from expected:\n${formatDifferences(diffs)}`;
+}
+
+/** How the system's identity differs from the (known) planned one, or undefined; the engine wants them equal. */
+function identityChange(plan: ObjectValue, d: Discovered): string | undefined {
+  const now: Record<string, string | undefined> = {
+    serial: d.inv.serial,
+    model: d.inv.model,
+    manufacturer: d.inv.manufacturer,
+  };
+  for (const [k, v] of Object.entries(now)) {
+    const was = plan[k];
+    if (typeof was === "string" && was !== (v ?? null)) return `${k} was ${was}, now ${v ?? "not reported"}`;
+  }
+  return undefined;
+}
+
+/** The full state after a successful discovery. */
+function stateOf(v: ObjectValue, d: Discovered, conformant: boolean): ObjectValue {
+  return {
+    ...v,
+    id: `${origin(getString(v, "endpoint")!)}${d.sys.odataId}`,
+    ...inventoryValues(d),
+    conformant,
+  };
+}
+
+/** Discovers (waiting for the BMC to boot), checks the baseline, then sets the boot override. */
+async function converge(
+  ctx: Context,
+  client: RedfishClient,
+  plan: ObjectValue,
+  prior: ObjectValue | null,
+  ms: number,
+  op: "create" | "update",
+  diags: Diagnostics,
+): Promise<ObjectValue | undefined> {
+  const systemId = typeof plan.system_id === "string" ? plan.system_id : undefined;
+  let d: Discovered;
+  try {
+    d = await discover(ctx, client, systemId, { ms, op, waitForReady: true });
+  } catch (e) {
+    addClientError(diags, e, "discover the BMC", site(plan));
+    return undefined;
+  }
+  const swapped = identityChange(plan, d);
+  if (swapped) {
+    diags.error(
+      "A different system answers at this BMC",
+      `${what(plan, d)}: ${swapped}. The board was swapped or the address reassigned; check the cabling, then replace this resource (terraform apply -replace=…) to discover the new system.`,
+      path("endpoint"),
+    );
+    return undefined;
+  }
+  const bad = nonConformance(plan, d);
+  if (bad) {
+    diags.error(
+      "Node does not conform to its expected baseline",
+      `${bad}\nFix the node (reseat or replace the part, update the firmware) or change expected to accept it. ${op === "create" ? "Nothing was recorded; the next apply checks again." : "The previous state is kept."}`,
+      path("expected"),
+    );
+    return undefined;
+  }
+  const target = getString(plan, "boot_source_override_target");
+  const enabled = getString(plan, "boot_source_override_enabled") ?? "Once";
+  const changed =
+    prior === null ||
+    prior.boot_source_override_target !== target ||
+    prior.boot_source_override_enabled !== plan.boot_source_override_enabled;
+  if (target !== null && changed) {
+    try {
+      ctx.log.info("setting boot source override", { endpoint: client.origin, target, enabled });
+      await client.setBootOverride(target, enabled as "Once" | "Continuous" | "Disabled", { systemId: d.inv.systemId });
+    } catch (e) {
+      addClientError(diags, e, "set the boot source override", {
+        ...site(plan),
+        notFoundPath: path("boot_source_override_target"),
+      });
+      return undefined;
+    }
+  }
+  return stateOf(plan, d, true);
+}
+
+/** The rackform_bmc resource; one instance per provider process. */
+export function bmcResource(): Resource {
+  let data: ProviderData | undefined;
+  const client = (v: ObjectValue): RedfishClient => {
+    if (!data) throw new Error("rackform_bmc used before the provider was configured");
+    return data.redfishClient(origin(getString(v, "endpoint")!));
+  };
+  return {
+    typeName: "rackform_bmc",
+    schema: {
+      version: 0,
+      description:
+        "One node's Redfish BMC, the step after its outlet is on. Create waits for the BMC to boot (connection " +
+        "failures and 503 are retried until timeouts.create, default 10m), discovers the system (MACs, GPUs, memory, " +
+        "CPUs, firmware) and checks it against `expected`: a node that does not conform fails with one error listing " +
+        "every difference, and nothing is recorded. Drift found by a refresh (or a BMC that stopped answering) is a " +
+        "warning, conformant = false and a planned in-place update that re-checks the node, so one bad node never blocks " +
+        "the plans of its neighbours. Credentials come from the provider's redfish block. Destroy only forgets the " +
+        "BMC: it powers nothing off and changes no setting. Import with the endpoint or the system's URL.",
+      attributes: schemaAttributes,
+      blocks: { timeouts: timeoutsBlock(["create", "read", "update"]) },
+    },
+
+    configure(req) {
+      data = req.providerData as ProviderData | undefined;
+    },
+
+    validateConfig(req, resp) {
+      const c = req.config;
+      if (c.boot_source_override_enabled !== null && c.boot_source_override_target === null) {
+        resp.diagnostics.error(
+          "Boot override without a target",
+          'boot_source_override_enabled needs boot_source_override_target (e.g. "Pxe"); set both or neither.',
+          path("boot_source_override_enabled"),
+        );
+      }
+    },
+
+    async create(req, resp) {
+      const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
+      const s = await converge(req.context, client(req.plan), req.plan, null, ms, "create", resp.diagnostics);
+      if (s) resp.state = s;
+    },
+
+    async update(req, resp) {
+      const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
+      const s = await converge(req.context, client(req.plan), req.plan, req.state, ms, "update", resp.diagnostics);
+      if (s) resp.state = s;
+    },
+
+    async read(req, resp) {
+      const st = req.state;
+      const systemId = typeof st.system_id === "string" ? st.system_id : undefined;
+      const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
+      let d: Discovered;
+      try {
+        d = await discover(req.context, client(st), systemId, { ms, op: "read", waitForReady: false });
+      } catch (e) {
+        if (isGone(e) && st.conformant !== null) {
+          resp.state = null;
+        } else if (isUnreachable(e) && st.conformant !== null) {
+          resp.state = { ...st, conformant: false };
+          resp.diagnostics.warning(
+            "BMC not answering; node marked non-conformant",
+            `${what(st)}: ${(e as Error).message}\nThe plan re-checks this node with an update; it fails until the BMC answers again (check its outlet and network).`,
+            path("endpoint"),
+          );
+        } else addClientError(resp.diagnostics, e, "read the BMC", site(st));
+        return;
+      }
+      const bad = nonConformance(st, d);
+      resp.state = stateOf(st, d, bad === undefined);
+      if (bad) {
+        resp.diagnostics.warning(
+          "Node no longer conforms to its expected baseline",
+          `${bad}\nThe plan updates this rackform_bmc to re-check it; that apply fails until the node conforms again or expected is changed.`,
+          path("expected"),
+        );
+      }
+    },
+
+    delete() {
+      // Forgetting is all destroy does: the BMC belongs to the hardware, and powering off is the outlet's job.
+    },
+
+    modifyPlan(req, resp) {
+      const { plan, state } = req;
+      if (!isObjectValue(plan) || !isObjectValue(state) || state.conformant !== false) return;
+      const unknowns: Record<string, Value> = { conformant: UNKNOWN };
+      for (const k of INVENTORY) unknowns[k] = UNKNOWN;
+      resp.plan = { ...plan, ...unknowns };
+    },
+
+    importState(req, resp) {
+      const m = SYSTEM_URL.exec(req.id.trim());
+      if (!m) {
+        resp.diagnostics.error(
+          "Invalid import id for rackform_bmc",
+          `Expected the BMC's address or its system's Redfish URL, e.g. https://10.0.0.5 or https://10.0.0.5/redfish/v1/Systems/1; got ${JSON.stringify(req.id)}.`,
+        );
+        return;
+      }
+      resp.state = {
+        ...resp.state,
+        id: req.id.trim(),
+        endpoint: m[1],
+        system_id: m[2] ? decodeURIComponent(m[2]) : null,
+      };
+    },
+  };
+}
