@@ -7,7 +7,16 @@ import { BMC_CONCURRENCY, HttpCore, type HttpCoreOptions } from "../http/core.js
 import { mapLimit } from "../http/semaphore.js";
 import { safeUrl } from "../redact.js";
 import { collectInventory } from "./inventory.js";
-import { actionInfoAllowed, isObj, lastSegment, link, members, parseFirmware, parseSystem } from "./parse.js";
+import {
+  actionInfoAllowed,
+  isObj,
+  lastSegment,
+  link,
+  members,
+  parseFirmware,
+  parseOutlet,
+  parseSystem,
+} from "./parse.js";
 import { getOutlet, listPdus, setOutletPower } from "./pdu.js";
 import { chooseResetType, type ResetRequest } from "./reset.js";
 import { type RedfishAuthMode, RedfishTransport } from "./transport.js";
@@ -66,6 +75,7 @@ const GUARDED = [
   "simpleUpdate",
   "listPdus",
   "getOutlet",
+  "getOutletAt",
   "setOutletPower",
 ] as const;
 
@@ -289,6 +299,14 @@ export class RedfishClient {
       pduId,
       outletId,
     );
+  }
+
+  /**
+   * One outlet read straight from its Redfish path (as recorded after a first discovery): one request instead of
+   * walking PowerEquipment → RackPDUs → PDU → Outlets, which matters when a plan refreshes hundreds of outlets.
+   */
+  async getOutletAt(path: string): Promise<OutletState> {
+    return parseOutlet(await this.t.getJson(path));
   }
 
   /** Switches an outlet with #Outlet.PowerControl and returns its state afterwards. */

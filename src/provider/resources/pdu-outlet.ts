@@ -238,8 +238,11 @@ export function pduOutletResource(): Resource {
       const client = need().redfishClient(endpoint);
       const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
       try {
+        // State holds the outlet's URL after the first discovery: a refresh is then a single GET.
+        const known =
+          typeof st.id === "string" && st.id.startsWith(`${endpoint}/`) ? new URL(st.id).pathname : undefined;
         const o = await bounded(req.context, ms, "read", `reading outlet ${outletId} of ${endpoint}`, async () =>
-          client.getOutlet(await resolvePdu(client, pduId), outletId),
+          known ? client.getOutletAt(known) : client.getOutlet(await resolvePdu(client, pduId), outletId),
         );
         resp.state = toState(st, endpoint, pduId ?? (await resolvePdu(client, null)), o);
       } catch (e) {
