@@ -19,6 +19,8 @@ const PLATFORM = {
 const lock = JSON.parse(readFileSync("package-lock.json", "utf8"));
 let added = 0;
 for (const [path, pkg] of Object.entries(lock.packages)) {
+  // Bundled packages ship inside their parent's tarball; npm never installs their optional dependencies.
+  if (pkg.inBundle) continue;
   for (const [dep, version] of Object.entries(pkg.optionalDependencies ?? {})) {
     const key = `node_modules/${dep}`;
     if (lock.packages[key]) continue;

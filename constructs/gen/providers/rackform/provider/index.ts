@@ -1,0 +1,429 @@
+// https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs
+// generated from terraform resource schema
+
+import { Construct } from 'constructs';
+import * as cdktf from 'cdktf';
+
+// Configuration
+
+export interface RackformProviderConfig {
+  /**
+  * Alias name
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#alias RackformProvider#alias}
+  */
+  readonly alias?: string;
+  /**
+  * redfish block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#redfish RackformProvider#redfish}
+  */
+  readonly redfish?: RackformProviderRedfish;
+  /**
+  * maas block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#maas RackformProvider#maas}
+  */
+  readonly maas?: RackformProviderMaas;
+  /**
+  * ironic block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#ironic RackformProvider#ironic}
+  */
+  readonly ironic?: RackformProviderIronic;
+}
+export interface RackformProviderRedfish {
+  /**
+  * User name for Redfish sessions. Falls back to RACKFORM_REDFISH_USERNAME.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#username RackformProvider#username}
+  */
+  readonly username?: string;
+  /**
+  * Password for Redfish sessions. Falls back to RACKFORM_REDFISH_PASSWORD. Never logged.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#password RackformProvider#password}
+  */
+  readonly password?: string;
+  /**
+  * PEM file of the CA that signed the BMCs' certificates. Falls back to RACKFORM_REDFISH_CA_FILE; else the system store.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#ca_file RackformProvider#ca_file}
+  */
+  readonly caFile?: string;
+  /**
+  * Skip TLS verification. Only for a lab you trust. @default false
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#insecure RackformProvider#insecure}
+  */
+  readonly insecure?: boolean | cdktf.IResolvable;
+  /**
+  * Requests in flight to one BMC or PDU at a time (BMCs serve few). @default 4
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#max_concurrent_per_bmc RackformProvider#max_concurrent_per_bmc}
+  */
+  readonly maxConcurrentPerBmc?: number;
+  /**
+  * Minimum spacing between two outlet power-ons in this run, to limit inrush current (e.g. "500ms"). @default "250ms"
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#power_on_interval RackformProvider#power_on_interval}
+  */
+  readonly powerOnInterval?: string;
+}
+
+export function rackformProviderRedfishToTerraform(struct?: RackformProviderRedfish | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    username: cdktf.stringToTerraform(struct!.username),
+    password: cdktf.stringToTerraform(struct!.password),
+    ca_file: cdktf.stringToTerraform(struct!.caFile),
+    insecure: cdktf.booleanToTerraform(struct!.insecure),
+    max_concurrent_per_bmc: cdktf.numberToTerraform(struct!.maxConcurrentPerBmc),
+    power_on_interval: cdktf.stringToTerraform(struct!.powerOnInterval),
+  }
+}
+
+
+export function rackformProviderRedfishToHclTerraform(struct?: RackformProviderRedfish | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    username: {
+      value: cdktf.stringToHclTerraform(struct!.username),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    password: {
+      value: cdktf.stringToHclTerraform(struct!.password),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    ca_file: {
+      value: cdktf.stringToHclTerraform(struct!.caFile),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    insecure: {
+      value: cdktf.booleanToHclTerraform(struct!.insecure),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "boolean",
+    },
+    max_concurrent_per_bmc: {
+      value: cdktf.numberToHclTerraform(struct!.maxConcurrentPerBmc),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    power_on_interval: {
+      value: cdktf.stringToHclTerraform(struct!.powerOnInterval),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export interface RackformProviderMaas {
+  /**
+  * MAAS region URL, e.g. "http://maas:5240/MAAS/". Falls back to RACKFORM_MAAS_URL.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#url RackformProvider#url}
+  */
+  readonly url?: string;
+  /**
+  * MAAS API key `consumer_key:token_key:token_secret`. Falls back to RACKFORM_MAAS_API_KEY. Never logged.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#api_key RackformProvider#api_key}
+  */
+  readonly apiKey?: string;
+}
+
+export function rackformProviderMaasToTerraform(struct?: RackformProviderMaas | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    url: cdktf.stringToTerraform(struct!.url),
+    api_key: cdktf.stringToTerraform(struct!.apiKey),
+  }
+}
+
+
+export function rackformProviderMaasToHclTerraform(struct?: RackformProviderMaas | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    url: {
+      value: cdktf.stringToHclTerraform(struct!.url),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    api_key: {
+      value: cdktf.stringToHclTerraform(struct!.apiKey),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export interface RackformProviderIronic {
+  /**
+  * Ironic API endpoint, e.g. "http://ironic:6385". Falls back to RACKFORM_IRONIC_URL.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#url RackformProvider#url}
+  */
+  readonly url?: string;
+  /**
+  * HTTP basic user name (with password). Falls back to RACKFORM_IRONIC_USERNAME. @default noauth
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#username RackformProvider#username}
+  */
+  readonly username?: string;
+  /**
+  * HTTP basic password. Falls back to RACKFORM_IRONIC_PASSWORD. Never logged.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#password RackformProvider#password}
+  */
+  readonly password?: string;
+  /**
+  * Keystone token (X-Auth-Token), instead of basic auth. Falls back to RACKFORM_IRONIC_TOKEN.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#token RackformProvider#token}
+  */
+  readonly token?: string;
+}
+
+export function rackformProviderIronicToTerraform(struct?: RackformProviderIronic | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    url: cdktf.stringToTerraform(struct!.url),
+    username: cdktf.stringToTerraform(struct!.username),
+    password: cdktf.stringToTerraform(struct!.password),
+    token: cdktf.stringToTerraform(struct!.token),
+  }
+}
+
+
+export function rackformProviderIronicToHclTerraform(struct?: RackformProviderIronic | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    url: {
+      value: cdktf.stringToHclTerraform(struct!.url),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    username: {
+      value: cdktf.stringToHclTerraform(struct!.username),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    password: {
+      value: cdktf.stringToHclTerraform(struct!.password),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    token: {
+      value: cdktf.stringToHclTerraform(struct!.token),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+
+/**
+* Represents a {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs rackform}
+*/
+export class RackformProvider extends cdktf.TerraformProvider {
+
+  // =================
+  // STATIC PROPERTIES
+  // =================
+  public static readonly tfResourceType = "rackform";
+
+  // ==============
+  // STATIC Methods
+  // ==============
+  /**
+  * Generates CDKTF code for importing a RackformProvider resource upon running "cdktf plan <stack-name>"
+  * @param scope The scope in which to define this construct
+  * @param importToId The construct id used in the generated config for the RackformProvider to import
+  * @param importFromId The id of the existing RackformProvider that should be imported. Refer to the {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#import import section} in the documentation of this resource for the id to use
+  * @param provider? Optional instance of the provider where the RackformProvider to import is found
+  */
+  public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
+        return new cdktf.ImportableResource(scope, importToId, { terraformResourceType: "rackform", importId: importFromId, provider });
+      }
+
+  // ===========
+  // INITIALIZER
+  // ===========
+
+  /**
+  * Create a new {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs rackform} Resource
+  *
+  * @param scope The scope in which to define this construct
+  * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
+  * @param options RackformProviderConfig = {}
+  */
+  public constructor(scope: Construct, id: string, config: RackformProviderConfig = {}) {
+    super(scope, id, {
+      terraformResourceType: 'rackform',
+      terraformGeneratorMetadata: {
+        providerName: 'rackform',
+        providerVersion: '0.1.0'
+      },
+      terraformProviderSource: 'registry.terraform.io/rackform/rackform'
+    });
+    this._alias = config.alias;
+    this._redfish = config.redfish;
+    this._maas = config.maas;
+    this._ironic = config.ironic;
+  }
+
+  // ==========
+  // ATTRIBUTES
+  // ==========
+
+  // alias - computed: false, optional: true, required: false
+  private _alias?: string; 
+  public get alias() {
+    return this._alias;
+  }
+  public set alias(value: string | undefined) {
+    this._alias = value;
+  }
+  public resetAlias() {
+    this._alias = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get aliasInput() {
+    return this._alias;
+  }
+
+  // redfish - computed: false, optional: true, required: false
+  private _redfish?: RackformProviderRedfish; 
+  public get redfish() {
+    return this._redfish;
+  }
+  public set redfish(value: RackformProviderRedfish | undefined) {
+    this._redfish = value;
+  }
+  public resetRedfish() {
+    this._redfish = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get redfishInput() {
+    return this._redfish;
+  }
+
+  // maas - computed: false, optional: true, required: false
+  private _maas?: RackformProviderMaas; 
+  public get maas() {
+    return this._maas;
+  }
+  public set maas(value: RackformProviderMaas | undefined) {
+    this._maas = value;
+  }
+  public resetMaas() {
+    this._maas = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get maasInput() {
+    return this._maas;
+  }
+
+  // ironic - computed: false, optional: true, required: false
+  private _ironic?: RackformProviderIronic; 
+  public get ironic() {
+    return this._ironic;
+  }
+  public set ironic(value: RackformProviderIronic | undefined) {
+    this._ironic = value;
+  }
+  public resetIronic() {
+    this._ironic = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get ironicInput() {
+    return this._ironic;
+  }
+
+  // =========
+  // SYNTHESIS
+  // =========
+
+  protected synthesizeAttributes(): { [name: string]: any } {
+    return {
+      alias: cdktf.stringToTerraform(this._alias),
+      redfish: rackformProviderRedfishToTerraform(this._redfish),
+      maas: rackformProviderMaasToTerraform(this._maas),
+      ironic: rackformProviderIronicToTerraform(this._ironic),
+    };
+  }
+
+  protected synthesizeHclAttributes(): { [name: string]: any } {
+    const attrs = {
+      alias: {
+        value: cdktf.stringToHclTerraform(this._alias),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      redfish: {
+        value: rackformProviderRedfishToHclTerraform(this._redfish),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "RackformProviderRedfish",
+      },
+      maas: {
+        value: rackformProviderMaasToHclTerraform(this._maas),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "RackformProviderMaas",
+      },
+      ironic: {
+        value: rackformProviderIronicToHclTerraform(this._ironic),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "RackformProviderIronic",
+      },
+    };
+
+    // remove undefined attributes
+    return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined ))
+  }
+}
