@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 process.env.CHECKPOINT_DISABLE = "1"; // @cdktf/commons would otherwise call a telemetry host
+process.env.TF_CLI_CONFIG_FILE ||= "/dev/null"; // it also runs `terraform version`, which warns about a missing config
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "package.json"));
 
