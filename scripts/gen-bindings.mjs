@@ -1,14 +1,15 @@
 // `npm run gen`: generates the CDKTF L1 bindings (constructs/gen) from the provider's own schema (`rackform schema`),
 // without an engine. Deep-imports the generator: the package root needs jsii-pacmak, which plain TypeScript output does not.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 process.env.CHECKPOINT_DISABLE = "1"; // @cdktf/commons would otherwise call a telemetry host
-process.env.TF_CLI_CONFIG_FILE ||= "/dev/null"; // it also runs `terraform version`, which warns about a missing config
+// It also runs `terraform version`, which warns when the CLI config the environment names is missing.
+if (!existsSync(process.env.TF_CLI_CONFIG_FILE ?? "")) process.env.TF_CLI_CONFIG_FILE = "/dev/null";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "package.json"));
 
