@@ -1,0 +1,153 @@
+/**
+ * The backend seam (after metal3's Provisioner): one interface that MAAS and Ironic implement, and that BCM, Warewulf
+ * or xCAT adapters can implement next. Rules every adapter keeps:
+ * - every method is safe to repeat: `find` before `enroll` is what makes a re-apply after a crash idempotent, and
+ *   `commission` and `remove` drive the machine from whatever state they find it in;
+ * - a long operation returns an Outcome (complete, or failed with the backend's own words) apart from transient errors,
+ *   which are thrown as typed client errors (the resource maps them to diagnostics);
+ * - secrets (BMC password, API key) never reach a message, log line or fact.
+ */
+import type { Logger } from "../../framework/index.js";
+
+/** The backends rackform knows, as the user names them in `backend = "…"`. */
+export const BACKEND_NAMES = ["maas", "ironic"] as const;
+
+/** A backend name. */
+export type BackendName = (typeof BACKEND_NAMES)[number];
+
+/**
+ * A machine's lifecycle state, the same words for every backend (the adapters' tables map their own states):
+ * enrolled = known but not commissioned; enrolling = the backend is checking its power credentials;
+ * commissioning = commissioning, inspection, testing or cleaning; ready = commissioned and free;
+ * allocated/deploying/deployed = taken by a deployment; releasing = on its way back to ready;
+ * failed = the last operation failed; broken = taken out of service by hand; other = anything else (rescue, missing).
+ */
+export type MachineState =
+  | "enrolled"
+  | "enrolling"
+  | "commissioning"
+  | "ready"
+  | "allocated"
+  | "deploying"
+  | "deployed"
+  | "releasing"
+  | "failed"
+  | "broken"
+  | "other";
+
+/** What identifies a node before it has a backend id: any match means "this machine is already enrolled". */
+export interface NodeIdentity {
+  /** Hostname (MAAS) or node name (Ironic). */
+  readonly name: string;
+  /** MAC addresses, lower case. */
+  readonly macs: readonly string[];
+  /** The BMC's Redfish address, e.g. https://10.0.0.5 (compared by origin). */
+  readonly bmcAddress: string;
+}
+
+/** Everything enroll needs. The BMC password is passed here and nowhere else. */
+export interface EnrollSpec extends NodeIdentity {
+  readonly bmcUsername: string;
+  readonly bmcPassword: string;
+  /** Skip TLS verification of the BMC in the backend (the provider's redfish.insecure). */
+  readonly bmcInsecure: boolean;
+  /** MAAS architecture, e.g. "amd64/generic". */
+  readonly architecture: string;
+  /** Ironic resource class (ignored by MAAS). */
+  readonly resourceClass?: string;
+}
+
+/** Facts about one machine as the backend reports them now. */
+export interface MachineFacts {
+  /** MAAS system_id or Ironic node uuid. */
+  readonly id: string;
+  readonly name: string;
+  readonly state: MachineState;
+  /** The backend's own status name, e.g. "Failed commissioning" or "inspect failed". */
+  readonly status: string;
+  /** The backend's latest message about the status (MAAS status_message, Ironic last_error); "" when none. */
+  readonly message: string;
+  /** MAC addresses known to the backend, lower case, sorted. */
+  readonly macs: readonly string[];
+  /** "on", "off" or "unknown". */
+  readonly power: string;
+}
+
+/** An enrolled machine found by identity, and which parts of the identity matched. */
+export interface FoundMachine {
+  readonly facts: MachineFacts;
+  readonly matchedBy: readonly ("name" | "mac" | "bmc")[];
+}
+
+/** The result of a long operation: it completed, or the backend reports that it failed (with its own words). */
+export type Outcome =
+  | { readonly kind: "complete"; readonly facts: MachineFacts }
+  | { readonly kind: "failed"; readonly facts: MachineFacts; readonly message: string };
+
+/** How a long operation reports progress and learns that it must stop. */
+export interface OperationOptions {
+  readonly log: Logger;
+  /** Aborted on timeout or StopProvider; the operation rejects soon after. */
+  readonly signal: AbortSignal;
+  /** Poll interval of status waits. @default 1000 */
+  readonly pollMs?: number;
+}
+
+/** Several enrolled machines match one identity: rackform will not guess which one is meant. */
+export class AmbiguousMachineError extends Error {
+  override readonly name = "AmbiguousMachineError";
+  readonly code = "RACKFORM_ERR_BACKEND_AMBIGUOUS";
+  constructor(
+    readonly backend: BackendName,
+    readonly ids: readonly string[],
+  ) {
+    super(
+      `${ids.length} ${backend} machines match this node's name, MACs or BMC address (${ids.join(", ")}); ` +
+        "remove the duplicates in the backend or import the right one",
+    );
+  }
+}
+
+/** One bare-metal backend. Every method is safe to repeat. */
+export interface Backend {
+  readonly name: BackendName;
+  /** The enrolled machine matching any of name, MACs or BMC address; undefined when none (throws when several). */
+  find(identity: NodeIdentity, signal?: AbortSignal): Promise<FoundMachine | undefined>;
+  /** Enrolls the machine with redfish power and returns its id; it does not commission. */
+  enroll(spec: EnrollSpec, signal?: AbortSignal): Promise<string>;
+  /** Drives the machine from any state to commissioned and free (MAAS Ready, Ironic available). */
+  commission(id: string, o: OperationOptions): Promise<Outcome>;
+  /** The machine's facts now; undefined when the backend no longer has it. */
+  read(id: string, signal?: AbortSignal): Promise<MachineFacts | undefined>;
+  /** Releases or undeploys the machine if needed, then deletes it; an absent machine counts as removed. */
+  remove(id: string, o: OperationOptions): Promise<void>;
+}
+
+/** Lower-case, colon-separated MAC ("AA-BB-…" → "aa:bb:…"). */
+export function normalMac(mac: string): string {
+  return mac.trim().toLowerCase().replaceAll("-", ":");
+}
+
+/** The origin of a BMC address ("10.0.0.5" → "https://10.0.0.5"), for comparing addresses written differently. */
+export function bmcOrigin(address: string): string {
+  const a = address.trim();
+  try {
+    return new URL(/^https?:\/\//i.test(a) ? a : `https://${a}`).origin;
+  } catch {
+    return a.toLowerCase();
+  }
+}
+
+/** Picks the one machine among candidates (by id), throwing when several distinct machines match. */
+export function pickOne(
+  backend: BackendName,
+  candidates: readonly { readonly facts: MachineFacts; readonly matchedBy: FoundMachine["matchedBy"] }[],
+): FoundMachine | undefined {
+  const byId = new Map<string, FoundMachine>();
+  for (const c of candidates) {
+    const prior = byId.get(c.facts.id);
+    byId.set(c.facts.id, prior ? { facts: c.facts, matchedBy: [...prior.matchedBy, ...c.matchedBy] } : c);
+  }
+  if (byId.size > 1) throw new AmbiguousMachineError(backend, [...byId.keys()]);
+  return byId.values().next().value;
+}

@@ -1,0 +1,251 @@
+/**
+ * The Ironic adapter of the backend seam: a node with the redfish driver, driven manage → inspect → provide to
+ * available. Each step is chosen from the state the node is in now (a state → step table, as metal3's host state
+ * machine), so a run interrupted anywhere resumes where it stopped.
+ */
+import { isClientError } from "../../clients/errors.js";
+import { type IronicClient, IronicError, type IronicNode } from "../../clients/ironic/index.js";
+import {
+  type Backend,
+  bmcOrigin,
+  type EnrollSpec,
+  type FoundMachine,
+  type MachineFacts,
+  type MachineState,
+  type NodeIdentity,
+  normalMac,
+  type OperationOptions,
+  type Outcome,
+  pickOne,
+} from "./backend.js";
+
+/** Ironic provision state → normalized state (ironic/common/states.py). Maintenance reads as "broken". */
+export const IRONIC_STATE_TABLE: Readonly<Record<string, MachineState>> = {
+  enroll: "enrolled",
+  verifying: "enrolling",
+  manageable: "enrolled",
+  adopting: "enrolling",
+  "adopt failed": "failed",
+  inspecting: "commissioning",
+  "inspect wait": "commissioning",
+  "inspect failed": "failed",
+  cleaning: "commissioning",
+  "clean wait": "commissioning",
+  "clean failed": "failed",
+  available: "ready",
+  deploying: "deploying",
+  "wait call-back": "deploying",
+  "deploy failed": "failed",
+  active: "deployed",
+  deleting: "releasing",
+  error: "failed",
+  servicing: "deployed",
+  "service wait": "deployed",
+  "service failed": "failed",
+};
+
+const FIELDS = [
+  "uuid",
+  "name",
+  "provision_state",
+  "target_provision_state",
+  "power_state",
+  "last_error",
+  "maintenance",
+  "maintenance_reason",
+  "driver_info",
+];
+const PAST_AVAILABLE = new Set(["available", "deploying", "wait call-back", "active", "servicing", "service wait"]);
+/** Failed states that `manage` brings back to manageable (then inspection runs again). */
+const MANAGE_FIRST = new Set(["inspect failed", "clean failed", "adopt failed"]);
+/** States that `deleted` (undeploy, with cleaning) brings back to available before the node can be deleted. */
+const UNDEPLOY_FIRST = new Set(["active", "deploy failed", "error", "wait call-back"]);
+const DELETABLE = new Set(["enroll", "manageable", "available", "adopt failed"]);
+// The resource bounds the operation through the signal; this keeps the client's own default from ending it first.
+const FOREVER_MS = 30 * 86_400_000;
+// Transitions per operation: a node needs at most manage, inspect, provide (plus one repair); more means a loop.
+const MAX_STEPS = 8;
+
+function facts(n: IronicNode, macs: readonly string[]): MachineFacts {
+  const ps = n.provisionState ?? "unknown";
+  return {
+    id: n.uuid,
+    name: n.name ?? n.uuid,
+    state: n.maintenance ? "broken" : (IRONIC_STATE_TABLE[ps] ?? "other"),
+    status: ps,
+    message: n.maintenance ? (n.maintenanceReason ?? "in maintenance") : (n.lastError ?? ""),
+    macs: [...new Set(macs.map(normalMac))].sort(),
+    power: n.powerState === "power on" ? "on" : n.powerState === "power off" ? "off" : "unknown",
+  };
+}
+
+function isNotFound(e: unknown): boolean {
+  return isClientError(e) && e.code === "RACKFORM_ERR_IRONIC_NOT_FOUND";
+}
+
+function isProvisionFailure(e: unknown): e is IronicError {
+  return e instanceof IronicError && e.code === "RACKFORM_ERR_IRONIC_PROVISION_FAILED";
+}
+
+/** A Backend over one Ironic API. */
+export class IronicBackend implements Backend {
+  readonly name = "ironic" as const;
+  constructor(private readonly client: IronicClient) {}
+
+  async find(identity: NodeIdentity, signal?: AbortSignal): Promise<FoundMachine | undefined> {
+    const [nodes, ports] = await Promise.all([
+      this.client.listNodes({ fields: FIELDS, signal }),
+      this.client.extras.listPorts({ signal }),
+    ]);
+    const macs = new Set(identity.macs.map(normalMac));
+    const bmc = bmcOrigin(identity.bmcAddress);
+    const portsOf = new Map<string, string[]>();
+    for (const p of ports) if (p.nodeUuid) portsOf.set(p.nodeUuid, [...(portsOf.get(p.nodeUuid) ?? []), p.address]);
+    const candidates = [];
+    for (const n of nodes) {
+      const nodeMacs = portsOf.get(n.uuid) ?? [];
+      const matchedBy: FoundMachine["matchedBy"][number][] = [];
+      if (n.name === identity.name) matchedBy.push("name");
+      if (nodeMacs.some((m) => macs.has(normalMac(m)))) matchedBy.push("mac");
+      const addr = n.driverInfo?.redfish_address;
+      if (typeof addr === "string" && bmcOrigin(addr) === bmc) matchedBy.push("bmc");
+      if (matchedBy.length > 0) candidates.push({ facts: facts(n, nodeMacs), matchedBy });
+    }
+    return pickOne("ironic", candidates);
+  }
+
+  async enroll(spec: EnrollSpec, signal?: AbortSignal): Promise<string> {
+    const n = await this.client.createNode(
+      {
+        name: spec.name,
+        driver: "redfish",
+        resourceClass: spec.resourceClass,
+        driverInfo: {
+          redfish_address: spec.bmcAddress,
+          redfish_username: spec.bmcUsername,
+          redfish_password: spec.bmcPassword,
+          redfish_verify_ca: !spec.bmcInsecure,
+        },
+      },
+      signal,
+    );
+    // Ports let find() match by MAC before inspection has run; inspection adds the NICs not listed here.
+    for (const mac of spec.macs) await this.client.extras.createPort({ nodeUuid: n.uuid, address: mac }, signal);
+    return n.uuid;
+  }
+
+  async commission(id: string, o: OperationOptions): Promise<Outcome> {
+    let inspected = false;
+    let expected: string | undefined;
+    for (let step = 0; step < MAX_STEPS; step++) {
+      const n = await this.settle(id, o);
+      if (n.kind === "failed") return n;
+      const ps = n.node.provisionState ?? "";
+      if (n.node.maintenance) {
+        return this.failed(n.node, `the node is in maintenance (${n.node.maintenanceReason ?? "no reason given"})`, o);
+      }
+      // A transition can fail before the first poll sees it; only a state found at the start is repaired.
+      if (expected !== undefined && ps !== expected) {
+        const why = n.node.lastError ? `: ${n.node.lastError}` : "";
+        return this.failed(n.node, `node ${n.node.name ?? id} settled in ${ps} instead of ${expected}${why}`, o);
+      }
+      if (PAST_AVAILABLE.has(ps)) return { kind: "complete", facts: await this.factsOf(n.node, o.signal) };
+      const target =
+        ps === "enroll" || MANAGE_FIRST.has(ps)
+          ? "manage"
+          : ps === "manageable"
+            ? inspected
+              ? "provide"
+              : "inspect"
+            : undefined;
+      if (!target) return this.failed(n.node, `the node is ${ps}; rackform does not commission nodes from there`, o);
+      o.log.info("Ironic provision transition", { backend: "ironic", id, name: n.node.name, from: ps, target });
+      await this.client.setProvisionState(id, target, { signal: o.signal });
+      if (target === "inspect") inspected = true;
+      expected = target === "provide" ? "available" : "manageable";
+    }
+    throw new IronicError(
+      "RACKFORM_ERR_IRONIC_PROVISION_FAILED",
+      `node ${id} did not become available in ${MAX_STEPS} transitions`,
+    );
+  }
+
+  async read(id: string, signal?: AbortSignal): Promise<MachineFacts | undefined> {
+    try {
+      return await this.factsOf(await this.client.getNode(id, { fields: FIELDS, signal }), signal);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  }
+
+  async remove(id: string, o: OperationOptions): Promise<void> {
+    for (let step = 0; step < MAX_STEPS; step++) {
+      let n: IronicNode;
+      try {
+        const s = await this.settle(id, o);
+        n = s.kind === "failed" ? await this.client.getNode(id, { fields: FIELDS, signal: o.signal }) : s.node;
+      } catch (e) {
+        if (isNotFound(e)) return;
+        throw e;
+      }
+      const ps = n.provisionState ?? "";
+      if (n.maintenance || DELETABLE.has(ps)) {
+        o.log.info("deleting the node from Ironic", { backend: "ironic", id, name: n.name, from: ps });
+        await this.client.deleteNode(id, o.signal);
+        return;
+      }
+      const target = UNDEPLOY_FIRST.has(ps) ? "deleted" : MANAGE_FIRST.has(ps) ? "manage" : undefined;
+      if (!target) {
+        throw new IronicError(
+          "RACKFORM_ERR_IRONIC_CONFLICT",
+          `node ${id} is ${ps}; rackform cannot delete it from there`,
+        );
+      }
+      o.log.info("Ironic provision transition before delete", { backend: "ironic", id, from: ps, target });
+      await this.client.setProvisionState(id, target, { signal: o.signal });
+    }
+    throw new IronicError("RACKFORM_ERR_IRONIC_CONFLICT", `node ${id} could not be brought to a deletable state`);
+  }
+
+  /** Waits until no transition is pending; a transition that fails becomes a failed outcome. */
+  private async settle(
+    id: string,
+    o: OperationOptions,
+  ): Promise<{ kind: "settled"; node: IronicNode } | Extract<Outcome, { kind: "failed" }>> {
+    const n = await this.client.getNode(id, { fields: FIELDS, signal: o.signal });
+    if (!n.targetProvisionState) return { kind: "settled", node: n };
+    try {
+      await this.client.waitForProvisionState(id, n.targetProvisionState, {
+        timeoutMs: FOREVER_MS,
+        pollMs: o.pollMs ?? 1000,
+        signal: o.signal,
+        onProgress: (x) =>
+          o.log.info("Ironic node provision state", {
+            backend: "ironic",
+            id,
+            name: x.name,
+            state: x.provisionState,
+            target: x.targetProvisionState,
+          }),
+      });
+    } catch (e) {
+      if (!isProvisionFailure(e)) throw e;
+      const now = await this.client.getNode(id, { fields: FIELDS, signal: o.signal });
+      return { kind: "failed", facts: await this.factsOf(now, o.signal), message: e.message };
+    }
+    return { kind: "settled", node: await this.client.getNode(id, { fields: FIELDS, signal: o.signal }) };
+  }
+
+  private async failed(n: IronicNode, message: string, o: OperationOptions): Promise<Outcome> {
+    return { kind: "failed", facts: await this.factsOf(n, o.signal), message };
+  }
+
+  private async factsOf(n: IronicNode, signal?: AbortSignal): Promise<MachineFacts> {
+    const ports = await this.client.extras.listPorts({ node: n.uuid, signal });
+    return facts(
+      n,
+      ports.map((p) => p.address),
+    );
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * The MAAS adapter of the backend seam: a machine with redfish power, commissioned to Ready.
+ * Finding is by hostname and MAC over the one shared machine list (MAAS lists no power addresses; reading them
+ * would mean fetching every machine's BMC password, so the BMC address is not compared here).
+ */
+import { isClientError } from "../../clients/errors.js";
+import {
+  MAAS_FAILED_STATUSES,
+  MAAS_STATUS,
+  type MaasClient,
+  MaasError,
+  type MaasMachine,
+} from "../../clients/maas/index.js";
+import {
+  type Backend,
+  type EnrollSpec,
+  type FoundMachine,
+  type MachineFacts,
+  type MachineState,
+  type NodeIdentity,
+  normalMac,
+  type OperationOptions,
+  type Outcome,
+  pickOne,
+} from "./backend.js";
+
+/** MAAS status id → normalized state (ids of src/maascommon/enums/node.py NodeStatus). */
+export const MAAS_STATE_TABLE: Readonly<Record<number, MachineState>> = {
+  [MAAS_STATUS.NEW]: "enrolled",
+  [MAAS_STATUS.COMMISSIONING]: "commissioning",
+  [MAAS_STATUS.FAILED_COMMISSIONING]: "failed",
+  [MAAS_STATUS.MISSING]: "other",
+  [MAAS_STATUS.READY]: "ready",
+  [MAAS_STATUS.RESERVED]: "allocated",
+  [MAAS_STATUS.DEPLOYED]: "deployed",
+  [MAAS_STATUS.RETIRED]: "other",
+  [MAAS_STATUS.BROKEN]: "broken",
+  [MAAS_STATUS.DEPLOYING]: "deploying",
+  [MAAS_STATUS.ALLOCATED]: "allocated",
+  [MAAS_STATUS.FAILED_DEPLOYMENT]: "failed",
+  [MAAS_STATUS.RELEASING]: "releasing",
+  [MAAS_STATUS.FAILED_RELEASING]: "failed",
+  [MAAS_STATUS.DISK_ERASING]: "releasing",
+  [MAAS_STATUS.FAILED_DISK_ERASING]: "failed",
+  [MAAS_STATUS.RESCUE_MODE]: "other",
+  [MAAS_STATUS.ENTERING_RESCUE_MODE]: "other",
+  [MAAS_STATUS.FAILED_ENTERING_RESCUE_MODE]: "failed",
+  [MAAS_STATUS.EXITING_RESCUE_MODE]: "other",
+  [MAAS_STATUS.FAILED_EXITING_RESCUE_MODE]: "failed",
+  [MAAS_STATUS.TESTING]: "commissioning",
+  [MAAS_STATUS.FAILED_TESTING]: "failed",
+};
+
+/** Statuses from which commissioning again is the repair (MAAS allows commission from them). */
+const RECOMMISSION: ReadonlySet<number> = new Set([
+  MAAS_STATUS.NEW,
+  MAAS_STATUS.FAILED_COMMISSIONING,
+  MAAS_STATUS.FAILED_TESTING,
+]);
+/** Statuses that are past Ready: the machine was commissioned and a deployment took it. */
+const PAST_READY: ReadonlySet<number> = new Set([
+  MAAS_STATUS.READY,
+  MAAS_STATUS.ALLOCATED,
+  MAAS_STATUS.RESERVED,
+  MAAS_STATUS.DEPLOYING,
+  MAAS_STATUS.DEPLOYED,
+]);
+/** Statuses a machine is released from before it is deleted. */
+const RELEASE_FIRST: ReadonlySet<number> = new Set([
+  MAAS_STATUS.ALLOCATED,
+  MAAS_STATUS.RESERVED,
+  MAAS_STATUS.DEPLOYED,
+  MAAS_STATUS.FAILED_DEPLOYMENT,
+]);
+const STOP_WAITING = [...MAAS_FAILED_STATUSES, MAAS_STATUS.BROKEN];
+// The resource bounds every operation with its own timeout through the signal; this only keeps the client from
+// stopping first with its 30-minute default.
+const FOREVER_MS = 30 * 86_400_000;
+
+function facts(m: MaasMachine): MachineFacts {
+  return {
+    id: m.systemId,
+    name: m.hostname,
+    state: MAAS_STATE_TABLE[m.status] ?? "other",
+    status: m.statusName,
+    message: m.statusMessage,
+    macs: [...new Set(m.macAddresses.map(normalMac))].sort(),
+    power: m.powerState === "on" || m.powerState === "off" ? m.powerState : "unknown",
+  };
+}
+
+function isNotFound(e: unknown): boolean {
+  return isClientError(e) && e.code === "RACKFORM_ERR_MAAS_NOT_FOUND";
+}
+
+/** A Backend over one MAAS region. */
+export class MaasBackend implements Backend {
+  readonly name = "maas" as const;
+  constructor(private readonly client: MaasClient) {}
+
+  async find(identity: NodeIdentity): Promise<FoundMachine | undefined> {
+    const list = await this.client.machines.all({ fresh: true });
+    const macs = new Set(identity.macs.map(normalMac));
+    const candidates = [];
+    for (const m of list) {
+      const matchedBy: FoundMachine["matchedBy"][number][] = [];
+      if (m.hostname === identity.name) matchedBy.push("name");
+      if (m.macAddresses.some((x) => macs.has(normalMac(x)))) matchedBy.push("mac");
+      if (matchedBy.length > 0) candidates.push({ facts: facts(m), matchedBy });
+    }
+    return pickOne("maas", candidates);
+  }
+
+  async enroll(spec: EnrollSpec, signal?: AbortSignal): Promise<string> {
+    const m = await this.client.createMachine(
+      {
+        hostname: spec.name,
+        architecture: spec.architecture,
+        macAddresses: spec.macs,
+        power: { powerAddress: spec.bmcAddress, powerUser: spec.bmcUsername, powerPass: spec.bmcPassword },
+        // Commissioning is its own step so that a crash between the two is resumed by commission().
+        commission: false,
+      },
+      signal,
+    );
+    return m.systemId;
+  }
+
+  async commission(id: string, o: OperationOptions): Promise<Outcome> {
+    const m = await this.client.getMachine(id, o.signal);
+    if (PAST_READY.has(m.status)) return { kind: "complete", facts: facts(m) };
+    if (RECOMMISSION.has(m.status)) {
+      o.log.info("commissioning the machine in MAAS", {
+        backend: "maas",
+        id,
+        hostname: m.hostname,
+        from: m.statusName,
+      });
+      await this.client.commission(id);
+    } else if (m.status !== MAAS_STATUS.COMMISSIONING && m.status !== MAAS_STATUS.TESTING) {
+      return {
+        kind: "failed",
+        facts: facts(m),
+        message: `the machine is ${m.statusName}${m.statusMessage ? ` (${m.statusMessage})` : ""}; rackform only commissions machines that are New or failed commissioning or testing`,
+      };
+    }
+    return this.waitReady(id, o);
+  }
+
+  async read(id: string, signal?: AbortSignal): Promise<MachineFacts | undefined> {
+    // The shared list serves every machine of a plan with one request; a miss is checked directly.
+    const listed = await this.client.machines.get(id);
+    if (listed) return facts(listed);
+    try {
+      return facts(await this.client.getMachine(id, signal));
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  }
+
+  async remove(id: string, o: OperationOptions): Promise<void> {
+    let m: MaasMachine;
+    try {
+      m = await this.client.getMachine(id, o.signal);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw e;
+    }
+    if (RELEASE_FIRST.has(m.status)) {
+      o.log.info("releasing the machine before deleting it", { backend: "maas", id, from: m.statusName });
+      await this.client.release(id, { comment: "rackform: destroying rackform_machine" });
+      const out = await this.waitReady(id, o);
+      if (out.kind === "failed") throw new MaasError("RACKFORM_ERR_MAAS_STATUS_FAILED", out.message);
+    }
+    o.log.info("deleting the machine from MAAS", { backend: "maas", id, hostname: m.hostname });
+    await this.client.deleteMachine(id, o.signal);
+  }
+
+  private async waitReady(id: string, o: OperationOptions): Promise<Outcome> {
+    try {
+      const ready = await this.client.waitForStatus(id, [MAAS_STATUS.READY], {
+        failed: STOP_WAITING,
+        timeoutMs: FOREVER_MS,
+        pollMs: o.pollMs ?? 1000,
+        signal: o.signal,
+        onProgress: (x) =>
+          o.log.info("MAAS machine status", {
+            backend: "maas",
+            id,
+            hostname: x.hostname,
+            status: x.statusName,
+            message: x.statusMessage,
+          }),
+      });
+      return { kind: "complete", facts: facts(ready) };
+    } catch (e) {
+      if (!(e instanceof MaasError) || e.code !== "RACKFORM_ERR_MAAS_STATUS_FAILED") throw e;
+      const now = await this.read(id, o.signal);
+      if (!now) throw e;
+      return { kind: "failed", facts: now, message: e.message };
+    }
+  }
+}

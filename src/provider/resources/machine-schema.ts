@@ -1,0 +1,155 @@
+/** rackform_machine's schema and its config checks (all before any backend call). */
+import {
+  type AttributePath,
+  attr,
+  type Diagnostics,
+  isKnown,
+  isUnknown,
+  type ObjectValue,
+  path,
+  requiresReplaceIf,
+  type Schema,
+  stringMatches,
+  stringOneOf,
+  timeoutsBlock,
+  useStateForUnknown,
+  type Value,
+  validator,
+} from "../../framework/index.js";
+import { BACKEND_NAMES } from "../backends/backend.js";
+import { redfishEndpoint } from "./pdu-outlet.js";
+
+/** A MAC written with colons or dashes, six pairs of hex digits. */
+export const MAC_PATTERN = /^[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(\1[0-9a-fA-F]{2}){4}$/;
+
+// Identity attributes replace the machine when changed, except right after an import: the imported state does not
+// know them yet (MAAS does not list BMC addresses), and recording the config then must not re-enroll the node.
+const replaceUnlessImported = () =>
+  requiresReplaceIf(
+    (req) => req.stateValue !== null,
+    "requires replacement when changed (not when first recorded after an import)",
+  );
+
+const macList = validator("MAC addresses such as 3c:ec:ef:00:00:01, each listed once", (req, resp) => {
+  if (!Array.isArray(req.value)) return;
+  const seen = new Map<string, number>();
+  req.value.forEach((v, i) => {
+    if (typeof v !== "string") return;
+    const at: AttributePath = [...req.path, { index: i }];
+    if (!MAC_PATTERN.test(v.trim())) {
+      resp.diagnostics.error(
+        "Invalid MAC address",
+        `${JSON.stringify(v)} is not a MAC address; write six pairs of hex digits, e.g. "3c:ec:ef:00:00:01".`,
+        at,
+      );
+      return;
+    }
+    const key = v.trim().toLowerCase().replaceAll("-", ":");
+    const first = seen.get(key);
+    if (first !== undefined) {
+      resp.diagnostics.error(
+        "Duplicate MAC address",
+        `${JSON.stringify(v)} is listed twice (also at index ${first}); list each NIC once.`,
+        at,
+      );
+    } else seen.set(key, i);
+  });
+});
+
+/** The rackform_machine schema. */
+export const machineSchema: Schema = {
+  version: 0,
+  description:
+    "A node enrolled in the chosen backend and commissioned there: a MAAS machine with redfish power, commissioned " +
+    "to Ready, or an Ironic node with the redfish driver, inspected and provided to available. Create first looks " +
+    "the node up by name, MACs and BMC address, so a re-apply after an interrupted run never enrolls it twice. If " +
+    "commissioning fails, the machine is kept (with the backend's evidence) and recorded as tainted: the next apply " +
+    "replaces it. BMC credentials come from the provider's redfish block. Import with `maas:<system_id>` or " +
+    "`ironic:<uuid>`.",
+  attributes: {
+    id: attr.string({
+      computed: true,
+      description: 'The backend and the machine\'s id there, e.g. "maas:4y3h7n" or "ironic:<uuid>".',
+      planModifiers: [useStateForUnknown()],
+    }),
+    name: attr.string({
+      required: true,
+      description: "Hostname (MAAS) or node name (Ironic): a lower-case DNS label. Changing it replaces the machine.",
+      validators: [stringMatches(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "a lower-case DNS label such as r12-n03")],
+      planModifiers: [replaceUnlessImported()],
+    }),
+    backend: attr.string({
+      required: true,
+      description: 'Where the machine is enrolled: "maas" or "ironic" (configured in the provider block).',
+      validators: [stringOneOf(...BACKEND_NAMES)],
+      planModifiers: [replaceUnlessImported()],
+    }),
+    bmc_endpoint: attr.string({
+      required: true,
+      description:
+        'Address of the node\'s Redfish BMC, e.g. "https://10.0.0.5"; the backend powers the node through it with ' +
+        "the provider's redfish credentials. Changing it replaces the machine.",
+      validators: [redfishEndpoint],
+      planModifiers: [replaceUnlessImported()],
+    }),
+    macs: attr.list("string", {
+      optional: true,
+      description:
+        "MAC addresses of the node's NICs, boot NIC first (at least one for MAAS). Changing them replaces the machine.",
+      validators: [macList],
+      planModifiers: [replaceUnlessImported()],
+    }),
+    architecture: attr.string({
+      optional: true,
+      computed: true,
+      default: "amd64/generic",
+      description: 'MAAS architecture of the machine (ignored by Ironic). @default "amd64/generic"',
+      validators: [
+        stringMatches(/^[a-z0-9_]+\/[a-z0-9_.-]+$/, "an architecture/subarchitecture such as amd64/generic"),
+      ],
+      planModifiers: [replaceUnlessImported()],
+    }),
+    resource_class: attr.string({
+      optional: true,
+      description: 'Ironic resource class of the node, e.g. "gpu-h100" (Ironic only).',
+      validators: [stringMatches(/^[A-Za-z0-9_.-]{1,80}$/, "a resource class name such as gpu-h100")],
+      planModifiers: [replaceUnlessImported()],
+    }),
+    machine_id: attr.string({
+      computed: true,
+      description: "MAAS system_id or Ironic node uuid.",
+      planModifiers: [useStateForUnknown()],
+    }),
+    status: attr.string({
+      computed: true,
+      description: 'The backend\'s own status name, e.g. "Ready", "Failed commissioning", "available".',
+    }),
+    state: attr.string({
+      computed: true,
+      description:
+        "The status in rackform's words, the same for every backend: enrolled, enrolling, commissioning, ready, " +
+        "allocated, deploying, deployed, releasing, failed, broken or other.",
+    }),
+  },
+  blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
+};
+
+/** Cross-attribute checks: MAAS needs a MAC to PXE-boot the machine; resource_class means nothing to MAAS. */
+export function checkMachineConfig(c: ObjectValue, diags: Diagnostics): void {
+  if (!isKnown(c, "backend") || c.backend !== "maas") return;
+  const macs: Value = c.macs ?? null;
+  if (!isUnknown(macs) && (macs === null || (Array.isArray(macs) && macs.length === 0))) {
+    diags.error(
+      "MAAS needs a MAC address",
+      'backend = "maas" enlists the machine by its boot NIC: list at least one MAC in macs, boot NIC first.',
+      path("macs"),
+    );
+  }
+  if (isKnown(c, "resource_class") && c.resource_class !== null) {
+    diags.warning(
+      "resource_class is ignored by MAAS",
+      'resource_class is an Ironic setting; remove it, or use backend = "ironic".',
+      path("resource_class"),
+    );
+  }
+}

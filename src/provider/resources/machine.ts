@@ -1,0 +1,287 @@
+/**
+ * rackform_machine: a node enrolled in MAAS or Ironic and commissioned there, through the backend seam.
+ *
+ * Create is find-or-enroll, then commission. `find` runs first on every create, so a re-apply after the provider died
+ * between enrollment and saving state adopts the machine it enrolled instead of enrolling a duplicate.
+ *
+ * Half-enrolled policy — when enrollment succeeded but commissioning failed (or timed out, or the run was cancelled):
+ * the machine is KEPT and create returns an error WITH a wholly known state, which the engine records as tainted;
+ * the next apply replaces it (delete removes it from the backend, create enrolls it afresh). Why not remove it first:
+ * (1) the backend's evidence — MAAS commissioning results and events, Ironic last_error — is what the operator needs
+ * to fix the node, and the design quarantines a failing node with its evidence rather than erasing it; (2) a removal
+ * that itself fails would leave the same machine behind but untracked, while a tainted state always knows its id;
+ * (3) the plan shows the taint ("must be replaced"), so a reviewer sees the retry before it happens.
+ */
+import { isClientError } from "../../clients/errors.js";
+import {
+  type Context,
+  type Diagnostics,
+  getList,
+  getString,
+  type ObjectValue,
+  path,
+  type Resource,
+  timeoutMs,
+} from "../../framework/index.js";
+import {
+  AmbiguousMachineError,
+  BACKEND_NAMES,
+  type Backend,
+  type BackendName,
+  BackendNotConfiguredError,
+  backendFor,
+  type EnrollSpec,
+  type MachineFacts,
+  normalMac,
+} from "../backends/index.js";
+import { addClientError } from "../client-errors.js";
+import type { ProviderData } from "../config.js";
+import { bounded, OperationTimeoutError } from "../timeouts.js";
+import { checkMachineConfig, machineSchema } from "./machine-schema.js";
+
+const DEFAULT_TIMEOUT_MS = { create: 60 * 60_000, read: 2 * 60_000, update: 2 * 60_000, delete: 30 * 60_000 };
+const IMPORT_ID = /^(maas|ironic):(.+)$/;
+const LABEL: Record<BackendName, string> = { maas: "MAAS", ironic: "Ironic" };
+
+/** The value with the backend's facts; the name stays the planned one unless `name` says otherwise (read, import). */
+function withFacts(v: ObjectValue, backend: BackendName, f: MachineFacts, name?: string): ObjectValue {
+  return {
+    ...v,
+    id: `${backend}:${f.id}`,
+    machine_id: f.id,
+    ...(name !== undefined ? { name } : {}),
+    status: f.status,
+    state: f.state,
+  };
+}
+
+function site(backend: BackendName, name: string) {
+  return { what: `machine ${JSON.stringify(name)} in ${LABEL[backend]}`, endpointPath: path("backend") };
+}
+
+/** Reports any failure of a backend call as a diagnostic; ambiguity and missing configuration point at attributes. */
+function report(diags: Diagnostics, e: unknown, action: string, backend: BackendName, name: string): void {
+  if (e instanceof BackendNotConfiguredError) {
+    diags.error(`${LABEL[backend]} is not configured`, `${e.message}.`, path("backend"));
+  } else if (e instanceof AmbiguousMachineError) {
+    diags.error("Several machines match this node", `${e.message}.`, path("name"));
+  } else if (e instanceof OperationTimeoutError || isClientError(e)) {
+    addClientError(diags, e, action, site(backend, name));
+  } else {
+    diags.error(`Failed to ${action}`, `machine ${JSON.stringify(name)}: ${(e as Error)?.message ?? String(e)}`);
+  }
+}
+
+/** The enroll spec from the plan and the provider's redfish block; undefined after a diagnostic. */
+function enrollSpec(data: ProviderData, v: ObjectValue, diags: Diagnostics): EnrollSpec | undefined {
+  const { username, password, insecure } = data.redfish;
+  if (!username || !password) {
+    diags.error(
+      "BMC credentials missing",
+      "The backend powers the node through its BMC with the provider's redfish username and password; set them in " +
+        "the provider's redfish block (or RACKFORM_REDFISH_USERNAME / RACKFORM_REDFISH_PASSWORD).",
+      path("bmc_endpoint"),
+    );
+    return undefined;
+  }
+  return {
+    name: getString(v, "name")!,
+    macs: getList(v, "macs").map((m) => normalMac(String(m))),
+    bmcAddress: new URL(getString(v, "bmc_endpoint")!).origin,
+    bmcUsername: username,
+    bmcPassword: password,
+    bmcInsecure: insecure,
+    architecture: getString(v, "architecture") ?? "amd64/generic",
+    resourceClass: getString(v, "resource_class") ?? undefined,
+  };
+}
+
+/** Facts after a failure, read with a short bound of its own (the operation's signal may already be aborted). */
+async function factsAfterFailure(b: Backend, ctx: Context, id: string): Promise<MachineFacts> {
+  const unknown: MachineFacts = { id, name: "", state: "other", status: "unknown", message: "", macs: [], power: "" };
+  try {
+    return (await bounded(ctx, 15_000, "read", "reading the machine after a failure", (s) => b.read(id, s))) ?? unknown;
+  } catch {
+    return unknown;
+  }
+}
+
+async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: number, diags: Diagnostics) {
+  const backendName = getString(plan, "backend") as BackendName;
+  const name = getString(plan, "name")!;
+  // Values unknown at validation (e.g. from another resource) are checked again here, before any backend call.
+  if (!(BACKEND_NAMES as readonly string[]).includes(backendName)) {
+    diags.error(
+      "Unknown backend",
+      `backend must be "maas" or "ironic", got ${JSON.stringify(backendName)}.`,
+      path("backend"),
+    );
+    return undefined;
+  }
+  checkMachineConfig(plan, diags);
+  if (diags.hasError()) return undefined;
+  const spec = enrollSpec(data, plan, diags);
+  if (!spec) return undefined;
+  let b: Backend;
+  try {
+    b = backendFor(data, backendName);
+  } catch (e) {
+    report(diags, e, "reach the backend", backendName, name);
+    return undefined;
+  }
+  const log = ctx.log.with({ resource: "rackform_machine", backend: backendName, name });
+  let id: string | undefined;
+  try {
+    return await bounded(ctx, ms, "create", `enrolling and commissioning ${name}`, async (signal) => {
+      const found = await b.find(spec, signal);
+      if (found && !found.matchedBy.includes("name")) {
+        const by = found.matchedBy.map((m) => (m === "mac" ? "a MAC address" : "the BMC address")).join(" and ");
+        diags.error(
+          "Node already enrolled under another name",
+          `${LABEL[backendName]} machine ${found.facts.id} (${JSON.stringify(found.facts.name)}) has ${by} of ` +
+            `${JSON.stringify(name)}. Import it (terraform import … ${backendName}:${found.facts.id}) with its name, ` +
+            "or remove it from the backend.",
+          found.matchedBy.includes("mac") ? path("macs") : path("bmc_endpoint"),
+        );
+        return undefined;
+      }
+      if (found && found.matchedBy.length === 1 && spec.macs.length > 0 && found.facts.macs.length > 0) {
+        // Same name, none of the MACs: another piece of hardware holds the name; adopting it would be a guess.
+        diags.error(
+          "Name already used by other hardware",
+          `${LABEL[backendName]} machine ${found.facts.id} is named ${JSON.stringify(name)} but has none of these MACs ` +
+            `(it has ${found.facts.macs.join(", ")}). Rename one of them, or correct macs.`,
+          path("macs"),
+        );
+        return undefined;
+      }
+      if (found) {
+        id = found.facts.id;
+        log.info("found the node already enrolled; resuming instead of enrolling again", {
+          id,
+          status: found.facts.status,
+        });
+      } else {
+        log.info("enrolling the node", { bmc: spec.bmcAddress, macs: spec.macs });
+        id = await b.enroll(spec, signal);
+        log.info("enrolled; commissioning", { id });
+      }
+      const out = await b.commission(id, { log: log.with({ id }), signal });
+      if (out.kind === "failed") {
+        diags.error(
+          "Commissioning failed",
+          `${LABEL[backendName]} machine ${out.facts.id} (${name}): ${out.message}\nThe machine is kept in ` +
+            `${LABEL[backendName]} with its evidence and recorded as tainted: fix the cause, then apply again to ` +
+            "replace it (or destroy to remove it).",
+        );
+      }
+      return withFacts(plan, backendName, out.facts);
+    });
+  } catch (e) {
+    report(diags, e, "enroll and commission the machine", backendName, name);
+    if (id === undefined) return undefined;
+    const f = await factsAfterFailure(b, ctx, id);
+    diags.error(
+      "Machine kept as tainted",
+      `${LABEL[backendName]} machine ${id} (${name}) was enrolled before the failure; it is recorded as tainted and ` +
+        "the next apply replaces it.",
+    );
+    return withFacts(plan, backendName, f);
+  }
+}
+
+/** The rackform_machine resource; one instance per provider process. */
+export function machineResource(): Resource {
+  let data: ProviderData | undefined;
+  const need = (): ProviderData => {
+    if (!data) throw new Error("rackform_machine used before the provider was configured");
+    return data;
+  };
+  return {
+    typeName: "rackform_machine",
+    schema: machineSchema,
+
+    configure(req) {
+      data = req.providerData as ProviderData | undefined;
+    },
+
+    validateConfig(req, resp) {
+      checkMachineConfig(req.config, resp.diagnostics);
+    },
+
+    async create(req, resp) {
+      const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
+      const s = await create(req.context, need(), req.plan, ms, resp.diagnostics);
+      if (s) resp.state = s;
+    },
+
+    async update(req, resp) {
+      // Every identity attribute replaces the machine, so an update only records the plan (timeouts, or the
+      // attributes first seen after an import) and refreshes the status.
+      const backendName = getString(req.state, "backend") as BackendName;
+      const id = getString(req.state, "machine_id")!;
+      const name = getString(req.plan, "name")!;
+      const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
+      try {
+        const b = backendFor(need(), backendName);
+        const f = await bounded(req.context, ms, "update", `reading ${name}`, (s) => b.read(id, s));
+        if (!f) {
+          notFound(resp.diagnostics, backendName, id, name);
+          return;
+        }
+        resp.state = withFacts(req.plan, backendName, f);
+      } catch (e) {
+        report(resp.diagnostics, e, "read the machine", backendName, name);
+      }
+    },
+
+    async read(req, resp) {
+      const st = req.state;
+      const backendName = getString(st, "backend") as BackendName;
+      const id = getString(st, "machine_id")!;
+      const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
+      try {
+        const b = backendFor(need(), backendName);
+        const f = await bounded(req.context, ms, "read", `reading machine ${id}`, (s) => b.read(id, s));
+        // Deleted by hand: null makes the next plan create it again.
+        resp.state = f ? withFacts(st, backendName, f, f.name) : null;
+      } catch (e) {
+        report(resp.diagnostics, e, "read the machine", backendName, getString(st, "name") ?? id);
+      }
+    },
+
+    async delete(req, resp) {
+      const st = req.state;
+      const backendName = getString(st, "backend") as BackendName;
+      const id = getString(st, "machine_id")!;
+      const name = getString(st, "name") ?? id;
+      const ms = timeoutMs(st, "delete", DEFAULT_TIMEOUT_MS.delete);
+      const log = req.context.log.with({ resource: "rackform_machine", backend: backendName, name, id });
+      try {
+        const b = backendFor(need(), backendName);
+        await bounded(req.context, ms, "delete", `removing ${name}`, (signal) => b.remove(id, { log, signal }));
+      } catch (e) {
+        report(resp.diagnostics, e, "remove the machine", backendName, name);
+      }
+    },
+
+    importState(req, resp) {
+      const m = IMPORT_ID.exec(req.id.trim());
+      if (!m) {
+        resp.diagnostics.error(
+          "Invalid import id for rackform_machine",
+          `Expected <backend>:<id>, e.g. "maas:4y3h7n" (MAAS system_id) or "ironic:<node uuid>"; got ${JSON.stringify(req.id)}.`,
+        );
+        return;
+      }
+      resp.state = { ...resp.state, id: `${m[1]}:${m[2]}`, backend: m[1], machine_id: m[2] };
+    },
+  };
+}
+
+function notFound(d: Diagnostics, backend: BackendName, id: string, name: string): void {
+  d.error(
+    "Machine not found",
+    `${LABEL[backend]} machine ${id} (${name}) no longer exists; refresh (terraform apply -refresh-only) or apply to enroll it again.`,
+  );
+}

@@ -1,0 +1,149 @@
+/**
+ * rackform_machine with backend = "ironic" through the provider server against the lab's Ironic, whose redfish driver
+ * reaches the lab's BMCs: create (manage → inspect → provide) to available, crash-resume without a duplicate node,
+ * the failure path (inspection fails: kept as tainted), drift, import, and delete leaving Ironic empty.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ObjectValue } from "../../../src/framework/index.js";
+import { IronicBackend } from "../../../src/provider/backends/index.js";
+import {
+  apply,
+  destroy,
+  lines,
+  type MachineLab,
+  machineConfig,
+  type ProviderProcess,
+  providerFor,
+  read,
+  startMachineLab,
+  T,
+} from "./machine-support.js";
+
+let ml: MachineLab;
+let p: ProviderProcess;
+const processes: ProviderProcess[] = [];
+
+const nodesNamed = async (name: string) => (await ml.ironic.listNodes({ detail: true })).filter((n) => n.name === name);
+
+beforeAll(async () => {
+  ml = await startMachineLab(4);
+  p = await providerFor(ml);
+  processes.push(p);
+});
+afterAll(async () => {
+  for (const x of processes) await x.data()?.core.close();
+  await ml?.close();
+});
+
+describe("rackform_machine on Ironic", () => {
+  let state: ObjectValue;
+
+  it("GIVEN a powered node WHEN create THEN Ironic holds one available redfish node, inspected, and the plan is empty", async () => {
+    const config = machineConfig(ml, "r01-n01", "ironic", { resource_class: "gpu-h100" });
+    const a = await apply(p.srv, config);
+    expect(lines(a.diagnostics)).toBe("");
+    state = a.newState as ObjectValue;
+    const [n, ...more] = await nodesNamed("r01-n01");
+    expect(more).toEqual([]);
+    expect(n).toMatchObject({ driver: "redfish", provisionState: "available", resourceClass: "gpu-h100" });
+    // The password is stored by Ironic, but Ironic (like rackform) never shows it.
+    expect(n.driverInfo?.redfish_password).not.toBe(ml.password);
+    expect(state).toMatchObject({ id: `ironic:${n.uuid}`, machine_id: n.uuid, status: "available", state: "ready" });
+    // Inspection found every NIC of the node, not only the one configured.
+    const ports = await ml.ironic.extras.listPorts({ node: n.uuid });
+    expect(ports.length).toBe(ml.lab.world.node("r01-n01")!.ports.length);
+    const again = await apply(p.srv, config, state);
+    expect(again.plan.requiresReplace).toEqual([]);
+    expect(again.plan.plannedState).toEqual(state);
+  });
+
+  it("GIVEN the provider died after enrolling WHEN create runs again THEN it resumes the node instead of enrolling a duplicate", async () => {
+    const config = machineConfig(ml, "r01-n02", "ironic");
+    const { username, password } = ml.lab.info.nodes[1].bmc;
+    const enrolledId = await new IronicBackend(ml.ironic).enroll({
+      name: "r01-n02",
+      macs: config.macs as string[],
+      bmcAddress: config.bmc_endpoint as string,
+      bmcUsername: username,
+      bmcPassword: password,
+      bmcInsecure: false,
+      architecture: "amd64/generic",
+    });
+    expect((await nodesNamed("r01-n02")).map((n) => n.provisionState)).toEqual(["enroll"]);
+
+    const fresh = await providerFor(ml);
+    processes.push(fresh);
+    const a = await apply(fresh.srv, config);
+    expect(lines(a.diagnostics)).toBe("");
+    expect(a.newState).toMatchObject({ machine_id: enrolledId, state: "ready" });
+    expect((await nodesNamed("r01-n02")).map((n) => [n.uuid, n.provisionState])).toEqual([[enrolledId, "available"]]);
+    expect((await destroy(fresh.srv, a.newState)).diagnostics).toEqual([]);
+  });
+
+  it("fails when inspection fails, keeping the node as tainted state, and destroy removes it", async () => {
+    ml.lab.backends!.ironic.onProvisionState((n, from, to) => {
+      if (n.name === "r01-n03" && from === "verifying" && to === "manageable")
+        ml.lab.backends!.ironic.failNext(n.uuid, "inspect");
+    });
+    const a = await apply(p.srv, machineConfig(ml, "r01-n03", "ironic"));
+    expect(a.diagnostics.map((d) => d.summary)).toEqual(["Commissioning failed"]);
+    expect(a.diagnostics[0].detail).toContain("lab fault injected into inspect");
+    const s = a.newState as ObjectValue;
+    expect(s).toMatchObject({ status: "inspect failed", state: "failed" });
+    expect((await nodesNamed("r01-n03")).map((n) => n.uuid)).toEqual([s.machine_id]);
+    expect(JSON.stringify(a)).not.toContain(ml.password);
+
+    // inspect failed is not deletable in Ironic: delete manages the node first.
+    expect((await destroy(p.srv, s)).diagnostics).toEqual([]);
+    expect(await nodesNamed("r01-n03")).toEqual([]);
+  });
+
+  it("fails when the node outlasts timeouts.create, keeping it as tainted state, and destroy still removes it", async () => {
+    const hang = ml.lab.world.faults.add({ kind: "hang", node: "r01-n03" });
+    const timeouts = { create: "2s", read: null, update: null, delete: null };
+    const a = await apply(p.srv, machineConfig(ml, "r01-n03", "ironic", { timeouts }));
+    ml.lab.world.faults.remove(hang.id);
+    expect(a.diagnostics.map((d) => d.summary)).toEqual([
+      "Failed to enroll and commission the machine",
+      "Machine kept as tainted",
+    ]);
+    expect(a.diagnostics[0].detail).toContain("raise timeouts.create");
+    const s = a.newState as ObjectValue;
+    expect(s.machine_id).toBe((await nodesNamed("r01-n03"))[0].uuid);
+    expect(["enrolling", "commissioning"]).toContain(s.state);
+
+    expect(lines((await destroy(p.srv, s)).diagnostics)).toBe("");
+    expect(await nodesNamed("r01-n03")).toEqual([]);
+  });
+
+  it("GIVEN a node deleted by hand WHEN refreshed THEN it is gone from state; an import reads a node back", async () => {
+    const imported = await p.srv.importResourceState({ typeName: T, id: `ironic:${state.machine_id}` });
+    expect(imported.diagnostics).toEqual([]);
+    const refreshed = await read(p.srv, imported.imported[0].state);
+    expect(refreshed.newState).toMatchObject({ name: "r01-n01", backend: "ironic", status: "available" });
+
+    await ml.ironic.deleteNode(state.machine_id as string);
+    const gone = await read(p.srv, state);
+    expect(gone.diagnostics).toEqual([]);
+    expect(gone.newState).toBeNull();
+  });
+
+  it("GIVEN an available node WHEN destroyed THEN Ironic has no node and no port left", async () => {
+    const a = await apply(p.srv, machineConfig(ml, "r01-n04", "ironic"));
+    expect(lines(a.diagnostics)).toBe("");
+    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+    expect(await ml.ironic.listNodes()).toEqual([]);
+    expect(await ml.ironic.extras.listPorts()).toEqual([]);
+  });
+
+  it("fails a node whose BMC address is enrolled under another name, pointing at bmc_endpoint", async () => {
+    const a = await apply(p.srv, machineConfig(ml, "r01-n01", "ironic"));
+    expect(lines(a.diagnostics)).toBe("");
+    const other = machineConfig(ml, "r01-n02", "ironic", { bmc_endpoint: (a.newState as ObjectValue).bmc_endpoint });
+    const b = await apply(p.srv, other);
+    expect(b.newState).toBeNull();
+    expect(lines(b.diagnostics)).toMatch(/Node already enrolled under another name @ bmc_endpoint: .*r01-n01/);
+    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * rackform_machine with backend = "maas" through the provider server against the lab's MAAS region, which powers
+ * nodes through the lab's Redfish BMCs: create to Ready, no-op plan, crash-resume without a duplicate, the failure
+ * path (kept as tainted), drift, import, and delete leaving MAAS empty.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ObjectValue } from "../../../src/framework/index.js";
+import { MaasBackend } from "../../../src/provider/backends/index.js";
+import {
+  apply,
+  destroy,
+  lines,
+  type MachineLab,
+  machineConfig,
+  type ProviderProcess,
+  providerFor,
+  read,
+  startMachineLab,
+  T,
+} from "./machine-support.js";
+
+let ml: MachineLab;
+let p: ProviderProcess;
+const processes: ProviderProcess[] = [];
+
+const machinesNamed = async (hostname: string) => (await ml.maas.listMachines()).filter((m) => m.hostname === hostname);
+
+beforeAll(async () => {
+  ml = await startMachineLab(4);
+  p = await providerFor(ml);
+  processes.push(p);
+});
+afterAll(async () => {
+  for (const x of processes) await x.data()?.core.close();
+  await ml?.close();
+});
+
+describe("rackform_machine on MAAS", () => {
+  let state: ObjectValue;
+
+  it("GIVEN a powered node WHEN create THEN MAAS holds one Ready machine with redfish power and the plan is empty", async () => {
+    const config = machineConfig(ml, "r01-n01", "maas");
+    const a = await apply(p.srv, config);
+    expect(lines(a.diagnostics)).toBe("");
+    state = a.newState as ObjectValue;
+    const [m, ...more] = await machinesNamed("r01-n01");
+    expect(more).toEqual([]);
+    expect(m.powerType).toBe("redfish");
+    expect(state).toMatchObject({
+      id: `maas:${m.systemId}`,
+      machine_id: m.systemId,
+      status: "Ready",
+      state: "ready",
+      architecture: "amd64/generic",
+    });
+    expect(m.statusName).toBe("Ready");
+    const again = await apply(p.srv, config, state);
+    expect(again.plan.requiresReplace).toEqual([]);
+    expect(again.plan.plannedState).toEqual(state);
+  });
+
+  it("GIVEN the provider died after enrolling WHEN create runs again THEN it adopts the machine instead of enrolling a duplicate", async () => {
+    const config = machineConfig(ml, "r01-n02", "maas");
+    // The dead process's enroll: the machine exists (New, never commissioned) but no state was saved.
+    const dead = new MaasBackend(ml.maas);
+    const { username, password } = ml.lab.info.nodes[1].bmc;
+    const enrolledId = await dead.enroll({
+      name: "r01-n02",
+      macs: config.macs as string[],
+      bmcAddress: config.bmc_endpoint as string,
+      bmcUsername: username,
+      bmcPassword: password,
+      bmcInsecure: false,
+      architecture: "amd64/generic",
+    });
+    expect((await machinesNamed("r01-n02")).map((m) => m.statusName)).toEqual(["New"]);
+
+    const fresh = await providerFor(ml);
+    processes.push(fresh);
+    const a = await apply(fresh.srv, config);
+    expect(lines(a.diagnostics)).toBe("");
+    expect(a.newState).toMatchObject({ machine_id: enrolledId, state: "ready" });
+    const all = await machinesNamed("r01-n02");
+    expect(all.map((m) => [m.systemId, m.statusName])).toEqual([[enrolledId, "Ready"]]);
+    expect((await destroy(fresh.srv, a.newState)).diagnostics).toEqual([]);
+  });
+
+  it("fails when commissioning fails, keeping the machine as tainted state, and destroy removes it", async () => {
+    ml.lab.backends!.maas.onStatusChange((m, _from, to) => {
+      if (m.hostname === "r01-n03" && to === 1) ml.lab.backends!.maas.failNext(m.systemId, "commission");
+    });
+    const a = await apply(p.srv, machineConfig(ml, "r01-n03", "maas"));
+    expect(a.diagnostics.map((d) => d.summary)).toEqual(["Commissioning failed"]);
+    expect(a.diagnostics[0].detail).toContain("recorded as tainted");
+    // A wholly known state with an error: the engine records it tainted, so the next apply replaces it.
+    const s = a.newState as ObjectValue;
+    expect(s).toMatchObject({ status: "Failed commissioning", state: "failed" });
+    const kept = await machinesNamed("r01-n03");
+    expect(kept.map((m) => m.systemId)).toEqual([s.machine_id]);
+    const text = JSON.stringify({ a, s });
+    expect(text).not.toContain(ml.password);
+    expect(text).not.toContain(ml.lab.info.maas!.apiKey.split(":")[2]);
+
+    expect((await destroy(p.srv, s)).diagnostics).toEqual([]);
+    expect(await machinesNamed("r01-n03")).toEqual([]);
+  });
+
+  it("GIVEN a machine imported, then marked broken, then deleted by hand WHEN refreshed THEN state follows each step", async () => {
+    const r = await read(p.srv, state);
+    expect(r.newState).toMatchObject({ state: "ready", name: "r01-n01" });
+
+    const imported = await p.srv.importResourceState({ typeName: T, id: `maas:${state.machine_id}` });
+    expect(imported.diagnostics).toEqual([]);
+    const refreshed = await read(p.srv, imported.imported[0].state);
+    expect(refreshed.newState).toMatchObject({ name: "r01-n01", backend: "maas", status: "Ready" });
+    // Recording the config after an import updates in place: it must not re-enroll the node.
+    const after = await apply(p.srv, machineConfig(ml, "r01-n01", "maas"), refreshed.newState);
+    expect(after.plan.requiresReplace).toEqual([]);
+    expect(lines(after.diagnostics)).toBe("");
+
+    // Status changed by hand: the refreshed state says so in both words.
+    await ml.maas.markBroken(state.machine_id as string, "bad DIMM");
+    expect((await read(p.srv, state)).newState).toMatchObject({ status: "Broken", state: "broken" });
+
+    await ml.maas.deleteMachine(state.machine_id as string);
+    const gone = await read(p.srv, state);
+    expect(gone.diagnostics).toEqual([]);
+    expect(gone.newState).toBeNull();
+  });
+
+  it("GIVEN a Ready machine WHEN destroyed THEN MAAS no longer has it, and a second destroy is harmless", async () => {
+    const a = await apply(p.srv, machineConfig(ml, "r01-n04", "maas"));
+    expect(lines(a.diagnostics)).toBe("");
+    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+    expect(await ml.maas.listMachines()).toEqual([]);
+  });
+
+  it("fails a MAC that another machine already has, pointing at macs", async () => {
+    const a = await apply(p.srv, machineConfig(ml, "r01-n01", "maas"));
+    expect(lines(a.diagnostics)).toBe("");
+    const clash = machineConfig(ml, "r01-n02", "maas", { macs: (a.newState as ObjectValue).macs });
+    const b = await apply(p.srv, clash);
+    expect(b.newState).toBeNull();
+    expect(lines(b.diagnostics)).toMatch(/Node already enrolled under another name @ macs: .*r01-n01/);
+    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+  });
+  it("fails a name that MAAS already gives to other hardware (none of the MACs match), pointing at macs", async () => {
+    const a = await apply(p.srv, machineConfig(ml, "r01-n02", "maas"));
+    expect(lines(a.diagnostics)).toBe("");
+    const otherMac = ml.lab.world.node("r01-n03")!.ports[0].mac.toLowerCase();
+    const b = await apply(p.srv, machineConfig(ml, "r01-n02", "maas", { macs: [otherMac] }));
+    expect(b.newState).toBeNull();
+    expect(lines(b.diagnostics)).toMatch(/Name already used by other hardware @ macs: /);
+    expect(await machinesNamed("r01-n02")).toHaveLength(1);
+    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+  });
+});

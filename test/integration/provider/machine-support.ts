@@ -1,0 +1,132 @@
+/** Drives rackform_machine through the provider server (in process) against a lab with MAAS and Ironic on loopback. */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { IronicClient } from "../../../src/clients/ironic/index.js";
+import { MaasClient } from "../../../src/clients/maas/index.js";
+import { type Diagnostic, formatPath, nullObject, type ObjectValue, type Value } from "../../../src/framework/index.js";
+import { type Lab, startLab } from "../../../src/lab/index.js";
+import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
+import { rackformProvider } from "../../../src/provider/index.js";
+import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
+import { createServer } from "../../../src/server/create-server.js";
+import type { ProviderServer } from "../../../src/server/rpc.js";
+import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+
+/** The resource type under test. */
+export const T = "rackform_machine";
+
+/** "severity summary @ path: detail" lines, for readable assertion failures. */
+export const lines = (ds: readonly Diagnostic[]) =>
+  ds.map((d) => `${d.severity} ${d.summary} @ ${formatPath(d.attribute)}: ${d.detail}`).join("\n");
+
+/** A lab with every outlet on, and clients of its MAAS and Ironic for assertions. */
+export interface MachineLab {
+  readonly lab: Lab;
+  readonly maas: MaasClient;
+  readonly ironic: IronicClient;
+  readonly password: string;
+  close(): Promise<void>;
+}
+
+/** Starts the lab (instant profile) with `nodes` nodes and switches their outlets on. */
+export async function startMachineLab(nodes: number): Promise<MachineLab> {
+  const lab = await startLab({ nodes, profile: "instant", stateDir: await mkdtemp(join(tmpdir(), "rf-machine-")) });
+  if (!lab.info.maas || !lab.info.ironic) {
+    await lab.close();
+    throw new Error("the lab started without MAAS and Ironic (lab.info.maas / lab.info.ironic missing)");
+  }
+  for (const n of lab.info.nodes) lab.world.setOutlet(n.pdu, n.outlet, "On");
+  const maas = new MaasClient({ url: lab.info.maas.url, apiKey: lab.info.maas.apiKey });
+  const ironic = new IronicClient({ url: lab.info.ironic.url });
+  return {
+    lab,
+    maas,
+    ironic,
+    password: lab.info.nodes[0].bmc.password,
+    async close() {
+      await maas.close();
+      await ironic.close();
+      await lab.close();
+    },
+  };
+}
+
+/** One provider process: a configured server and its ProviderData (to close its connections). */
+export interface ProviderProcess {
+  readonly srv: ProviderServer;
+  data(): ProviderData | undefined;
+}
+
+/** A fresh provider server configured for the lab's BMCs, MAAS and Ironic. */
+export async function providerFor(ml: MachineLab): Promise<ProviderProcess> {
+  let data: ProviderData | undefined;
+  const provider = rackformProvider();
+  const configure = provider.configure.bind(provider);
+  const srv = createServer({
+    ...provider,
+    async configure(req, resp) {
+      await configure(req, resp);
+      data = resp.resourceData as ProviderData;
+    },
+  });
+  const { username, password } = ml.lab.info.nodes[0].bmc;
+  const redfish = { ...nullObject(providerSchema.blocks!.redfish.block), username, password, ca_file: ml.lab.info.ca };
+  const config = configOf(providerSchema, {
+    redfish,
+    maas: { url: ml.lab.info.maas!.url, api_key: ml.lab.info.maas!.apiKey },
+    ironic: { url: ml.lab.info.ironic!.url, username: null, password: null, token: null },
+  });
+  const r = await srv.configureProvider({ terraformVersion: "1.11.4", config });
+  expect(r.diagnostics).toEqual([]);
+  return { srv, data: () => data };
+}
+
+/** The config of one lab node's machine. */
+export function machineConfig(
+  ml: MachineLab,
+  node: string,
+  backend: "maas" | "ironic",
+  set: Record<string, Value> = {},
+) {
+  const info = ml.lab.info.nodes.find((n) => n.name === node)!;
+  const macs = ml.lab.world.node(node)!.ports.map((p) => p.mac.toLowerCase());
+  return configOf(machineSchema, { name: node, backend, bmc_endpoint: info.bmc.url, macs: [macs[0]], ...set });
+}
+
+/** Plan then apply a create (or update from `prior`), as the engine would. */
+export async function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
+  const p = await srv.planResourceChange({
+    typeName: T,
+    priorState: prior,
+    proposedNewState: proposedNew(machineSchema, config, prior),
+    config,
+    priorPrivate: new Uint8Array(0),
+  });
+  if (p.diagnostics.some((d) => d.severity === "error")) return { plan: p, newState: null, diagnostics: p.diagnostics };
+  const a = await srv.applyResourceChange({
+    typeName: T,
+    priorState: prior,
+    plannedState: p.plannedState,
+    config,
+    plannedPrivate: p.plannedPrivate,
+  });
+  return { plan: p, ...a };
+}
+
+/** Destroy, as the engine would. */
+export function destroy(srv: ProviderServer, state: Value) {
+  return srv.applyResourceChange({
+    typeName: T,
+    priorState: state,
+    plannedState: null,
+    config: null,
+    plannedPrivate: new Uint8Array(0),
+  });
+}
+
+/** Refresh, as the engine would. */
+export function read(srv: ProviderServer, state: Value) {
+  return srv.readResource({ typeName: T, currentState: state, private: new Uint8Array(0) });
+}
