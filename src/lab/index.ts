@@ -1,4 +1,15 @@
 /** The lab: a simulated GPU datacenter serving real protocols on loopback. */
+
+export { IRONIC_ACCEPTANCE_STEP, MAAS_ACCEPTANCE_SCRIPT } from "./acceptance/backends.js";
+export {
+  ACCEPTANCE_FORMAT,
+  type AcceptanceParams,
+  type AcceptanceReport,
+  measureAcceptance,
+  nominalBusbwGBps,
+} from "./acceptance/signals.js";
+export { type BackendInfo, type BackendPorts, type Backends, SLURM_USER } from "./glue/backends.js";
+export { type JoinMode, type JoinTarget, joinTargets } from "./glue/joins.js";
 export { type Lab, type LabEndpoint, type LabInfo, type StartLabOptions, startLab } from "./lab.js";
 export { RequestLog, type RequestLogEntry } from "./request-log.js";
 export {

@@ -2,6 +2,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { startControlServer } from "./control/server.js";
+import { type BackendInfo, type BackendPorts, type Backends, startBackends } from "./glue/backends.js";
+import type { JoinMode } from "./glue/joins.js";
 import { RedfishFleet } from "./redfish/server.js";
 import { issueLabTls } from "./redfish/tls.js";
 import { RequestLog } from "./request-log.js";
@@ -28,6 +30,12 @@ export interface StartLabOptions {
   readonly port?: number;
   /** Control API port on 127.0.0.1. @default 0 */
   readonly controlPort?: number;
+  /** Start MAAS, Ironic, slurmrestd and the Kubernetes API (false: only BMCs, PDUs and control, for fast tests). @default true */
+  readonly backends?: boolean;
+  /** Fixed backend ports on 127.0.0.1. @default 0 each */
+  readonly backendPorts?: BackendPorts;
+  /** When deployed nodes join Slurm/Kubernetes: per `rackform-join:` user-data marker, always, or never. @default "marker" */
+  readonly join?: JoinMode;
 }
 
 /** Credentials and URL of one Redfish endpoint in the lab file. */
@@ -37,8 +45,8 @@ export interface LabEndpoint {
   readonly password: string;
 }
 
-/** The lab file: what examples and tests read to find the lab. Other lab parts add keys (maas, ironic, slurm, …). */
-export interface LabInfo {
+/** The lab file: what examples and tests read to find the lab; backend keys are absent with `backends: false`. */
+export interface LabInfo extends Partial<BackendInfo> {
   readonly ca: string;
   readonly control: { readonly url: string };
   readonly pdus: readonly ({ readonly id: string; readonly rack: string } & LabEndpoint)[];
@@ -60,6 +68,8 @@ export interface Lab {
   readonly world: World;
   readonly requests: RequestLog;
   readonly spec: LabSpec;
+  /** The running backends (undefined with `backends: false`): their test hooks (failNext, scheduler hooks, …). */
+  readonly backends: Backends | undefined;
   /** Writes `info` as JSON (mode 0600: it holds credentials). */
   writeInfo(path: string): void;
   /** Stops every server. Safe to call twice. */
@@ -80,10 +90,21 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
   const tls = await issueLabTls(opts.stateDir, addresses);
   const fleet = new RedfishFleet({ world, tls, log: requests, port: opts.port });
   let control: { server: Server; url: string } | undefined;
+  let backends: Backends | undefined;
   try {
     await fleet.start();
     control = await startControlServer(world, requests, "127.0.0.1", opts.controlPort ?? 0);
+    if (opts.backends ?? true) {
+      backends = await startBackends({
+        world,
+        clock: time.clock,
+        caPem: tls.caPem,
+        ports: opts.backendPorts,
+        join: opts.join,
+      });
+    }
   } catch (e) {
+    if (control) await closeServer(control.server);
     await fleet.close();
     throw e;
   }
@@ -106,6 +127,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
       outlet: n.spec.outlet,
       bmc: { url: fleet.url(n.address), username, password },
     })),
+    ...backends?.info,
   };
   let closed: Promise<void> | undefined;
   const controlServer = control.server;
@@ -114,14 +136,20 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
     world,
     requests,
     spec,
+    backends,
     writeInfo: (path) => writeFileSync(path, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 }),
     close: () => {
       closed ??= (async () => {
-        controlServer.closeAllConnections();
-        await new Promise((r) => controlServer.close(r));
+        await backends?.close();
+        await closeServer(controlServer);
         await fleet.close();
       })();
       return closed;
     },
   };
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((r) => server.close(() => r()));
 }

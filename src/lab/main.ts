@@ -1,14 +1,21 @@
 /**
- * `node dist/lab/main.js up [--spec FILE] [--nodes N] [--profile P] [--speed X] [--port N] [--state-dir DIR] --out lab.json`
+ * `node dist/lab/main.js up [--spec FILE] [--nodes N] [--profile P] [--speed X] [--port N] [--state-dir DIR]
+ *   [--join marker|always|never] [--no-backends] --out lab.json`
  * Runs the lab in the foreground until SIGINT/SIGTERM. Prints endpoints (never passwords) and writes the lab file.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { JoinMode } from "./glue/joins.js";
 import { startLab } from "./lab.js";
 
 const USAGE =
-  "usage: lab up [--spec FILE] [--nodes N] [--profile instant|demo|realistic] [--speed X] [--port N] [--state-dir DIR] --out lab.json";
+  "usage: lab up [--spec FILE] [--nodes N] [--profile instant|demo|realistic] [--speed X] [--port N] [--state-dir DIR] [--join marker|always|never] [--no-backends] --out lab.json";
+
+function joinMode(v: string | undefined): JoinMode | undefined {
+  if (v === undefined || v === "marker" || v === "always" || v === "never") return v;
+  throw new Error(`--join: must be marker, always or never, got ${v}`);
+}
 
 /** Parses the command line and runs the lab; resolves with the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -22,6 +29,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       speed: { type: "string" },
       port: { type: "string" },
       "state-dir": { type: "string" },
+      join: { type: "string" },
+      "no-backends": { type: "boolean" },
       out: { type: "string" },
     },
   });
@@ -43,6 +52,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     speed: num("speed", values.speed),
     port: num("port", values.port),
     stateDir: resolve(values["state-dir"] ?? ".rackform-lab"),
+    backends: !values["no-backends"],
+    join: joinMode(values.join),
   });
   lab.writeInfo(out);
   const first = lab.info.nodes[0];
@@ -52,6 +63,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       `  control  ${lab.info.control.url}`,
       `  CA       ${lab.info.ca}`,
       first ? `  BMC      ${first.name} ${first.bmc.url} (user ${first.bmc.username}; password in the lab file)` : "",
+      ...(lab.info.maas ? [`  MAAS     ${lab.info.maas.url} (API key in the lab file)`] : []),
+      ...(lab.info.ironic ? [`  Ironic   ${lab.info.ironic.url} (noauth, API 1.87)`] : []),
+      ...(lab.info.slurm
+        ? [`  Slurm    ${lab.info.slurm.url} (user ${lab.info.slurm.user}; token in the lab file)`]
+        : []),
+      ...(lab.info.kubernetes ? [`  k8s API  ${lab.info.kubernetes.url} (bearer token in the lab file)`] : []),
       `  lab file ${out}`,
       "",
     ].join("\n"),

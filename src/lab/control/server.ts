@@ -3,6 +3,7 @@
  * outlets behind the engine's back. Errors are `{"error":{"code","message"}}` with a RACKFORM_ERR_LAB_* code.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { measureAcceptance, paramsFrom } from "../acceptance/signals.js";
 import type { RequestLog } from "../request-log.js";
 import { FaultSpecError, parseFaultSpec } from "../world/faults.js";
 import { COMPONENTS, type LabNode, type World } from "../world/model.js";
@@ -121,6 +122,21 @@ async function route(world: World, log: RequestLog, req: IncomingMessage): Promi
     const n = world.node(parts[1]);
     if (!n) throw new ControlError(404, "RACKFORM_ERR_LAB_NOT_FOUND", `no node "${parts[1]}"`);
     if (m === "GET" && parts.length === 2) return { status: 200, body: nodeSummary(world, n) };
+    if (m === "GET" && parts.length === 3 && parts[2] === "acceptance") {
+      // What the node's acceptance run would report now, without going through a backend.
+      const q = url.searchParams;
+      let params: ReturnType<typeof paramsFrom>;
+      try {
+        params = paramsFrom({
+          dcgm_level: q.get("dcgm_level") ?? undefined,
+          burn_in: q.get("burn_in") ?? undefined,
+          nccl_min_busbw_gbps: q.get("nccl_min_busbw_gbps") ?? undefined,
+        });
+      } catch (e) {
+        throw new ControlError(400, "RACKFORM_ERR_LAB_BAD_QUERY", (e as Error).message);
+      }
+      return { status: 200, body: measureAcceptance(world, n, params) };
+    }
     if (m === "POST" && parts.length === 3 && parts[2] === "outlet") {
       world.setOutlet(n.spec.pdu, n.spec.outlet, outletAction(await readJson(req)));
       return { status: 200, body: nodeSummary(world, n) };

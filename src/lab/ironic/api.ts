@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { type LabClock, systemClock } from "../maas/clock.js";
 import { type BmcDriver, redfishBmc } from "./bmc.js";
-import { Conductor, type FaultOp, type IronicDelays } from "./conductor.js";
+import { Conductor, type FaultOp, type IronicDelays, type ProvisionListener, type StepRunner } from "./conductor.js";
 import type { Ctx, Reply } from "./context.js";
 import { fault, IronicHttpError, notFound, pyJson, webobError } from "./errors.js";
 import * as actions from "./node-actions-api.js";
@@ -56,6 +56,12 @@ export interface IronicApi {
   failNext(node: string, op: FaultOp): void;
   /** Sets what a clean/service step (e.g. "burnin_gpu") does on its next runs on the node. */
   setStepOutcome(node: string, step: string, outcome: StepOutcome): void;
+  /** Decides what steps do when no setStepOutcome applies (e.g. from the simulated hardware). */
+  setStepRunner(fn: StepRunner | undefined): void;
+  /** Adds a step beyond the driver's catalogue, as an in-band hardware manager would (e.g. deploy.rackform_acceptance). */
+  addStep(iface: string, step: string): void;
+  /** Calls `fn` after every provision state change. */
+  onProvisionState(fn: ProvisionListener): void;
   /** The lab's record of a node (uuid or name). */
   node(ident: string): Readonly<NodeRecord> | undefined;
   /** Cancels pending timers (call before dropping the lab). */
@@ -194,6 +200,13 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     failNext: (node, op) => conductor.failNext(uuidOf(node), op),
     setStepOutcome: (node, step, outcome) => conductor.setStepOutcome(uuidOf(node), step, outcome),
     node: (ident) => store.findNode(ident),
+    setStepRunner: (fn) => {
+      conductor.stepRunner = fn;
+    },
+    addStep: (iface, step) => {
+      conductor.extraSteps.push({ interface: iface, step });
+    },
+    onProvisionState: (fn) => conductor.onProvisionState(fn),
     stop: () => conductor.stop(),
     listen(host, port) {
       const server = createServer(handler);

@@ -1,7 +1,7 @@
 /** How the lab conductor reaches a node's BMC: the seam, and the default that speaks Redfish as Ironic's redfish driver does. */
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { type Agent, request as httpsRequest } from "node:https";
 
 /** driver_info of a redfish node (the keys Ironic's redfish hardware type reads). */
 export interface RedfishDriverInfo {
@@ -41,6 +41,8 @@ export interface RedfishBmcOptions {
   readonly caPem?: string;
   /** Per-request timeout. @default 10000 */
   readonly timeoutMs?: number;
+  /** HTTPS connection pool (destroy it to drop kept-alive BMC connections at shutdown). @default Node's global agent */
+  readonly agent?: Agent;
 }
 
 type Json = Record<string, unknown>;
@@ -83,7 +85,7 @@ export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
         {
           method,
           timeout: timeoutMs,
-          ...(url.protocol === "https:" ? tlsOptions(info) : {}),
+          ...(url.protocol === "https:" ? { ...tlsOptions(info), ...(opts.agent ? { agent: opts.agent } : {}) } : {}),
           headers: {
             Authorization: `Basic ${auth}`,
             Accept: "application/json",
@@ -137,6 +139,17 @@ export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
     return String(list[0]["@odata.id"]);
   }
 
+  // Resets are refused (409) while the host is PoweringOn/PoweringOff; poll until it settles or timeoutMs passes.
+  async function settled(info: RedfishDriverInfo, path: string): Promise<Json> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const sys = await get(info, path);
+      const s = String(sys.PowerState ?? "");
+      if ((s !== "PoweringOn" && s !== "PoweringOff") || Date.now() > deadline) return sys;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   const powerOf = (sys: Json): "power on" | "power off" =>
     ["On", "PoweringOff"].includes(String(sys.PowerState)) ? "power on" : "power off";
 
@@ -160,7 +173,7 @@ export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
     },
     async setPower(info, target) {
       const path = await systemPath(info);
-      const sys = await get(info, path);
+      const sys = await settled(info, path);
       const on = powerOf(sys) === "power on";
       const type: Record<string, string> = {
         "power on": on ? "" : "On",
@@ -170,6 +183,8 @@ export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
         "soft rebooting": on ? "GracefulRestart" : "On",
       };
       if (type[target]) await reset(info, path, sys, type[target]);
+      // Ironic waits for the new power state (power_state_change_timeout) before the conductor moves on.
+      await settled(info, path);
     },
     async setBootDevice(info, device) {
       const path = await systemPath(info);

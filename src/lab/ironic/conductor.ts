@@ -25,12 +25,23 @@ export interface IronicDelays {
 
 class Aborted extends Error {}
 
+/** Decides what a clean/service step does on a node when no setStepOutcome applies (the lab's acceptance plugs in). */
+export type StepRunner = (n: Readonly<NodeRecord>, step: Readonly<StepRequest>) => StepOutcome | undefined;
+
+/** Told of every provision state change (after it happened). */
+export type ProvisionListener = (n: Readonly<NodeRecord>, from: string, to: string) => void;
+
 /** Drives nodes through the state machine; the API layer has already checked that each verb is allowed. */
 export class Conductor {
   private readonly faults = new Map<string, Set<FaultOp>>();
   private readonly outcomes = new Map<string, StepOutcome>();
   private readonly timers = new Set<() => void>();
   private readonly aborts = new Map<string, () => void>();
+  private readonly listeners: ProvisionListener[] = [];
+  /** Consulted for steps without a setStepOutcome. */
+  stepRunner: StepRunner | undefined;
+  /** Steps the lab adds beyond the driver's catalogue (e.g. an in-band hardware manager's deploy.rackform_acceptance). */
+  readonly extraSteps: { interface: string; step: string }[] = [];
 
   constructor(
     private readonly store: IronicStore,
@@ -49,6 +60,11 @@ export class Conductor {
   /** Sets what a named step does on its next runs on the node. */
   setStepOutcome(uuid: string, step: string, outcome: StepOutcome): void {
     this.outcomes.set(`${uuid}/${step}`, outcome);
+  }
+
+  /** Registers a listener for provision state changes. */
+  onProvisionState(fn: ProvisionListener): void {
+    this.listeners.push(fn);
   }
 
   /** Cancels every pending timer. */
@@ -82,11 +98,20 @@ export class Conductor {
   }
 
   private set(n: NodeRecord, state: string, target: string | null, reserved: boolean): void {
+    const from = n.provision_state;
     n.provision_state = state;
     n.target_provision_state = target;
     n.reservation = reserved ? "localhost" : null;
     n.provision_updated_at = this.clock.now();
     this.store.touch(n);
+    if (from === state) return;
+    for (const fn of this.listeners) {
+      try {
+        fn(n, from, state);
+      } catch {
+        // A listener's bug must not break the conductor.
+      }
+    }
   }
 
   private info(n: NodeRecord): RedfishDriverInfo {
@@ -222,7 +247,8 @@ export class Conductor {
     const wait = kind === "clean" ? S.CLEANWAIT : S.SERVICEWAIT;
     const target = n.target_provision_state;
     for (const step of steps) {
-      if (!supportsStep(n.driver, step)) {
+      const extra = this.extraSteps.some((x) => x.interface === step.interface && x.step === step.step);
+      if (!extra && !supportsStep(n.driver, step)) {
         const what = kind === "clean" ? "clean" : "service";
         throw new Error(`Cannot ${what} node ${n.uuid}: node does not support this ${what} step: ${stepRepr(step)}`);
       }
@@ -230,7 +256,7 @@ export class Conductor {
       if (kind === "clean") n.clean_step = current;
       else n.service_step = current;
       this.set(n, wait, target, false);
-      const outcome = this.outcomes.get(`${n.uuid}/${step.step}`) ?? {};
+      const outcome = this.outcomes.get(`${n.uuid}/${step.step}`) ?? this.stepRunner?.(n, step) ?? {};
       const duration = outcome.durationMs ?? this.delays.stepMs;
       const started = this.clock.now();
       await this.sleep(duration, n.uuid);

@@ -156,6 +156,10 @@ export function setProvisionState(ctx: Ctx): Reply {
           `RPC do_node_deploy failed to validate deploy or power info for node ${n.uuid}. Error: Some parameters were missing in node's instance_info. Missing are: ['image_source']`,
         );
       }
+      // Ironic keeps the config drive in instance_info (masked in responses) until tear-down clears it.
+      if (body.configdrive !== undefined && body.configdrive !== null) {
+        n.instance_info = { ...n.instance_info, configdrive: body.configdrive };
+      }
       c.deploy(n);
       break;
     }

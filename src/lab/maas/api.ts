@@ -5,7 +5,14 @@ import { type ApiCredential, authenticate, NonceStore, parseApiKeys, unauthorize
 import { bootResourceHandlers } from "./boot-resources-api.js";
 import { type LabClock, systemClock } from "./clock.js";
 import { MaasHttpError, Params, parseBody, parseQuery, readBody, sendJson, sendText } from "./http-io.js";
-import { type FaultOp, Lifecycle, type MaasDelays, type ScriptOutcome } from "./lifecycle.js";
+import {
+  type FaultOp,
+  Lifecycle,
+  type MaasDelays,
+  type ScriptOutcome,
+  type ScriptRunner,
+  type StatusListener,
+} from "./lifecycle.js";
 import { machineHandlers, type RegionDeps } from "./machines-api.js";
 import { nodeHandlers } from "./node-api.js";
 import { type PowerDriver, redfishPowerDriver } from "./power.js";
@@ -14,7 +21,11 @@ import { API } from "./render.js";
 import { Router } from "./router.js";
 import { scriptHandlers } from "./scripts-api.js";
 import { seedRegion } from "./seed.js";
-import { MaasStore, type MachineRecord } from "./store.js";
+import { MaasStore, type MachineRecord, type ScriptRecord } from "./store.js";
+
+/** A testing script the region ships with (added by whoever composes the lab, e.g. acceptance). */
+export type BuiltinScript = Pick<ScriptRecord, "name" | "title" | "description" | "hardwareType" | "tags"> &
+  Partial<Pick<ScriptRecord, "timeoutSeconds" | "destructive" | "parameters">> & { readonly content: string };
 
 /** Options of createMaasApi. */
 export interface MaasApiOptions {
@@ -48,6 +59,12 @@ export interface MaasApi {
   failNext(systemId: string, op: FaultOp): void;
   /** Sets the status and output a script reports on its next runs on the machine. */
   setScriptOutcome(systemId: string, scriptName: string, outcome: ScriptOutcome): void;
+  /** Decides outcomes of scripts without a setScriptOutcome (e.g. from the simulated hardware). */
+  setScriptRunner(fn: ScriptRunner | undefined): void;
+  /** Adds (or replaces) a built-in testing script. */
+  addBuiltinScript(script: BuiltinScript): void;
+  /** Calls `fn` after every machine status change (from, to: NodeStatus numbers). */
+  onStatusChange(fn: StatusListener): void;
   /** The lab's record of a machine (includes what the API does not show, e.g. the deployed user_data). */
   machine(systemId: string): Readonly<MachineRecord> | undefined;
   /** Cancels pending timers (call before dropping the lab). */
@@ -130,6 +147,23 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
     failNext: (id, op) => lifecycle.failNext(id, op),
     setScriptOutcome: (id, name, outcome) => lifecycle.setScriptOutcome(id, name, outcome),
     machine: (id) => store.machine(id),
+    setScriptRunner: (fn) => {
+      lifecycle.scriptRunner = fn;
+    },
+    addBuiltinScript: (s) => {
+      const prior = store.scripts.get(s.name);
+      store.scripts.set(s.name, {
+        id: prior?.id ?? store.nextId("script"),
+        type: 2,
+        timeoutSeconds: 3600,
+        destructive: false,
+        ...s,
+        tags: [...s.tags],
+        isDefault: true,
+        content: Buffer.from(s.content),
+      });
+    },
+    onStatusChange: (fn) => lifecycle.onStatusChange(fn),
     stop() {
       for (const m of store.machines.values()) {
         m.cancel?.();

@@ -1,7 +1,13 @@
 /** The lab's simulated MAAS region (MAAS API 2.0), independent of the rest of src. */
-export { createMaasApi, type MaasApi, type MaasApiOptions, type MaasRequestLogEntry } from "./api.js";
+export {
+  type BuiltinScript,
+  createMaasApi,
+  type MaasApi,
+  type MaasApiOptions,
+  type MaasRequestLogEntry,
+} from "./api.js";
 export { type LabClock, type ManualClock, manualClock, systemClock } from "./clock.js";
-export type { FaultOp, MaasDelays, ScriptOutcome } from "./lifecycle.js";
+export type { FaultOp, MaasDelays, ScriptOutcome, ScriptRunner, StatusListener } from "./lifecycle.js";
 export {
   memoryPowerDriver,
   type PowerDriver,
@@ -11,3 +17,4 @@ export {
   redfishPowerDriver,
 } from "./power.js";
 export { NodeStatus, statusName } from "./statuses.js";
+export type { MachineRecord } from "./store.js";

@@ -25,6 +25,16 @@ export interface ScriptOutcome {
   exitStatus?: number;
 }
 
+/** Decides a script's outcome from the machine and the run's parameters (the lab's acceptance plugs in here). */
+export type ScriptRunner = (
+  m: Readonly<MachineRecord>,
+  scriptName: string,
+  parameters: Readonly<Record<string, unknown>>,
+) => ScriptOutcome | undefined;
+
+/** Told of every status change (after it happened). */
+export type StatusListener = (m: Readonly<MachineRecord>, from: number, to: number) => void;
+
 const OUTCOME_STATUS: Record<string, number> = { passed: 2, failed: 3, timedout: 4, degraded: 6, skipped: 9 };
 
 /** Built-in commissioning scripts every commissioning run records. */
@@ -36,6 +46,10 @@ export const DEFAULT_COMMISSION_TESTS = ["smartctl-validate"];
 export class Lifecycle {
   private readonly faults = new Set<string>();
   private readonly outcomes = new Map<string, ScriptOutcome>();
+  private readonly listeners: StatusListener[] = [];
+  private readonly powerChains = new Map<string, Promise<void>>();
+  /** Consulted for scripts without a `setScriptOutcome`; undefined = passed. */
+  scriptRunner: ScriptRunner | undefined;
 
   constructor(
     private readonly store: MaasStore,
@@ -54,6 +68,24 @@ export class Lifecycle {
     this.outcomes.set(`${systemId}\n${scriptName}`, outcome);
   }
 
+  /** Registers a listener for status changes. */
+  onStatusChange(fn: StatusListener): void {
+    this.listeners.push(fn);
+  }
+
+  private setStatus(m: MachineRecord, to: number): void {
+    const from = m.status;
+    m.status = to;
+    if (from === to) return;
+    for (const fn of this.listeners) {
+      try {
+        fn(m, from, to);
+      } catch {
+        // A listener's bug must not break the MAAS state machine.
+      }
+    }
+  }
+
   private takeFault(m: MachineRecord, op: FaultOp): boolean {
     return this.faults.delete(`${m.systemId}\n${op}`);
   }
@@ -62,7 +94,7 @@ export class Lifecycle {
     if (m.status !== to && !canTransition(m.status, to)) {
       throw conflict(`Invalid transition: ${statusName(m.status)} -> ${statusName(to)}.`);
     }
-    m.status = to;
+    this.setStatus(m, to);
     m.statusMessage = message;
   }
 
@@ -78,7 +110,18 @@ export class Lifecycle {
 
   // Runs a power action in the background; on failure the machine lands in `failStatus` with the driver's message.
   private powerAsync(m: MachineRecord, on: boolean, failStatus?: number): void {
-    const action = on ? this.power.powerOn(m.powerParams) : this.power.powerOff(m.powerParams);
+    // Power actions of one machine run in order (as MAAS queues them per node): a quick operation's power-off must
+    // not overtake its power-on.
+    const prior = this.powerChains.get(m.systemId) ?? Promise.resolve();
+    const action = prior.then(() => (on ? this.power.powerOn(m.powerParams) : this.power.powerOff(m.powerParams)));
+    const settled = action.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.powerChains.set(m.systemId, settled);
+    void settled.then(() => {
+      if (this.powerChains.get(m.systemId) === settled) this.powerChains.delete(m.systemId);
+    });
     action.then(
       () => {
         m.powerState = on ? "on" : "off";
@@ -90,14 +133,19 @@ export class Lifecycle {
         if (failStatus !== undefined && canTransition(m.status, failStatus)) {
           m.cancel?.();
           m.cancel = null;
-          m.status = failStatus;
+          this.setStatus(m, failStatus);
           m.statusMessage = msg;
         }
       },
     );
   }
 
-  private newSet(m: MachineRecord, type: number, names: string[]): ScriptSetRecord {
+  private newSet(
+    m: MachineRecord,
+    type: number,
+    names: string[],
+    inputs: Readonly<Record<string, Record<string, unknown>>> = {},
+  ): ScriptSetRecord {
     const now = this.clock.now();
     const set: ScriptSetRecord = {
       id: this.store.nextId("scriptset"),
@@ -116,7 +164,7 @@ export class Lifecycle {
         updated: now,
         started: null,
         ended: null,
-        parameters: {},
+        parameters: { ...inputs[name] },
       })),
     };
     m.scriptSets.push(set);
@@ -133,7 +181,7 @@ export class Lifecycle {
     const now = this.clock.now();
     let ok = true;
     set.results.forEach((r, i) => {
-      const o = this.outcomes.get(`${m.systemId}\n${r.name}`);
+      const o = this.outcomes.get(`${m.systemId}\n${r.name}`) ?? this.scriptRunner?.(m, r.name, r.parameters);
       let status = o ? (typeof o.status === "number" ? o.status : OUTCOME_STATUS[o.status]) : ScriptStatus.PASSED;
       let output = o?.output ?? "";
       if (failFirst && i === 0) {
@@ -201,11 +249,16 @@ export class Lifecycle {
   }
 
   /** op=test: runs testing scripts, then returns to the previous status or lands in Failed testing. */
-  test(m: MachineRecord, user: string, scripts: string[]): void {
+  test(
+    m: MachineRecord,
+    user: string,
+    scripts: string[],
+    inputs: Readonly<Record<string, Record<string, unknown>>> = {},
+  ): void {
     const prev = m.status === S.FAILED_TESTING ? m.previousStatus : m.status;
     this.move(m, S.TESTING, "Testing");
     m.previousStatus = prev;
-    const set = this.newSet(m, ResultType.TESTING, scripts);
+    const set = this.newSet(m, ResultType.TESTING, scripts, inputs);
     m.currentTestingSetId = set.id;
     this.startSet(set);
     this.store.event(m, "INFO", "Testing", scripts.join(","), user);
@@ -317,7 +370,7 @@ export class Lifecycle {
     m.cancel?.();
     m.cancel = null;
     const from = statusName(m.status);
-    m.status = to;
+    this.setStatus(m, to);
     m.statusMessage = `Aborted ${from.toLowerCase()}`;
     this.store.event(m, "INFO", `Aborted ${from.toLowerCase()}`, "", user);
     this.powerAsync(m, false);

@@ -134,6 +134,22 @@ function testingScripts(deps: RegionDeps, m: MachineRecord, p: Params): string[]
   return resolved;
 }
 
+// A declared script parameter is given as `<script>_<param>` or `<param>` (MAAS accepts both); else its default.
+function scriptInputs(deps: RegionDeps, names: string[], p: Params): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const name of names) {
+    const declared = deps.store.scripts.get(name)?.parameters;
+    if (!declared) continue;
+    out[name] = Object.fromEntries(
+      Object.entries(declared).map(([param, decl]) => {
+        const value = p.get(`${name}_${param}`) ?? p.get(param) ?? decl.default;
+        return [param, { ...decl, ...(value === undefined ? {} : { value }) }];
+      }),
+    );
+  }
+  return out;
+}
+
 async function powerOp(fn: () => Promise<unknown>, what: string): Promise<void> {
   try {
     await fn();
@@ -278,7 +294,8 @@ export function machineHandlers(deps: RegionDeps): Handler[] {
           run: (ctx) => {
             const m = one(ctx);
             const scripts = testingScripts(deps, m, ctx.params);
-            lc.test(m, userOf(ctx), scripts === undefined || scripts === "none" ? ["smartctl-validate"] : scripts);
+            const names = scripts === undefined || scripts === "none" ? ["smartctl-validate"] : scripts;
+            lc.test(m, userOf(ctx), names, scriptInputs(deps, names, ctx.params));
             return json(m);
           },
         },

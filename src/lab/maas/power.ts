@@ -1,5 +1,5 @@
 /** Power control seam of the MAAS lab, and the default driver that speaks Redfish to a BMC as MAAS's redfish driver does. */
-import { request as httpsRequest } from "node:https";
+import { type Agent, request as httpsRequest } from "node:https";
 
 /** A machine's power parameters as MAAS stores them for power_type "redfish". */
 export interface PowerParams {
@@ -28,7 +28,11 @@ export interface RedfishPowerDriverOptions {
   readonly setPxeBoot?: boolean;
   /** Per-request timeout. @default 10000 */
   readonly timeoutMs?: number;
+  /** Connection pool (destroy it to drop kept-alive BMC connections at shutdown). @default Node's global agent */
+  readonly agent?: Agent;
 }
+
+const SETTLE_POLL_MS = 50;
 
 interface RedfishResponse {
   status: number;
@@ -51,6 +55,7 @@ export function redfishPowerDriver(opts: RedfishPowerDriverOptions = {}): PowerD
           method,
           ca: opts.caPem,
           timeout: timeoutMs,
+          ...(opts.agent ? { agent: opts.agent } : {}),
           headers: {
             Authorization: `Basic ${auth}`,
             Accept: "application/json",
@@ -102,8 +107,19 @@ export function redfishPowerDriver(opts: RedfishPowerDriverOptions = {}): PowerD
     return s === "on" || s === "poweringoff" ? "on" : s === "off" || s === "poweringon" ? "off" : "error";
   }
 
+  // A BMC refuses resets while the host is PoweringOn/PoweringOff (409); MAAS's power actions retry, so wait it out.
+  async function settled(params: PowerParams, path: string): Promise<Record<string, unknown> | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const sys = await ok(params, "GET", path);
+      const s = String(sys.json?.PowerState ?? "");
+      if ((s !== "PoweringOn" && s !== "PoweringOff") || Date.now() > deadline) return sys.json;
+      await new Promise((r) => setTimeout(r, SETTLE_POLL_MS));
+    }
+  }
+
   async function reset(params: PowerParams, path: string, resetType: string): Promise<void> {
-    const sys = await ok(params, "GET", path);
+    const sys = { json: await settled(params, path) };
     const actions = sys.json?.Actions as Record<string, { target?: string }> | undefined;
     const target = actions?.["#ComputerSystem.Reset"]?.target ?? `${path}/Actions/ComputerSystem.Reset`;
     await ok(params, "POST", target, { ResetType: resetType });
@@ -117,12 +133,12 @@ export function redfishPowerDriver(opts: RedfishPowerDriverOptions = {}): PowerD
           Boot: { BootSourceOverrideEnabled: "Once", BootSourceOverrideTarget: "Pxe" },
         });
       }
-      const current = await state(params, path);
-      await reset(params, path, current === "on" ? "ForceRestart" : "On");
+      const current = String((await settled(params, path))?.PowerState ?? "");
+      await reset(params, path, current === "On" ? "ForceRestart" : "On");
     },
     async powerOff(params) {
       const path = await systemPath(params);
-      if ((await state(params, path)) !== "off") await reset(params, path, "ForceOff");
+      if (String((await settled(params, path))?.PowerState ?? "") !== "Off") await reset(params, path, "ForceOff");
     },
     async queryPowerState(params) {
       return state(params, await systemPath(params));

@@ -315,7 +315,7 @@ export function renderScript(s: ScriptRecord): Record<string, unknown> {
     timeout: `0:${pad(Math.floor(s.timeoutSeconds / 60) % 60)}:${pad(s.timeoutSeconds % 60)}`,
     destructive: s.destructive,
     default: s.isDefault,
-    parameters: {},
+    parameters: s.parameters ?? {},
     results: {},
     packages: {},
     for_hardware: [],

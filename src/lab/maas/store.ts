@@ -83,6 +83,8 @@ export interface ScriptRecord {
   destructive: boolean;
   isDefault: boolean;
   content: Buffer;
+  /** Declared parameters (script metadata `parameters:`), e.g. { dcgm_level: { type: "choice", default: "3" } }. */
+  parameters?: Record<string, { type: string; default?: string; [key: string]: unknown }>;
 }
 
 /** A tag (tags/). */

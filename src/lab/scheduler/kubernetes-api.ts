@@ -39,6 +39,8 @@ export interface KubernetesApiOptions {
 export interface KubernetesLabHooks {
   /** The kubelet on the node registered it. */
   registerNode(name: string, reg?: KubeletRegistration): void;
+  /** The Node object is deleted (machine deprovisioned); its pods go with it, as the pod GC does. */
+  deleteNode(name: string): void;
   /** A pod is scheduled and running on a node. */
   addPod(pod: LabPodSpec): void;
   /** A PodDisruptionBudget refuses the next `times` evictions of the pod (Infinity: until unblocked). */
@@ -265,6 +267,10 @@ export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
         const n = nodes.get(name) ?? newNode(name, reg, nextRv(), iso());
         syncUnschedulableTaint(n);
         nodes.set(name, n);
+      },
+      deleteNode(name) {
+        nodes.delete(name);
+        for (const [k, p] of pods) if ((p.spec as { nodeName?: string } | undefined)?.nodeName === name) pods.delete(k);
       },
       addPod(p) {
         pods.set(`${p.namespace}/${p.name}`, newPod(p, nextRv(), iso()));

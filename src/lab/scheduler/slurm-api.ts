@@ -39,6 +39,8 @@ export interface SlurmApiOptions {
 export interface SlurmLabHooks {
   /** slurmd on the node booted and registered with slurmctld. */
   registerNode(name: string, reg?: NodeRegistration): void;
+  /** slurmd stopped answering (host off or reimaged): after SlurmdTimeout slurmctld sets the node DOWN "Not responding". */
+  nodeLost(name: string, reason?: string): void;
   /** A job starts on the node; returns its job id. */
   startJob(node: string): number;
   /** The job ends (its node leaves ALLOCATED; a DRAIN-flagged node becomes drained). */
@@ -162,6 +164,7 @@ export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
     requests,
     hooks: {
       registerNode: (name, reg = {}) => void table.register(name, reg),
+      nodeLost: (name, reason) => table.lost(name, reason),
       startJob: (node) => table.startJob(node),
       endJob: (id) => table.endJob(id),
       node: (name) => table.nodes.get(name),

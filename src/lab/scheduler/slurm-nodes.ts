@@ -138,6 +138,18 @@ export class SlurmNodeTable {
     return node;
   }
 
+  /** slurmctld's reaction to a slurmd that stopped answering: DOWN (jobs killed), reason set by slurm. No-op if unknown. */
+  lost(name: string, reason = "Not responding"): void {
+    const n = this.nodes.get(name);
+    if (!n) return;
+    n.down = true;
+    n.jobs.clear();
+    n.reason = reason;
+    n.reasonSetByUser = "slurm";
+    n.reasonChangedAt = this.nowSec();
+    this.touch();
+  }
+
   /** The node, or slurmctld's "Invalid node name specified". */
   get(name: string, description = `Failure to query node ${name}`): LabSlurmNode {
     const n = this.nodes.get(name);

@@ -1,0 +1,158 @@
+/**
+ * Starts the lab's backends on loopback — MAAS region, Ironic, slurmrestd, Kubernetes API — with per-lab credentials,
+ * durations from the time profile, power through the lab's own Redfish BMCs (HTTPS, lab CA), acceptance installed and
+ * the joins wired.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import { Agent } from "node:https";
+import { installIronicAcceptance, installMaasAcceptance } from "../acceptance/backends.js";
+import { createIronicApi, type IronicApi, redfishBmc } from "../ironic/index.js";
+import { createMaasApi, type MaasApi, redfishPowerDriver } from "../maas/index.js";
+import { createKubernetesApi, createSlurmApi, type KubernetesApi, type SlurmApi } from "../scheduler/index.js";
+import type { Clock } from "../time.js";
+import type { World } from "../world/model.js";
+import { nodeByBmcAddress, timerClock } from "./adapters.js";
+import { type JoinMode, wireJoins } from "./joins.js";
+
+/** Fixed ports of the backends (0 or omitted = a free port). */
+export interface BackendPorts {
+  readonly maas?: number;
+  readonly ironic?: number;
+  readonly slurm?: number;
+  readonly kubernetes?: number;
+}
+
+/** Options of startBackends. */
+export interface BackendOptions {
+  readonly world: World;
+  readonly clock: Clock;
+  /** The lab CA (PEM) the BMC certificates chain to. */
+  readonly caPem: string;
+  /** @default "127.0.0.1" */
+  readonly host?: string;
+  readonly ports?: BackendPorts;
+  /** @default "marker" */
+  readonly join?: JoinMode;
+}
+
+/** The lab file keys the backends add (they hold secrets: the lab file is 0600). */
+export interface BackendInfo {
+  readonly maas: { readonly url: string; readonly apiKey: string };
+  readonly ironic: { readonly url: string };
+  readonly slurm: { readonly url: string; readonly user: string; readonly token: string };
+  readonly kubernetes: { readonly url: string; readonly token: string };
+}
+
+/** Running backends. */
+export interface Backends {
+  readonly maas: MaasApi;
+  readonly ironic: IronicApi;
+  readonly slurm: SlurmApi;
+  readonly kubernetes: KubernetesApi;
+  readonly info: BackendInfo;
+  close(): Promise<void>;
+}
+
+/** The Slurm user the lab issues a token for. */
+export const SLURM_USER = "rackform";
+
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+function token(n: number): string {
+  return [...randomBytes(n)].map((b) => ALNUM[b % ALNUM.length]).join("");
+}
+
+/** A MAAS API key as the region hands them out: consumer (18) : token (18) : secret (32). */
+export function newMaasApiKey(): string {
+  return `${token(18)}:${token(18)}:${token(32)}`;
+}
+
+/** An HS256 JWT as `scontrol token` issues (claims sun, iat, exp), signed with a throwaway per-lab key. */
+export function newSlurmJwt(user: string, nowMs: number, lifespanS = 365 * 86_400): string {
+  const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  const iat = Math.floor(nowMs / 1000);
+  const body = `${b64({ alg: "HS256", typ: "JWT" })}.${b64({ exp: iat + lifespanS, iat, sun: user })}`;
+  return `${body}.${createHmac("sha256", randomBytes(32)).update(body).digest("base64url")}`;
+}
+
+/** Starts the four backends; on failure closes what already started. */
+export async function startBackends(opts: BackendOptions): Promise<Backends> {
+  const { world, clock } = opts;
+  const host = opts.host ?? "127.0.0.1";
+  const t = world.time;
+  const timers = timerClock(clock);
+  const apiKey = newMaasApiKey();
+  const slurmToken = newSlurmJwt(SLURM_USER, clock.now());
+  const kubeToken = randomBytes(32).toString("base64url");
+  const resolve = (address: string | undefined) => nodeByBmcAddress(world, address);
+  // One pool per lab for MAAS's and Ironic's BMC connections, destroyed at close so no kept-alive socket holds a BMC.
+  const bmcAgent = new Agent({ keepAlive: true });
+
+  const maas = createMaasApi({
+    apiKeys: [apiKey],
+    clock: timers,
+    power: redfishPowerDriver({ caPem: opts.caPem, agent: bmcAgent }),
+    delays: {
+      commissionMs: t.duration("commissionMs"),
+      deployMs: t.duration("deployMs"),
+      releaseMs: t.duration("powerOffMs"),
+      eraseMs: t.duration("cleaningMs"),
+      testMs: t.duration("burnInMs"),
+    },
+  });
+  const ironic = createIronicApi({
+    maxVersion: "1.87",
+    clock: timers,
+    bmc: redfishBmc({ caPem: opts.caPem, agent: bmcAgent }),
+    delays: {
+      verifyMs: 0,
+      inspectMs: t.duration("commissionMs"),
+      cleanMs: t.duration("cleaningMs"),
+      deployMs: t.duration("deployMs"),
+      deleteMs: t.duration("powerOffMs"),
+      powerMs: t.duration("powerOnMs"),
+      allocationMs: 0,
+      stepMs: t.duration("burnInMs"),
+    },
+  });
+  const schedClock = { now: () => clock.now() };
+  const slurm = createSlurmApi({ jwtTokens: { [SLURM_USER]: slurmToken }, clock: schedClock });
+  const kubernetes = createKubernetesApi({ token: kubeToken, clock: schedClock });
+  installMaasAcceptance(maas, world, resolve);
+  installIronicAcceptance(ironic, world, resolve);
+  wireJoins({ world, clock, maas, ironic, slurm, kubernetes, mode: opts.join });
+
+  const closers: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    maas.stop();
+    ironic.stop();
+    bmcAgent.destroy();
+    await Promise.all(closers.map((c) => c()));
+  };
+  try {
+    const p = opts.ports ?? {};
+    const m = await maas.listen(host, p.maas ?? 0);
+    closers.push(m.close);
+    const i = await ironic.listen(host, p.ironic ?? 0);
+    closers.push(i.close);
+    const s = await slurm.listen(host, p.slurm ?? 0);
+    closers.push(s.close);
+    const k = await kubernetes.listen(host, p.kubernetes ?? 0);
+    closers.push(k.close);
+    return {
+      maas,
+      ironic,
+      slurm,
+      kubernetes,
+      info: {
+        maas: { url: m.url, apiKey },
+        ironic: { url: i.url },
+        slurm: { url: s.url, user: SLURM_USER, token: slurmToken },
+        kubernetes: { url: k.url, token: kubeToken },
+      },
+      close: stopAll,
+    };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}

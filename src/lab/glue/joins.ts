@@ -1,0 +1,147 @@
+/**
+ * What makes the lab one datacenter: a machine deployed by MAAS (Deployed) or Ironic (active) boots its OS, and after
+ * the simulated boot its slurmd / kubelet register with the lab's Slurm and Kubernetes — when its cloud-init user data
+ * asks for it (`rackform-join: slurm,kubernetes`). Released or torn-down machines leave again. Backend faults injected
+ * into the world (commission-failure, deploy-failure, erase-failure) become failures of the backend operation.
+ */
+import type { IronicApi, NodeRecord } from "../ironic/index.js";
+import { type MaasApi, type MachineRecord, NodeStatus } from "../maas/index.js";
+import type { KubernetesApi, SlurmApi } from "../scheduler/index.js";
+import type { Clock } from "../time.js";
+import type { LabNode, World } from "../world/model.js";
+import { nodeByBmcAddress } from "./adapters.js";
+import { kubeletRegistration, slurmRegistration } from "./registration.js";
+
+/** Which schedulers a node joins. */
+export type JoinTarget = "slurm" | "kubernetes";
+
+/**
+ * When deployed nodes join: "marker" = only what the user data asks for with a `rackform-join:` line (the default, as
+ * cloud-init is what configures slurmd or kubelet on a real node); "always" = both; "never" = none.
+ */
+export type JoinMode = "marker" | "always" | "never";
+
+/** What the glue needs. */
+export interface JoinDeps {
+  readonly world: World;
+  readonly clock: Clock;
+  readonly maas?: MaasApi;
+  readonly ironic?: IronicApi;
+  readonly slurm?: SlurmApi;
+  readonly kubernetes?: KubernetesApi;
+  readonly mode?: JoinMode;
+}
+
+/** Reads `rackform-join: slurm,kubernetes` lines (also `# rackform-join: …` comments) from user data. */
+export function joinTargets(userData: string | undefined): JoinTarget[] {
+  const out = new Set<JoinTarget>();
+  for (const m of (userData ?? "").matchAll(/^\s*#?\s*rackform-join:\s*(.+)$/gim)) {
+    for (const word of m[1].split(/[\s,]+/)) {
+      const w = word
+        .trim()
+        .toLowerCase()
+        .replace(/^["']|["']$/g, "");
+      if (w === "slurm") out.add("slurm");
+      if (w === "kubernetes" || w === "k8s") out.add("kubernetes");
+    }
+  }
+  return [...out];
+}
+
+// Ironic's config drive: a dict with user_data (API ≥ 1.56), or a gzipped ISO/plain text we try to read as text.
+function configDriveText(cd: unknown): string | undefined {
+  if (cd && typeof cd === "object") {
+    const ud = (cd as { user_data?: unknown }).user_data;
+    return typeof ud === "string" ? ud : ud && typeof ud === "object" ? JSON.stringify(ud) : undefined;
+  }
+  if (typeof cd !== "string") return undefined;
+  if (cd.includes("rackform-join")) return cd;
+  return Buffer.from(cd, "base64").toString("utf8");
+}
+
+interface Member {
+  readonly name: string;
+  readonly targets: JoinTarget[];
+  readonly node: LabNode;
+  registered: boolean;
+  gone: boolean;
+}
+
+/** Wires status listeners of MAAS and Ironic to the world's faults and to the schedulers. */
+export function wireJoins(deps: JoinDeps): void {
+  const { world, clock } = deps;
+  const mode = deps.mode ?? "marker";
+  const members = new Map<string, Member>();
+  // The OS boots in a few host power-on times (demo: 1 s, instant: 0).
+  const bootMs = () => world.time.duration("powerOnMs") * 5;
+
+  const targetsOf = (userData: string | undefined): JoinTarget[] =>
+    mode === "always" ? ["slurm", "kubernetes"] : mode === "never" ? [] : joinTargets(userData);
+
+  async function boot(m: Member): Promise<void> {
+    await clock.sleep(bootMs());
+    // The backend powered the host on in the background; slurmd and kubelet only start once it runs.
+    for (let i = 0; i < 200 && !m.gone && world.powerState(m.node) !== "On"; i++) await clock.sleep(25);
+    if (m.gone || world.powerState(m.node) !== "On") return;
+    m.registered = true;
+    const visible = world.visibleGpus(m.node).length;
+    if (m.targets.includes("slurm")) deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible));
+    if (m.targets.includes("kubernetes"))
+      deps.kubernetes?.hooks.registerNode(m.name, kubeletRegistration(m.node, visible));
+  }
+
+  function join(key: string, name: string, node: LabNode, userData: string | undefined): void {
+    leave(key);
+    const targets = targetsOf(userData);
+    if (targets.length === 0) return;
+    const m: Member = { name, targets, node, registered: false, gone: false };
+    members.set(key, m);
+    void boot(m);
+  }
+
+  function leave(key: string): void {
+    const m = members.get(key);
+    if (!m) return;
+    members.delete(key);
+    m.gone = true;
+    if (!m.registered) return;
+    if (m.targets.includes("slurm")) deps.slurm?.hooks.nodeLost(m.name);
+    if (m.targets.includes("kubernetes")) deps.kubernetes?.hooks.deleteNode(m.name);
+  }
+
+  const fault = (kind: "commission-failure" | "deploy-failure" | "erase-failure", node: LabNode | undefined) =>
+    node !== undefined && world.faults.take(kind, { node: node.spec.name }) !== undefined;
+
+  // MAAS keeps the OS running while a deployed machine is tested or marked broken; anything else means it is gone.
+  const maasUp = new Set<number>([
+    NodeStatus.DEPLOYED,
+    NodeStatus.TESTING,
+    NodeStatus.FAILED_TESTING,
+    NodeStatus.BROKEN,
+  ]);
+  deps.maas?.onStatusChange((m: Readonly<MachineRecord>, _from, to) => {
+    const node = nodeByBmcAddress(world, m.powerParams.power_address);
+    const key = `maas/${m.systemId}`;
+    if (to === NodeStatus.COMMISSIONING && fault("commission-failure", node))
+      deps.maas?.failNext(m.systemId, "commission");
+    if (to === NodeStatus.DEPLOYING && fault("deploy-failure", node)) deps.maas?.failNext(m.systemId, "deploy");
+    if (to === NodeStatus.DISK_ERASING && fault("erase-failure", node)) deps.maas?.failNext(m.systemId, "erase");
+    if (to === NodeStatus.DEPLOYED && !members.has(key) && node) {
+      join(key, m.hostname, node, m.userData?.toString("utf8"));
+    } else if (!maasUp.has(to)) leave(key);
+  });
+
+  deps.ironic?.onProvisionState((n: Readonly<NodeRecord>, from, to) => {
+    const node = nodeByBmcAddress(world, String(n.driver_info.redfish_address ?? ""));
+    const key = `ironic/${n.uuid}`;
+    if (to === "inspecting" && fault("commission-failure", node)) deps.ironic?.failNext(n.uuid, "inspect");
+    if (to === "deploying" && fault("deploy-failure", node)) deps.ironic?.failNext(n.uuid, "deploy");
+    // Automated cleaning (provide, tear-down) is where Ironic erases disks.
+    if (to === "cleaning" && n.target_provision_state === "available" && fault("erase-failure", node)) {
+      deps.ironic?.failNext(n.uuid, "clean");
+    }
+    if (to === "active" && from === "deploying" && node) {
+      join(key, n.name ?? node.spec.name, node, configDriveText(n.instance_info.configdrive));
+    } else if (to === "deleting" || to === "deploying") leave(key);
+  });
+}
