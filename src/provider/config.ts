@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { HttpCore } from "../clients/http/index.js";
+import type { IronicAuth } from "../clients/ironic/index.js";
 import { RedfishClient } from "../clients/redfish/index.js";
 import {
   attr,
@@ -22,6 +23,7 @@ import {
   stringLength,
   validator,
 } from "../framework/index.js";
+import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
 
 const duration = validator("a duration such as 500ms or 2s", (req, resp) => {
   if (typeof req.value !== "string") return;
@@ -76,6 +78,52 @@ export const providerSchema: Schema = {
       },
       { description: "Defaults for every Redfish service (server BMCs and rack PDUs)." },
     ),
+    maas: block.single(
+      {
+        attributes: {
+          url: attr.string({
+            optional: true,
+            description: 'MAAS region URL, e.g. "http://maas:5240/MAAS/". Falls back to RACKFORM_MAAS_URL.',
+            validators: [stringLength({ min: 1 })],
+          }),
+          api_key: attr.string({
+            optional: true,
+            sensitive: true,
+            description:
+              "MAAS API key `consumer_key:token_key:token_secret`. Falls back to RACKFORM_MAAS_API_KEY. Never logged.",
+          }),
+        },
+      },
+      { description: 'The MAAS region that rackform_machine resources with backend = "maas" enroll into.' },
+    ),
+    ironic: block.single(
+      {
+        attributes: {
+          url: attr.string({
+            optional: true,
+            description: 'Ironic API endpoint, e.g. "http://ironic:6385". Falls back to RACKFORM_IRONIC_URL.',
+            validators: [stringLength({ min: 1 })],
+          }),
+          username: attr.string({
+            optional: true,
+            description:
+              "HTTP basic user name (with password). Falls back to RACKFORM_IRONIC_USERNAME. @default noauth",
+          }),
+          password: attr.string({
+            optional: true,
+            sensitive: true,
+            description: "HTTP basic password. Falls back to RACKFORM_IRONIC_PASSWORD. Never logged.",
+          }),
+          token: attr.string({
+            optional: true,
+            sensitive: true,
+            description: "Keystone token (X-Auth-Token), instead of basic auth. Falls back to RACKFORM_IRONIC_TOKEN.",
+          }),
+        },
+      },
+      { description: 'The Ironic API that rackform_machine resources with backend = "ironic" enroll into.' },
+    ),
+    ...schedulerBlocks,
   },
 };
 
@@ -89,6 +137,12 @@ export interface RedfishSettings {
   readonly powerOnIntervalMs: number;
 }
 
+/** Backend endpoints resolved from the `maas` and `ironic` blocks; absent when not configured. */
+export interface BackendSettings {
+  readonly maas?: { readonly url: string; readonly apiKey: string };
+  readonly ironic?: { readonly url: string; readonly auth: IronicAuth };
+}
+
 /** What every resource receives from configure. */
 export class ProviderData {
   private readonly clients = new Map<string, RedfishClient>();
@@ -98,6 +152,9 @@ export class ProviderData {
   constructor(
     readonly redfish: RedfishSettings,
     readonly core: HttpCore,
+    readonly backends: BackendSettings = {},
+    /** Slurm and Kubernetes clients (scheduler-config.ts), made on first use. */
+    readonly schedulers: SchedulerClients = new SchedulerClients(),
   ) {}
 
   /** The Redfish client of one endpoint, shared by every resource in this process (one session per BMC). */
@@ -165,7 +222,43 @@ export function resolveConfig(config: ObjectValue, diags: Diagnostics): Provider
     maxConcurrent,
     powerOnIntervalMs: interval ? parseDuration(interval) : 250,
   };
+  const backends = resolveBackends(config, diags);
+  if (!backends) return undefined;
   const core = new HttpCore({ tls: { ca: caPem, insecure }, maxConcurrentPerHost: maxConcurrent });
   if (password) core.redactor.add(password);
-  return new ProviderData(settings, core);
+  const schedulers = resolveSchedulers(config, diags);
+  if (!schedulers) return undefined;
+  return new ProviderData(settings, core, backends, schedulers);
+}
+
+/** The `maas` and `ironic` blocks (with environment fallbacks); undefined after a diagnostic. */
+function resolveBackends(config: ObjectValue, diags: Diagnostics): BackendSettings | undefined {
+  const blockStr = (b: string, name: string, env: string) => {
+    const o = isKnown(config, b) ? getObject(config, b) : null;
+    return envOr(o && isKnown(o, name) ? getString(o, name) : null, env);
+  };
+  const out: { maas?: BackendSettings["maas"]; ironic?: BackendSettings["ironic"] } = {};
+  const maasUrl = blockStr("maas", "url", "RACKFORM_MAAS_URL");
+  const apiKey = blockStr("maas", "api_key", "RACKFORM_MAAS_API_KEY");
+  if (apiKey !== undefined && !/^[^:\s]+:[^:\s]+:[^:\s]+$/.test(apiKey)) {
+    // The key itself is never echoed: it is a secret even when malformed.
+    diags.error(
+      "Invalid MAAS API key",
+      "maas.api_key must have the form consumer_key:token_key:token_secret (three parts separated by colons), as `maas apikey --username=…` prints it.",
+      path("maas", "api_key"),
+    );
+    return undefined;
+  }
+  if (maasUrl && apiKey) out.maas = { url: maasUrl, apiKey };
+  const ironicUrl = blockStr("ironic", "url", "RACKFORM_IRONIC_URL");
+  const user = blockStr("ironic", "username", "RACKFORM_IRONIC_USERNAME");
+  const pass = blockStr("ironic", "password", "RACKFORM_IRONIC_PASSWORD");
+  const token = blockStr("ironic", "token", "RACKFORM_IRONIC_TOKEN");
+  const auth: IronicAuth = token
+    ? { type: "token", token }
+    : user
+      ? { type: "basic", username: user, password: pass ?? "" }
+      : { type: "noauth" };
+  if (ironicUrl) out.ironic = { url: ironicUrl, auth };
+  return out;
 }

@@ -3,6 +3,8 @@ import type { Provider } from "../framework/index.js";
 import { providerSchema, resolveConfig } from "./config.js";
 import { inventoryDataSource } from "./data-sources/inventory.js";
 import { bmcResource } from "./resources/bmc.js";
+import { clusterMemberResource } from "./resources/cluster-member.js";
+import { machineResource } from "./resources/machine.js";
 import { pduOutletResource } from "./resources/pdu-outlet.js";
 
 /** The provider's version, as installed into the filesystem mirror. */
@@ -10,7 +12,7 @@ export const PROVIDER_VERSION = "0.1.0";
 
 /** A fresh provider instance (one per process). */
 export function rackformProvider(): Provider {
-  const resources = [pduOutletResource(), bmcResource()];
+  const resources = [pduOutletResource(), bmcResource(), machineResource(), clusterMemberResource()];
   const dataSources = [inventoryDataSource()];
   return {
     metadata: { typeName: "rackform", version: PROVIDER_VERSION },

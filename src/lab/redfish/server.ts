@@ -49,6 +49,8 @@ export class RedfishFleet {
   private readonly http: HttpServer;
   private readonly contexts = new Map<string, SecureContext>();
   private readonly listeners: NetServer[] = [];
+  /** Raw accepted sockets: a TLS wrapper does not always tear down its parent, and close() must not wait on them. */
+  private readonly sockets = new Set<Socket>();
   private readonly targets = new Map<string, Target>();
   private readonly sessions = new Map<string, SessionStore>();
   private readonly hung = new Map<ServerResponse, string>();
@@ -91,8 +93,12 @@ export class RedfishFleet {
   async close(): Promise<void> {
     for (const res of this.hung.keys()) res.socket?.destroy();
     this.hung.clear();
-    await Promise.all(this.listeners.map((l) => new Promise((r) => l.close(r))));
+    // Stop accepting first, then drop open keep-alive connections: a listener's close waits for its sockets to end,
+    // so awaiting it before dropping them stalls until clients (e.g. a provider's pool) hang up by themselves.
+    const closed = this.listeners.map((l) => new Promise((r) => l.close(r)));
     this.http.closeAllConnections();
+    for (const socket of this.sockets) socket.destroy();
+    await Promise.all(closed);
     await new Promise((r) => this.http.close(r));
   }
 
@@ -115,6 +121,8 @@ export class RedfishFleet {
 
   private accept(address: string, socket: Socket): void {
     socket.on("error", () => {});
+    this.sockets.add(socket);
+    socket.once("close", () => this.sockets.delete(socket));
     if (!this.reachable(this.targets.get(address))) {
       socket.resetAndDestroy();
       return;

@@ -1,0 +1,186 @@
+/**
+ * What rackform_cluster_member does in each scheduler, behind one small seam: look the node up, join it, drain it.
+ * The resource file turns these into state and diagnostics; here only client calls and what they observed.
+ */
+import { isClientError } from "../../clients/errors.js";
+import type { KubernetesClient, KubernetesNode, Taint } from "../../clients/kubernetes/index.js";
+import type { SlurmClient, SlurmNode } from "../../clients/slurm/index.js";
+import { DRAIN_REASON, type SchedulerKind } from "./cluster-member-schema.js";
+
+/** The node as the scheduler reports it, in the resource's terms. */
+export interface Observed {
+  /** Slurm: slurmd answers (a node slurm.conf lists may be known before it ever boots). Kubernetes: always. */
+  readonly registered: boolean;
+  readonly state: string;
+  /** Slurm: why it is DOWN or drained, as sinfo -R shows it. */
+  readonly reason?: string;
+  readonly joined: boolean;
+  /** Slurm: available features. */
+  readonly features?: readonly string[];
+  /** Slurm: partitions. */
+  readonly partitions?: readonly string[];
+  /** Kubernetes: every label of the node. */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Kubernetes: every taint of the node. */
+  readonly taints?: readonly Taint[];
+}
+
+/** What the user asked for (from the plan), and what rackform managed before (from the prior state) to remove. */
+export interface JoinSpec {
+  readonly features: readonly string[] | null;
+  readonly labels: Readonly<Record<string, string>> | null;
+  readonly taints: readonly Taint[] | null;
+  readonly priorLabelKeys: readonly string[];
+  readonly priorTaintKeys: readonly string[];
+}
+
+/** A drain that ran out of time; `running` names what is still there (Slurm state, or pending pods). */
+export class DrainTimeoutError extends Error {
+  override readonly name = "DrainTimeoutError";
+  constructor(
+    readonly node: string,
+    readonly running: string,
+    override readonly cause: unknown,
+  ) {
+    super(`node ${node} did not drain in time: ${running}`);
+  }
+}
+
+/** One scheduler, as the resource uses it. */
+export interface SchedulerOps {
+  readonly kind: SchedulerKind;
+  /** The node, or undefined when the scheduler does not know it. `fresh` skips the shared read window. */
+  lookup(node: string, fresh: boolean): Promise<Observed | undefined>;
+  /** What the scheduler knows instead of `node`, for the never-registered diagnostic. */
+  whatIsThere(node: string): Promise<string>;
+  /** Admits the node (idempotent) and reports it afterwards. */
+  join(node: string, spec: JoinSpec): Promise<Observed>;
+  /** Drains without killing anything; throws DrainTimeoutError after `timeoutMs`. Resolves at once when the node is gone. */
+  drain(node: string, timeoutMs: number, pollMs: number, signal: AbortSignal): Promise<void>;
+}
+
+const isNotFound = (e: unknown) =>
+  isClientError(e, "RACKFORM_ERR_SLURM_NOT_FOUND") || isClientError(e, "RACKFORM_ERR_KUBERNETES_NOT_FOUND");
+
+function names(all: readonly { name: string }[]): string {
+  if (all.length === 0) return "no node at all";
+  const shown = all.slice(0, 8).map((n) => n.name);
+  return `${all.length} node${all.length > 1 ? "s" : ""} (${shown.join(", ")}${all.length > 8 ? ", …" : ""})`;
+}
+
+/** A Slurm node has registered once slurmctld knows it and its slurmd answers. */
+function slurmRegistered(n: SlurmNode): boolean {
+  return !n.state.includes("NOT_RESPONDING") && n.baseState !== "FUTURE" && n.baseState !== "UNKNOWN";
+}
+
+function slurmObserved(n: SlurmNode): Observed {
+  return {
+    registered: slurmRegistered(n),
+    state: n.state.join("+"),
+    reason: n.reason,
+    joined: n.schedulable,
+    features: [...n.features].sort(),
+    partitions: [...n.partitions].sort(),
+  };
+}
+
+/** Slurm through slurmrestd. */
+export function slurmOps(client: SlurmClient): SchedulerOps {
+  return {
+    kind: "slurm",
+    async lookup(node, fresh) {
+      try {
+        return slurmObserved(await client.getNode(node, { fresh }));
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+    async whatIsThere(node) {
+      const all = await client.listNodes();
+      const n = all.find((x) => x.name === node);
+      if (n)
+        return `slurmctld lists ${node} as ${n.state.join("+")} (reason: ${n.reason || "none"}): its slurmd has not registered`;
+      return `slurmctld knows ${names(all)}, none named ${node}`;
+    },
+    async join(node, spec) {
+      const n = await client.resume(node, spec.features ? { features: spec.features } : {});
+      return slurmObserved(n);
+    },
+    async drain(node, timeoutMs, pollMs, signal) {
+      try {
+        await client.drain(node, DRAIN_REASON);
+        await client.waitDrained(node, { timeoutMs, pollMs, signal });
+      } catch (e) {
+        if (isNotFound(e)) return;
+        if (isClientError(e, "RACKFORM_ERR_SLURM_DRAIN_TIMEOUT")) {
+          const state = (e as { details?: { state?: string[] } }).details?.state ?? [];
+          throw new DrainTimeoutError(
+            node,
+            `it is still ${state.join("+") || "draining"}: jobs are running on it (list them with squeue -w ${node})`,
+            e,
+          );
+        }
+        throw e;
+      }
+    },
+  };
+}
+
+function kubeObserved(n: KubernetesNode): Observed {
+  return {
+    registered: true,
+    state: `${n.ready ? "Ready" : "NotReady"}${n.unschedulable ? ",SchedulingDisabled" : ""}`,
+    joined: !n.unschedulable,
+    labels: n.labels,
+    taints: n.taints,
+  };
+}
+
+/** Kubernetes through the API server. */
+export function kubernetesOps(client: KubernetesClient): SchedulerOps {
+  return {
+    kind: "kubernetes",
+    async lookup(node, fresh) {
+      try {
+        return kubeObserved(await client.getNode(node, { fresh }));
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+    async whatIsThere(node) {
+      return `the API server knows ${names(await client.listNodes())}, none named ${node}: its kubelet has not registered`;
+    },
+    async join(node, spec) {
+      if (spec.labels || spec.priorLabelKeys.length) {
+        const patch: Record<string, string | null> = {};
+        for (const k of spec.priorLabelKeys) patch[k] = null;
+        Object.assign(patch, spec.labels ?? {});
+        await client.setLabels(node, patch);
+      }
+      if (spec.taints || spec.priorTaintKeys.length) {
+        await client.setTaints(node, spec.taints ?? [], { removeKeys: spec.priorTaintKeys });
+      }
+      const n = await client.getNode(node, { fresh: true });
+      return kubeObserved(n.unschedulable ? await client.uncordon(node) : n);
+    },
+    async drain(node, timeoutMs, pollMs, signal) {
+      try {
+        await client.drain(node, { timeoutMs, pollMs, signal });
+      } catch (e) {
+        if (isNotFound(e)) return;
+        if (isClientError(e, "RACKFORM_ERR_KUBERNETES_DRAIN_TIMEOUT")) {
+          const pending = (e as { details?: { pending?: string[] } }).details?.pending ?? [];
+          const why = (e as Error).message.match(/evictions still refused: (.*?)\. Relax/)?.[1];
+          throw new DrainTimeoutError(
+            node,
+            `evictions of ${pending.length} pod${pending.length === 1 ? "" : "s"} are still refused: ${why ?? pending.join(", ")} (a PodDisruptionBudget allows no disruption now)`,
+            e,
+          );
+        }
+        throw e;
+      }
+    },
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * rackform_cluster_member's schema and its config checks. Every check here runs at validate time, before any call to
+ * a scheduler, and names the bad value and the fix.
+ */
+import {
+  attr,
+  type Diagnostics,
+  type ObjectValue,
+  path,
+  requiresReplace,
+  type Schema,
+  stringLength,
+  stringOneOf,
+  timeoutsBlock,
+  useStateForUnknown,
+} from "../../framework/index.js";
+
+/** The schedulers a node can join. */
+export const SCHEDULERS = ["slurm", "kubernetes"] as const;
+/** One of SCHEDULERS. */
+export type SchedulerKind = (typeof SCHEDULERS)[number];
+
+/** Taint effects of core/v1. */
+export const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;
+
+/** The reason a destroy sets on a Slurm node it drains (shown by sinfo -R). */
+export const DRAIN_REASON = "rackform: leaving";
+
+/** Default bounds: create waits for the OS to boot and the node to register; delete waits for jobs to finish. */
+export const DEFAULT_TIMEOUT_MS = { create: 30 * 60_000, read: 2 * 60_000, update: 10 * 60_000, delete: 30 * 60_000 };
+
+/** The rackform_cluster_member schema (version 0). */
+export const clusterMemberSchema: Schema = {
+  version: 0,
+  description:
+    "A node admitted to the scheduler: the last step of its chain. Create waits until the node has registered " +
+    "(slurmd or kubelet starts after the OS boots; bounded by timeouts.create, default 30m), then for Slurm sets its " +
+    "features and RESUMEs it, for Kubernetes sets labels and taints and uncordons it. A node drained or cordoned by " +
+    "hand reads as joined = false and the plan holds an in-place update that re-joins it. Destroy drains first " +
+    `(Slurm DRAIN with reason "${DRAIN_REASON}", waiting until running jobs end; Kubernetes cordon and eviction, ` +
+    "honouring PodDisruptionBudgets), bounded by timeouts.delete (default 30m); nothing is ever killed: on timeout the " +
+    "destroy fails naming what still runs, and the node stays drained or cordoned. Import with slurm:<node> or " +
+    "kubernetes:<node>.",
+  attributes: {
+    id: attr.string({
+      computed: true,
+      description: 'scheduler:node, e.g. "slurm:r01-n01".',
+      planModifiers: [useStateForUnknown()],
+    }),
+    node: attr.string({
+      required: true,
+      description:
+        "The node's name in the scheduler (Slurm NodeName, Kubernetes node name: usually the host name). Changing it replaces the resource.",
+      validators: [stringLength({ min: 1, max: 253 })],
+      planModifiers: [requiresReplace()],
+    }),
+    scheduler: attr.string({
+      required: true,
+      description:
+        '"slurm" or "kubernetes". Changing it replaces the resource (the node leaves one and joins the other).',
+      validators: [stringOneOf(...SCHEDULERS)],
+      planModifiers: [requiresReplace()],
+    }),
+    features: attr.set("string", {
+      optional: true,
+      description:
+        "Slurm only: the node's exact set of available features (e.g. h100, nvlink4), set before RESUME and changed in place. @default the node's features are left as slurm.conf sets them",
+    }),
+    partitions: attr.set("string", {
+      computed: true,
+      description:
+        "Slurm only: the partitions the node is in, as slurmctld reports them. Read-only: slurmrestd's node update (v0.0.41) cannot change partition membership, which comes from slurm.conf (PartitionName=… Nodes=…).",
+      planModifiers: [useStateForUnknown()],
+    }),
+    labels: attr.map("string", {
+      optional: true,
+      description:
+        "Kubernetes only: labels rackform manages on the node; other labels are left alone, and a label removed from here is removed from the node.",
+    }),
+    taints: attr.listNested(
+      {
+        key: attr.string({ required: true, description: 'Taint key, e.g. "nvidia.com/gpu".' }),
+        value: attr.string({ optional: true, description: "Taint value. @default none" }),
+        effect: attr.string({
+          required: true,
+          description: '"NoSchedule", "PreferNoSchedule" or "NoExecute".',
+          validators: [stringOneOf(...TAINT_EFFECTS)],
+        }),
+      },
+      {
+        optional: true,
+        description:
+          "Kubernetes only: taints rackform manages, by key; taints of other keys (set by controllers or people) are kept.",
+      },
+    ),
+    drain_on_destroy: attr.bool({
+      optional: true,
+      computed: true,
+      default: true,
+      description:
+        "Drain before leaving on destroy. false: destroy only forgets the node, which keeps running jobs and accepting new ones. @default true",
+    }),
+    wait_for_registration: attr.bool({
+      optional: true,
+      computed: true,
+      default: true,
+      description:
+        "Create waits (up to timeouts.create) for the node to register with the scheduler. false: create fails at once when it has not. @default true",
+    }),
+    state: attr.string({
+      computed: true,
+      description:
+        'The node\'s state when last read: Slurm base state and flags (e.g. "IDLE", "IDLE+DRAIN", "ALLOCATED+DRAIN"), Kubernetes readiness (e.g. "Ready", "Ready,SchedulingDisabled").',
+    }),
+    joined: attr.bool({
+      computed: true,
+      description:
+        "Whether the node accepts work: Slurm neither DOWN nor DRAIN-flagged, Kubernetes not cordoned. false after a hand drain or cordon; the plan then re-joins it.",
+    }),
+  },
+  blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
+};
+
+const K8S_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const QUALIFIED = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const SLURM_NODE = /^[^\s,[\]]+$/;
+const SLURM_FEATURE = /^[A-Za-z0-9_][A-Za-z0-9_.:=+-]*$/;
+
+/** Why `key` is not a Kubernetes qualified name (label or taint key), or undefined. */
+function badQualifiedName(key: string): string | undefined {
+  const slash = key.lastIndexOf("/");
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length > 253 || !K8S_NAME.test(prefix)))
+    return "its prefix must be a DNS subdomain such as example.com";
+  if (name.length === 0 || name.length > 63 || !QUALIFIED.test(name))
+    return "its name must be 1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
+  return undefined;
+}
+
+const str = (v: unknown): v is string => typeof v === "string";
+
+/** Cross-attribute and per-scheduler checks; each error carries the attribute path and the fix. */
+export function validateClusterMember(c: ObjectValue, diags: Diagnostics): void {
+  const scheduler = str(c.scheduler) ? c.scheduler : undefined;
+  const node = str(c.node) ? c.node : undefined;
+  if (scheduler === "slurm") {
+    if (node !== undefined && !SLURM_NODE.test(node)) {
+      diags.error(
+        "Invalid Slurm node name",
+        `${JSON.stringify(node)} is not one Slurm NodeName: write a single name such as "r01-n01", without spaces, commas or hostlist brackets (one rackform_cluster_member per node).`,
+        path("node"),
+      );
+    }
+    for (const [a, what] of [
+      ["labels", "labels"],
+      ["taints", "taints"],
+    ] as const) {
+      if (c[a] !== null && c[a] !== undefined) {
+        diags.error(
+          `${what} is Kubernetes-only`,
+          `scheduler = "slurm" has no ${what}; use features for Slurm (node features for --constraint), or remove ${what}.`,
+          path(a),
+        );
+      }
+    }
+  }
+  if (scheduler === "kubernetes") {
+    if (node !== undefined && !K8S_NAME.test(node)) {
+      diags.error(
+        "Invalid Kubernetes node name",
+        `${JSON.stringify(node)} is not a valid node name: use lower-case letters, digits, '-' and '.', starting and ending with a letter or digit (the kubelet registers the lower-cased host name).`,
+        path("node"),
+      );
+    }
+    if (c.features !== null && c.features !== undefined) {
+      diags.error(
+        "features is Slurm-only",
+        'scheduler = "kubernetes" has no node features; use labels (e.g. { "nvidia.com/gpu.product" = "H100" }), or remove features.',
+        path("features"),
+      );
+    }
+  }
+  if (Array.isArray(c.features)) {
+    for (const f of c.features) {
+      if (str(f) && !SLURM_FEATURE.test(f)) {
+        diags.error(
+          "Invalid Slurm feature",
+          `${JSON.stringify(f)} is not a feature name: use letters, digits, '_', '.', ':', '=', '+' or '-' (spaces, commas, '&', '|' and brackets belong to --constraint expressions).`,
+          path("features"),
+        );
+      }
+    }
+  }
+  if (c.labels !== null && typeof c.labels === "object" && !Array.isArray(c.labels)) {
+    for (const [k, v] of Object.entries(c.labels as Record<string, unknown>)) {
+      const bad = badQualifiedName(k);
+      if (bad) diags.error("Invalid label key", `${JSON.stringify(k)}: ${bad}.`, path("labels", { key: k }));
+      if (str(v) && v !== "" && (v.length > 63 || !QUALIFIED.test(v))) {
+        diags.error(
+          "Invalid label value",
+          `labels[${JSON.stringify(k)}] = ${JSON.stringify(v)}: a label value is empty or 1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit.`,
+          path("labels", { key: k }),
+        );
+      }
+    }
+  }
+  if (Array.isArray(c.taints)) {
+    const seen = new Set<string>();
+    c.taints.forEach((t, i) => {
+      const key = t !== null && typeof t === "object" && "key" in t ? (t as ObjectValue).key : undefined;
+      if (!str(key)) return;
+      const bad = badQualifiedName(key);
+      if (bad) diags.error("Invalid taint key", `${JSON.stringify(key)}: ${bad}.`, path("taints", i, "key"));
+      if (key === "node.kubernetes.io/unschedulable") {
+        diags.error(
+          "Reserved taint key",
+          "node.kubernetes.io/unschedulable follows cordon and uncordon; rackform manages it through joining. Remove this taint.",
+          path("taints", i, "key"),
+        );
+      }
+      if (seen.has(key)) {
+        diags.error(
+          "Duplicate taint key",
+          `taint key ${JSON.stringify(key)} appears twice: rackform manages taints by key, so give each key one effect.`,
+          path("taints", i, "key"),
+        );
+      }
+      seen.add(key);
+    });
+  }
+}

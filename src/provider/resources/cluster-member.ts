@@ -1,0 +1,318 @@
+/**
+ * rackform_cluster_member: the last step of a node's chain — admit it to Slurm or Kubernetes, and on destroy drain it
+ * first, bounded by timeouts.delete.
+ *
+ * Drift: a node drained (Slurm) or cordoned (Kubernetes) by hand reads back as `joined = false`, with a warning. Read
+ * does not fail and does not re-join (a refresh changes nothing); modifyPlan then plans `joined: false -> true` with
+ * `state` unknown, an in-place update whose apply re-joins the node. This is rackform_bmc's `conformant` technique:
+ * the drift shows in `plan -detailed-exitcode` and stays scoped to the one node. Features, labels and taints changed by
+ * hand read back as they are, so the plan shows them converging. A node the scheduler no longer knows reads as gone.
+ *
+ * Destroy never kills work: Slurm jobs run to completion under DRAIN, Kubernetes pods leave through the Eviction API
+ * (PodDisruptionBudgets honoured). When that takes longer than timeouts.delete the destroy fails, naming what still
+ * runs, and the resource stays in state with the node drained or cordoned.
+ */
+import {
+  type Context,
+  type Diagnostics,
+  getString,
+  isObjectValue,
+  type ObjectValue,
+  path,
+  type Resource,
+  timeoutMs,
+  UNKNOWN,
+  type Value,
+} from "../../framework/index.js";
+import { addClientError } from "../client-errors.js";
+import type { ProviderData } from "../config.js";
+import { SchedulerNotConfiguredError } from "../scheduler-config.js";
+import { bounded, OperationTimeoutError } from "../timeouts.js";
+import {
+  DrainTimeoutError,
+  type JoinSpec,
+  kubernetesOps,
+  type Observed,
+  type SchedulerOps,
+  slurmOps,
+} from "./cluster-member-ops.js";
+import {
+  clusterMemberSchema,
+  DEFAULT_TIMEOUT_MS,
+  SCHEDULERS,
+  type SchedulerKind,
+  validateClusterMember,
+} from "./cluster-member-schema.js";
+
+/** Options of the resource (tests shorten the polls). */
+export interface ClusterMemberOptions {
+  /** Time between registration and drain polls. @default 5_000 */
+  readonly pollMs?: number;
+}
+
+const LABEL: Record<SchedulerKind, string> = { slurm: "Slurm", kubernetes: "Kubernetes" };
+const DAEMON: Record<SchedulerKind, string> = { slurm: "slurmd", kubernetes: "the kubelet" };
+
+const kindOf = (v: ObjectValue): SchedulerKind => getString(v, "scheduler") as SchedulerKind;
+const nodeOf = (v: ObjectValue): string => getString(v, "node") ?? "";
+const what = (v: ObjectValue) => `${LABEL[kindOf(v)] ?? "scheduler"} node ${nodeOf(v)}`;
+const site = (v: ObjectValue) => ({ what: what(v), notFoundPath: path("node") });
+
+function strings(v: Value): string[] | null {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;
+}
+
+function stringMap(v: Value): Record<string, string> | null {
+  if (!isObjectValue(v)) return null;
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+type TaintValue = { key: string; value: string | null; effect: string };
+function taints(v: Value): TaintValue[] | null {
+  if (!Array.isArray(v)) return null;
+  return v.filter(isObjectValue).map((t) => ({
+    key: String(t.key),
+    value: typeof t.value === "string" ? t.value : null,
+    effect: String(t.effect),
+  }));
+}
+
+/** The state after observing the node; `v` says which labels and taints rackform manages. */
+function stateOf(v: ObjectValue, o: Observed, imported = false): ObjectValue {
+  const base = { ...v, id: `${kindOf(v)}:${nodeOf(v)}`, state: o.state, joined: o.joined };
+  if (kindOf(v) === "slurm") {
+    return {
+      ...base,
+      features: v.features === null && !imported ? null : [...(o.features ?? [])],
+      partitions: [...(o.partitions ?? [])],
+    };
+  }
+  const managedLabels = stringMap(v.labels);
+  const labels = managedLabels
+    ? Object.fromEntries(
+        Object.keys(managedLabels).flatMap((k) => (o.labels?.[k] !== undefined ? [[k, o.labels[k]]] : [])),
+      )
+    : null;
+  const managedTaints = taints(v.taints);
+  const now = o.taints ?? [];
+  const ts = managedTaints
+    ? managedTaints.flatMap((m) => {
+        const t = now.find((x) => x.key === m.key);
+        return t ? [{ key: t.key, value: t.value ?? null, effect: t.effect }] : [];
+      })
+    : null;
+  return { ...base, partitions: null, labels, taints: ts };
+}
+
+function joinSpec(plan: ObjectValue, prior: ObjectValue | null): JoinSpec {
+  const labels = stringMap(plan.labels);
+  const ts = taints(plan.taints);
+  const priorLabels = prior ? Object.keys(stringMap(prior.labels) ?? {}) : [];
+  const priorTaints = prior ? (taints(prior.taints) ?? []).map((t) => t.key) : [];
+  return {
+    features: strings(plan.features),
+    labels,
+    taints: ts?.map((t) => ({
+      key: t.key,
+      effect: t.effect as "NoSchedule",
+      ...(t.value !== null ? { value: t.value } : {}),
+    })) as JoinSpec["taints"],
+    priorLabelKeys: priorLabels.filter((k) => !labels || !(k in labels)),
+    priorTaintKeys: priorTaints.filter((k) => !ts?.some((t) => t.key === k)),
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
+
+/** The rackform_cluster_member resource; one instance per provider process. */
+export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource {
+  const pollMs = opts.pollMs ?? 5_000;
+  let data: ProviderData | undefined;
+
+  /** The scheduler's operations, or undefined after a diagnostic (not configured, bad URL). */
+  const opsFor = (v: ObjectValue, diags: Diagnostics): SchedulerOps | undefined => {
+    const kind = kindOf(v);
+    try {
+      if (!data) throw new Error("rackform_cluster_member used before the provider was configured");
+      if (kind === "slurm") return slurmOps(data.schedulers.slurm());
+      if (kind === "kubernetes") return kubernetesOps(data.schedulers.kubernetes());
+      throw new Error(`unknown scheduler ${JSON.stringify(kind)}`);
+    } catch (e) {
+      if (e instanceof SchedulerNotConfiguredError) {
+        diags.error(`${LABEL[kind]} is not configured`, `${what(v)}: ${e.message}.`, path("scheduler"));
+      } else addClientError(diags, e, `reach ${LABEL[kind] ?? "the scheduler"}`, site(v));
+      return undefined;
+    }
+  };
+
+  /** Waits for registration (create only), then joins; the state, or undefined after a diagnostic. */
+  const converge = async (
+    ctx: Context,
+    plan: ObjectValue,
+    prior: ObjectValue | null,
+    diags: Diagnostics,
+  ): Promise<ObjectValue | undefined> => {
+    const ops = opsFor(plan, diags);
+    if (!ops) return undefined;
+    const op = prior ? "update" : "create";
+    const ms = timeoutMs(plan, op, DEFAULT_TIMEOUT_MS[op]);
+    const node = nodeOf(plan);
+    const wait = plan.wait_for_registration !== false;
+    let phase: "register" | "join" = prior ? "join" : "register";
+    let lastSeen: Observed | undefined;
+    try {
+      const o = await bounded(ctx, ms, op, what(plan), async (signal) => {
+        while (phase === "register") {
+          lastSeen = await ops.lookup(node, true);
+          if (lastSeen?.registered) phase = "join";
+          else if (!wait) throw new OperationTimeoutError(what(plan), 0, op);
+          else await sleep(pollMs, signal);
+        }
+        ctx.log.info("joining the scheduler", { scheduler: ops.kind, node });
+        return ops.join(node, joinSpec(plan, prior));
+      });
+      return stateOf(plan, o);
+    } catch (e) {
+      if (phase === "register" && e instanceof OperationTimeoutError) {
+        let there: string;
+        try {
+          there = await ops.whatIsThere(node);
+        } catch (e2) {
+          there = `asking ${LABEL[ops.kind]} for its nodes failed too: ${(e2 as Error).message}`;
+        }
+        diags.error(
+          `Node never registered with ${LABEL[ops.kind]}`,
+          `${what(plan)} ${wait ? `did not register within ${fmt(ms)}` : "has not registered (wait_for_registration = false)"}: ${there}.\n` +
+            `A node registers when ${DAEMON[ops.kind]} starts after its OS boots: check that the deployment finished and that ${DAEMON[ops.kind]} runs and points at this ${ops.kind === "slurm" ? "slurmctld" : "API server"}, check the spelling of node${wait ? ", or raise timeouts.create" : ""}. Nothing was changed.`,
+          path("node"),
+        );
+      } else if (e instanceof OperationTimeoutError) {
+        diags.error(`Failed to join ${LABEL[ops.kind]}`, `${e.message}.`, path("node"));
+      } else addClientError(diags, e, `join ${LABEL[ops.kind]}`, site(plan));
+      return undefined;
+    }
+  };
+
+  return {
+    typeName: "rackform_cluster_member",
+    schema: clusterMemberSchema,
+
+    configure(req) {
+      data = req.providerData as ProviderData | undefined;
+    },
+
+    validateConfig(req, resp) {
+      validateClusterMember(req.config, resp.diagnostics);
+    },
+
+    async create(req, resp) {
+      const s = await converge(req.context, req.plan, null, resp.diagnostics);
+      if (s) resp.state = s;
+    },
+
+    async update(req, resp) {
+      const s = await converge(req.context, req.plan, req.state, resp.diagnostics);
+      if (s) resp.state = s;
+    },
+
+    async read(req, resp) {
+      const st = req.state;
+      const ops = opsFor(st, resp.diagnostics);
+      if (!ops) return;
+      const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
+      let o: Observed | undefined;
+      try {
+        o = await bounded(req.context, ms, "read", what(st), () => ops.lookup(nodeOf(st), false));
+      } catch (e) {
+        addClientError(resp.diagnostics, e, `read the node from ${LABEL[ops.kind]}`, site(st));
+        return;
+      }
+      const imported = st.joined === null;
+      if (!o) {
+        if (imported) {
+          resp.diagnostics.error(
+            `No such ${LABEL[ops.kind]} node`,
+            `${what(st)}: ${await ops.whatIsThere(nodeOf(st)).catch((e: Error) => e.message)}. Check the import id (slurm:<node> or kubernetes:<node>).`,
+            path("node"),
+          );
+        } else resp.state = null;
+        return;
+      }
+      resp.state = stateOf(st, o, imported);
+      if (!o.joined && !imported) {
+        resp.diagnostics.warning(
+          `Node no longer accepts work in ${LABEL[ops.kind]}`,
+          `${what(st)} is ${o.state}${o.reason ? ` (reason: ${o.reason})` : ""}: it was ${ops.kind === "slurm" ? "drained or set DOWN" : "cordoned"} outside rackform. The plan updates this rackform_cluster_member to re-join it.`,
+          path("joined"),
+        );
+      }
+    },
+
+    async delete(req, resp) {
+      const st = req.state;
+      if (st.drain_on_destroy === false) return;
+      const ops = opsFor(st, resp.diagnostics);
+      if (!ops) return;
+      const ms = timeoutMs(st, "delete", DEFAULT_TIMEOUT_MS.delete);
+      const node = nodeOf(st);
+      req.context.log.info("draining before leaving", { scheduler: ops.kind, node, timeoutMs: ms });
+      try {
+        // The drain's own deadline fires first and says what still runs; the outer bound only catches a hung call.
+        await bounded(req.context, ms + pollMs + 30_000, "delete", what(st), (signal) =>
+          ops.drain(node, ms, pollMs, signal),
+        );
+      } catch (e) {
+        if (e instanceof DrainTimeoutError || e instanceof OperationTimeoutError) {
+          const running = e instanceof DrainTimeoutError ? e.running : e.message;
+          resp.diagnostics.error(
+            "Node did not drain in time",
+            `${what(st)} did not drain within ${fmt(ms)}: ${running}.\n` +
+              `Nothing was killed or evicted by force. The node stays ${ops.kind === "slurm" ? "DRAIN-flagged" : "cordoned"}, so no new work lands on it, and stays in state. ` +
+              "Let the work finish (or move it yourself), then destroy again; or raise timeouts.delete.",
+            path("timeouts", "delete"),
+          );
+        } else addClientError(resp.diagnostics, e, `drain the node in ${LABEL[ops.kind]}`, site(st));
+      }
+    },
+
+    modifyPlan(req, resp) {
+      const { plan, state } = req;
+      if (!isObjectValue(plan) || !isObjectValue(state) || state.joined !== false) return;
+      resp.plan = { ...plan, joined: true, state: UNKNOWN };
+    },
+
+    importState(req, resp) {
+      const m = /^(slurm|kubernetes):(\S+)$/.exec(req.id.trim());
+      if (!m) {
+        resp.diagnostics.error(
+          "Invalid import id for rackform_cluster_member",
+          `Expected <scheduler>:<node> with scheduler one of ${SCHEDULERS.join(", ")}, e.g. slurm:r01-n01 or kubernetes:r01-n01; got ${JSON.stringify(req.id)}.`,
+        );
+        return;
+      }
+      resp.state = {
+        ...resp.state,
+        id: `${m[1]}:${m[2]}`,
+        scheduler: m[1],
+        node: m[2],
+        drain_on_destroy: true,
+        wait_for_registration: true,
+      };
+    },
+  };
+}

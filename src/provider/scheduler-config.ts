@@ -1,0 +1,198 @@
+/**
+ * The provider's `slurm` and `kubernetes` blocks (with environment fallbacks) and the scheduler clients they make.
+ * Kept apart from config.ts so the Redfish and backend settings there stay short; config.ts spreads `schedulerBlocks`
+ * into the provider schema and hands `SchedulerClients` to every resource through ProviderData.
+ */
+import { readFileSync } from "node:fs";
+import { KubernetesClient } from "../clients/kubernetes/index.js";
+import { SlurmClient } from "../clients/slurm/index.js";
+import {
+  attr,
+  block,
+  type Diagnostics,
+  getObject,
+  getString,
+  isKnown,
+  type NestedBlock,
+  type ObjectValue,
+  path,
+  stringLength,
+} from "../framework/index.js";
+
+/** slurmrestd endpoint and JWT, resolved. */
+export interface SlurmSettings {
+  readonly url: string;
+  readonly user: string;
+  readonly token: string;
+}
+
+/** Kubernetes API server endpoint, bearer token and CA bundle (PEM text), resolved. */
+export interface KubernetesSettings {
+  readonly url: string;
+  readonly token: string;
+  readonly caPem?: string;
+}
+
+/** The provider block's `slurm` and `kubernetes` blocks. */
+export const schedulerBlocks: { readonly slurm: NestedBlock; readonly kubernetes: NestedBlock } = {
+  slurm: block.single(
+    {
+      attributes: {
+        url: attr.string({
+          optional: true,
+          description: 'slurmrestd base URL, e.g. "http://slurmctl:6820". Falls back to RACKFORM_SLURM_URL.',
+          validators: [stringLength({ min: 1 })],
+        }),
+        user: attr.string({
+          optional: true,
+          description:
+            "Slurm user the JWT was issued to (a Slurm operator or admin). Falls back to RACKFORM_SLURM_USER.",
+          validators: [stringLength({ min: 1 })],
+        }),
+        token: attr.string({
+          optional: true,
+          sensitive: true,
+          description: "Slurm JWT (`scontrol token`). Falls back to RACKFORM_SLURM_TOKEN. Never logged.",
+        }),
+      },
+    },
+    { description: 'The slurmrestd that rackform_cluster_member resources with scheduler = "slurm" join.' },
+  ),
+  kubernetes: block.single(
+    {
+      attributes: {
+        url: attr.string({
+          optional: true,
+          description:
+            'Kubernetes API server URL, e.g. "https://10.0.0.1:6443". Falls back to RACKFORM_KUBERNETES_URL.',
+          validators: [stringLength({ min: 1 })],
+        }),
+        token: attr.string({
+          optional: true,
+          sensitive: true,
+          description:
+            "Bearer token allowed to patch nodes, list pods and create pods/eviction. Falls back to RACKFORM_KUBERNETES_TOKEN. Never logged.",
+        }),
+        ca_file: attr.string({
+          optional: true,
+          description:
+            "PEM file of the API server's CA. Falls back to RACKFORM_KUBERNETES_CA_FILE. @default the system store",
+        }),
+      },
+    },
+    { description: 'The Kubernetes API that rackform_cluster_member resources with scheduler = "kubernetes" join.' },
+  ),
+};
+
+/** A scheduler used without its provider block (or environment variables); the message says what to set. */
+export class SchedulerNotConfiguredError extends Error {
+  override readonly name = "SchedulerNotConfiguredError";
+  constructor(readonly scheduler: "slurm" | "kubernetes") {
+    super(
+      scheduler === "slurm"
+        ? "the provider has no Slurm endpoint: set url, user and token in its slurm block (or RACKFORM_SLURM_URL, RACKFORM_SLURM_USER, RACKFORM_SLURM_TOKEN)"
+        : "the provider has no Kubernetes endpoint: set url and token in its kubernetes block (or RACKFORM_KUBERNETES_URL, RACKFORM_KUBERNETES_TOKEN)",
+    );
+  }
+}
+
+/** Options of SchedulerClients. */
+export interface SchedulerClientOptions {
+  /**
+   * Reads of nodes within this window share one node list, so that a refresh of a whole rack (the engine reads in
+   * waves of -parallelism) costs a handful of list requests; writes through the clients always start a fresh one.
+   * @default 2_000
+   */
+  readonly nodeCacheMaxAgeMs?: number;
+}
+
+/** Scheduler clients shared by every resource of one provider process, created on first use. */
+export class SchedulerClients {
+  private slurmC?: SlurmClient;
+  private kubeC?: KubernetesClient;
+
+  constructor(
+    readonly slurmSettings?: SlurmSettings,
+    readonly kubernetesSettings?: KubernetesSettings,
+    private readonly opts: SchedulerClientOptions = {},
+  ) {}
+
+  private get maxAgeMs(): number {
+    return this.opts.nodeCacheMaxAgeMs ?? 2_000;
+  }
+
+  /** The slurmrestd client; throws SchedulerNotConfiguredError or the client's ClientConfigError (bad URL). */
+  slurm(): SlurmClient {
+    const s = this.slurmSettings;
+    if (!s) throw new SchedulerNotConfiguredError("slurm");
+    this.slurmC ??= new SlurmClient({ url: s.url, user: s.user, token: s.token, nodeCacheMaxAgeMs: this.maxAgeMs });
+    return this.slurmC;
+  }
+
+  /** The Kubernetes API client; throws SchedulerNotConfiguredError or the client's ClientConfigError (bad URL). */
+  kubernetes(): KubernetesClient {
+    const k = this.kubernetesSettings;
+    if (!k) throw new SchedulerNotConfiguredError("kubernetes");
+    this.kubeC ??= new KubernetesClient({
+      url: k.url,
+      token: k.token,
+      ca: k.caPem,
+      nodeCacheMaxAgeMs: this.maxAgeMs,
+    });
+    return this.kubeC;
+  }
+
+  /** Closes the clients made so far (their connection pools). */
+  async close(): Promise<void> {
+    await Promise.all([this.slurmC?.close(), this.kubeC?.close()]);
+  }
+}
+
+/** Reads the two blocks with their environment fallbacks; undefined after an error diagnostic. */
+export function resolveSchedulers(config: ObjectValue, diags: Diagnostics): SchedulerClients | undefined {
+  const str = (b: string, name: string, env: string): string | undefined => {
+    const o = isKnown(config, b) ? getObject(config, b) : null;
+    const v = o && isKnown(o, name) ? getString(o, name) : null;
+    return v ?? process.env[env] ?? undefined;
+  };
+  const sUrl = str("slurm", "url", "RACKFORM_SLURM_URL");
+  const sUser = str("slurm", "user", "RACKFORM_SLURM_USER");
+  const sToken = str("slurm", "token", "RACKFORM_SLURM_TOKEN");
+  if (sUrl && (!sUser || !sToken)) {
+    diags.error(
+      "Incomplete Slurm settings",
+      `slurm.url is set but ${!sUser ? "user" : "token"} is missing: slurmrestd's rest_auth/jwt needs the user name and its JWT (scontrol token). Set them in the slurm block or RACKFORM_SLURM_USER / RACKFORM_SLURM_TOKEN.`,
+      path("slurm", !sUser ? "user" : "token"),
+    );
+    return undefined;
+  }
+  const kUrl = str("kubernetes", "url", "RACKFORM_KUBERNETES_URL");
+  const kToken = str("kubernetes", "token", "RACKFORM_KUBERNETES_TOKEN");
+  if (kUrl && !kToken) {
+    diags.error(
+      "Incomplete Kubernetes settings",
+      "kubernetes.url is set but token is missing: set a bearer token in the kubernetes block or RACKFORM_KUBERNETES_TOKEN.",
+      path("kubernetes", "token"),
+    );
+    return undefined;
+  }
+  const caFile = str("kubernetes", "ca_file", "RACKFORM_KUBERNETES_CA_FILE");
+  let caPem: string | undefined;
+  if (caFile) {
+    try {
+      caPem = readFileSync(caFile, "utf8");
+      if (!caPem.includes("-----BEGIN CERTIFICATE-----")) throw new Error("it holds no PEM certificate");
+    } catch (e) {
+      diags.error(
+        "Cannot read the Kubernetes CA bundle",
+        `ca_file ${JSON.stringify(caFile)}: ${(e as Error).message}. Point ca_file at the PEM file of the API server's CA.`,
+        path("kubernetes", "ca_file"),
+      );
+      return undefined;
+    }
+  }
+  return new SchedulerClients(
+    sUrl && sUser && sToken ? { url: sUrl, user: sUser, token: sToken } : undefined,
+    kUrl && kToken ? { url: kUrl, token: kToken, caPem } : undefined,
+  );
+}

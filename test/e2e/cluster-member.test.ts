@@ -1,0 +1,150 @@
+/**
+ * rackform_cluster_member under the real engines (Terraform and OpenTofu) with the built provider, against the lab's
+ * slurmrestd and Kubernetes API on loopback: Slurm join, hand-drain drift re-joined, destroy draining a running job;
+ * Kubernetes join. Credentials come from the RACKFORM_* environment and must never reach state or output.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SlurmClient } from "../../src/clients/slurm/index.js";
+import {
+  createKubernetesApi,
+  createSlurmApi,
+  type KubernetesApi,
+  type ListeningServer,
+  type SlurmApi,
+} from "../../src/lab/scheduler/index.js";
+import { ENGINES, engine, Workdir } from "../support/engines.js";
+import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+
+const SLURM_TOKEN = "e2e-slurm-jwt-SECRET";
+const KUBE_TOKEN = "e2e-kube-token-SECRET";
+let slurm: SlurmApi;
+let kube: KubernetesApi;
+let servers: ListeningServer[] = [];
+let cliConfig: string;
+
+beforeAll(async () => {
+  slurm = createSlurmApi({ jwtTokens: { rackform: SLURM_TOKEN } });
+  kube = createKubernetesApi({ token: KUBE_TOKEN });
+  servers = [await slurm.listen("127.0.0.1", 0), await kube.listen("127.0.0.1", 0)];
+  cliConfig = await freshInstall([builtProvider()]);
+});
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+const env = () => ({
+  RACKFORM_SLURM_URL: servers[0].url,
+  RACKFORM_SLURM_USER: "rackform",
+  RACKFORM_SLURM_TOKEN: SLURM_TOKEN,
+  RACKFORM_KUBERNETES_URL: servers[1].url,
+  RACKFORM_KUBERNETES_TOKEN: KUBE_TOKEN,
+});
+
+const HEADER = `terraform {
+  required_providers {
+    rackform = { source = "rackform/rackform" }
+  }
+}
+provider "rackform" {}
+`;
+
+const slurmMember = (node: string) => `resource "rackform_cluster_member" "slurm" {
+  node      = "${node}"
+  scheduler = "slurm"
+  features  = ["h100", "nvlink4"]
+  timeouts {
+    delete = "2m"
+  }
+}
+`;
+
+const kubeMember = (node: string) => `resource "rackform_cluster_member" "k8s" {
+  node      = "${node}"
+  scheduler = "kubernetes"
+  labels    = { "nvidia.com/gpu.product" = "H100" }
+  taints = [{ key = "nvidia.com/gpu", value = "present", effect = "NoSchedule" }]
+}
+`;
+
+async function expectNoSecrets(w: Workdir, ...outputs: { stdout: string; stderr: string }[]) {
+  const state = await readFile(join(w.dir, "terraform.tfstate"), "utf8").catch(() => "");
+  for (const text of [state, ...outputs.flatMap((o) => [o.stdout, o.stderr])]) {
+    expect(text).not.toContain(SLURM_TOKEN);
+    expect(text).not.toContain(KUBE_TOKEN);
+  }
+}
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 600 && !cond(); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!cond()) throw new Error(`timed out waiting until ${what}`);
+}
+
+describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_cluster_member under %s", (name, i) => {
+  const sNode = `gpu-s${i}`;
+  const kNode = `gpu-k${i}`;
+  let w: Workdir;
+
+  beforeAll(async () => {
+    w = await Workdir.create(engine(name), cliConfig, {}, env());
+  });
+
+  it("GIVEN a registered DOWN Slurm node WHEN apply THEN it is IDLE with its features and the next plan is empty", async () => {
+    slurm.hooks.registerNode(sNode, { state: "DOWN", reason: "Not responding" });
+    await w.write({ "main.tf": HEADER + slurmMember(sNode) });
+    await w.ok(["init", "-no-color"]);
+    const apply = await w.ok(["apply", "-auto-approve", "-no-color"]);
+    expect(apply.stdout).toContain("1 added, 0 changed, 0 destroyed");
+    const n = slurm.hooks.node(sNode)!;
+    expect(n.down).toBe(false);
+    expect([...n.features].sort()).toEqual(["h100", "nvlink4"]);
+    const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    await expectNoSecrets(w, apply, plan);
+  });
+
+  it("GIVEN the node drained by hand WHEN plan THEN it shows joined false -> true, and apply re-joins it", async () => {
+    const c = new SlurmClient({ url: servers[0].url, user: "rackform", token: SLURM_TOKEN });
+    await c.drain(sNode, "maintenance by hand");
+    await c.close();
+    const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toMatch(/joined\s+= false -> true/);
+    expect(plan.stdout).toContain("0 to add, 1 to change, 0 to destroy");
+    await w.ok(["apply", "-auto-approve", "-no-color"]);
+    expect(slurm.hooks.node(sNode)!.drain).toBe(false);
+  });
+
+  it("GIVEN a running job WHEN destroy THEN the node drains, destroy waits for the job, and nothing is killed", async () => {
+    const job = slurm.hooks.startJob(sNode);
+    const d = w.run(["destroy", "-auto-approve", "-no-color"]);
+    await until(() => slurm.hooks.node(sNode)!.drain, "the node is DRAIN-flagged");
+    expect(slurm.hooks.node(sNode)!.jobs.has(job)).toBe(true);
+    expect(slurm.hooks.node(sNode)!.reason).toBe("rackform: leaving");
+    slurm.hooks.endJob(job);
+    const r = await d;
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain("1 destroyed");
+    expect(slurm.hooks.node(sNode)).toMatchObject({ drain: true, down: false });
+    await expectNoSecrets(w, r);
+  });
+
+  it("GIVEN a cordoned Kubernetes node WHEN apply THEN it has the labels and taint, is uncordoned, and plan is empty", async () => {
+    kube.hooks.registerNode(kNode, { unschedulable: true });
+    const w2 = await Workdir.create(engine(name), cliConfig, { "main.tf": HEADER + kubeMember(kNode) }, env());
+    await w2.ok(["init", "-no-color"]);
+    const apply = await w2.ok(["apply", "-auto-approve", "-no-color"]);
+    expect(apply.stdout).toContain("1 added, 0 changed, 0 destroyed");
+    const n = kube.hooks.node(kNode)! as unknown as {
+      metadata: { labels: Record<string, string> };
+      spec: { unschedulable?: boolean; taints?: { key: string }[] };
+    };
+    expect(n.spec.unschedulable ?? false).toBe(false);
+    expect(n.metadata.labels["nvidia.com/gpu.product"]).toBe("H100");
+    expect(n.spec.taints?.map((t) => t.key)).toEqual(["nvidia.com/gpu"]);
+    const plan = await w2.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    await expectNoSecrets(w2, apply, plan);
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * rackform_cluster_member with scheduler = "slurm", through the provider server against the lab's slurmrestd:
+ * join (features + RESUME), waiting for registration, drift → re-join, in-place feature changes, drain on destroy with
+ * a running job, the drain timeout, import.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SlurmClient } from "../../../src/clients/slurm/index.js";
+import { isUnknown, type ObjectValue } from "../../../src/framework/index.js";
+import {
+  apply,
+  destroy,
+  expectNoSecrets,
+  lines,
+  member,
+  plan,
+  read,
+  type SchedulerRig,
+  SLURM_TOKEN,
+  startRig,
+  T,
+} from "./cluster-member-support.js";
+
+let rig: SchedulerRig;
+beforeEach(async () => {
+  rig = await startRig();
+});
+afterEach(async () => {
+  await rig.close();
+});
+
+const timeouts = (set: Record<string, string>) => ({ create: null, read: null, update: null, delete: null, ...set });
+const gpu01 = (set: Record<string, unknown> = {}) =>
+  member({ node: "gpu-01", scheduler: "slurm", features: ["h100", "nvlink4"], ...(set as object) });
+
+/** What an operator would do by hand with scontrol, through a client of the same slurmrestd. */
+async function operator<T>(fn: (c: SlurmClient) => Promise<T>): Promise<T> {
+  const url = rig.slurmUrl;
+  const c = new SlurmClient({ url, user: "rackform", token: SLURM_TOKEN });
+  try {
+    return await fn(c);
+  } finally {
+    await c.close();
+  }
+}
+describe("rackform_cluster_member (slurm)", () => {
+  it("joins a registered DOWN node: sets its features and RESUMEs it", async () => {
+    // GIVEN slurmd registered the node, DOWN until an operator admits it (ReturnToService=0)
+    rig.slurm.hooks.registerNode("gpu-01", { state: "DOWN", reason: "Not responding", features: ["old"] });
+    // WHEN
+    const r = await apply(rig.srv, gpu01());
+    // THEN
+    expect(lines(r.diagnostics)).toBe("");
+    const s = r.newState as ObjectValue;
+    expect(s).toMatchObject({ id: "slurm:gpu-01", joined: true, state: "IDLE", partitions: ["gpu"] });
+    expect([...(s.features as string[])].sort()).toEqual(["h100", "nvlink4"]);
+    const n = rig.slurm.hooks.node("gpu-01")!;
+    expect(n.down).toBe(false);
+    expect([...n.features].sort()).toEqual(["h100", "nvlink4"]);
+    expectNoSecrets(r);
+  });
+
+  it("waits for the node to register, then joins", async () => {
+    const later = setTimeout(() => rig.slurm.hooks.registerNode("gpu-01", { state: "DOWN" }), 150);
+    const r = await apply(rig.srv, gpu01());
+    clearTimeout(later);
+    expect(lines(r.diagnostics)).toBe("");
+    expect(r.newState).toMatchObject({ joined: true, state: "IDLE" });
+  });
+
+  it("fails naming the node and what slurmctld knows when the node never registers", async () => {
+    rig.slurm.hooks.registerNode("gpu-02");
+    const r = await apply(rig.srv, gpu01({ timeouts: timeouts({ create: "300ms" }) }));
+    expect(r.diagnostics.map((d) => d.summary)).toEqual(["Node never registered with Slurm"]);
+    const d = r.diagnostics[0];
+    expect(d.detail).toContain("Slurm node gpu-01 did not register within 0.3s");
+    expect(d.detail).toContain("slurmctld knows 1 node (gpu-02), none named gpu-01");
+    expect(d.detail).toContain("slurmd");
+    expect(d.attribute).toEqual([{ attr: "node" }]);
+  });
+
+  it("fails at once with wait_for_registration = false", async () => {
+    const r = await apply(rig.srv, gpu01({ wait_for_registration: false }));
+    expect(r.diagnostics.map((d) => d.summary)).toEqual(["Node never registered with Slurm"]);
+    expect(r.diagnostics[0].detail).toContain("has not registered (wait_for_registration = false)");
+    expect(r.diagnostics[0].detail).toContain("slurmctld knows no node at all");
+  });
+
+  it("shows a hand drain as joined = false and re-joins it with an in-place update", async () => {
+    rig.slurm.hooks.registerNode("gpu-01");
+    const created = (await apply(rig.srv, gpu01())).newState as ObjectValue;
+    // GIVEN an operator drained the node by hand
+    await operator((c) => c.drain("gpu-01", "bad DIMM?"));
+    // WHEN refreshing
+    const refreshed = await read(rig.srv, created);
+    // THEN the drift is visible, as a warning naming the reason
+    expect(refreshed.newState).toMatchObject({ joined: false, state: "IDLE+DRAIN" });
+    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Slurm"]);
+    expect(refreshed.diagnostics[0].detail).toContain("reason: bad DIMM?");
+    // AND the plan is an in-place update that re-joins
+    const p = await plan(rig.srv, gpu01(), refreshed.newState);
+    expect(p.requiresReplace).toEqual([]);
+    const planned = p.plannedState as ObjectValue;
+    expect(planned.joined).toBe(true);
+    expect(isUnknown(planned.state)).toBe(true);
+    const a = await apply(rig.srv, gpu01(), refreshed.newState);
+    expect(lines(a.diagnostics)).toBe("");
+    expect(a.newState).toMatchObject({ joined: true, state: "IDLE" });
+    expect(rig.slurm.hooks.node("gpu-01")!.drain).toBe(false);
+  });
+
+  it("changes features in place, and shows features changed by hand as drift", async () => {
+    rig.slurm.hooks.registerNode("gpu-01");
+    const s1 = (await apply(rig.srv, gpu01())).newState as ObjectValue;
+    const p = await plan(rig.srv, gpu01({ features: ["h100", "nvlink4", "ib400"] }), s1);
+    expect(p.requiresReplace).toEqual([]);
+    const s2 = (await apply(rig.srv, gpu01({ features: ["h100", "nvlink4", "ib400"] }), s1)).newState as ObjectValue;
+    expect([...rig.slurm.hooks.node("gpu-01")!.features].sort()).toEqual(["h100", "ib400", "nvlink4"]);
+    await operator((c) => c.setFeatures("gpu-01", ["h100"]));
+    const r = await read(rig.srv, s2);
+    expect(r.newState).toMatchObject({ features: ["h100"], joined: true });
+  });
+
+  it("drains on destroy: DRAINING while a job runs, done once it ends; nothing is killed", async () => {
+    rig.slurm.hooks.registerNode("gpu-01");
+    const s = (await apply(rig.srv, gpu01())).newState as ObjectValue;
+    const job = rig.slurm.hooks.startJob("gpu-01");
+    let done = false;
+    const d = destroy(rig.srv, s).then((r) => {
+      done = true;
+      return r;
+    });
+    await until(() => rig.slurm.hooks.node("gpu-01")!.drain);
+    const n = rig.slurm.hooks.node("gpu-01")!;
+    expect(n.reason).toBe("rackform: leaving");
+    expect(n.jobs.has(job)).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(done).toBe(false);
+    rig.slurm.hooks.endJob(job);
+    const r = await d;
+    expect(lines(r.diagnostics)).toBe("");
+    expect(r.newState).toBeNull();
+    expect(rig.slurm.hooks.node("gpu-01")).toMatchObject({ drain: true, down: false });
+  });
+
+  it("fails a destroy whose drain outlasts timeouts.delete, saying what still runs and that nothing was killed", async () => {
+    rig.slurm.hooks.registerNode("gpu-01");
+    const s = (await apply(rig.srv, gpu01({ timeouts: timeouts({ delete: "200ms" }) }))).newState as ObjectValue;
+    const job = rig.slurm.hooks.startJob("gpu-01");
+    const r = await destroy(rig.srv, s);
+    expect(r.diagnostics.map((d) => d.summary)).toEqual(["Node did not drain in time"]);
+    const detail = r.diagnostics[0].detail;
+    expect(detail).toContain("Slurm node gpu-01 did not drain within 0.2s");
+    expect(detail).toContain("ALLOCATED+DRAIN");
+    expect(detail).toContain("squeue -w gpu-01");
+    expect(detail).toContain("Nothing was killed");
+    expect(r.diagnostics[0].attribute).toEqual([{ attr: "timeouts" }, { attr: "delete" }]);
+    // The job still runs, and the node takes no new one.
+    expect(rig.slurm.hooks.node("gpu-01")!.jobs.has(job)).toBe(true);
+    expect(rig.slurm.hooks.node("gpu-01")!.drain).toBe(true);
+    expectNoSecrets(r);
+  });
+
+  it("only forgets the node with drain_on_destroy = false", async () => {
+    rig.slurm.hooks.registerNode("gpu-01");
+    const s = (await apply(rig.srv, gpu01({ drain_on_destroy: false }))).newState as ObjectValue;
+    const r = await destroy(rig.srv, s);
+    expect(lines(r.diagnostics)).toBe("");
+    expect(rig.slurm.hooks.node("gpu-01")).toMatchObject({ drain: false, down: false });
+  });
+
+  it("imports slurm:<node> with its features, then plans nothing for a matching config", async () => {
+    rig.slurm.hooks.registerNode("gpu-01", { features: ["nvlink4", "h100"] });
+    const imp = await rig.srv.importResourceState({ typeName: T, id: "slurm:gpu-01" });
+    expect(lines(imp.diagnostics)).toBe("");
+    const r = await read(rig.srv, imp.imported[0].state);
+    expect(lines(r.diagnostics)).toBe("");
+    expect(r.newState).toMatchObject({
+      id: "slurm:gpu-01",
+      node: "gpu-01",
+      joined: true,
+      features: ["h100", "nvlink4"],
+    });
+    const p = await plan(rig.srv, gpu01(), r.newState);
+    expect(p.plannedState).toEqual(r.newState);
+  });
+});
+
+describe("rackform_cluster_member (slurm) at rack scale", () => {
+  it("refreshes 60 nodes in waves of 10 with one node list", async () => {
+    const big = await startRig({ nodeCacheMaxAgeMs: 2_000 });
+    try {
+      const names = Array.from({ length: 60 }, (_, i) => `gpu-${String(i).padStart(2, "0")}`);
+      for (const n of names) big.slurm.hooks.registerNode(n);
+      const states = names.map((n) => ({ ...gpu01({ node: n }), id: `slurm:${n}`, joined: true, state: "IDLE" }));
+      for (let i = 0; i < states.length; i += 10) {
+        const wave = await Promise.all(states.slice(i, i + 10).map((st) => read(big.srv, st)));
+        for (const r of wave) expect(r.newState).toMatchObject({ joined: true });
+      }
+      const lists = big.slurm.requests.filter((q) => q.method === "GET" && q.path.endsWith("/nodes"));
+      console.log(`60 reads in 6 waves: ${lists.length} GET /nodes`);
+      expect(lists.length).toBeLessThanOrEqual(3);
+    } finally {
+      await big.close();
+    }
+  });
+});
+
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(cond()).toBe(true);
+}

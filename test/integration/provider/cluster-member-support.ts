@@ -1,0 +1,140 @@
+/**
+ * Drives rackform_cluster_member through the provider server (in process) against the lab's slurmrestd and Kubernetes
+ * API on loopback, started here directly so nodes can be registered, jobs started and evictions blocked by hand.
+ */
+import { expect } from "vitest";
+import { type Diagnostic, formatPath, type ObjectValue, type Value } from "../../../src/framework/index.js";
+import {
+  createKubernetesApi,
+  createSlurmApi,
+  type KubernetesApi,
+  type ListeningServer,
+  type SlurmApi,
+} from "../../../src/lab/scheduler/index.js";
+import { ProviderData, providerSchema } from "../../../src/provider/config.js";
+import { rackformProvider } from "../../../src/provider/index.js";
+import { clusterMemberResource } from "../../../src/provider/resources/cluster-member.js";
+import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";
+import { SchedulerClients } from "../../../src/provider/scheduler-config.js";
+import { createServer } from "../../../src/server/create-server.js";
+import type { ProviderServer } from "../../../src/server/rpc.js";
+import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+
+/** The resource type under test. */
+export const T = "rackform_cluster_member";
+/** Secrets the lab accepts; tests check they never surface. */
+export const SLURM_TOKEN = "slurm-jwt-SECRET-4b1d";
+export const KUBE_TOKEN = "kube-bearer-SECRET-77aa";
+
+/** "severity summary @ path: detail" lines, for readable assertion failures. */
+export const lines = (ds: readonly Diagnostic[]) =>
+  ds.map((d) => `${d.severity} ${d.summary} @ ${formatPath(d.attribute)}: ${d.detail}`).join("\n");
+
+/** Both lab schedulers on 127.0.0.1 and a configured provider server whose polls are short. */
+export interface SchedulerRig {
+  readonly slurm: SlurmApi;
+  readonly kube: KubernetesApi;
+  readonly srv: ProviderServer;
+  readonly slurmUrl: string;
+  readonly kubeUrl: string;
+  close(): Promise<void>;
+}
+
+/** Starts the lab's slurmrestd and Kubernetes API and a provider configured for them. */
+export async function startRig(opts: { readonly nodeCacheMaxAgeMs?: number } = {}): Promise<SchedulerRig> {
+  const slurm = createSlurmApi({ jwtTokens: { rackform: SLURM_TOKEN } });
+  const kube = createKubernetesApi({ token: KUBE_TOKEN });
+  const servers: ListeningServer[] = [await slurm.listen("127.0.0.1", 0), await kube.listen("127.0.0.1", 0)];
+  let data: ProviderData | undefined;
+  const provider = rackformProvider();
+  const srv = createServer({
+    ...provider,
+    async configure(req, resp) {
+      await provider.configure(req, resp);
+      const d = resp.resourceData as ProviderData;
+      // Tests change nodes behind the provider's back and read at once: no shared read window here.
+      const schedulers = new SchedulerClients(d.schedulers.slurmSettings, d.schedulers.kubernetesSettings, {
+        nodeCacheMaxAgeMs: opts.nodeCacheMaxAgeMs ?? -1,
+      });
+      data = new ProviderData(d.redfish, d.core, d.backends, schedulers);
+      resp.resourceData = data;
+    },
+    resources: () => [clusterMemberResource({ pollMs: 20 })],
+  });
+  const config = configOf(providerSchema, {
+    slurm: { url: servers[0].url, user: "rackform", token: SLURM_TOKEN },
+    kubernetes: { url: servers[1].url, token: KUBE_TOKEN, ca_file: null },
+  });
+  const r = await srv.configureProvider({ terraformVersion: "1.11.4", config });
+  expect(lines(r.diagnostics)).toBe("");
+  return {
+    slurm,
+    kube,
+    srv,
+    slurmUrl: servers[0].url,
+    kubeUrl: servers[1].url,
+    async close() {
+      await data?.schedulers.close();
+      await Promise.all(servers.map((s) => s.close()));
+    },
+  };
+}
+
+/** A member config: every attribute null, then `set`. */
+export function member(set: Record<string, Value>): ObjectValue {
+  return configOf(clusterMemberSchema, set);
+}
+
+/** Plan then apply a create (or update from `prior`), as the engine would. */
+export async function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
+  const p = await srv.planResourceChange({
+    typeName: T,
+    priorState: prior,
+    proposedNewState: proposedNew(clusterMemberSchema, config, prior),
+    config,
+    priorPrivate: new Uint8Array(0),
+  });
+  if (p.diagnostics.some((d) => d.severity === "error")) return { plan: p, newState: null, diagnostics: p.diagnostics };
+  const a = await srv.applyResourceChange({
+    typeName: T,
+    priorState: prior,
+    plannedState: p.plannedState,
+    config,
+    plannedPrivate: p.plannedPrivate,
+  });
+  return { plan: p, ...a };
+}
+
+/** Plan only (to see what a refresh leads to). */
+export function plan(srv: ProviderServer, config: ObjectValue, prior: Value) {
+  return srv.planResourceChange({
+    typeName: T,
+    priorState: prior,
+    proposedNewState: proposedNew(clusterMemberSchema, config, prior),
+    config,
+    priorPrivate: new Uint8Array(0),
+  });
+}
+
+/** Destroy, as the engine would. */
+export function destroy(srv: ProviderServer, state: Value) {
+  return srv.applyResourceChange({
+    typeName: T,
+    priorState: state,
+    plannedState: null,
+    config: null,
+    plannedPrivate: new Uint8Array(0),
+  });
+}
+
+/** Refresh, as the engine would. */
+export function read(srv: ProviderServer, state: Value) {
+  return srv.readResource({ typeName: T, currentState: state, private: new Uint8Array(0) });
+}
+
+/** Every secret the rig uses must be absent from `x` (diagnostics, state). */
+export function expectNoSecrets(x: unknown): void {
+  const text = JSON.stringify(x);
+  expect(text).not.toContain(SLURM_TOKEN);
+  expect(text).not.toContain(KUBE_TOKEN);
+}
