@@ -33,7 +33,7 @@ export class SharedList<T> {
   all(opts: { readonly fresh?: boolean } = {}): Promise<readonly T[]> {
     const now = this.opts.now ?? Date.now;
     const last = this.last;
-    if (!opts.fresh && last && last.gen === this.generation && now() - last.at <= (this.opts.maxAgeMs ?? 0)) {
+    if (!opts.fresh && last && last.gen === this.generation && now() - last.at < (this.opts.maxAgeMs ?? 0)) {
       return Promise.resolve(last.list);
     }
     if (this.inflight && this.inflight.gen === this.generation) return this.inflight.p;

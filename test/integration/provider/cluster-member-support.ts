@@ -54,7 +54,7 @@ export async function startRig(opts: { readonly nodeCacheMaxAgeMs?: number } = {
       const d = resp.resourceData as ProviderData;
       // Tests change nodes behind the provider's back and read at once: no shared read window here.
       const schedulers = new SchedulerClients(d.schedulers.slurmSettings, d.schedulers.kubernetesSettings, {
-        nodeCacheMaxAgeMs: opts.nodeCacheMaxAgeMs ?? -1,
+        nodeCacheMaxAgeMs: opts.nodeCacheMaxAgeMs ?? 0,
       });
       data = new ProviderData(d.redfish, d.core, d.backends, schedulers);
       resp.resourceData = data;
