@@ -35,14 +35,17 @@ describe.each(ENGINES)("rackform schema vs %s providers schema -json", (name) =>
     });
     await w.ok(["init", "-no-color"]);
     const theirs = JSON.parse((await w.ok(["providers", "schema", "-json"])).stdout);
-    const ours = JSON.parse(execFileSync(process.execPath, [join(ROOT, "dist/cli/main.js"), "schema"], { encoding: "utf8" }));
+    const ours = JSON.parse(
+      execFileSync(process.execPath, [join(ROOT, "dist/cli/main.js"), "schema"], { encoding: "utf8" }),
+    );
     const host = name === "tofu" ? "registry.opentofu.org" : "registry.terraform.io";
     const t = theirs.provider_schemas[`${host}/rackform/rackform`];
     const o = ours.provider_schemas["registry.terraform.io/rackform/rackform"];
     expect(Object.keys(o.resource_schemas).sort()).toEqual(Object.keys(t.resource_schemas).sort());
     expect(Object.keys(o.data_source_schemas ?? {}).sort()).toEqual(Object.keys(t.data_source_schemas ?? {}).sort());
     expect(normal(o.provider)).toEqual(normal(t.provider));
-    for (const r of Object.keys(t.resource_schemas)) expect(normal(o.resource_schemas[r]), r).toEqual(normal(t.resource_schemas[r]));
+    for (const r of Object.keys(t.resource_schemas))
+      expect(normal(o.resource_schemas[r]), r).toEqual(normal(t.resource_schemas[r]));
     for (const d of Object.keys(t.data_source_schemas ?? {})) {
       expect(normal(o.data_source_schemas[d]), d).toEqual(normal(t.data_source_schemas[d]));
     }

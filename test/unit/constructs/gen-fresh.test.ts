@@ -17,8 +17,14 @@ describe("constructs/gen", () => {
     const out = gen.scratchDir();
     await gen.generateBindings(gen.providerSchema(), out);
     const committed = join(ROOT, "constructs", "gen");
-    const want = files(out).map((f) => relative(out, f)).sort();
-    expect(files(committed).map((f) => relative(committed, f)).sort()).toEqual(want);
+    const want = files(out)
+      .map((f) => relative(out, f))
+      .sort();
+    expect(
+      files(committed)
+        .map((f) => relative(committed, f))
+        .sort(),
+    ).toEqual(want);
     for (const f of want) expect(readFileSync(join(committed, f), "utf8"), f).toBe(readFileSync(join(out, f), "utf8"));
   });
 });
