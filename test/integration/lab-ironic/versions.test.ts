@@ -1,6 +1,6 @@
 // Microversion negotiation and version discovery, as Ironic 21.4 does them (captured error-406.json, node-create.headers).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createFakeNode, faultOf, type Lab, startLab } from "./support.js";
+import { call, createFakeNode, type Lab, startLab } from "./support.js";
 
 let lab: Lab;
 beforeAll(async () => {
