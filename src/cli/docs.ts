@@ -64,10 +64,14 @@ function page(title: string, s: WireSchema, extra: string): string {
 }
 
 const IMPORT: Record<string, string> = {
+  rackform_acceptance:
+    "## Import\n\nBy the machine's id; the state then holds the latest gate result the backend reports (or passed = false when there is none, so the plan runs the gate):\n\n```sh\nterraform import rackform_acceptance.x maas:4y3h7n\n```\n",
   rackform_bmc:
     "## Import\n\nBy the BMC's address (its only system) or by the system's Redfish URL:\n\n```sh\nterraform import rackform_bmc.x https://10.0.0.5\nterraform import rackform_bmc.x https://10.0.0.5/redfish/v1/Systems/1\n```\n",
   rackform_cluster_member:
     "## Import\n\nBy the scheduler and the node's name there:\n\n```sh\nterraform import rackform_cluster_member.x slurm:r01-n01\nterraform import rackform_cluster_member.x kubernetes:r01-n01\n```\n\nAfter a Slurm import `features` holds the node's current features; Kubernetes labels and taints start unmanaged.\n",
+  rackform_deployment:
+    "## Import\n\nBy the deployed machine's id (as rackform_machine records it):\n\n```sh\nterraform import rackform_deployment.x maas:4y3h7n\nterraform import rackform_deployment.x ironic:1be26c0b-03f2-4d2e-ae87-c02d7f33c123\n```\n\nThe image, user data and other settings are then taken from the configuration without a reimage, unless the backend reports another image (then the plan replaces the deployment).\n",
   rackform_machine:
     "## Import\n\nBy the backend and the machine's id there (MAAS system_id, Ironic node uuid):\n\n```sh\nterraform import rackform_machine.x maas:4y3h7n\nterraform import rackform_machine.x ironic:1be26c0b-03f2-4d2e-ae87-c02d7f33c123\n```\n",
   rackform_pdu_outlet:

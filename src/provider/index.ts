@@ -2,8 +2,10 @@
 import type { Provider } from "../framework/index.js";
 import { providerSchema, resolveConfig } from "./config.js";
 import { inventoryDataSource } from "./data-sources/inventory.js";
+import { acceptanceResource } from "./resources/acceptance.js";
 import { bmcResource } from "./resources/bmc.js";
 import { clusterMemberResource } from "./resources/cluster-member.js";
+import { deploymentResource } from "./resources/deployment.js";
 import { machineResource } from "./resources/machine.js";
 import { pduOutletResource } from "./resources/pdu-outlet.js";
 
@@ -12,7 +14,14 @@ export const PROVIDER_VERSION = "0.1.0";
 
 /** A fresh provider instance (one per process). */
 export function rackformProvider(): Provider {
-  const resources = [pduOutletResource(), bmcResource(), machineResource(), clusterMemberResource()];
+  const resources = [
+    pduOutletResource(),
+    bmcResource(),
+    machineResource(),
+    deploymentResource(),
+    acceptanceResource(),
+    clusterMemberResource(),
+  ];
   const dataSources = [inventoryDataSource()];
   return {
     metadata: { typeName: "rackform", version: PROVIDER_VERSION },

@@ -71,6 +71,76 @@ export interface MachineFacts {
   readonly macs: readonly string[];
   /** "on", "off" or "unknown". */
   readonly power: string;
+  /**
+   * The deployed image as the backend reports it (see `imageLabel`): MAAS `osystem/distro_series`, Ironic
+   * `<image_source> sha256:<hash>`; "" when nothing is deployed; undefined when the adapter did not read it.
+   */
+  readonly image?: string;
+}
+
+/** The golden image to deploy, and how each backend names it. */
+export interface ImageSpec {
+  readonly name: string;
+  readonly version: string;
+  /** Where the image is served (Ironic's image_source; MAAS deploys an uploaded boot resource instead). */
+  readonly url?: string;
+  /** sha256 of the image, 64 lower-case hex digits. */
+  readonly sha256: string;
+  /** MAAS osystem. @default "custom" */
+  readonly osystem?: string;
+  /** MAAS distro_series. @default `${name}-${version}` (the uploaded custom image) */
+  readonly distroSeries?: string;
+  /** Ironic deploy (IPA) kernel and ramdisk, written to driver_info when given. */
+  readonly deployKernel?: string;
+  readonly deployRamdisk?: string;
+}
+
+/** Options of deploy. */
+export interface DeployOptions extends OperationOptions {
+  readonly image: ImageSpec;
+  /** Cloud-init user data (MAAS user_data, Ironic configdrive user_data). */
+  readonly userData?: string;
+}
+
+/** Options of release. */
+export interface ReleaseOptions extends OperationOptions {
+  /** Erase the disks (MAAS release with erase); Ironic always undeploys through its automated cleaning. */
+  readonly erase: boolean;
+}
+
+/** Thresholds the backend's own gate runs with (the provider checks the rest against the evidence). */
+export interface AcceptanceParams {
+  /** dcgmi diag level, 1–4. */
+  readonly dcgmLevel: number;
+  /** Burn-in duration as the gate reads it, e.g. "72h" or "1h30m". */
+  readonly burnIn: string;
+  /** Minimum NCCL all_reduce bus bandwidth; the gate's default (92 % of line rate) when undefined. */
+  readonly ncclMinBusbwGBps?: number;
+}
+
+/** Options of runAcceptance. */
+export interface AcceptanceOptions extends OperationOptions {
+  readonly params: AcceptanceParams;
+}
+
+/** The `rackform-acceptance/v1` document a gate run reports (parsed JSON; fields as the format names them). */
+export type AcceptanceEvidence = Readonly<Record<string, unknown>>;
+
+/** One run of the gate: the backend's outcome and the evidence it reported (undefined when it reported none). */
+export interface AcceptanceRun {
+  readonly outcome: Outcome;
+  readonly evidence?: AcceptanceEvidence;
+}
+
+/** Prefix of the comment (MAAS) or maintenance reason (Ironic) rackform writes when it quarantines a machine. */
+export const QUARANTINE_PREFIX = "rackform acceptance failed";
+
+/** What the backend reports for `image` once deployed; comparing it with `facts.image` shows an out-of-band reimage. */
+export function imageLabel(backend: BackendName, image: ImageSpec): string {
+  if (backend === "maas") {
+    return `${image.osystem ?? "custom"}/${image.distroSeries ?? `${image.name}-${image.version}`}`;
+  }
+  return `${image.url ?? ""} sha256:${image.sha256.toLowerCase()}`;
 }
 
 /** An enrolled machine found by identity, and which parts of the identity matched. */
@@ -121,6 +191,40 @@ export interface Backend {
   read(id: string, signal?: AbortSignal): Promise<MachineFacts | undefined>;
   /** Releases or undeploys the machine if needed, then deletes it; an absent machine counts as removed. */
   remove(id: string, o: OperationOptions): Promise<void>;
+  /**
+   * Deploys the image onto a commissioned machine and waits until it is deployed (MAAS Deployed, Ironic active).
+   * A machine already deployed with the same image completes at once; one deploying is waited for.
+   */
+  deploy(id: string, o: DeployOptions): Promise<Outcome>;
+  /**
+   * Releases (MAAS, erasing disks when asked) or undeploys (Ironic, with cleaning) a deployed machine and waits until
+   * it is free again; a free machine completes at once; undefined when the backend no longer has the machine.
+   */
+  release(id: string, o: ReleaseOptions): Promise<Outcome | undefined>;
+  /**
+   * Runs the acceptance gate (MAAS testing script `rackform-acceptance`, Ironic service step
+   * `deploy.rackform_acceptance`) and waits for it. A machine rackform quarantined earlier is returned to service
+   * first (a re-run is the way back); a machine taken out of service by someone else is a failed outcome.
+   */
+  runAcceptance(id: string, o: AcceptanceOptions): Promise<AcceptanceRun>;
+  /** The evidence of the latest gate run, read without running anything; undefined when there is none. */
+  lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined>;
+  /** Takes the machine out of service with `reason` (MAAS mark_broken, Ironic maintenance); repeat-safe. */
+  quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void>;
+}
+
+/** Parses a gate document (JSON text or object); undefined unless it is a `rackform-acceptance/v1` document. */
+export function parseEvidence(v: unknown): AcceptanceEvidence | undefined {
+  let o = v;
+  if (typeof v === "string") {
+    try {
+      o = JSON.parse(v);
+    } catch {
+      return undefined;
+    }
+  }
+  if (o === null || typeof o !== "object" || Array.isArray(o)) return undefined;
+  return (o as Record<string, unknown>).format === "rackform-acceptance/v1" ? (o as AcceptanceEvidence) : undefined;
 }
 
 /** Lower-case, colon-separated MAC ("AA-BB-…" → "aa:bb:…"). */

@@ -5,10 +5,13 @@ import type { ProviderData } from "../config.js";
 import type { Backend, BackendName } from "./backend.js";
 import { IronicBackend } from "./ironic.js";
 import { MaasBackend } from "./maas.js";
+import { MaasAcceptance } from "./maas-acceptance.js";
 
 export * from "./backend.js";
 export { IRONIC_STATE_TABLE, IronicBackend } from "./ironic.js";
+export { IRONIC_ACCEPTANCE_STEP } from "./ironic-acceptance.js";
 export { MAAS_STATE_TABLE, MaasBackend } from "./maas.js";
+export { MAAS_ACCEPTANCE_SCRIPT, MaasAcceptance } from "./maas-acceptance.js";
 
 /** The provider block lacks the endpoint of the backend a machine names. */
 export class BackendNotConfiguredError extends Error {
@@ -43,7 +46,8 @@ function build(data: ProviderData, name: BackendName): Backend {
   if (name === "maas") {
     const s = data.backends.maas;
     if (!s) throw new BackendNotConfiguredError(name);
-    return new MaasBackend(new MaasClient({ url: s.url, apiKey: s.apiKey, core: data.core }));
+    const client = new MaasClient({ url: s.url, apiKey: s.apiKey, core: data.core });
+    return new MaasBackend(client, new MaasAcceptance(client, { core: data.core, apiKey: s.apiKey }));
   }
   const s = data.backends.ironic;
   if (!s) throw new BackendNotConfiguredError(name);

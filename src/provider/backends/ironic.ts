@@ -4,12 +4,17 @@
  * machine), so a run interrupted anywhere resumes where it stopped.
  */
 import { isClientError } from "../../clients/errors.js";
-import { type IronicClient, IronicError, type IronicNode } from "../../clients/ironic/index.js";
+import { type IronicClient, IronicError, type IronicNode, type JsonPatchOp } from "../../clients/ironic/index.js";
 import {
+  type AcceptanceEvidence,
+  type AcceptanceOptions,
+  type AcceptanceRun,
   type Backend,
   bmcOrigin,
+  type DeployOptions,
   type EnrollSpec,
   type FoundMachine,
+  imageLabel,
   type MachineFacts,
   type MachineState,
   type NodeIdentity,
@@ -17,7 +22,10 @@ import {
   type OperationOptions,
   type Outcome,
   pickOne,
+  QUARANTINE_PREFIX,
+  type ReleaseOptions,
 } from "./backend.js";
+import { acceptanceStep, lastEvidence } from "./ironic-acceptance.js";
 
 /** Ironic provision state → normalized state (ironic/common/states.py). Maintenance reads as "broken". */
 export const IRONIC_STATE_TABLE: Readonly<Record<string, MachineState>> = {
@@ -54,6 +62,7 @@ const FIELDS = [
   "maintenance",
   "maintenance_reason",
   "driver_info",
+  "instance_info",
 ];
 const PAST_AVAILABLE = new Set(["available", "deploying", "wait call-back", "active", "servicing", "service wait"]);
 /** Failed states that `manage` brings back to manageable (then inspection runs again). */
@@ -76,7 +85,17 @@ function facts(n: IronicNode, macs: readonly string[]): MachineFacts {
     message: n.maintenance ? (n.maintenanceReason ?? "in maintenance") : (n.lastError ?? ""),
     macs: [...new Set(macs.map(normalMac))].sort(),
     power: n.powerState === "power on" ? "on" : n.powerState === "power off" ? "off" : "unknown",
+    image: deployedImage(n),
   };
+}
+
+/** `<image_source> sha256:<hash>` from instance_info (see imageLabel); "" when no image is set. */
+function deployedImage(n: IronicNode): string | undefined {
+  if (!n.instanceInfo) return undefined;
+  const src = n.instanceInfo.image_source;
+  if (typeof src !== "string" || src === "") return "";
+  const hash = n.instanceInfo.image_os_hash_value ?? n.instanceInfo.image_checksum;
+  return `${src} sha256:${typeof hash === "string" ? hash.toLowerCase() : ""}`;
 }
 
 function isNotFound(e: unknown): boolean {
@@ -206,6 +225,123 @@ export class IronicBackend implements Backend {
       await this.client.setProvisionState(id, target, { signal: o.signal });
     }
     throw new IronicError("RACKFORM_ERR_IRONIC_CONFLICT", `node ${id} could not be brought to a deletable state`);
+  }
+
+  async deploy(id: string, o: DeployOptions): Promise<Outcome> {
+    const s = await this.settle(id, o);
+    if (s.kind === "failed") return s;
+    const n = s.node;
+    const wanted = imageLabel("ironic", o.image);
+    const ps = n.provisionState ?? "";
+    if (n.maintenance) return this.failed(n, `the node is in maintenance (${n.maintenanceReason ?? "no reason"})`, o);
+    if (ps === "active") {
+      // A re-apply after a crash finds its own deployment; any other image was put there by someone else.
+      const f = await this.factsOf(n, o.signal);
+      if (f.image === wanted) return { kind: "complete", facts: f };
+      return {
+        kind: "failed",
+        facts: f,
+        message: `the node is active with ${f.image || "an unknown image"}, not ${wanted}`,
+      };
+    }
+    if (ps !== "available") {
+      const why = n.lastError ? ` (${n.lastError})` : "";
+      return this.failed(n, `the node is ${ps}${why}; rackform deploys only available nodes`, o);
+    }
+    if (!o.image.url) return this.failed(n, "Ironic deploys from image.url (instance_info.image_source); set it", o);
+    const hash = o.image.sha256.toLowerCase();
+    const patch: JsonPatchOp[] = [
+      { op: "add", path: "/instance_info/image_source", value: o.image.url },
+      { op: "add", path: "/instance_info/image_checksum", value: hash },
+      { op: "add", path: "/instance_info/image_os_hash_algo", value: "sha256" },
+      { op: "add", path: "/instance_info/image_os_hash_value", value: hash },
+    ];
+    if (o.image.deployKernel)
+      patch.push({ op: "add", path: "/driver_info/deploy_kernel", value: o.image.deployKernel });
+    if (o.image.deployRamdisk) {
+      patch.push({ op: "add", path: "/driver_info/deploy_ramdisk", value: o.image.deployRamdisk });
+    }
+    await this.client.updateNode(id, patch, o.signal);
+    o.log.info("deploying the node in Ironic", { backend: "ironic", id, name: n.name, image: wanted });
+    await this.client.setProvisionState(id, "active", {
+      configdrive: o.userData === undefined ? undefined : { user_data: o.userData },
+      signal: o.signal,
+    });
+    return this.settleIn(id, "active", o);
+  }
+
+  async release(id: string, o: ReleaseOptions): Promise<Outcome | undefined> {
+    for (let step = 0; step < MAX_STEPS; step++) {
+      let n: IronicNode;
+      try {
+        // A failed deploy leaves its target set; what counts is the state the node ended in.
+        const s = await this.settle(id, o);
+        n = s.kind === "failed" ? await this.client.getNode(id, { fields: FIELDS, signal: o.signal }) : s.node;
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+      const ps = n.provisionState ?? "";
+      if (ps === "available") return { kind: "complete", facts: await this.factsOf(n, o.signal) };
+      if (!UNDEPLOY_FIRST.has(ps) || n.maintenance) {
+        const why = n.maintenance ? `in maintenance (${n.maintenanceReason ?? "no reason"})` : ps;
+        return this.failed(n, `the node is ${why}; rackform undeploys only active or failed nodes`, o);
+      }
+      // Tear-down runs Ironic's automated cleaning (disk erase per the conductor's settings) on the way to available.
+      o.log.info("undeploying the node (with cleaning)", { backend: "ironic", id, from: ps, erase: o.erase });
+      await this.client.setProvisionState(id, "deleted", { signal: o.signal });
+      const out = await this.settleIn(id, "available", o);
+      if (out.kind === "failed") return out;
+    }
+    throw new IronicError("RACKFORM_ERR_IRONIC_CONFLICT", `node ${id} did not become available`);
+  }
+
+  async runAcceptance(id: string, o: AcceptanceOptions): Promise<AcceptanceRun> {
+    const s = await this.settle(id, o);
+    let n = s.kind === "failed" ? await this.client.getNode(id, { fields: FIELDS, signal: o.signal }) : s.node;
+    if (n.maintenance) {
+      if (!(n.maintenanceReason ?? "").startsWith(QUARANTINE_PREFIX)) {
+        const why = `the node was put in maintenance by hand (${n.maintenanceReason ?? "no reason"}); rackform leaves it alone`;
+        return { outcome: await this.failed(n, why, o) };
+      }
+      // rackform quarantined it after an earlier run: re-running the gate is the way back into service.
+      o.log.info("lifting rackform's quarantine to run the gate again", { backend: "ironic", id });
+      await this.client.setMaintenance(id, false, undefined, o.signal);
+    }
+    if (n.provisionState === "service failed") {
+      await this.client.setProvisionState(id, "abort", { signal: o.signal });
+      const back = await this.settleIn(id, "active", o);
+      if (back.kind === "failed") return { outcome: back };
+      n = await this.client.getNode(id, { fields: FIELDS, signal: o.signal });
+    }
+    if (n.provisionState !== "active") {
+      const why = `the node is ${n.provisionState}; the gate runs as a service step on an active (deployed) node`;
+      return { outcome: await this.failed(n, why, o) };
+    }
+    o.log.info("running the acceptance gate as an Ironic service step", { backend: "ironic", id, params: o.params });
+    await this.client.setProvisionState(id, "service", { serviceSteps: [acceptanceStep(o.params)], signal: o.signal });
+    const outcome = await this.settleIn(id, "active", o);
+    return { outcome, evidence: await this.lastAcceptance(id, o.signal) };
+  }
+
+  async lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
+    return lastEvidence(await this.client.getNode(id, { signal }));
+  }
+
+  async quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void> {
+    const n = await this.client.getNode(id, { fields: FIELDS, signal });
+    if (n.maintenance) return;
+    await this.client.setMaintenance(id, true, reason, signal);
+  }
+
+  /** Waits for the transition just requested; anywhere but `target` is a failed outcome with last_error. */
+  private async settleIn(id: string, target: string, o: OperationOptions): Promise<Outcome> {
+    const s = await this.settle(id, o);
+    if (s.kind === "failed") return s;
+    const ps = s.node.provisionState ?? "";
+    if (ps === target && !s.node.maintenance) return { kind: "complete", facts: await this.factsOf(s.node, o.signal) };
+    const why = s.node.lastError ? `: ${s.node.lastError}` : "";
+    return this.failed(s.node, `node ${s.node.name ?? id} settled in ${ps} instead of ${target}${why}`, o);
   }
 
   /** Waits until no transition is pending; a transition that fails becomes a failed outcome. */

@@ -12,7 +12,11 @@ import {
   type MaasMachine,
 } from "../../clients/maas/index.js";
 import {
+  type AcceptanceEvidence,
+  type AcceptanceOptions,
+  type AcceptanceRun,
   type Backend,
+  type DeployOptions,
   type EnrollSpec,
   type FoundMachine,
   type MachineFacts,
@@ -22,7 +26,10 @@ import {
   type OperationOptions,
   type Outcome,
   pickOne,
+  QUARANTINE_PREFIX,
+  type ReleaseOptions,
 } from "./backend.js";
+import { AFTER_TEST, type MaasAcceptance, TESTABLE } from "./maas-acceptance.js";
 
 /** MAAS status id → normalized state (ids of src/maascommon/enums/node.py NodeStatus). */
 export const MAAS_STATE_TABLE: Readonly<Record<number, MachineState>> = {
@@ -72,6 +79,17 @@ const RELEASE_FIRST: ReadonlySet<number> = new Set([
   MAAS_STATUS.DEPLOYED,
   MAAS_STATUS.FAILED_DEPLOYMENT,
 ]);
+/** Statuses release (with or without erase) starts from; MAAS refuses it elsewhere. */
+const RELEASABLE: ReadonlySet<number> = new Set([
+  MAAS_STATUS.ALLOCATED,
+  MAAS_STATUS.RESERVED,
+  MAAS_STATUS.DEPLOYING,
+  MAAS_STATUS.DEPLOYED,
+  MAAS_STATUS.FAILED_DEPLOYMENT,
+  MAAS_STATUS.FAILED_RELEASING,
+  MAAS_STATUS.FAILED_DISK_ERASING,
+  MAAS_STATUS.BROKEN,
+]);
 const STOP_WAITING = [...MAAS_FAILED_STATUSES, MAAS_STATUS.BROKEN];
 // The resource bounds every operation with its own timeout through the signal; this only keeps the client from
 // stopping first with its 30-minute default.
@@ -86,6 +104,7 @@ function facts(m: MaasMachine): MachineFacts {
     message: m.statusMessage,
     macs: [...new Set(m.macAddresses.map(normalMac))].sort(),
     power: m.powerState === "on" || m.powerState === "off" ? m.powerState : "unknown",
+    image: m.osystem ? `${m.osystem}/${m.distroSeries}` : "",
   };
 }
 
@@ -96,7 +115,11 @@ function isNotFound(e: unknown): boolean {
 /** A Backend over one MAAS region. */
 export class MaasBackend implements Backend {
   readonly name = "maas" as const;
-  constructor(private readonly client: MaasClient) {}
+  /** `acceptance` reaches what MaasClient lacks for the gate (script parameters, result output). */
+  constructor(
+    private readonly client: MaasClient,
+    private readonly acceptance?: MaasAcceptance,
+  ) {}
 
   async find(identity: NodeIdentity): Promise<FoundMachine | undefined> {
     const list = await this.client.machines.all({ fresh: true });
@@ -177,9 +200,100 @@ export class MaasBackend implements Backend {
     await this.client.deleteMachine(id, o.signal);
   }
 
-  private async waitReady(id: string, o: OperationOptions): Promise<Outcome> {
+  async deploy(id: string, o: DeployOptions): Promise<Outcome> {
+    const m = await this.client.getMachine(id, o.signal);
+    const osystem = o.image.osystem ?? "custom";
+    const distroSeries = o.image.distroSeries ?? `${o.image.name}-${o.image.version}`;
+    const wanted = `${osystem}/${distroSeries}`;
+    const f = facts(m);
+    if (m.status === MAAS_STATUS.DEPLOYED || m.status === MAAS_STATUS.DEPLOYING) {
+      // A re-apply after a crash finds its own deployment; any other image was put there by someone else.
+      if (f.image !== wanted) {
+        return { kind: "failed", facts: f, message: `the machine is ${m.statusName} with ${f.image}, not ${wanted}` };
+      }
+      if (m.status === MAAS_STATUS.DEPLOYED) return { kind: "complete", facts: f };
+    } else if (m.status === MAAS_STATUS.READY || m.status === MAAS_STATUS.ALLOCATED) {
+      o.log.info("deploying the machine in MAAS", { backend: "maas", id, hostname: m.hostname, image: wanted });
+      await this.client.deploy(id, { osystem, distroSeries, userData: o.userData });
+    } else {
+      return {
+        kind: "failed",
+        facts: f,
+        message: `the machine is ${m.statusName}${m.statusMessage ? ` (${m.statusMessage})` : ""}; rackform deploys only Ready or Allocated machines`,
+      };
+    }
+    return this.waitFor(id, MAAS_STATUS.DEPLOYED, o);
+  }
+
+  async release(id: string, o: ReleaseOptions): Promise<Outcome | undefined> {
+    let m: MaasMachine;
     try {
-      const ready = await this.client.waitForStatus(id, [MAAS_STATUS.READY], {
+      m = await this.client.getMachine(id, o.signal);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+    if (m.status === MAAS_STATUS.READY) return { kind: "complete", facts: facts(m) };
+    if (RELEASABLE.has(m.status)) {
+      o.log.info("releasing the machine", { backend: "maas", id, from: m.statusName, erase: o.erase });
+      await this.client.release(id, { erase: o.erase, comment: "rackform: destroying rackform_deployment" });
+    } else if (m.status !== MAAS_STATUS.RELEASING && m.status !== MAAS_STATUS.DISK_ERASING) {
+      return {
+        kind: "failed",
+        facts: facts(m),
+        message: `the machine is ${m.statusName}; rackform releases only allocated, deployed or failed machines`,
+      };
+    }
+    return this.waitReady(id, o);
+  }
+
+  async runAcceptance(id: string, o: AcceptanceOptions): Promise<AcceptanceRun> {
+    const gate = this.gate();
+    let m = await this.client.getMachine(id, o.signal);
+    if (m.status === MAAS_STATUS.BROKEN) {
+      if (!m.statusMessage.startsWith(QUARANTINE_PREFIX)) {
+        const message = `the machine was marked Broken by hand (${m.statusMessage || "no comment"}); rackform leaves it alone`;
+        return { outcome: { kind: "failed", facts: facts(m), message } };
+      }
+      // rackform quarantined it after an earlier run: re-running the gate is the way back into service.
+      o.log.info("lifting rackform's quarantine to run the gate again", { backend: "maas", id });
+      m = await this.client.markFixed(id, "rackform: running the acceptance gate again");
+    }
+    if (m.status !== MAAS_STATUS.TESTING) {
+      if (!TESTABLE.has(m.status)) {
+        const message = `the machine is ${m.statusName}; the gate runs on Ready or Deployed machines`;
+        return { outcome: { kind: "failed", facts: facts(m), message } };
+      }
+      o.log.info("running the acceptance gate in MAAS", { backend: "maas", id, params: o.params });
+      await gate.start(id, o.params, o.signal);
+    }
+    const outcome = await this.waitFor(id, AFTER_TEST, o);
+    return { outcome, evidence: await gate.last(id, o.signal) };
+  }
+
+  lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
+    return this.gate().last(id, signal);
+  }
+
+  async quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void> {
+    const m = await this.client.getMachine(id, signal);
+    if (m.status === MAAS_STATUS.BROKEN) return;
+    await this.client.markBroken(id, reason);
+  }
+
+  private gate(): MaasAcceptance {
+    if (!this.acceptance)
+      throw new Error("this MaasBackend was built without acceptance access (see backends/index.ts)");
+    return this.acceptance;
+  }
+
+  private waitReady(id: string, o: OperationOptions): Promise<Outcome> {
+    return this.waitFor(id, MAAS_STATUS.READY, o);
+  }
+
+  private async waitFor(id: string, status: number | readonly number[], o: OperationOptions): Promise<Outcome> {
+    try {
+      const ready = await this.client.waitForStatus(id, typeof status === "number" ? [status] : status, {
         failed: STOP_WAITING,
         timeoutMs: FOREVER_MS,
         pollMs: o.pollMs ?? 1000,

@@ -1,0 +1,154 @@
+/** rackform_acceptance's schema and the thresholds it reads from a plan or state. */
+import {
+  attr,
+  BigNumber,
+  getBool,
+  getNumber,
+  getString,
+  numberBetween,
+  type ObjectValue,
+  parseDuration,
+  requiresReplaceIf,
+  type Schema,
+  stringMatches,
+  timeoutsBlock,
+  useStateForUnknown,
+  validator,
+} from "../../framework/index.js";
+import type { AcceptanceParams } from "../backends/backend.js";
+import type { Thresholds } from "./acceptance-verdict.js";
+import { MACHINE_ID } from "./deployment-schema.js";
+
+// A new threshold is a new gate run; right after an import the state knows no thresholds, and recording the
+// configuration then must not re-run a 72-hour burn-in.
+const rerunUnlessImported = () =>
+  requiresReplaceIf(
+    (req) => req.stateValue !== null,
+    "re-runs the gate when changed (not when first recorded after an import)",
+  );
+
+const wholeNumber = validator("a whole number", (req, resp) => {
+  const n = req.value instanceof BigNumber ? Number(req.value.text) : req.value;
+  if (typeof n !== "number") return;
+  if (!Number.isInteger(n)) {
+    resp.diagnostics.error("Invalid attribute value", `Expected a whole number, got ${String(req.value)}.`, req.path);
+  }
+});
+
+const burnInDuration = validator("a duration such as 72h or 1h30m", (req, resp) => {
+  if (typeof req.value !== "string") return;
+  let ms = -1;
+  try {
+    ms = parseDuration(req.value);
+  } catch (e) {
+    resp.diagnostics.error("Invalid burn-in duration", (e as Error).message, req.path);
+    return;
+  }
+  if (ms < 1000) resp.diagnostics.error("Invalid burn-in duration", "burn_in must be at least 1s.", req.path);
+});
+
+/** The rackform_acceptance schema. */
+export const acceptanceSchema: Schema = {
+  version: 0,
+  description:
+    "The acceptance gate of a deployed machine, run through its backend (MAAS testing script `rackform-acceptance`, " +
+    "Ironic service step `deploy.rackform_acceptance`): DCGM diagnostics, NCCL all_reduce bus bandwidth, burn-in, " +
+    "GPU count, XID events and firmware versions. A pass records the measured values as evidence. A failure reports " +
+    "measured against threshold for every failed check, quarantines the machine in the backend (MAAS Broken with a " +
+    "comment, Ironic maintenance with a reason) so it never joins a scheduler, and is recorded as tainted: the next " +
+    "apply runs the gate again (after lifting rackform's own quarantine). Refresh re-reads the backend's status and " +
+    "latest gate result, so a degraded or quarantined node shows `passed` changing and a planned re-run. Changing a " +
+    "threshold re-runs the gate. Destroy forgets the result and leaves the machine as it is. Import with the machine id.",
+  attributes: {
+    id: attr.string({
+      computed: true,
+      description: 'The machine id, e.g. "maas:4y3h7n".',
+      planModifiers: [useStateForUnknown()],
+    }),
+    machine_id: attr.string({
+      required: true,
+      description:
+        'The rackform_machine id, e.g. "maas:4y3h7n" (usually rackform_deployment.x.id, so the gate runs after the deploy).',
+      validators: [stringMatches(MACHINE_ID, 'a rackform_machine id such as "maas:4y3h7n" or "ironic:<uuid>"')],
+      planModifiers: [rerunUnlessImported()],
+    }),
+    dcgm_level: attr.number({
+      optional: true,
+      computed: true,
+      default: 3,
+      description: "dcgmi diag level, 1 (quick) to 4 (extended). @default 3",
+      validators: [numberBetween(1, 4), wholeNumber],
+      planModifiers: [rerunUnlessImported()],
+    }),
+    nccl_min_busbw_gbps: attr.number({
+      optional: true,
+      description:
+        "Minimum NCCL all_reduce bus bandwidth in GB/s, e.g. 370 on 400 Gb/s fabric. @default the gate's 92 % of line rate",
+      validators: [numberBetween(1, 10_000)],
+      planModifiers: [rerunUnlessImported()],
+    }),
+    burn_in: attr.string({
+      optional: true,
+      computed: true,
+      default: "1h",
+      description: 'Burn-in duration, e.g. "72h". Set timeouts.create above it. @default "1h"',
+      validators: [burnInDuration],
+      planModifiers: [rerunUnlessImported()],
+    }),
+    expected_gpu_count: attr.number({
+      optional: true,
+      description: "GPUs that must be visible. @default the count the hardware reports it should have",
+      validators: [numberBetween(1, 64), wholeNumber],
+      planModifiers: [rerunUnlessImported()],
+    }),
+    allow_xid: attr.bool({
+      optional: true,
+      computed: true,
+      default: false,
+      description: "Accept XID errors (during burn-in too) instead of failing the gate. @default false",
+      planModifiers: [rerunUnlessImported()],
+    }),
+    firmware: attr.map("string", {
+      optional: true,
+      description: 'Required firmware versions by component, e.g. { bmc = "1.2.3", gpu = "96.00.99" }.',
+      planModifiers: [rerunUnlessImported()],
+    }),
+    passed: attr.bool({
+      computed: true,
+      description:
+        "Whether the machine meets the gate, as of the last refresh: false after a failure, and when the backend " +
+        "later reports the machine quarantined, failed or failing its latest gate run (the plan then re-runs it).",
+    }),
+    gpu_count: attr.number({ computed: true, description: "GPUs visible in the latest run." }),
+    busbw_gbps: attr.number({ computed: true, description: "Measured NCCL all_reduce bus bandwidth in GB/s." }),
+    evidence: attr.string({
+      computed: true,
+      description: "The latest `rackform-acceptance/v1` document (JSON): every measured value, test and firmware hash.",
+    }),
+  },
+  blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
+};
+
+/** The thresholds of a wholly known plan or state (defaults filled). */
+export function thresholdsOf(v: ObjectValue): Thresholds {
+  const fw = v.firmware;
+  return {
+    dcgmLevel: getNumber(v, "dcgm_level") ?? 3,
+    ncclMinBusbwGBps: getNumber(v, "nccl_min_busbw_gbps") ?? undefined,
+    expectedGpuCount: getNumber(v, "expected_gpu_count") ?? undefined,
+    allowXid: getBool(v, "allow_xid") ?? false,
+    firmware:
+      fw !== null && fw !== undefined && typeof fw === "object" && !Array.isArray(fw)
+        ? Object.fromEntries(Object.entries(fw as Record<string, unknown>).map(([k, x]) => [k, String(x)]))
+        : {},
+  };
+}
+
+/** What the backend's gate runs with. */
+export function paramsOf(v: ObjectValue): AcceptanceParams {
+  return {
+    dcgmLevel: getNumber(v, "dcgm_level") ?? 3,
+    burnIn: getString(v, "burn_in") ?? "1h",
+    ncclMinBusbwGBps: getNumber(v, "nccl_min_busbw_gbps") ?? undefined,
+  };
+}

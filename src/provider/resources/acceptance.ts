@@ -1,0 +1,214 @@
+/**
+ * rackform_acceptance: the acceptance gate of a deployed machine, run through the backend seam and judged here
+ * against the configured thresholds (acceptance-verdict.ts).
+ *
+ * Failure policy: the machine is quarantined in the backend (MAAS mark_broken with a comment, Ironic maintenance
+ * with a reason, both starting with QUARANTINE_PREFIX) so that no scheduler admits it, and create returns an error
+ * with a wholly known state (passed = false, the evidence) which the engine records as tainted. The next apply
+ * runs the gate again; only rackform's own quarantine is lifted for that, never an operator's.
+ *
+ * Drift: read re-reads the machine's status (one shared list on MAAS) and the latest gate result. A machine that is
+ * quarantined, failed, or whose latest run no longer meets the thresholds reads `passed = false`, and modifyPlan then
+ * plans a re-run (replacement) so the plan shows the degraded node.
+ */
+import { isClientError } from "../../clients/errors.js";
+import {
+  type Context,
+  type Diagnostics,
+  getBool,
+  getString,
+  type ObjectValue,
+  parseDuration,
+  path,
+  type Resource,
+  timeoutMs,
+  UNKNOWN,
+} from "../../framework/index.js";
+import {
+  type AcceptanceEvidence,
+  type BackendName,
+  BackendNotConfiguredError,
+  backendFor,
+  type MachineFacts,
+  QUARANTINE_PREFIX,
+} from "../backends/index.js";
+import { addClientError } from "../client-errors.js";
+import type { ProviderData } from "../config.js";
+import { bounded, OperationTimeoutError } from "../timeouts.js";
+import { acceptanceSchema, paramsOf, thresholdsOf } from "./acceptance-schema.js";
+import { failureLines, judge, type Verdict } from "./acceptance-verdict.js";
+import { parseMachineId } from "./deployment-schema.js";
+
+const DEFAULT_TIMEOUT_MS = { read: 2 * 60_000, update: 2 * 60_000, delete: 60_000 };
+// Without a timeouts.create the run may take the burn-in plus this much (boot, DCGM, NCCL, reporting).
+const CREATE_SLACK_MS = 60 * 60_000;
+const LABEL: Record<BackendName, string> = { maas: "MAAS", ironic: "Ironic" };
+const UNHEALTHY = new Set(["broken", "failed"]);
+
+function report(diags: Diagnostics, e: unknown, action: string, backend: BackendName, id: string): void {
+  if (e instanceof BackendNotConfiguredError) {
+    diags.error(`${LABEL[backend]} is not configured`, `${e.message}.`, path("machine_id"));
+  } else if (e instanceof OperationTimeoutError || isClientError(e)) {
+    addClientError(diags, e, action, { what: `machine ${id} in ${LABEL[backend]}`, endpointPath: path("machine_id") });
+  } else {
+    diags.error(`Failed to ${action}`, `machine ${id}: ${(e as Error)?.message ?? String(e)}`);
+  }
+}
+
+/** The state with the measured values of `v` and the evidence document. */
+function withEvidence(s: ObjectValue, id: string, passed: boolean, e?: AcceptanceEvidence, v?: Verdict): ObjectValue {
+  return {
+    ...s,
+    id,
+    passed,
+    gpu_count: v?.gpuCount ?? null,
+    busbw_gbps: v?.busbwGBps ?? null,
+    evidence: e ? JSON.stringify(e) : null,
+  };
+}
+
+async function create(ctx: Context, data: ProviderData, plan: ObjectValue, diags: Diagnostics) {
+  const m = parseMachineId(getString(plan, "machine_id") ?? "");
+  if (!m) {
+    diags.error("Invalid machine_id", 'Expected a rackform_machine id such as "maas:4y3h7n".', path("machine_id"));
+    return undefined;
+  }
+  const id = `${m.backend}:${m.id}`;
+  const params = paramsOf(plan);
+  const ms = timeoutMs(plan, "create", parseDuration(params.burnIn) + CREATE_SLACK_MS);
+  const log = ctx.log.with({ resource: "rackform_acceptance", backend: m.backend, id: m.id });
+  try {
+    const b = backendFor(data, m.backend);
+    return await bounded(ctx, ms, "create", `running the acceptance gate on ${m.id}`, async (signal) => {
+      const run = await b.runAcceptance(m.id, { params, log, signal });
+      const verdict = run.evidence ? judge(run.evidence, thresholdsOf(plan)) : undefined;
+      if (verdict?.passed) {
+        if (run.outcome.kind === "failed") {
+          diags.warning(
+            "The backend reports the gate failed",
+            `${LABEL[m.backend]} machine ${m.id}: ${run.outcome.message}\nEvery configured threshold passed ` +
+              "(allow_xid), so rackform records a pass; check the machine's status in the backend.",
+          );
+        }
+        return withEvidence(plan, id, true, run.evidence, verdict);
+      }
+      const lines = verdict
+        ? failureLines(verdict)
+        : [`the backend reported no gate result: ${messageOf(run.outcome)}`];
+      const reason = `${QUARANTINE_PREFIX}: ${lines.join("; ")}`.slice(0, 255);
+      let quarantine = m.backend === "maas" ? "marked Broken in MAAS" : "put in maintenance in Ironic";
+      try {
+        await b.quarantine(m.id, reason, signal);
+      } catch (e) {
+        quarantine = `NOT quarantined (${(e as Error).message}); take it out of service by hand`;
+      }
+      diags.error(
+        "Acceptance gate failed",
+        `${LABEL[m.backend]} machine ${m.id} (${run.outcome.facts.name}) failed the gate:\n` +
+          `${lines.map((l) => `  - ${l}`).join("\n")}\nThe machine is ${quarantine} with this reason, and the ` +
+          "result is recorded as tainted with its evidence: repair the node, then apply again to re-run the gate.",
+      );
+      return withEvidence(plan, id, false, run.evidence, verdict);
+    });
+  } catch (e) {
+    report(diags, e, "run the acceptance gate", m.backend, m.id);
+    return undefined;
+  }
+}
+
+function messageOf(o: { readonly kind: string; readonly message?: string; readonly facts: MachineFacts }): string {
+  return o.message ?? `status ${o.facts.status}`;
+}
+
+/** The rackform_acceptance resource; one instance per provider process. */
+export function acceptanceResource(): Resource {
+  let data: ProviderData | undefined;
+  const need = (): ProviderData => {
+    if (!data) throw new Error("rackform_acceptance used before the provider was configured");
+    return data;
+  };
+  /** passed and the measured values as the backend reports them now, for read and update. */
+  async function refresh(ctx: Context, st: ObjectValue, base: ObjectValue, ms: number, diags: Diagnostics) {
+    const m = parseMachineId(getString(st, "machine_id") ?? "");
+    if (!m) {
+      diags.error("Invalid machine_id in state", `Got ${JSON.stringify(st.machine_id)}.`);
+      return undefined;
+    }
+    try {
+      const b = backendFor(need(), m.backend);
+      return await bounded(ctx, ms, "read", `re-checking ${m.id}`, async (signal) => {
+        const f = await b.read(m.id, signal);
+        if (!f) return null;
+        const e = await b.lastAcceptance(m.id, signal);
+        const v = e ? judge(e, thresholdsOf(base)) : undefined;
+        const passed = !UNHEALTHY.has(f.state) && (v ? v.passed : getBool(st, "passed") === true);
+        if (e) return withEvidence(base, `${m.backend}:${m.id}`, passed, e, v);
+        const keep = {
+          gpu_count: st.gpu_count ?? null,
+          busbw_gbps: st.busbw_gbps ?? null,
+          evidence: st.evidence ?? null,
+        };
+        return { ...base, id: `${m.backend}:${m.id}`, passed, ...keep };
+      });
+    } catch (e) {
+      report(diags, e, "re-check the machine", m.backend, m.id);
+      return undefined;
+    }
+  }
+
+  return {
+    typeName: "rackform_acceptance",
+    schema: acceptanceSchema,
+
+    configure(req) {
+      data = req.providerData as ProviderData | undefined;
+    },
+
+    modifyPlan(req, resp) {
+      if (req.state === null || req.plan === null) return;
+      const st = req.state as ObjectValue;
+      // A degraded node: re-run the gate. (A tainted failed run is replaced by the engine anyway.)
+      if (st.passed === false) {
+        resp.plan = { ...(req.plan as ObjectValue), passed: UNKNOWN };
+        resp.requiresReplace.push(path("passed"));
+      }
+    },
+
+    async create(req, resp) {
+      const s = await create(req.context, need(), req.plan, resp.diagnostics);
+      if (s) resp.state = s;
+    },
+
+    async update(req, resp) {
+      // Every threshold re-runs the gate; an update records timeouts (or the thresholds first seen after an import).
+      const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
+      const s = await refresh(req.context, req.state, req.plan, ms, resp.diagnostics);
+      if (s === null) resp.diagnostics.error("Machine not found", "The machine no longer exists in its backend.");
+      else if (s) resp.state = s;
+    },
+
+    async read(req, resp) {
+      const ms = timeoutMs(req.state, "read", DEFAULT_TIMEOUT_MS.read);
+      const s = await refresh(req.context, req.state, req.state, ms, resp.diagnostics);
+      if (s !== undefined) resp.state = s;
+    },
+
+    delete() {
+      // The result is forgotten; the machine (and any quarantine) stays as it is, for its operator or its destroy.
+    },
+
+    importState(req, resp) {
+      const m = parseMachineId(req.id);
+      if (!m) {
+        resp.diagnostics.error(
+          "Invalid import id for rackform_acceptance",
+          `Expected the machine id, e.g. "maas:4y3h7n" or "ironic:<node uuid>"; got ${JSON.stringify(req.id)}.`,
+        );
+        return;
+      }
+      const id = `${m.backend}:${m.id}`;
+      // No evidence read yet: read fills passed from the latest gate result (false when there is none).
+      resp.state = { ...resp.state, id, machine_id: id };
+    },
+  };
+}

@@ -1,0 +1,192 @@
+/** rackform_deployment's schema, its config checks (all before any backend call) and the image spec it deploys. */
+import {
+  attr,
+  type Diagnostics,
+  getObject,
+  getString,
+  isKnown,
+  isUnknown,
+  type ObjectValue,
+  path,
+  type Schema,
+  stringMatches,
+  timeoutsBlock,
+  useStateForUnknown,
+  type Value,
+} from "../../framework/index.js";
+import type { BackendName, ImageSpec } from "../backends/backend.js";
+
+/** A machine id as rackform_machine records it: `<backend>:<id>`. */
+export const MACHINE_ID = /^(maas|ironic):(\S+)$/;
+/** A sha256 digest: 64 hex digits. */
+export const SHA256 = /^[0-9a-fA-F]{64}$/;
+/** An image version: starts with a letter or digit, then letters, digits and . _ + - (e.g. 2026.06.2). */
+export const IMAGE_VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
+
+/** The image attributes whose change means a reimage (signature alone is recorded in place). */
+export const IMAGE_IDENTITY = ["name", "version", "url", "sha256"] as const;
+/** Top-level attributes whose change means a reimage. */
+export const REPLACE_ATTRIBUTES = [
+  "machine_id",
+  "user_data",
+  "osystem",
+  "distro_series",
+  "deploy_kernel",
+  "deploy_ramdisk",
+] as const;
+
+/** The rackform_deployment schema. */
+export const deploymentSchema: Schema = {
+  version: 0,
+  description:
+    "The golden image deployed on a commissioned rackform_machine: MAAS deploy (osystem/distro_series, cloud-init " +
+    "user_data) or Ironic deploy (instance_info image_source + sha256, config drive user_data). A new image name, " +
+    'version, url or sha256, or new user data, replaces the deployment: the plan reads "must be replaced" (a ' +
+    "reimage). If the deploy fails the machine keeps the backend's evidence and the deployment is recorded as " +
+    "tainted. Refresh shows a machine released by hand as gone (the plan deploys it again) and an image changed " +
+    "out of band as a replacement (deployed_image forces it). Destroy releases with disk erase (MAAS) or undeploys " +
+    "with cleaning (Ironic) and waits until the machine is free. Joining a scheduler is the user data's business: " +
+    "a `rackform-join: slurm` (or `kubernetes`) line asks the node to register with it. Import with the machine id.",
+  attributes: {
+    id: attr.string({
+      computed: true,
+      description: 'The deployed machine\'s id, the same as machine_id, e.g. "maas:4y3h7n".',
+      planModifiers: [useStateForUnknown()],
+    }),
+    machine_id: attr.string({
+      required: true,
+      description:
+        'The rackform_machine id, e.g. "maas:4y3h7n" or "ironic:<uuid>". Changing it replaces the deployment.',
+      validators: [stringMatches(MACHINE_ID, 'a rackform_machine id such as "maas:4y3h7n" or "ironic:<uuid>"')],
+    }),
+    image: attr.single(
+      {
+        name: attr.string({
+          required: true,
+          description: 'Image name, e.g. "ubuntu-gpu".',
+          validators: [stringMatches(/^[a-z0-9][a-z0-9._-]{0,62}$/, "a lower-case name such as ubuntu-gpu")],
+        }),
+        version: attr.string({
+          required: true,
+          description: 'Image version, e.g. "2026.06.2". Changing it reimages the machine.',
+          validators: [stringMatches(IMAGE_VERSION, "a version such as 2026.06.2 (letters, digits, . _ + -)")],
+        }),
+        url: attr.string({
+          optional: true,
+          description: "Where the image is served; required by Ironic (instance_info.image_source), unused by MAAS.",
+          validators: [stringMatches(/^(https?|file):\/\/\S+$/, "an http(s):// or file:// URL")],
+        }),
+        sha256: attr.string({
+          required: true,
+          description:
+            "sha256 of the image (64 hex digits); Ironic checks it when it writes the image. Changing it reimages.",
+          validators: [stringMatches(SHA256, "a sha256 digest of 64 hex digits")],
+        }),
+        signature: attr.string({
+          optional: true,
+          description: "Detached signature of the image, recorded with the deployment (a change does not reimage).",
+        }),
+      },
+      { required: true, description: "The golden image: name, version, url, sha256 and signature." },
+    ),
+    user_data: attr.string({
+      optional: true,
+      description:
+        "cloud-init user data. A line `rackform-join: slurm` (or `kubernetes`, or both comma-separated) asks the " +
+        "booted node to register with the scheduler; rackform_cluster_member then admits it. Changing it reimages.",
+    }),
+    osystem: attr.string({
+      optional: true,
+      description: 'MAAS osystem (MAAS only). @default "custom" (an uploaded custom image)',
+      validators: [stringMatches(/^[a-z0-9_-]{1,40}$/, "an osystem name such as custom or ubuntu")],
+    }),
+    distro_series: attr.string({
+      optional: true,
+      description:
+        'MAAS distro_series (MAAS only), e.g. "noble". @default "<image.name>-<image.version>" (the custom image ' +
+        "uploaded under that name)",
+      validators: [stringMatches(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,80}$/, "a series name such as noble")],
+    }),
+    deploy_kernel: attr.string({
+      optional: true,
+      description: "Ironic deploy (IPA) kernel URL written to driver_info (Ironic only; else the conductor's default).",
+    }),
+    deploy_ramdisk: attr.string({
+      optional: true,
+      description:
+        "Ironic deploy (IPA) ramdisk URL written to driver_info (Ironic only; else the conductor's default).",
+    }),
+    erase_on_destroy: attr.bool({
+      optional: true,
+      computed: true,
+      default: true,
+      description:
+        "Erase the disks when the deployment is destroyed (MAAS release with erase). Ironic always undeploys " +
+        "through its automated cleaning. @default true",
+    }),
+    deployed_image: attr.string({
+      computed: true,
+      description:
+        'The image the backend reports: MAAS "osystem/distro_series", Ironic "<image_source> sha256:<hash>". When ' +
+        "it differs from the configured image the plan replaces the deployment.",
+    }),
+    status: attr.string({
+      computed: true,
+      description: 'The backend\'s own status name, e.g. "Deployed", "Failed deployment", "active".',
+    }),
+  },
+  blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
+};
+
+/** The backend and its machine id from `<backend>:<id>`; undefined when malformed. */
+export function parseMachineId(v: string): { backend: BackendName; id: string } | undefined {
+  const m = MACHINE_ID.exec(v.trim());
+  return m ? { backend: m[1] as BackendName, id: m[2] } : undefined;
+}
+
+function str(o: ObjectValue | null, name: string): string | undefined {
+  return getString(o, name) ?? undefined;
+}
+
+/** The image spec of a wholly known plan or state. */
+export function imageSpecOf(v: ObjectValue): ImageSpec {
+  const img = getObject(v, "image")!;
+  return {
+    name: str(img, "name")!,
+    version: str(img, "version")!,
+    url: str(img, "url"),
+    sha256: str(img, "sha256")!.toLowerCase(),
+    osystem: str(v, "osystem"),
+    distroSeries: str(v, "distro_series"),
+    deployKernel: str(v, "deploy_kernel"),
+    deployRamdisk: str(v, "deploy_ramdisk"),
+  };
+}
+
+/** Cross-attribute checks: Ironic needs image.url; MAAS and Ironic settings are flagged on the other backend. */
+export function checkDeploymentConfig(c: ObjectValue, diags: Diagnostics): void {
+  if (!isKnown(c, "machine_id") || c.machine_id === null) return;
+  const m = parseMachineId(String(c.machine_id));
+  if (!m) return;
+  const img: Value = c.image ?? null;
+  if (m.backend === "ironic") {
+    if (img !== null && !isUnknown(img) && isKnown(img, "url") && getString(img, "url") === null) {
+      diags.error(
+        "Ironic needs image.url",
+        "Ironic deploys from instance_info.image_source: set image.url to where the image is served.",
+        path("image", "url"),
+      );
+    }
+    for (const a of ["osystem", "distro_series"]) {
+      if (isKnown(c, a) && c[a] !== null) {
+        diags.warning(`${a} is ignored by Ironic`, `${a} is a MAAS setting; remove it.`, path(a));
+      }
+    }
+  } else {
+    for (const a of ["deploy_kernel", "deploy_ramdisk"]) {
+      if (isKnown(c, a) && c[a] !== null) {
+        diags.warning(`${a} is ignored by MAAS`, `${a} is an Ironic setting; remove it.`, path(a));
+      }
+    }
+  }
+}

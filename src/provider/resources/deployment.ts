@@ -1,0 +1,279 @@
+/**
+ * rackform_deployment: the golden image on a commissioned machine, through the backend seam.
+ *
+ * Failed-deploy policy (as rackform_machine's): the machine is KEPT as the backend left it (MAAS Failed deployment
+ * with its installation log and events, Ironic deploy failed with last_error) and create returns an error WITH a
+ * wholly known state, which the engine records as tainted; the next apply destroys it (release, erase) and deploys
+ * again. The evidence stays in the backend for the operator, and the plan shows the retry before it happens.
+ *
+ * Drift, decided in read and modifyPlan:
+ * - machine released by hand (free again, or gone): read returns null. The deployment no longer exists, so the plan
+ *   says "will be created" — which is exactly what apply does (deploy onto the free machine); a planned replacement
+ *   would announce a destroy that has nothing to destroy.
+ * - image changed out of band (the machine is deployed, but not with our image): read records what the backend
+ *   reports in `deployed_image`, and modifyPlan plans the configured image there with "forces replacement". The node
+ *   still runs an OS (maybe serving jobs), so it is not "gone": the reviewer must see a reimage, not a create.
+ */
+import { isClientError } from "../../clients/errors.js";
+import {
+  type AttributePath,
+  type Context,
+  type Diagnostics,
+  getBool,
+  getObject,
+  getString,
+  isKnown,
+  isUnknown,
+  type ObjectValue,
+  path,
+  type Resource,
+  timeoutMs,
+  UNKNOWN,
+  type Value,
+  valuesEqual,
+} from "../../framework/index.js";
+import {
+  type Backend,
+  type BackendName,
+  BackendNotConfiguredError,
+  backendFor,
+  imageLabel,
+  type MachineFacts,
+  type MachineState,
+} from "../backends/index.js";
+import { addClientError } from "../client-errors.js";
+import type { ProviderData } from "../config.js";
+import { bounded, OperationTimeoutError } from "../timeouts.js";
+import {
+  checkDeploymentConfig,
+  deploymentSchema,
+  IMAGE_IDENTITY,
+  imageSpecOf,
+  parseMachineId,
+  REPLACE_ATTRIBUTES,
+} from "./deployment-schema.js";
+
+const DEFAULT_TIMEOUT_MS = { create: 60 * 60_000, read: 2 * 60_000, update: 2 * 60_000, delete: 60 * 60_000 };
+const LABEL: Record<BackendName, string> = { maas: "MAAS", ironic: "Ironic" };
+/** States in which the machine holds no deployment any more: read reports the deployment gone. */
+const FREE: ReadonlySet<MachineState> = new Set(["ready", "enrolled", "enrolling", "commissioning"]);
+
+function withFacts(v: ObjectValue, backend: BackendName, f: MachineFacts): ObjectValue {
+  return { ...v, id: `${backend}:${f.id}`, status: f.status, deployed_image: f.image ?? "" };
+}
+
+/** Reports any failure of a backend call as a diagnostic. */
+function report(diags: Diagnostics, e: unknown, action: string, backend: BackendName, id: string): void {
+  if (e instanceof BackendNotConfiguredError) {
+    diags.error(`${LABEL[backend]} is not configured`, `${e.message}.`, path("machine_id"));
+  } else if (e instanceof OperationTimeoutError || isClientError(e)) {
+    addClientError(diags, e, action, { what: `machine ${id} in ${LABEL[backend]}`, endpointPath: path("machine_id") });
+  } else {
+    diags.error(`Failed to ${action}`, `machine ${id}: ${(e as Error)?.message ?? String(e)}`);
+  }
+}
+
+/** Facts after a failure, read with a short bound of its own (the operation's signal may already be aborted). */
+async function factsAfterFailure(b: Backend, ctx: Context, id: string): Promise<MachineFacts> {
+  const unknown: MachineFacts = { id, name: "", state: "other", status: "unknown", message: "", macs: [], power: "" };
+  try {
+    return (await bounded(ctx, 15_000, "read", "reading the machine after a failure", (s) => b.read(id, s))) ?? unknown;
+  } catch {
+    return unknown;
+  }
+}
+
+async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: number, diags: Diagnostics) {
+  checkDeploymentConfig(plan, diags);
+  const m = parseMachineId(getString(plan, "machine_id") ?? "");
+  if (!m) {
+    diags.error("Invalid machine_id", 'Expected a rackform_machine id such as "maas:4y3h7n".', path("machine_id"));
+    return undefined;
+  }
+  if (diags.hasError()) return undefined;
+  let b: Backend;
+  try {
+    b = backendFor(data, m.backend);
+  } catch (e) {
+    report(diags, e, "reach the backend", m.backend, m.id);
+    return undefined;
+  }
+  const image = imageSpecOf(plan);
+  const log = ctx.log.with({ resource: "rackform_deployment", backend: m.backend, id: m.id });
+  let started = false;
+  try {
+    return await bounded(ctx, ms, "create", `deploying ${image.name} ${image.version} on ${m.id}`, async (signal) => {
+      started = true;
+      const userData = getString(plan, "user_data") ?? undefined;
+      const out = await b.deploy(m.id, { image, userData, log, signal });
+      if (out.kind === "failed") {
+        diags.error(
+          "Deployment failed",
+          `${LABEL[m.backend]} machine ${m.id} (${out.facts.name}): ${out.message}\nThe machine is kept in ` +
+            `${LABEL[m.backend]} with its evidence (status ${JSON.stringify(out.facts.status)}) and the deployment ` +
+            "is recorded as tainted: fix the cause, then apply again to release it and deploy afresh.",
+        );
+      }
+      return withFacts(plan, m.backend, out.facts);
+    });
+  } catch (e) {
+    report(diags, e, "deploy the machine", m.backend, m.id);
+    if (!started) return undefined;
+    const f = await factsAfterFailure(b, ctx, m.id);
+    if (FREE.has(f.state)) return undefined;
+    diags.error(
+      "Deployment kept as tainted",
+      `${LABEL[m.backend]} machine ${m.id} may be deploying; the deployment is recorded as tainted and the next ` +
+        "apply releases it and deploys again.",
+    );
+    return withFacts(plan, m.backend, f);
+  }
+}
+
+/** The paths of `REPLACE_ATTRIBUTES` and image identity that differ between state and plan. */
+function replacePaths(state: ObjectValue, plan: ObjectValue): AttributePath[] {
+  const out: AttributePath[] = [];
+  for (const a of REPLACE_ATTRIBUTES) {
+    // Right after an import only machine_id is known; recording the rest of the config must not reimage.
+    if (a !== "machine_id" && getObject(state, "image") === null) continue;
+    if (!valuesEqual(plan[a] ?? null, state[a] ?? null)) out.push(path(a));
+  }
+  const si = getObject(state, "image");
+  const pi: Value = plan.image ?? null;
+  if (si === null || pi === null || isUnknown(pi)) return out;
+  for (const k of IMAGE_IDENTITY) {
+    const pv = (pi as ObjectValue)[k] ?? null;
+    if (!valuesEqual(pv, si[k] ?? null)) out.push(path("image", k));
+  }
+  return out;
+}
+
+/** Whether the image and the MAAS naming attributes are known and set (so an image label can be computed). */
+function wholeImageKnown(v: ObjectValue): boolean {
+  if (!isKnown(v, "image") || v.image === null) return false;
+  const img = v.image as ObjectValue;
+  return IMAGE_IDENTITY.every((k) => isKnown(img, k)) && ["osystem", "distro_series"].every((k) => isKnown(v, k));
+}
+
+/** The rackform_deployment resource; one instance per provider process. */
+export function deploymentResource(): Resource {
+  let data: ProviderData | undefined;
+  const need = (): ProviderData => {
+    if (!data) throw new Error("rackform_deployment used before the provider was configured");
+    return data;
+  };
+  return {
+    typeName: "rackform_deployment",
+    schema: deploymentSchema,
+
+    configure(req) {
+      data = req.providerData as ProviderData | undefined;
+    },
+
+    validateConfig(req, resp) {
+      checkDeploymentConfig(req.config, resp.diagnostics);
+    },
+
+    modifyPlan(req, resp) {
+      if (req.state === null || req.plan === null || isUnknown(req.plan)) return;
+      const state = req.state as ObjectValue;
+      const plan = req.plan as ObjectValue;
+      resp.requiresReplace.push(...replacePaths(state, plan));
+      // Out-of-band reimage: the backend reports another image than the one this state deployed (or, right after
+      // an import, than the configured one). A configured image change is already a replacement above.
+      const reported = getString(state, "deployed_image");
+      const m = parseMachineId(getString(state, "machine_id") ?? "");
+      if (!m || reported === null) return;
+      const basis = getObject(state, "image") !== null ? state : plan;
+      if (!wholeImageKnown(basis)) return;
+      if (reported === imageLabel(m.backend, imageSpecOf(basis))) return;
+      resp.plan = {
+        ...plan,
+        deployed_image: wholeImageKnown(plan) ? imageLabel(m.backend, imageSpecOf(plan)) : UNKNOWN,
+      };
+      resp.requiresReplace.push(path("deployed_image"));
+    },
+
+    async create(req, resp) {
+      const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
+      const s = await create(req.context, need(), req.plan, ms, resp.diagnostics);
+      if (s) resp.state = s;
+    },
+
+    async update(req, resp) {
+      // Everything that changes the machine replaces; an update records signature, erase_on_destroy, timeouts (or
+      // the config first seen after an import) and refreshes the status.
+      const m = parseMachineId(getString(req.state, "machine_id") ?? "")!;
+      const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
+      try {
+        const b = backendFor(need(), m.backend);
+        const f = await bounded(req.context, ms, "update", `reading ${m.id}`, (s) => b.read(m.id, s));
+        if (!f) {
+          resp.diagnostics.error(
+            "Machine not found",
+            `${LABEL[m.backend]} machine ${m.id} no longer exists; refresh to plan the deployment again.`,
+            path("machine_id"),
+          );
+          return;
+        }
+        resp.state = withFacts(req.plan, m.backend, f);
+      } catch (e) {
+        report(resp.diagnostics, e, "read the machine", m.backend, m.id);
+      }
+    },
+
+    async read(req, resp) {
+      const st = req.state;
+      const m = parseMachineId(getString(st, "machine_id") ?? "");
+      if (!m) {
+        resp.diagnostics.error("Invalid machine_id in state", `Got ${JSON.stringify(st.machine_id)}.`);
+        return;
+      }
+      const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
+      try {
+        const b = backendFor(need(), m.backend);
+        const f = await bounded(req.context, ms, "read", `reading machine ${m.id}`, (s) => b.read(m.id, s));
+        resp.state = !f || FREE.has(f.state) ? null : withFacts(st, m.backend, f);
+      } catch (e) {
+        report(resp.diagnostics, e, "read the machine", m.backend, m.id);
+      }
+    },
+
+    async delete(req, resp) {
+      const st = req.state;
+      const m = parseMachineId(getString(st, "machine_id") ?? "");
+      if (!m) return;
+      const erase = getBool(st, "erase_on_destroy") ?? true;
+      const ms = timeoutMs(st, "delete", DEFAULT_TIMEOUT_MS.delete);
+      const log = req.context.log.with({ resource: "rackform_deployment", backend: m.backend, id: m.id });
+      try {
+        const b = backendFor(need(), m.backend);
+        const out = await bounded(req.context, ms, "delete", `releasing ${m.id}`, (signal) =>
+          b.release(m.id, { erase, log, signal }),
+        );
+        if (out?.kind === "failed") {
+          resp.diagnostics.error(
+            m.backend === "maas" ? "Release failed" : "Undeploy failed",
+            `${LABEL[m.backend]} machine ${m.id}: ${out.message}\nThe deployment stays in state; fix the machine in ` +
+              `${LABEL[m.backend]} (its status is ${JSON.stringify(out.facts.status)}), then destroy again.`,
+          );
+        }
+      } catch (e) {
+        report(resp.diagnostics, e, "release the machine", m.backend, m.id);
+      }
+    },
+
+    importState(req, resp) {
+      const m = parseMachineId(req.id);
+      if (!m) {
+        resp.diagnostics.error(
+          "Invalid import id for rackform_deployment",
+          `Expected the machine id, e.g. "maas:4y3h7n" or "ironic:<node uuid>"; got ${JSON.stringify(req.id)}.`,
+        );
+        return;
+      }
+      const id = `${m.backend}:${m.id}`;
+      resp.state = { ...resp.state, id, machine_id: id, erase_on_destroy: true };
+    },
+  };
+}

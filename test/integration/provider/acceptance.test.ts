@@ -1,0 +1,145 @@
+/**
+ * rackform_acceptance through the provider server against the lab's MAAS (testing script rackform-acceptance) and
+ * Ironic (service step deploy.rackform_acceptance): a pass records measured values as evidence; a failure lists
+ * measured vs threshold per failed check, quarantines the machine in the backend and is recorded as tainted; a
+ * re-run after the repair lifts rackform's own quarantine; refresh shows a node quarantined since as drift.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ObjectValue, Value } from "../../../src/framework/index.js";
+import { acceptanceSchema } from "../../../src/provider/resources/acceptance-schema.js";
+import type { ProviderServer } from "../../../src/server/rpc.js";
+import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+import {
+  apply as applyDeployment,
+  deploymentConfig,
+  readyMachine,
+  replacePaths,
+  uploadMaasImage,
+} from "./deployment-support.js";
+import { lines, type MachineLab, type ProviderProcess, providerFor, startMachineLab } from "./machine-support.js";
+
+const A = "rackform_acceptance";
+let ml: MachineLab;
+let p: ProviderProcess;
+
+beforeAll(async () => {
+  ml = await startMachineLab(4);
+  p = await providerFor(ml);
+  await uploadMaasImage(ml, "2026.06.1");
+});
+afterAll(async () => {
+  await p?.data()?.core.close();
+  await ml?.close();
+});
+
+/** A deployed machine's id. */
+async function deployed(node: string, backend: "maas" | "ironic"): Promise<string> {
+  const id = await readyMachine(p.srv, ml, node, backend);
+  const d = await applyDeployment(p.srv, deploymentConfig(id, "2026.06.1"));
+  expect(lines(d.diagnostics)).toBe("");
+  return id;
+}
+
+const gate = (machineId: string, set: Record<string, Value> = {}) =>
+  configOf(acceptanceSchema, {
+    machine_id: machineId,
+    nccl_min_busbw_gbps: 360,
+    expected_gpu_count: 8,
+    burn_in: "72h",
+    ...set,
+  });
+
+async function plan(srv: ProviderServer, config: ObjectValue, prior: Value) {
+  return srv.planResourceChange({
+    typeName: A,
+    priorState: prior,
+    proposedNewState: proposedNew(acceptanceSchema, config, prior),
+    config,
+    priorPrivate: new Uint8Array(0),
+  });
+}
+
+async function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
+  const pl = await plan(srv, config, prior);
+  expect(lines(pl.diagnostics)).toBe("");
+  const a = await srv.applyResourceChange({
+    typeName: A,
+    priorState: prior,
+    plannedState: pl.plannedState,
+    config,
+    plannedPrivate: pl.plannedPrivate,
+  });
+  return { plan: pl, ...a };
+}
+
+const read = (state: Value) => p.srv.readResource({ typeName: A, currentState: state, private: new Uint8Array(0) });
+
+describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend) => {
+  const [good, bad] = backend === "maas" ? ["r01-n01", "r01-n02"] : ["r01-n03", "r01-n04"];
+  const quarantined = async (id: string) => {
+    const raw = id.replace(/^\w+:/, "");
+    if (backend === "maas") {
+      const m = await ml.maas.getMachine(raw);
+      return m.statusName === "Broken" ? m.statusMessage : undefined;
+    }
+    const n = await ml.ironic.getNode(raw);
+    return n.maintenance ? (n.maintenanceReason ?? "") : undefined;
+  };
+  let machineId: string;
+  let state: ObjectValue;
+
+  it("GIVEN a healthy deployed node WHEN create THEN it passes with the measured values as evidence and the plan is empty", async () => {
+    machineId = await deployed(good, backend);
+    const config = gate(machineId);
+    const a = await apply(p.srv, config);
+    expect(lines(a.diagnostics)).toBe("");
+    state = a.newState as ObjectValue;
+    expect(state).toMatchObject({ id: machineId, passed: true, gpu_count: 8 });
+    expect(state.busbw_gbps as number).toBeGreaterThanOrEqual(360);
+    const evidence = JSON.parse(state.evidence as string);
+    expect(evidence).toMatchObject({ format: "rackform-acceptance/v1", passed: true, node: good });
+    expect(evidence.parameters).toMatchObject({ dcgm_level: 3, burn_in_s: 72 * 3600, nccl_min_busbw_gbps: 360 });
+    expect(await quarantined(machineId)).toBeUndefined();
+    const again = await plan(p.srv, config, state);
+    expect(again.requiresReplace).toEqual([]);
+    expect(again.plannedState).toEqual(state);
+  });
+
+  it("GIVEN a new threshold WHEN plan THEN the gate must run again", async () => {
+    const pl = await plan(p.srv, gate(machineId, { dcgm_level: 4 }), state);
+    expect(replacePaths(pl)).toEqual(["dcgm_level"]);
+  });
+
+  it("GIVEN the node was quarantined since WHEN refresh THEN passed turns false and the plan re-runs the gate", async () => {
+    const raw = machineId.replace(/^\w+:/, "");
+    if (backend === "maas") await ml.maas.markBroken(raw, "GPU 3 fell off the bus");
+    else await ml.ironic.setMaintenance(raw, true, "GPU 3 fell off the bus");
+    const r = await read(state);
+    expect(lines(r.diagnostics)).toBe("");
+    expect(r.newState).toMatchObject({ passed: false });
+    const pl = await plan(p.srv, gate(machineId), r.newState);
+    expect(replacePaths(pl)).toEqual(["passed"]);
+  });
+
+  it("GIVEN marginal NCCL and a missing GPU WHEN create THEN every failed check shows measured vs threshold, and the node is quarantined and tainted", async () => {
+    const id = await deployed(bad, backend);
+    const f1 = ml.lab.world.faults.add({ kind: "marginal-nccl", node: bad, value: 300 });
+    const f2 = ml.lab.world.faults.add({ kind: "missing-gpu", node: bad, gpus: 1 });
+    const a = await apply(p.srv, gate(id));
+    const errors = a.diagnostics.filter((d) => d.severity === "error");
+    expect(errors.map((d) => d.summary)).toEqual(["Acceptance gate failed"]);
+    expect(errors[0].detail).toContain("nccl_min_busbw_gbps: measured all_reduce busbw 300 GB/s; threshold ≥ 360 GB/s");
+    expect(errors[0].detail).toContain("expected_gpu_count: measured 7 GPUs visible; threshold 8 GPUs");
+    expect(a.newState).toMatchObject({ id, passed: false, gpu_count: 7, busbw_gbps: 300 });
+    expect(JSON.parse((a.newState as ObjectValue).evidence as string).passed).toBe(false);
+    expect(await quarantined(id)).toMatch(/^rackform acceptance failed: .*nccl_min_busbw_gbps/);
+
+    // The node is repaired; the engine replaces the tainted result: the gate runs again and lifts the quarantine.
+    ml.lab.world.faults.remove(f1.id);
+    ml.lab.world.faults.remove(f2.id);
+    const again = await apply(p.srv, gate(id));
+    expect(lines(again.diagnostics)).toBe("");
+    expect(again.newState).toMatchObject({ passed: true, gpu_count: 8 });
+    expect(await quarantined(id)).toBeUndefined();
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * rackform_deployment on MAAS through the provider server against the lab's MAAS region: deploy to Deployed with the
+ * uploaded custom image, a version change planned as a replacement (reimage), destroy releasing with disk erase,
+ * a failed deploy kept as tainted with MAAS's evidence, drift (released by hand, image changed out of band), import.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ObjectValue } from "../../../src/framework/index.js";
+import {
+  apply,
+  deploymentConfig,
+  destroy,
+  plan,
+  read,
+  readyMachine,
+  replacePaths,
+  uploadMaasImage,
+} from "./deployment-support.js";
+import { lines, type MachineLab, type ProviderProcess, providerFor, startMachineLab } from "./machine-support.js";
+
+let ml: MachineLab;
+let p: ProviderProcess;
+
+beforeAll(async () => {
+  ml = await startMachineLab(3);
+  p = await providerFor(ml);
+  await uploadMaasImage(ml, "2026.06.1");
+  await uploadMaasImage(ml, "2026.06.2");
+});
+afterAll(async () => {
+  await p?.data()?.core.close();
+  await ml?.close();
+});
+
+const systemId = (machineId: string) => machineId.replace(/^maas:/, "");
+
+describe("rackform_deployment on MAAS", () => {
+  let machineId: string;
+  let state: ObjectValue;
+
+  it("GIVEN a Ready machine WHEN create THEN MAAS reports it Deployed with the custom image and the plan is empty", async () => {
+    machineId = await readyMachine(p.srv, ml, "r01-n01", "maas");
+    const config = deploymentConfig(machineId, "2026.06.1");
+    const a = await apply(p.srv, config);
+    expect(lines(a.diagnostics)).toBe("");
+    state = a.newState as ObjectValue;
+    expect(state).toMatchObject({
+      id: machineId,
+      status: "Deployed",
+      deployed_image: "custom/ubuntu-gpu-2026.06.1",
+      erase_on_destroy: true,
+    });
+    const m = await ml.maas.getMachine(systemId(machineId));
+    expect([m.statusName, m.osystem, m.distroSeries]).toEqual(["Deployed", "custom", "ubuntu-gpu-2026.06.1"]);
+    const again = await plan(p.srv, config, state);
+    expect(again.requiresReplace).toEqual([]);
+    expect(again.plannedState).toEqual(state);
+  });
+
+  it("GIVEN a new image version WHEN plan THEN it must be replaced; destroy erases the disks and create reimages", async () => {
+    const next = deploymentConfig(machineId, "2026.06.2");
+    const pl = await plan(p.srv, next, state);
+    expect(replacePaths(pl).sort()).toEqual(["image.sha256", "image.version"]);
+
+    const d = await destroy(p.srv, state);
+    expect(lines(d.diagnostics)).toBe("");
+    const events = await ml.maas.events({ systemId: systemId(machineId), limit: 20 });
+    expect(events.map((e) => e.type)).toContain("Disk erasing");
+    expect((await ml.maas.getMachine(systemId(machineId))).statusName).toBe("Ready");
+
+    const c = await apply(p.srv, next);
+    expect(lines(c.diagnostics)).toBe("");
+    state = c.newState as ObjectValue;
+    expect(state).toMatchObject({ status: "Deployed", deployed_image: "custom/ubuntu-gpu-2026.06.2" });
+  });
+
+  it("GIVEN a signature change WHEN apply THEN it is recorded in place without a reimage", async () => {
+    const config = deploymentConfig(machineId, "2026.06.2");
+    (config.image as Record<string, unknown>).signature = "sig-v2";
+    const a = await apply(p.srv, config, state);
+    expect(lines(a.diagnostics)).toBe("");
+    expect(a.plan.requiresReplace).toEqual([]);
+    state = a.newState as ObjectValue;
+    expect((state.image as ObjectValue).signature).toBe("sig-v2");
+    expect(state.status).toBe("Deployed");
+  });
+
+  it("GIVEN the image was changed out of band WHEN refresh and plan THEN the deployment must be replaced", async () => {
+    const sid = systemId(machineId);
+    await ml.maas.release(sid);
+    await ml.maas.waitForStatus(sid, ["Ready"], { pollMs: 10 });
+    await ml.maas.deploy(sid, { osystem: "ubuntu", distroSeries: "jammy" });
+    await ml.maas.waitForStatus(sid, ["Deployed"], { pollMs: 10 });
+    const r = await read(p.srv, state);
+    expect(lines(r.diagnostics)).toBe("");
+    expect(r.newState).toMatchObject({ deployed_image: "ubuntu/jammy" });
+    const config = deploymentConfig(machineId, "2026.06.2");
+    (config.image as Record<string, unknown>).signature = "sig-v2";
+    const pl = await plan(p.srv, config, r.newState);
+    expect(replacePaths(pl)).toEqual(["deployed_image"]);
+    expect((pl.plannedState as ObjectValue).deployed_image).toBe("custom/ubuntu-gpu-2026.06.2");
+    state = r.newState as ObjectValue;
+  });
+
+  it("GIVEN the machine was released by hand WHEN refresh THEN the deployment is gone and the next plan deploys it", async () => {
+    const sid = systemId(machineId);
+    await ml.maas.release(sid);
+    await ml.maas.waitForStatus(sid, ["Ready"], { pollMs: 10 });
+    const r = await read(p.srv, state);
+    expect(lines(r.diagnostics)).toBe("");
+    expect(r.newState).toBeNull();
+  });
+
+  it("GIVEN a deployed machine WHEN imported by its id THEN the state matches and the config is recorded without a reimage", async () => {
+    const config = deploymentConfig(machineId, "2026.06.2");
+    const a = await apply(p.srv, config);
+    expect(lines(a.diagnostics)).toBe("");
+    const imp = await p.srv.importResourceState({ typeName: "rackform_deployment", id: machineId });
+    expect(lines(imp.diagnostics)).toBe("");
+    const r = await read(p.srv, imp.imported[0].state);
+    expect(r.newState).toMatchObject({
+      id: machineId,
+      status: "Deployed",
+      deployed_image: "custom/ubuntu-gpu-2026.06.2",
+    });
+    const pl = await plan(p.srv, config, r.newState);
+    expect(pl.requiresReplace).toEqual([]);
+    const d = await destroy(p.srv, a.newState);
+    expect(lines(d.diagnostics)).toBe("");
+  });
+
+  it("GIVEN a deploy failure WHEN create THEN the error carries MAAS's evidence, the state is tainted and destroy releases it", async () => {
+    const id = await readyMachine(p.srv, ml, "r01-n02", "maas");
+    ml.lab.world.faults.add({ kind: "deploy-failure", node: "r01-n02" });
+    const a = await apply(p.srv, deploymentConfig(id, "2026.06.1"));
+    const errors = a.diagnostics.filter((d) => d.severity === "error");
+    expect(errors.map((d) => d.summary)).toEqual(["Deployment failed"]);
+    expect(errors[0].detail).toMatch(/Failed deployment/);
+    expect(errors[0].detail).toMatch(/tainted/);
+    // A wholly known state with an error: the engine records it as tainted.
+    expect(a.newState).toMatchObject({ id, status: "Failed deployment" });
+    expect((await ml.maas.getMachine(systemId(id))).statusName).toBe("Failed deployment");
+    const d = await destroy(p.srv, a.newState);
+    expect(lines(d.diagnostics)).toBe("");
+    expect((await ml.maas.getMachine(systemId(id))).statusName).toBe("Ready");
+  });
+
+  it("GIVEN an image MAAS does not have WHEN create THEN MAAS's refusal is a diagnostic and nothing is recorded", async () => {
+    const id = await readyMachine(p.srv, ml, "r01-n03", "maas");
+    const a = await apply(p.srv, deploymentConfig(id, "9.9.9"));
+    expect(a.diagnostics.some((d) => d.severity === "error" && /distro_series/.test(d.detail))).toBe(true);
+    expect((await ml.maas.getMachine(systemId(id))).statusName).toBe("Ready");
+  });
+});

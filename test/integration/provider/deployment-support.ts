@@ -1,0 +1,118 @@
+/** Drives rackform_deployment (on top of rackform_machine) through the provider server against the lab. */
+import { createHash } from "node:crypto";
+import { expect } from "vitest";
+import { authorizationHeader, parseApiKey } from "../../../src/clients/maas/index.js";
+import type { ObjectValue, Value } from "../../../src/framework/index.js";
+import { deploymentSchema } from "../../../src/provider/resources/deployment-schema.js";
+import type { ProviderServer } from "../../../src/server/rpc.js";
+import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+import { apply as applyMachine, lines, type MachineLab, machineConfig } from "./machine-support.js";
+
+/** The resource type under test. */
+export const D = "rackform_deployment";
+
+/** The sha256 of an image version's (fake) content. */
+export const shaOf = (version: string) => createHash("sha256").update(`ubuntu-gpu-${version}`).digest("hex");
+
+/** Uploads custom image `ubuntu-gpu-<version>` to the lab MAAS, as an operator does before deploying it. */
+export async function uploadMaasImage(ml: MachineLab, version: string): Promise<void> {
+  const { url, apiKey } = ml.lab.info.maas!;
+  const body = new URLSearchParams({
+    name: `custom/ubuntu-gpu-${version}`,
+    architecture: "amd64/generic",
+    sha256: shaOf(version),
+    size: "1000",
+  });
+  const r = await fetch(`${url}api/2.0/boot-resources/`, {
+    method: "POST",
+    headers: { Authorization: authorizationHeader(parseApiKey(apiKey)) },
+    body,
+  });
+  expect(r.status, await r.text()).toBe(201);
+}
+
+/** Enrolls and commissions `node` as a rackform_machine and returns its id ("maas:…" / "ironic:…"). */
+export async function readyMachine(
+  srv: ProviderServer,
+  ml: MachineLab,
+  node: string,
+  backend: "maas" | "ironic",
+): Promise<string> {
+  const a = await applyMachine(srv, machineConfig(ml, node, backend));
+  expect(lines(a.diagnostics)).toBe("");
+  return (a.newState as ObjectValue).id as string;
+}
+
+/** A deployment config of image version `version` on `machineId`. */
+export function deploymentConfig(machineId: string, version: string, set: Record<string, Value> = {}): ObjectValue {
+  const ironic = machineId.startsWith("ironic:");
+  return configOf(deploymentSchema, {
+    machine_id: machineId,
+    image: {
+      name: "ubuntu-gpu",
+      version,
+      url: ironic ? `http://images.lab/ubuntu-gpu-${version}.qcow2` : null,
+      sha256: shaOf(version),
+      signature: null,
+    },
+    user_data: "#cloud-config\n# rackform-join: none\n",
+    ...(ironic
+      ? { deploy_kernel: "http://images.lab/ipa.kernel", deploy_ramdisk: "http://images.lab/ipa.initramfs" }
+      : {}),
+    ...set,
+  });
+}
+
+/** Plan then apply, as the engine would (a planned replacement is NOT carried out: see `replace`). */
+export async function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
+  const p = await srv.planResourceChange({
+    typeName: D,
+    priorState: prior,
+    proposedNewState: proposedNew(deploymentSchema, config, prior),
+    config,
+    priorPrivate: new Uint8Array(0),
+  });
+  if (p.diagnostics.some((d) => d.severity === "error")) return { plan: p, newState: null, diagnostics: p.diagnostics };
+  const a = await srv.applyResourceChange({
+    typeName: D,
+    priorState: prior,
+    plannedState: p.plannedState,
+    config,
+    plannedPrivate: p.plannedPrivate,
+  });
+  return { plan: p, ...a };
+}
+
+/** Plan only. */
+export function plan(srv: ProviderServer, config: ObjectValue, prior: Value) {
+  return srv.planResourceChange({
+    typeName: D,
+    priorState: prior,
+    proposedNewState: proposedNew(deploymentSchema, config, prior),
+    config,
+    priorPrivate: new Uint8Array(0),
+  });
+}
+
+/** Destroy, as the engine would. */
+export function destroy(srv: ProviderServer, state: Value) {
+  return srv.applyResourceChange({
+    typeName: D,
+    priorState: state,
+    plannedState: null,
+    config: null,
+    plannedPrivate: new Uint8Array(0),
+  });
+}
+
+/** Refresh, as the engine would. */
+export function read(srv: ProviderServer, state: Value) {
+  return srv.readResource({ typeName: D, currentState: state, private: new Uint8Array(0) });
+}
+
+/** "attr.sub" paths of a plan's requiresReplace, for readable assertions. */
+export function replacePaths(p: { requiresReplace: readonly (readonly ({ attr: string } | object)[])[] }): string[] {
+  return p.requiresReplace.map((steps) =>
+    steps.map((s) => ("attr" in s ? (s as { attr: string }).attr : "?")).join("."),
+  );
+}
