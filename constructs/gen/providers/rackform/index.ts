@@ -2,6 +2,9 @@
 export * as pduOutlet from './pdu-outlet';
 export * as bmc from './bmc';
 export * as machine from './machine';
+export * as deployment from './deployment';
+export * as acceptance from './acceptance';
+export * as clusterMember from './cluster-member';
 export * as dataRackformInventory from './data-rackform-inventory';
 export * as provider from './provider';
 

@@ -2,6 +2,9 @@
 Object.defineProperty(exports, 'pduOutlet', { get: function () { return require('./pdu-outlet'); } });
 Object.defineProperty(exports, 'bmc', { get: function () { return require('./bmc'); } });
 Object.defineProperty(exports, 'machine', { get: function () { return require('./machine'); } });
+Object.defineProperty(exports, 'deployment', { get: function () { return require('./deployment'); } });
+Object.defineProperty(exports, 'acceptance', { get: function () { return require('./acceptance'); } });
+Object.defineProperty(exports, 'clusterMember', { get: function () { return require('./cluster-member'); } });
 Object.defineProperty(exports, 'dataRackformInventory', { get: function () { return require('./data-rackform-inventory'); } });
 Object.defineProperty(exports, 'provider', { get: function () { return require('./provider'); } });
 

@@ -31,6 +31,18 @@ export interface RackformProviderConfig {
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#ironic RackformProvider#ironic}
   */
   readonly ironic?: RackformProviderIronic;
+  /**
+  * slurm block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#slurm RackformProvider#slurm}
+  */
+  readonly slurm?: RackformProviderSlurm;
+  /**
+  * kubernetes block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#kubernetes RackformProvider#kubernetes}
+  */
+  readonly kubernetes?: RackformProviderKubernetes;
 }
 export interface RackformProviderRedfish {
   /**
@@ -263,6 +275,134 @@ export function rackformProviderIronicToHclTerraform(struct?: RackformProviderIr
   return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
 }
 
+export interface RackformProviderSlurm {
+  /**
+  * slurmrestd base URL, e.g. "http://slurmctl:6820". Falls back to RACKFORM_SLURM_URL.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#url RackformProvider#url}
+  */
+  readonly url?: string;
+  /**
+  * Slurm user the JWT was issued to (a Slurm operator or admin). Falls back to RACKFORM_SLURM_USER.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#user RackformProvider#user}
+  */
+  readonly user?: string;
+  /**
+  * Slurm JWT (`scontrol token`). Falls back to RACKFORM_SLURM_TOKEN. Never logged.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#token RackformProvider#token}
+  */
+  readonly token?: string;
+}
+
+export function rackformProviderSlurmToTerraform(struct?: RackformProviderSlurm | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    url: cdktf.stringToTerraform(struct!.url),
+    user: cdktf.stringToTerraform(struct!.user),
+    token: cdktf.stringToTerraform(struct!.token),
+  }
+}
+
+
+export function rackformProviderSlurmToHclTerraform(struct?: RackformProviderSlurm | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    url: {
+      value: cdktf.stringToHclTerraform(struct!.url),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    user: {
+      value: cdktf.stringToHclTerraform(struct!.user),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    token: {
+      value: cdktf.stringToHclTerraform(struct!.token),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export interface RackformProviderKubernetes {
+  /**
+  * Kubernetes API server URL, e.g. "https://10.0.0.1:6443". Falls back to RACKFORM_KUBERNETES_URL.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#url RackformProvider#url}
+  */
+  readonly url?: string;
+  /**
+  * Bearer token allowed to patch nodes, list pods and create pods/eviction. Falls back to RACKFORM_KUBERNETES_TOKEN. Never logged.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#token RackformProvider#token}
+  */
+  readonly token?: string;
+  /**
+  * PEM file of the API server's CA. Falls back to RACKFORM_KUBERNETES_CA_FILE. @default the system store
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#ca_file RackformProvider#ca_file}
+  */
+  readonly caFile?: string;
+}
+
+export function rackformProviderKubernetesToTerraform(struct?: RackformProviderKubernetes | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    url: cdktf.stringToTerraform(struct!.url),
+    token: cdktf.stringToTerraform(struct!.token),
+    ca_file: cdktf.stringToTerraform(struct!.caFile),
+  }
+}
+
+
+export function rackformProviderKubernetesToHclTerraform(struct?: RackformProviderKubernetes | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    url: {
+      value: cdktf.stringToHclTerraform(struct!.url),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    token: {
+      value: cdktf.stringToHclTerraform(struct!.token),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    ca_file: {
+      value: cdktf.stringToHclTerraform(struct!.caFile),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
 
 /**
 * Represents a {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs rackform}
@@ -312,6 +452,8 @@ export class RackformProvider extends cdktf.TerraformProvider {
     this._redfish = config.redfish;
     this._maas = config.maas;
     this._ironic = config.ironic;
+    this._slurm = config.slurm;
+    this._kubernetes = config.kubernetes;
   }
 
   // ==========
@@ -382,6 +524,38 @@ export class RackformProvider extends cdktf.TerraformProvider {
     return this._ironic;
   }
 
+  // slurm - computed: false, optional: true, required: false
+  private _slurm?: RackformProviderSlurm; 
+  public get slurm() {
+    return this._slurm;
+  }
+  public set slurm(value: RackformProviderSlurm | undefined) {
+    this._slurm = value;
+  }
+  public resetSlurm() {
+    this._slurm = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get slurmInput() {
+    return this._slurm;
+  }
+
+  // kubernetes - computed: false, optional: true, required: false
+  private _kubernetes?: RackformProviderKubernetes; 
+  public get kubernetes() {
+    return this._kubernetes;
+  }
+  public set kubernetes(value: RackformProviderKubernetes | undefined) {
+    this._kubernetes = value;
+  }
+  public resetKubernetes() {
+    this._kubernetes = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get kubernetesInput() {
+    return this._kubernetes;
+  }
+
   // =========
   // SYNTHESIS
   // =========
@@ -392,6 +566,8 @@ export class RackformProvider extends cdktf.TerraformProvider {
       redfish: rackformProviderRedfishToTerraform(this._redfish),
       maas: rackformProviderMaasToTerraform(this._maas),
       ironic: rackformProviderIronicToTerraform(this._ironic),
+      slurm: rackformProviderSlurmToTerraform(this._slurm),
+      kubernetes: rackformProviderKubernetesToTerraform(this._kubernetes),
     };
   }
 
@@ -420,6 +596,18 @@ export class RackformProvider extends cdktf.TerraformProvider {
         isBlock: true,
         type: "struct",
         storageClassType: "RackformProviderIronic",
+      },
+      slurm: {
+        value: rackformProviderSlurmToHclTerraform(this._slurm),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "RackformProviderSlurm",
+      },
+      kubernetes: {
+        value: rackformProviderKubernetesToHclTerraform(this._kubernetes),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "RackformProviderKubernetes",
       },
     };
 

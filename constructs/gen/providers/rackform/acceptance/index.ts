@@ -1,0 +1,547 @@
+// https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance
+// generated from terraform resource schema
+
+import { Construct } from 'constructs';
+import * as cdktf from 'cdktf';
+
+// Configuration
+
+export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
+  /**
+  * The rackform_machine id, e.g. "maas:4y3h7n" (usually rackform_deployment.x.id, so the gate runs after the deploy).
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#machine_id Acceptance#machine_id}
+  */
+  readonly machineId: string;
+  /**
+  * dcgmi diag level, 1 (quick) to 4 (extended). @default 3
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#dcgm_level Acceptance#dcgm_level}
+  */
+  readonly dcgmLevel?: number;
+  /**
+  * Minimum NCCL all_reduce bus bandwidth in GB/s, e.g. 370 on 400 Gb/s fabric. @default the gate's 92 % of line rate
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#nccl_min_busbw_gbps Acceptance#nccl_min_busbw_gbps}
+  */
+  readonly ncclMinBusbwGbps?: number;
+  /**
+  * Burn-in duration, e.g. "72h". Set timeouts.create above it. @default "1h"
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#burn_in Acceptance#burn_in}
+  */
+  readonly burnIn?: string;
+  /**
+  * GPUs that must be visible. @default the count the hardware reports it should have
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#expected_gpu_count Acceptance#expected_gpu_count}
+  */
+  readonly expectedGpuCount?: number;
+  /**
+  * Accept XID errors (during burn-in too) instead of failing the gate. @default false
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#allow_xid Acceptance#allow_xid}
+  */
+  readonly allowXid?: boolean | cdktf.IResolvable;
+  /**
+  * Required firmware versions by component, e.g. { bmc = "1.2.3", gpu = "96.00.99" }.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#firmware Acceptance#firmware}
+  */
+  readonly firmware?: { [key: string]: string };
+  /**
+  * timeouts block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#timeouts Acceptance#timeouts}
+  */
+  readonly timeouts?: AcceptanceTimeouts;
+}
+export interface AcceptanceTimeouts {
+  /**
+  * How long create may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#create Acceptance#create}
+  */
+  readonly create?: string;
+  /**
+  * How long read may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#read Acceptance#read}
+  */
+  readonly read?: string;
+  /**
+  * How long update may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#update Acceptance#update}
+  */
+  readonly update?: string;
+  /**
+  * How long delete may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#delete Acceptance#delete}
+  */
+  readonly delete?: string;
+}
+
+export function acceptanceTimeoutsToTerraform(struct?: AcceptanceTimeouts | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    create: cdktf.stringToTerraform(struct!.create),
+    read: cdktf.stringToTerraform(struct!.read),
+    update: cdktf.stringToTerraform(struct!.update),
+    delete: cdktf.stringToTerraform(struct!.delete),
+  }
+}
+
+
+export function acceptanceTimeoutsToHclTerraform(struct?: AcceptanceTimeouts | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    create: {
+      value: cdktf.stringToHclTerraform(struct!.create),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    read: {
+      value: cdktf.stringToHclTerraform(struct!.read),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    update: {
+      value: cdktf.stringToHclTerraform(struct!.update),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    delete: {
+      value: cdktf.stringToHclTerraform(struct!.delete),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class AcceptanceTimeoutsOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): AcceptanceTimeouts | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._create !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.create = this._create;
+    }
+    if (this._read !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.read = this._read;
+    }
+    if (this._update !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.update = this._update;
+    }
+    if (this._delete !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.delete = this._delete;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: AcceptanceTimeouts | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._create = undefined;
+      this._read = undefined;
+      this._update = undefined;
+      this._delete = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._create = value.create;
+      this._read = value.read;
+      this._update = value.update;
+      this._delete = value.delete;
+    }
+  }
+
+  // create - computed: false, optional: true, required: false
+  private _create?: string; 
+  public get create() {
+    return this.getStringAttribute('create');
+  }
+  public set create(value: string) {
+    this._create = value;
+  }
+  public resetCreate() {
+    this._create = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get createInput() {
+    return this._create;
+  }
+
+  // read - computed: false, optional: true, required: false
+  private _read?: string; 
+  public get read() {
+    return this.getStringAttribute('read');
+  }
+  public set read(value: string) {
+    this._read = value;
+  }
+  public resetRead() {
+    this._read = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get readInput() {
+    return this._read;
+  }
+
+  // update - computed: false, optional: true, required: false
+  private _update?: string; 
+  public get update() {
+    return this.getStringAttribute('update');
+  }
+  public set update(value: string) {
+    this._update = value;
+  }
+  public resetUpdate() {
+    this._update = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get updateInput() {
+    return this._update;
+  }
+
+  // delete - computed: false, optional: true, required: false
+  private _delete?: string; 
+  public get delete() {
+    return this.getStringAttribute('delete');
+  }
+  public set delete(value: string) {
+    this._delete = value;
+  }
+  public resetDelete() {
+    this._delete = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get deleteInput() {
+    return this._delete;
+  }
+}
+
+/**
+* Represents a {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance rackform_acceptance}
+*/
+export class Acceptance extends cdktf.TerraformResource {
+
+  // =================
+  // STATIC PROPERTIES
+  // =================
+  public static readonly tfResourceType = "rackform_acceptance";
+
+  // ==============
+  // STATIC Methods
+  // ==============
+  /**
+  * Generates CDKTF code for importing a Acceptance resource upon running "cdktf plan <stack-name>"
+  * @param scope The scope in which to define this construct
+  * @param importToId The construct id used in the generated config for the Acceptance to import
+  * @param importFromId The id of the existing Acceptance that should be imported. Refer to the {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#import import section} in the documentation of this resource for the id to use
+  * @param provider? Optional instance of the provider where the Acceptance to import is found
+  */
+  public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
+        return new cdktf.ImportableResource(scope, importToId, { terraformResourceType: "rackform_acceptance", importId: importFromId, provider });
+      }
+
+  // ===========
+  // INITIALIZER
+  // ===========
+
+  /**
+  * Create a new {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance rackform_acceptance} Resource
+  *
+  * @param scope The scope in which to define this construct
+  * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
+  * @param options AcceptanceConfig
+  */
+  public constructor(scope: Construct, id: string, config: AcceptanceConfig) {
+    super(scope, id, {
+      terraformResourceType: 'rackform_acceptance',
+      terraformGeneratorMetadata: {
+        providerName: 'rackform',
+        providerVersion: '0.1.0'
+      },
+      provider: config.provider,
+      dependsOn: config.dependsOn,
+      count: config.count,
+      lifecycle: config.lifecycle,
+      provisioners: config.provisioners,
+      connection: config.connection,
+      forEach: config.forEach
+    });
+    this._machineId = config.machineId;
+    this._dcgmLevel = config.dcgmLevel;
+    this._ncclMinBusbwGbps = config.ncclMinBusbwGbps;
+    this._burnIn = config.burnIn;
+    this._expectedGpuCount = config.expectedGpuCount;
+    this._allowXid = config.allowXid;
+    this._firmware = config.firmware;
+    this._timeouts.internalValue = config.timeouts;
+  }
+
+  // ==========
+  // ATTRIBUTES
+  // ==========
+
+  // id - computed: true, optional: false, required: false
+  public get id() {
+    return this.getStringAttribute('id');
+  }
+
+  // machine_id - computed: false, optional: false, required: true
+  private _machineId?: string; 
+  public get machineId() {
+    return this.getStringAttribute('machine_id');
+  }
+  public set machineId(value: string) {
+    this._machineId = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get machineIdInput() {
+    return this._machineId;
+  }
+
+  // dcgm_level - computed: true, optional: true, required: false
+  private _dcgmLevel?: number; 
+  public get dcgmLevel() {
+    return this.getNumberAttribute('dcgm_level');
+  }
+  public set dcgmLevel(value: number) {
+    this._dcgmLevel = value;
+  }
+  public resetDcgmLevel() {
+    this._dcgmLevel = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get dcgmLevelInput() {
+    return this._dcgmLevel;
+  }
+
+  // nccl_min_busbw_gbps - computed: false, optional: true, required: false
+  private _ncclMinBusbwGbps?: number; 
+  public get ncclMinBusbwGbps() {
+    return this.getNumberAttribute('nccl_min_busbw_gbps');
+  }
+  public set ncclMinBusbwGbps(value: number) {
+    this._ncclMinBusbwGbps = value;
+  }
+  public resetNcclMinBusbwGbps() {
+    this._ncclMinBusbwGbps = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get ncclMinBusbwGbpsInput() {
+    return this._ncclMinBusbwGbps;
+  }
+
+  // burn_in - computed: true, optional: true, required: false
+  private _burnIn?: string; 
+  public get burnIn() {
+    return this.getStringAttribute('burn_in');
+  }
+  public set burnIn(value: string) {
+    this._burnIn = value;
+  }
+  public resetBurnIn() {
+    this._burnIn = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get burnInInput() {
+    return this._burnIn;
+  }
+
+  // expected_gpu_count - computed: false, optional: true, required: false
+  private _expectedGpuCount?: number; 
+  public get expectedGpuCount() {
+    return this.getNumberAttribute('expected_gpu_count');
+  }
+  public set expectedGpuCount(value: number) {
+    this._expectedGpuCount = value;
+  }
+  public resetExpectedGpuCount() {
+    this._expectedGpuCount = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get expectedGpuCountInput() {
+    return this._expectedGpuCount;
+  }
+
+  // allow_xid - computed: true, optional: true, required: false
+  private _allowXid?: boolean | cdktf.IResolvable; 
+  public get allowXid() {
+    return this.getBooleanAttribute('allow_xid');
+  }
+  public set allowXid(value: boolean | cdktf.IResolvable) {
+    this._allowXid = value;
+  }
+  public resetAllowXid() {
+    this._allowXid = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get allowXidInput() {
+    return this._allowXid;
+  }
+
+  // firmware - computed: false, optional: true, required: false
+  private _firmware?: { [key: string]: string }; 
+  public get firmware() {
+    return this.getStringMapAttribute('firmware');
+  }
+  public set firmware(value: { [key: string]: string }) {
+    this._firmware = value;
+  }
+  public resetFirmware() {
+    this._firmware = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get firmwareInput() {
+    return this._firmware;
+  }
+
+  // passed - computed: true, optional: false, required: false
+  public get passed() {
+    return this.getBooleanAttribute('passed');
+  }
+
+  // gpu_count - computed: true, optional: false, required: false
+  public get gpuCount() {
+    return this.getNumberAttribute('gpu_count');
+  }
+
+  // busbw_gbps - computed: true, optional: false, required: false
+  public get busbwGbps() {
+    return this.getNumberAttribute('busbw_gbps');
+  }
+
+  // evidence - computed: true, optional: false, required: false
+  public get evidence() {
+    return this.getStringAttribute('evidence');
+  }
+
+  // timeouts - computed: false, optional: true, required: false
+  private _timeouts = new AcceptanceTimeoutsOutputReference(this, "timeouts");
+  public get timeouts() {
+    return this._timeouts;
+  }
+  public putTimeouts(value: AcceptanceTimeouts) {
+    this._timeouts.internalValue = value;
+  }
+  public resetTimeouts() {
+    this._timeouts.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get timeoutsInput() {
+    return this._timeouts.internalValue;
+  }
+
+  // =========
+  // SYNTHESIS
+  // =========
+
+  protected synthesizeAttributes(): { [name: string]: any } {
+    return {
+      machine_id: cdktf.stringToTerraform(this._machineId),
+      dcgm_level: cdktf.numberToTerraform(this._dcgmLevel),
+      nccl_min_busbw_gbps: cdktf.numberToTerraform(this._ncclMinBusbwGbps),
+      burn_in: cdktf.stringToTerraform(this._burnIn),
+      expected_gpu_count: cdktf.numberToTerraform(this._expectedGpuCount),
+      allow_xid: cdktf.booleanToTerraform(this._allowXid),
+      firmware: cdktf.hashMapper(cdktf.stringToTerraform)(this._firmware),
+      timeouts: acceptanceTimeoutsToTerraform(this._timeouts.internalValue),
+    };
+  }
+
+  protected synthesizeHclAttributes(): { [name: string]: any } {
+    const attrs = {
+      machine_id: {
+        value: cdktf.stringToHclTerraform(this._machineId),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      dcgm_level: {
+        value: cdktf.numberToHclTerraform(this._dcgmLevel),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
+      },
+      nccl_min_busbw_gbps: {
+        value: cdktf.numberToHclTerraform(this._ncclMinBusbwGbps),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
+      },
+      burn_in: {
+        value: cdktf.stringToHclTerraform(this._burnIn),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      expected_gpu_count: {
+        value: cdktf.numberToHclTerraform(this._expectedGpuCount),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
+      },
+      allow_xid: {
+        value: cdktf.booleanToHclTerraform(this._allowXid),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "boolean",
+      },
+      firmware: {
+        value: cdktf.hashMapperHcl(cdktf.stringToHclTerraform)(this._firmware),
+        isBlock: false,
+        type: "map",
+        storageClassType: "stringMap",
+      },
+      timeouts: {
+        value: acceptanceTimeoutsToHclTerraform(this._timeouts.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "AcceptanceTimeouts",
+      },
+    };
+
+    // remove undefined attributes
+    return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined ))
+  }
+}

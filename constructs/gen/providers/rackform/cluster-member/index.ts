@@ -1,0 +1,721 @@
+// https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member
+// generated from terraform resource schema
+
+import { Construct } from 'constructs';
+import * as cdktf from 'cdktf';
+
+// Configuration
+
+export interface ClusterMemberConfig extends cdktf.TerraformMetaArguments {
+  /**
+  * The node's name in the scheduler (Slurm NodeName, Kubernetes node name: usually the host name). Changing it replaces the resource.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#node ClusterMember#node}
+  */
+  readonly nodeAttribute: string;
+  /**
+  * "slurm" or "kubernetes". Changing it replaces the resource (the node leaves one and joins the other).
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#scheduler ClusterMember#scheduler}
+  */
+  readonly scheduler: string;
+  /**
+  * Slurm only: the node's exact set of available features (e.g. h100, nvlink4), set before RESUME and changed in place. @default the node's features are left as slurm.conf sets them
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#features ClusterMember#features}
+  */
+  readonly features?: string[];
+  /**
+  * Kubernetes only: labels rackform manages on the node; other labels are left alone, and a label removed from here is removed from the node.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#labels ClusterMember#labels}
+  */
+  readonly labels?: { [key: string]: string };
+  /**
+  * Kubernetes only: taints rackform manages, by key; taints of other keys (set by controllers or people) are kept.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#taints ClusterMember#taints}
+  */
+  readonly taints?: ClusterMemberTaints[] | cdktf.IResolvable;
+  /**
+  * Drain before leaving on destroy. false: destroy only forgets the node, which keeps running jobs and accepting new ones. @default true
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#drain_on_destroy ClusterMember#drain_on_destroy}
+  */
+  readonly drainOnDestroy?: boolean | cdktf.IResolvable;
+  /**
+  * Create waits (up to timeouts.create) for the node to register with the scheduler. false: create fails at once when it has not. @default true
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#wait_for_registration ClusterMember#wait_for_registration}
+  */
+  readonly waitForRegistration?: boolean | cdktf.IResolvable;
+  /**
+  * timeouts block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#timeouts ClusterMember#timeouts}
+  */
+  readonly timeouts?: ClusterMemberTimeouts;
+}
+export interface ClusterMemberTaints {
+  /**
+  * Taint key, e.g. "nvidia.com/gpu".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#key ClusterMember#key}
+  */
+  readonly key: string;
+  /**
+  * Taint value. @default none
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#value ClusterMember#value}
+  */
+  readonly value?: string;
+  /**
+  * "NoSchedule", "PreferNoSchedule" or "NoExecute".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#effect ClusterMember#effect}
+  */
+  readonly effect: string;
+}
+
+export function clusterMemberTaintsToTerraform(struct?: ClusterMemberTaints | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    key: cdktf.stringToTerraform(struct!.key),
+    value: cdktf.stringToTerraform(struct!.value),
+    effect: cdktf.stringToTerraform(struct!.effect),
+  }
+}
+
+
+export function clusterMemberTaintsToHclTerraform(struct?: ClusterMemberTaints | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    key: {
+      value: cdktf.stringToHclTerraform(struct!.key),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    value: {
+      value: cdktf.stringToHclTerraform(struct!.value),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    effect: {
+      value: cdktf.stringToHclTerraform(struct!.effect),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class ClusterMemberTaintsOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): ClusterMemberTaints | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._key !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.key = this._key;
+    }
+    if (this._value !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.value = this._value;
+    }
+    if (this._effect !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.effect = this._effect;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: ClusterMemberTaints | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._key = undefined;
+      this._value = undefined;
+      this._effect = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._key = value.key;
+      this._value = value.value;
+      this._effect = value.effect;
+    }
+  }
+
+  // key - computed: false, optional: false, required: true
+  private _key?: string; 
+  public get key() {
+    return this.getStringAttribute('key');
+  }
+  public set key(value: string) {
+    this._key = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get keyInput() {
+    return this._key;
+  }
+
+  // value - computed: false, optional: true, required: false
+  private _value?: string; 
+  public get value() {
+    return this.getStringAttribute('value');
+  }
+  public set value(value: string) {
+    this._value = value;
+  }
+  public resetValue() {
+    this._value = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get valueInput() {
+    return this._value;
+  }
+
+  // effect - computed: false, optional: false, required: true
+  private _effect?: string; 
+  public get effect() {
+    return this.getStringAttribute('effect');
+  }
+  public set effect(value: string) {
+    this._effect = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get effectInput() {
+    return this._effect;
+  }
+}
+
+export class ClusterMemberTaintsList extends cdktf.ComplexList {
+  public internalValue? : ClusterMemberTaints[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected terraformResource: cdktf.IInterpolatingParent, protected terraformAttribute: string, protected wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): ClusterMemberTaintsOutputReference {
+    return new ClusterMemberTaintsOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface ClusterMemberTimeouts {
+  /**
+  * How long create may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#create ClusterMember#create}
+  */
+  readonly create?: string;
+  /**
+  * How long read may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#read ClusterMember#read}
+  */
+  readonly read?: string;
+  /**
+  * How long update may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#update ClusterMember#update}
+  */
+  readonly update?: string;
+  /**
+  * How long delete may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#delete ClusterMember#delete}
+  */
+  readonly delete?: string;
+}
+
+export function clusterMemberTimeoutsToTerraform(struct?: ClusterMemberTimeouts | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    create: cdktf.stringToTerraform(struct!.create),
+    read: cdktf.stringToTerraform(struct!.read),
+    update: cdktf.stringToTerraform(struct!.update),
+    delete: cdktf.stringToTerraform(struct!.delete),
+  }
+}
+
+
+export function clusterMemberTimeoutsToHclTerraform(struct?: ClusterMemberTimeouts | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    create: {
+      value: cdktf.stringToHclTerraform(struct!.create),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    read: {
+      value: cdktf.stringToHclTerraform(struct!.read),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    update: {
+      value: cdktf.stringToHclTerraform(struct!.update),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    delete: {
+      value: cdktf.stringToHclTerraform(struct!.delete),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class ClusterMemberTimeoutsOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): ClusterMemberTimeouts | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._create !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.create = this._create;
+    }
+    if (this._read !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.read = this._read;
+    }
+    if (this._update !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.update = this._update;
+    }
+    if (this._delete !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.delete = this._delete;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: ClusterMemberTimeouts | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._create = undefined;
+      this._read = undefined;
+      this._update = undefined;
+      this._delete = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._create = value.create;
+      this._read = value.read;
+      this._update = value.update;
+      this._delete = value.delete;
+    }
+  }
+
+  // create - computed: false, optional: true, required: false
+  private _create?: string; 
+  public get create() {
+    return this.getStringAttribute('create');
+  }
+  public set create(value: string) {
+    this._create = value;
+  }
+  public resetCreate() {
+    this._create = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get createInput() {
+    return this._create;
+  }
+
+  // read - computed: false, optional: true, required: false
+  private _read?: string; 
+  public get read() {
+    return this.getStringAttribute('read');
+  }
+  public set read(value: string) {
+    this._read = value;
+  }
+  public resetRead() {
+    this._read = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get readInput() {
+    return this._read;
+  }
+
+  // update - computed: false, optional: true, required: false
+  private _update?: string; 
+  public get update() {
+    return this.getStringAttribute('update');
+  }
+  public set update(value: string) {
+    this._update = value;
+  }
+  public resetUpdate() {
+    this._update = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get updateInput() {
+    return this._update;
+  }
+
+  // delete - computed: false, optional: true, required: false
+  private _delete?: string; 
+  public get delete() {
+    return this.getStringAttribute('delete');
+  }
+  public set delete(value: string) {
+    this._delete = value;
+  }
+  public resetDelete() {
+    this._delete = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get deleteInput() {
+    return this._delete;
+  }
+}
+
+/**
+* Represents a {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member rackform_cluster_member}
+*/
+export class ClusterMember extends cdktf.TerraformResource {
+
+  // =================
+  // STATIC PROPERTIES
+  // =================
+  public static readonly tfResourceType = "rackform_cluster_member";
+
+  // ==============
+  // STATIC Methods
+  // ==============
+  /**
+  * Generates CDKTF code for importing a ClusterMember resource upon running "cdktf plan <stack-name>"
+  * @param scope The scope in which to define this construct
+  * @param importToId The construct id used in the generated config for the ClusterMember to import
+  * @param importFromId The id of the existing ClusterMember that should be imported. Refer to the {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#import import section} in the documentation of this resource for the id to use
+  * @param provider? Optional instance of the provider where the ClusterMember to import is found
+  */
+  public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
+        return new cdktf.ImportableResource(scope, importToId, { terraformResourceType: "rackform_cluster_member", importId: importFromId, provider });
+      }
+
+  // ===========
+  // INITIALIZER
+  // ===========
+
+  /**
+  * Create a new {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member rackform_cluster_member} Resource
+  *
+  * @param scope The scope in which to define this construct
+  * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
+  * @param options ClusterMemberConfig
+  */
+  public constructor(scope: Construct, id: string, config: ClusterMemberConfig) {
+    super(scope, id, {
+      terraformResourceType: 'rackform_cluster_member',
+      terraformGeneratorMetadata: {
+        providerName: 'rackform',
+        providerVersion: '0.1.0'
+      },
+      provider: config.provider,
+      dependsOn: config.dependsOn,
+      count: config.count,
+      lifecycle: config.lifecycle,
+      provisioners: config.provisioners,
+      connection: config.connection,
+      forEach: config.forEach
+    });
+    this._node = config.nodeAttribute;
+    this._scheduler = config.scheduler;
+    this._features = config.features;
+    this._labels = config.labels;
+    this._taints.internalValue = config.taints;
+    this._drainOnDestroy = config.drainOnDestroy;
+    this._waitForRegistration = config.waitForRegistration;
+    this._timeouts.internalValue = config.timeouts;
+  }
+
+  // ==========
+  // ATTRIBUTES
+  // ==========
+
+  // id - computed: true, optional: false, required: false
+  public get id() {
+    return this.getStringAttribute('id');
+  }
+
+  // node - computed: false, optional: false, required: true
+  private _node?: string; 
+  public get nodeAttribute() {
+    return this.getStringAttribute('node');
+  }
+  public set nodeAttribute(value: string) {
+    this._node = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get nodeAttributeInput() {
+    return this._node;
+  }
+
+  // scheduler - computed: false, optional: false, required: true
+  private _scheduler?: string; 
+  public get scheduler() {
+    return this.getStringAttribute('scheduler');
+  }
+  public set scheduler(value: string) {
+    this._scheduler = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get schedulerInput() {
+    return this._scheduler;
+  }
+
+  // features - computed: false, optional: true, required: false
+  private _features?: string[]; 
+  public get features() {
+    return cdktf.Fn.tolist(this.getListAttribute('features'));
+  }
+  public set features(value: string[]) {
+    this._features = value;
+  }
+  public resetFeatures() {
+    this._features = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get featuresInput() {
+    return this._features;
+  }
+
+  // partitions - computed: true, optional: false, required: false
+  public get partitions() {
+    return cdktf.Fn.tolist(this.getListAttribute('partitions'));
+  }
+
+  // labels - computed: false, optional: true, required: false
+  private _labels?: { [key: string]: string }; 
+  public get labels() {
+    return this.getStringMapAttribute('labels');
+  }
+  public set labels(value: { [key: string]: string }) {
+    this._labels = value;
+  }
+  public resetLabels() {
+    this._labels = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get labelsInput() {
+    return this._labels;
+  }
+
+  // taints - computed: false, optional: true, required: false
+  private _taints = new ClusterMemberTaintsList(this, "taints", false);
+  public get taints() {
+    return this._taints;
+  }
+  public putTaints(value: ClusterMemberTaints[] | cdktf.IResolvable) {
+    this._taints.internalValue = value;
+  }
+  public resetTaints() {
+    this._taints.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get taintsInput() {
+    return this._taints.internalValue;
+  }
+
+  // drain_on_destroy - computed: true, optional: true, required: false
+  private _drainOnDestroy?: boolean | cdktf.IResolvable; 
+  public get drainOnDestroy() {
+    return this.getBooleanAttribute('drain_on_destroy');
+  }
+  public set drainOnDestroy(value: boolean | cdktf.IResolvable) {
+    this._drainOnDestroy = value;
+  }
+  public resetDrainOnDestroy() {
+    this._drainOnDestroy = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get drainOnDestroyInput() {
+    return this._drainOnDestroy;
+  }
+
+  // wait_for_registration - computed: true, optional: true, required: false
+  private _waitForRegistration?: boolean | cdktf.IResolvable; 
+  public get waitForRegistration() {
+    return this.getBooleanAttribute('wait_for_registration');
+  }
+  public set waitForRegistration(value: boolean | cdktf.IResolvable) {
+    this._waitForRegistration = value;
+  }
+  public resetWaitForRegistration() {
+    this._waitForRegistration = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get waitForRegistrationInput() {
+    return this._waitForRegistration;
+  }
+
+  // state - computed: true, optional: false, required: false
+  public get state() {
+    return this.getStringAttribute('state');
+  }
+
+  // joined - computed: true, optional: false, required: false
+  public get joined() {
+    return this.getBooleanAttribute('joined');
+  }
+
+  // timeouts - computed: false, optional: true, required: false
+  private _timeouts = new ClusterMemberTimeoutsOutputReference(this, "timeouts");
+  public get timeouts() {
+    return this._timeouts;
+  }
+  public putTimeouts(value: ClusterMemberTimeouts) {
+    this._timeouts.internalValue = value;
+  }
+  public resetTimeouts() {
+    this._timeouts.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get timeoutsInput() {
+    return this._timeouts.internalValue;
+  }
+
+  // =========
+  // SYNTHESIS
+  // =========
+
+  protected synthesizeAttributes(): { [name: string]: any } {
+    return {
+      node: cdktf.stringToTerraform(this._node),
+      scheduler: cdktf.stringToTerraform(this._scheduler),
+      features: cdktf.listMapper(cdktf.stringToTerraform, false)(this._features),
+      labels: cdktf.hashMapper(cdktf.stringToTerraform)(this._labels),
+      taints: cdktf.listMapper(clusterMemberTaintsToTerraform, false)(this._taints.internalValue),
+      drain_on_destroy: cdktf.booleanToTerraform(this._drainOnDestroy),
+      wait_for_registration: cdktf.booleanToTerraform(this._waitForRegistration),
+      timeouts: clusterMemberTimeoutsToTerraform(this._timeouts.internalValue),
+    };
+  }
+
+  protected synthesizeHclAttributes(): { [name: string]: any } {
+    const attrs = {
+      node: {
+        value: cdktf.stringToHclTerraform(this._node),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      scheduler: {
+        value: cdktf.stringToHclTerraform(this._scheduler),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      features: {
+        value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(this._features),
+        isBlock: false,
+        type: "set",
+        storageClassType: "stringList",
+      },
+      labels: {
+        value: cdktf.hashMapperHcl(cdktf.stringToHclTerraform)(this._labels),
+        isBlock: false,
+        type: "map",
+        storageClassType: "stringMap",
+      },
+      taints: {
+        value: cdktf.listMapperHcl(clusterMemberTaintsToHclTerraform, false)(this._taints.internalValue),
+        isBlock: true,
+        type: "list",
+        storageClassType: "ClusterMemberTaintsList",
+      },
+      drain_on_destroy: {
+        value: cdktf.booleanToHclTerraform(this._drainOnDestroy),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "boolean",
+      },
+      wait_for_registration: {
+        value: cdktf.booleanToHclTerraform(this._waitForRegistration),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "boolean",
+      },
+      timeouts: {
+        value: clusterMemberTimeoutsToHclTerraform(this._timeouts.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "ClusterMemberTimeouts",
+      },
+    };
+
+    // remove undefined attributes
+    return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined ))
+  }
+}

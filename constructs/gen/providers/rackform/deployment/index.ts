@@ -1,0 +1,791 @@
+// https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment
+// generated from terraform resource schema
+
+import { Construct } from 'constructs';
+import * as cdktf from 'cdktf';
+
+// Configuration
+
+export interface DeploymentConfig extends cdktf.TerraformMetaArguments {
+  /**
+  * The rackform_machine id, e.g. "maas:4y3h7n" or "ironic:<uuid>". Changing it replaces the deployment.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#machine_id Deployment#machine_id}
+  */
+  readonly machineId: string;
+  /**
+  * The golden image: name, version, url, sha256 and signature.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#image Deployment#image}
+  */
+  readonly image: DeploymentImage;
+  /**
+  * cloud-init user data. A line `rackform-join: slurm` (or `kubernetes`, or both comma-separated) asks the booted node to register with the scheduler; rackform_cluster_member then admits it. Changing it reimages.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#user_data Deployment#user_data}
+  */
+  readonly userData?: string;
+  /**
+  * MAAS osystem (MAAS only). @default "custom" (an uploaded custom image)
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#osystem Deployment#osystem}
+  */
+  readonly osystem?: string;
+  /**
+  * MAAS distro_series (MAAS only), e.g. "noble". @default "<image.name>-<image.version>" (the custom image uploaded under that name)
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#distro_series Deployment#distro_series}
+  */
+  readonly distroSeries?: string;
+  /**
+  * Ironic deploy (IPA) kernel URL written to driver_info (Ironic only; else the conductor's default).
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#deploy_kernel Deployment#deploy_kernel}
+  */
+  readonly deployKernel?: string;
+  /**
+  * Ironic deploy (IPA) ramdisk URL written to driver_info (Ironic only; else the conductor's default).
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#deploy_ramdisk Deployment#deploy_ramdisk}
+  */
+  readonly deployRamdisk?: string;
+  /**
+  * Erase the disks when the deployment is destroyed (MAAS release with erase). Ironic always undeploys through its automated cleaning. @default true
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#erase_on_destroy Deployment#erase_on_destroy}
+  */
+  readonly eraseOnDestroy?: boolean | cdktf.IResolvable;
+  /**
+  * timeouts block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#timeouts Deployment#timeouts}
+  */
+  readonly timeouts?: DeploymentTimeouts;
+}
+export interface DeploymentImage {
+  /**
+  * Image name, e.g. "ubuntu-gpu".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#name Deployment#name}
+  */
+  readonly name: string;
+  /**
+  * Image version, e.g. "2026.06.2". Changing it reimages the machine.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#version Deployment#version}
+  */
+  readonly version: string;
+  /**
+  * Where the image is served; required by Ironic (instance_info.image_source), unused by MAAS.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#url Deployment#url}
+  */
+  readonly url?: string;
+  /**
+  * sha256 of the image (64 hex digits); Ironic checks it when it writes the image. Changing it reimages.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#sha256 Deployment#sha256}
+  */
+  readonly sha256: string;
+  /**
+  * Detached signature of the image, recorded with the deployment (a change does not reimage).
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#signature Deployment#signature}
+  */
+  readonly signature?: string;
+}
+
+export function deploymentImageToTerraform(struct?: DeploymentImage | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    name: cdktf.stringToTerraform(struct!.name),
+    version: cdktf.stringToTerraform(struct!.version),
+    url: cdktf.stringToTerraform(struct!.url),
+    sha256: cdktf.stringToTerraform(struct!.sha256),
+    signature: cdktf.stringToTerraform(struct!.signature),
+  }
+}
+
+
+export function deploymentImageToHclTerraform(struct?: DeploymentImage | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    name: {
+      value: cdktf.stringToHclTerraform(struct!.name),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    version: {
+      value: cdktf.stringToHclTerraform(struct!.version),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    url: {
+      value: cdktf.stringToHclTerraform(struct!.url),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    sha256: {
+      value: cdktf.stringToHclTerraform(struct!.sha256),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    signature: {
+      value: cdktf.stringToHclTerraform(struct!.signature),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DeploymentImageOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): DeploymentImage | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._name !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.name = this._name;
+    }
+    if (this._version !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.version = this._version;
+    }
+    if (this._url !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.url = this._url;
+    }
+    if (this._sha256 !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.sha256 = this._sha256;
+    }
+    if (this._signature !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.signature = this._signature;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DeploymentImage | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._name = undefined;
+      this._version = undefined;
+      this._url = undefined;
+      this._sha256 = undefined;
+      this._signature = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._name = value.name;
+      this._version = value.version;
+      this._url = value.url;
+      this._sha256 = value.sha256;
+      this._signature = value.signature;
+    }
+  }
+
+  // name - computed: false, optional: false, required: true
+  private _name?: string; 
+  public get name() {
+    return this.getStringAttribute('name');
+  }
+  public set name(value: string) {
+    this._name = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get nameInput() {
+    return this._name;
+  }
+
+  // version - computed: false, optional: false, required: true
+  private _version?: string; 
+  public get version() {
+    return this.getStringAttribute('version');
+  }
+  public set version(value: string) {
+    this._version = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get versionInput() {
+    return this._version;
+  }
+
+  // url - computed: false, optional: true, required: false
+  private _url?: string; 
+  public get url() {
+    return this.getStringAttribute('url');
+  }
+  public set url(value: string) {
+    this._url = value;
+  }
+  public resetUrl() {
+    this._url = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get urlInput() {
+    return this._url;
+  }
+
+  // sha256 - computed: false, optional: false, required: true
+  private _sha256?: string; 
+  public get sha256() {
+    return this.getStringAttribute('sha256');
+  }
+  public set sha256(value: string) {
+    this._sha256 = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get sha256Input() {
+    return this._sha256;
+  }
+
+  // signature - computed: false, optional: true, required: false
+  private _signature?: string; 
+  public get signature() {
+    return this.getStringAttribute('signature');
+  }
+  public set signature(value: string) {
+    this._signature = value;
+  }
+  public resetSignature() {
+    this._signature = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get signatureInput() {
+    return this._signature;
+  }
+}
+export interface DeploymentTimeouts {
+  /**
+  * How long create may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#create Deployment#create}
+  */
+  readonly create?: string;
+  /**
+  * How long read may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#read Deployment#read}
+  */
+  readonly read?: string;
+  /**
+  * How long update may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#update Deployment#update}
+  */
+  readonly update?: string;
+  /**
+  * How long delete may take, as a duration such as "20m".
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#delete Deployment#delete}
+  */
+  readonly delete?: string;
+}
+
+export function deploymentTimeoutsToTerraform(struct?: DeploymentTimeouts | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    create: cdktf.stringToTerraform(struct!.create),
+    read: cdktf.stringToTerraform(struct!.read),
+    update: cdktf.stringToTerraform(struct!.update),
+    delete: cdktf.stringToTerraform(struct!.delete),
+  }
+}
+
+
+export function deploymentTimeoutsToHclTerraform(struct?: DeploymentTimeouts | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    create: {
+      value: cdktf.stringToHclTerraform(struct!.create),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    read: {
+      value: cdktf.stringToHclTerraform(struct!.read),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    update: {
+      value: cdktf.stringToHclTerraform(struct!.update),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    delete: {
+      value: cdktf.stringToHclTerraform(struct!.delete),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DeploymentTimeoutsOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): DeploymentTimeouts | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._create !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.create = this._create;
+    }
+    if (this._read !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.read = this._read;
+    }
+    if (this._update !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.update = this._update;
+    }
+    if (this._delete !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.delete = this._delete;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DeploymentTimeouts | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._create = undefined;
+      this._read = undefined;
+      this._update = undefined;
+      this._delete = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._create = value.create;
+      this._read = value.read;
+      this._update = value.update;
+      this._delete = value.delete;
+    }
+  }
+
+  // create - computed: false, optional: true, required: false
+  private _create?: string; 
+  public get create() {
+    return this.getStringAttribute('create');
+  }
+  public set create(value: string) {
+    this._create = value;
+  }
+  public resetCreate() {
+    this._create = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get createInput() {
+    return this._create;
+  }
+
+  // read - computed: false, optional: true, required: false
+  private _read?: string; 
+  public get read() {
+    return this.getStringAttribute('read');
+  }
+  public set read(value: string) {
+    this._read = value;
+  }
+  public resetRead() {
+    this._read = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get readInput() {
+    return this._read;
+  }
+
+  // update - computed: false, optional: true, required: false
+  private _update?: string; 
+  public get update() {
+    return this.getStringAttribute('update');
+  }
+  public set update(value: string) {
+    this._update = value;
+  }
+  public resetUpdate() {
+    this._update = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get updateInput() {
+    return this._update;
+  }
+
+  // delete - computed: false, optional: true, required: false
+  private _delete?: string; 
+  public get delete() {
+    return this.getStringAttribute('delete');
+  }
+  public set delete(value: string) {
+    this._delete = value;
+  }
+  public resetDelete() {
+    this._delete = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get deleteInput() {
+    return this._delete;
+  }
+}
+
+/**
+* Represents a {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment rackform_deployment}
+*/
+export class Deployment extends cdktf.TerraformResource {
+
+  // =================
+  // STATIC PROPERTIES
+  // =================
+  public static readonly tfResourceType = "rackform_deployment";
+
+  // ==============
+  // STATIC Methods
+  // ==============
+  /**
+  * Generates CDKTF code for importing a Deployment resource upon running "cdktf plan <stack-name>"
+  * @param scope The scope in which to define this construct
+  * @param importToId The construct id used in the generated config for the Deployment to import
+  * @param importFromId The id of the existing Deployment that should be imported. Refer to the {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#import import section} in the documentation of this resource for the id to use
+  * @param provider? Optional instance of the provider where the Deployment to import is found
+  */
+  public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
+        return new cdktf.ImportableResource(scope, importToId, { terraformResourceType: "rackform_deployment", importId: importFromId, provider });
+      }
+
+  // ===========
+  // INITIALIZER
+  // ===========
+
+  /**
+  * Create a new {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment rackform_deployment} Resource
+  *
+  * @param scope The scope in which to define this construct
+  * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
+  * @param options DeploymentConfig
+  */
+  public constructor(scope: Construct, id: string, config: DeploymentConfig) {
+    super(scope, id, {
+      terraformResourceType: 'rackform_deployment',
+      terraformGeneratorMetadata: {
+        providerName: 'rackform',
+        providerVersion: '0.1.0'
+      },
+      provider: config.provider,
+      dependsOn: config.dependsOn,
+      count: config.count,
+      lifecycle: config.lifecycle,
+      provisioners: config.provisioners,
+      connection: config.connection,
+      forEach: config.forEach
+    });
+    this._machineId = config.machineId;
+    this._image.internalValue = config.image;
+    this._userData = config.userData;
+    this._osystem = config.osystem;
+    this._distroSeries = config.distroSeries;
+    this._deployKernel = config.deployKernel;
+    this._deployRamdisk = config.deployRamdisk;
+    this._eraseOnDestroy = config.eraseOnDestroy;
+    this._timeouts.internalValue = config.timeouts;
+  }
+
+  // ==========
+  // ATTRIBUTES
+  // ==========
+
+  // id - computed: true, optional: false, required: false
+  public get id() {
+    return this.getStringAttribute('id');
+  }
+
+  // machine_id - computed: false, optional: false, required: true
+  private _machineId?: string; 
+  public get machineId() {
+    return this.getStringAttribute('machine_id');
+  }
+  public set machineId(value: string) {
+    this._machineId = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get machineIdInput() {
+    return this._machineId;
+  }
+
+  // image - computed: false, optional: false, required: true
+  private _image = new DeploymentImageOutputReference(this, "image");
+  public get image() {
+    return this._image;
+  }
+  public putImage(value: DeploymentImage) {
+    this._image.internalValue = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get imageInput() {
+    return this._image.internalValue;
+  }
+
+  // user_data - computed: false, optional: true, required: false
+  private _userData?: string; 
+  public get userData() {
+    return this.getStringAttribute('user_data');
+  }
+  public set userData(value: string) {
+    this._userData = value;
+  }
+  public resetUserData() {
+    this._userData = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get userDataInput() {
+    return this._userData;
+  }
+
+  // osystem - computed: false, optional: true, required: false
+  private _osystem?: string; 
+  public get osystem() {
+    return this.getStringAttribute('osystem');
+  }
+  public set osystem(value: string) {
+    this._osystem = value;
+  }
+  public resetOsystem() {
+    this._osystem = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get osystemInput() {
+    return this._osystem;
+  }
+
+  // distro_series - computed: false, optional: true, required: false
+  private _distroSeries?: string; 
+  public get distroSeries() {
+    return this.getStringAttribute('distro_series');
+  }
+  public set distroSeries(value: string) {
+    this._distroSeries = value;
+  }
+  public resetDistroSeries() {
+    this._distroSeries = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get distroSeriesInput() {
+    return this._distroSeries;
+  }
+
+  // deploy_kernel - computed: false, optional: true, required: false
+  private _deployKernel?: string; 
+  public get deployKernel() {
+    return this.getStringAttribute('deploy_kernel');
+  }
+  public set deployKernel(value: string) {
+    this._deployKernel = value;
+  }
+  public resetDeployKernel() {
+    this._deployKernel = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get deployKernelInput() {
+    return this._deployKernel;
+  }
+
+  // deploy_ramdisk - computed: false, optional: true, required: false
+  private _deployRamdisk?: string; 
+  public get deployRamdisk() {
+    return this.getStringAttribute('deploy_ramdisk');
+  }
+  public set deployRamdisk(value: string) {
+    this._deployRamdisk = value;
+  }
+  public resetDeployRamdisk() {
+    this._deployRamdisk = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get deployRamdiskInput() {
+    return this._deployRamdisk;
+  }
+
+  // erase_on_destroy - computed: true, optional: true, required: false
+  private _eraseOnDestroy?: boolean | cdktf.IResolvable; 
+  public get eraseOnDestroy() {
+    return this.getBooleanAttribute('erase_on_destroy');
+  }
+  public set eraseOnDestroy(value: boolean | cdktf.IResolvable) {
+    this._eraseOnDestroy = value;
+  }
+  public resetEraseOnDestroy() {
+    this._eraseOnDestroy = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get eraseOnDestroyInput() {
+    return this._eraseOnDestroy;
+  }
+
+  // deployed_image - computed: true, optional: false, required: false
+  public get deployedImage() {
+    return this.getStringAttribute('deployed_image');
+  }
+
+  // status - computed: true, optional: false, required: false
+  public get status() {
+    return this.getStringAttribute('status');
+  }
+
+  // timeouts - computed: false, optional: true, required: false
+  private _timeouts = new DeploymentTimeoutsOutputReference(this, "timeouts");
+  public get timeouts() {
+    return this._timeouts;
+  }
+  public putTimeouts(value: DeploymentTimeouts) {
+    this._timeouts.internalValue = value;
+  }
+  public resetTimeouts() {
+    this._timeouts.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get timeoutsInput() {
+    return this._timeouts.internalValue;
+  }
+
+  // =========
+  // SYNTHESIS
+  // =========
+
+  protected synthesizeAttributes(): { [name: string]: any } {
+    return {
+      machine_id: cdktf.stringToTerraform(this._machineId),
+      image: deploymentImageToTerraform(this._image.internalValue),
+      user_data: cdktf.stringToTerraform(this._userData),
+      osystem: cdktf.stringToTerraform(this._osystem),
+      distro_series: cdktf.stringToTerraform(this._distroSeries),
+      deploy_kernel: cdktf.stringToTerraform(this._deployKernel),
+      deploy_ramdisk: cdktf.stringToTerraform(this._deployRamdisk),
+      erase_on_destroy: cdktf.booleanToTerraform(this._eraseOnDestroy),
+      timeouts: deploymentTimeoutsToTerraform(this._timeouts.internalValue),
+    };
+  }
+
+  protected synthesizeHclAttributes(): { [name: string]: any } {
+    const attrs = {
+      machine_id: {
+        value: cdktf.stringToHclTerraform(this._machineId),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      image: {
+        value: deploymentImageToHclTerraform(this._image.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "DeploymentImage",
+      },
+      user_data: {
+        value: cdktf.stringToHclTerraform(this._userData),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      osystem: {
+        value: cdktf.stringToHclTerraform(this._osystem),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      distro_series: {
+        value: cdktf.stringToHclTerraform(this._distroSeries),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      deploy_kernel: {
+        value: cdktf.stringToHclTerraform(this._deployKernel),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      deploy_ramdisk: {
+        value: cdktf.stringToHclTerraform(this._deployRamdisk),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      erase_on_destroy: {
+        value: cdktf.booleanToHclTerraform(this._eraseOnDestroy),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "boolean",
+      },
+      timeouts: {
+        value: deploymentTimeoutsToHclTerraform(this._timeouts.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "DeploymentTimeouts",
+      },
+    };
+
+    // remove undefined attributes
+    return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined ))
+  }
+}
