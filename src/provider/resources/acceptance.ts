@@ -34,6 +34,7 @@ import {
 } from "../backends/index.js";
 import { addClientError } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
+import { providerDataSlot } from "../data-slot.js";
 import { bounded, OperationTimeoutError } from "../timeouts.js";
 import { acceptanceSchema, paramsOf, thresholdsOf } from "./acceptance-schema.js";
 import { failureLines, judge, type Verdict } from "./acceptance-verdict.js";
@@ -122,11 +123,8 @@ function messageOf(o: { readonly kind: string; readonly message?: string; readon
 
 /** The rackform_acceptance resource; one instance per provider process. */
 export function acceptanceResource(): Resource {
-  let data: ProviderData | undefined;
-  const need = (): ProviderData => {
-    if (!data) throw new Error("rackform_acceptance used before the provider was configured");
-    return data;
-  };
+  const slot = providerDataSlot("rackform_acceptance");
+  const need = slot.get;
   /** passed and the measured values as the backend reports them now, for read and update. */
   async function refresh(ctx: Context, st: ObjectValue, base: ObjectValue, ms: number, diags: Diagnostics) {
     const m = parseMachineId(getString(st, "machine_id") ?? "");
@@ -160,9 +158,7 @@ export function acceptanceResource(): Resource {
     typeName: "rackform_acceptance",
     schema: acceptanceSchema,
 
-    configure(req) {
-      data = req.providerData as ProviderData | undefined;
-    },
+    configure: slot.configure,
 
     modifyPlan(req, resp) {
       if (req.state === null || req.plan === null) return;

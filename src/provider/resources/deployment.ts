@@ -43,6 +43,7 @@ import {
 } from "../backends/index.js";
 import { addClientError } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
+import { providerDataSlot } from "../data-slot.js";
 import { bounded, OperationTimeoutError } from "../timeouts.js";
 import {
   checkDeploymentConfig,
@@ -157,18 +158,13 @@ function wholeImageKnown(v: ObjectValue): boolean {
 
 /** The rackform_deployment resource; one instance per provider process. */
 export function deploymentResource(): Resource {
-  let data: ProviderData | undefined;
-  const need = (): ProviderData => {
-    if (!data) throw new Error("rackform_deployment used before the provider was configured");
-    return data;
-  };
+  const slot = providerDataSlot("rackform_deployment");
+  const need = slot.get;
   return {
     typeName: "rackform_deployment",
     schema: deploymentSchema,
 
-    configure(req) {
-      data = req.providerData as ProviderData | undefined;
-    },
+    configure: slot.configure,
 
     validateConfig(req, resp) {
       checkDeploymentConfig(req.config, resp.diagnostics);

@@ -36,6 +36,7 @@ import {
 } from "../backends/index.js";
 import { addClientError } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
+import { providerDataSlot } from "../data-slot.js";
 import { bounded, OperationTimeoutError } from "../timeouts.js";
 import { checkMachineConfig, machineSchema } from "./machine-schema.js";
 
@@ -192,18 +193,13 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
 
 /** The rackform_machine resource; one instance per provider process. */
 export function machineResource(): Resource {
-  let data: ProviderData | undefined;
-  const need = (): ProviderData => {
-    if (!data) throw new Error("rackform_machine used before the provider was configured");
-    return data;
-  };
+  const slot = providerDataSlot("rackform_machine");
+  const need = slot.get;
   return {
     typeName: "rackform_machine",
     schema: machineSchema,
 
-    configure(req) {
-      data = req.providerData as ProviderData | undefined;
-    },
+    configure: slot.configure,
 
     validateConfig(req, resp) {
       checkMachineConfig(req.config, resp.diagnostics);

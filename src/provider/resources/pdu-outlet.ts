@@ -21,6 +21,7 @@ import {
 } from "../../framework/index.js";
 import { addClientError, isGone } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
+import { providerDataSlot } from "../data-slot.js";
 import { bounded } from "../timeouts.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 5 * 60_000, read: 2 * 60_000, update: 5 * 60_000, delete: 5 * 60_000 };
@@ -141,11 +142,8 @@ function normalEndpoint(e: string): string {
 
 /** The rackform_pdu_outlet resource; one instance per provider process. */
 export function pduOutletResource(): Resource {
-  let data: ProviderData | undefined;
-  const need = (): ProviderData => {
-    if (!data) throw new Error("rackform_pdu_outlet used before the provider was configured");
-    return data;
-  };
+  const slot = providerDataSlot("rackform_pdu_outlet");
+  const need = slot.get;
   return {
     typeName: "rackform_pdu_outlet",
     schema: {
@@ -202,9 +200,7 @@ export function pduOutletResource(): Resource {
       blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
     },
 
-    configure(req) {
-      data = req.providerData as ProviderData | undefined;
-    },
+    configure: slot.configure,
 
     async create(req, resp) {
       const s = await converge(
