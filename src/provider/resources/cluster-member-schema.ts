@@ -8,6 +8,7 @@ import {
   type ObjectValue,
   path,
   requiresReplace,
+  requiresReplaceIf,
   type Schema,
   stringLength,
   stringOneOf,
@@ -60,6 +61,20 @@ export const clusterMemberSchema: Schema = {
         '"slurm" or "kubernetes". Changing it replaces the resource (the node leaves one and joins the other).',
       validators: [stringOneOf(...SCHEDULERS)],
       planModifiers: [requiresReplace()],
+    }),
+    gate_id: attr.string({
+      optional: true,
+      description:
+        "The id of the rackform_acceptance this membership rests on. When the gate is replaced (a reimage, a re-run " +
+        "after a health change) the member is replaced too, so the engine drains the node (destroy) before the " +
+        "deployment under it is replaced, and rejoins it once the new gate has passed. The first value recorded " +
+        "after an import is taken in place.",
+      planModifiers: [
+        requiresReplaceIf(
+          (req) => req.stateValue !== null,
+          "requires replacement when it changes from a recorded gate (the node drains, then rejoins)",
+        ),
+      ],
     }),
     features: attr.set("string", {
       optional: true,

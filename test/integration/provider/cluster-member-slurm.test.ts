@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SlurmClient } from "../../../src/clients/slurm/index.js";
-import { isUnknown, type ObjectValue } from "../../../src/framework/index.js";
+import { isUnknown, type ObjectValue, UNKNOWN } from "../../../src/framework/index.js";
 import {
   apply,
   destroy,
@@ -57,6 +57,22 @@ describe("rackform_cluster_member (slurm)", () => {
     expect(n.down).toBe(false);
     expect([...n.features].sort()).toEqual(["h100", "nvlink4"]);
     expectNoSecrets(r);
+  });
+
+  it("plans a replacement (drain, then rejoin) when the gate it rests on is replaced, e.g. by a reimage", async () => {
+    // GIVEN a node joined on gate A
+    rig.slurm.hooks.registerNode("gpu-01", { state: "DOWN", reason: "Not responding" });
+    const joined = await apply(rig.srv, gpu01({ gate_id: "maas:abc/gate-A" }));
+    expect(lines(joined.diagnostics)).toBe("");
+    // WHEN the gate is being replaced (its id is unknown until the new gate passes)
+    const p = await plan(rig.srv, gpu01({ gate_id: UNKNOWN }), joined.newState);
+    // THEN the member must be replaced: the engine destroys (drains) it before the deployment under it is replaced
+    expect(lines(p.diagnostics)).toBe("");
+    expect(p.requiresReplace).toContainEqual([{ attr: "gate_id" }]);
+    // AND a first gate recorded after an import is taken in place
+    const imported = { ...(joined.newState as ObjectValue), gate_id: null };
+    const q = await plan(rig.srv, gpu01({ gate_id: "maas:abc/gate-A" }), imported);
+    expect(q.requiresReplace).toEqual([]);
   });
 
   it("waits for the node to register, then joins", async () => {
