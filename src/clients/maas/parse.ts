@@ -59,6 +59,7 @@ export function parseMachine(j: unknown): MaasMachine {
     statusName: str(j.status_name) || (status >= 0 ? statusLabel(status) : ""),
     nodeTypeName: str(j.node_type_name) || undefined,
     statusMessage: str(j.status_message),
+    description: str(j.description),
     powerType: str(j.power_type),
     powerState: str(j.power_state, "unknown"),
     architecture: str(j.architecture),

@@ -24,6 +24,8 @@ export interface MaasMachine {
   readonly statusName: string;
   /** MAAS's latest progress or failure message for the status; empty when none. */
   readonly statusMessage: string;
+  /** Free text operators and tools leave on the machine. */
+  readonly description: string;
   /** "Machine", "Region and rack controller", … (absent in MAAS 2.0 bodies). */
   readonly nodeTypeName?: string;
   readonly powerType: string;

@@ -234,6 +234,11 @@ export class MaasBackend implements Backend {
       throw e;
     }
     if (m.status === MAAS_STATUS.READY) return { kind: "complete", facts: facts(m) };
+    if (m.status === MAAS_STATUS.FAILED_TESTING) {
+      // MAAS releases no machine in Failed testing (e.g. one rackform's gate quarantined); Broken it releases.
+      o.log.info("marking the machine broken so MAAS can release it", { backend: "maas", id, from: m.statusName });
+      m = await this.client.markBroken(id, "rackform: releasing a machine that failed its tests");
+    }
     if (RELEASABLE.has(m.status)) {
       o.log.info("releasing the machine", { backend: "maas", id, from: m.statusName, erase: o.erase });
       await this.client.release(id, { erase: o.erase, comment: "rackform: destroying rackform_deployment" });
@@ -268,6 +273,10 @@ export class MaasBackend implements Backend {
       await gate.start(id, o.params, o.signal);
     }
     const outcome = await this.waitFor(id, AFTER_TEST, o);
+    if (outcome.kind === "complete" && m.description.startsWith(QUARANTINE_PREFIX)) {
+      // The gate passed again: take rackform's quarantine note off the machine.
+      await this.client.updateMachine(id, { description: "" }, o.signal);
+    }
     return { outcome, evidence: await gate.last(id, o.signal) };
   }
 
@@ -278,6 +287,13 @@ export class MaasBackend implements Backend {
   async quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void> {
     const m = await this.client.getMachine(id, signal);
     if (m.status === MAAS_STATUS.BROKEN) return;
+    if (m.status === MAAS_STATUS.FAILED_TESTING) {
+      // MAAS already holds a machine that failed its tests out of service. Marking it Broken from here would make
+      // mark_fixed return it to Ready (dropping its deployment) once it is healed; from Failed testing, a passing
+      // re-test returns it to Deployed. So only record the reason, where operators look.
+      if (m.description !== reason) await this.client.updateMachine(id, { description: reason });
+      return;
+    }
     await this.client.markBroken(id, reason);
   }
 

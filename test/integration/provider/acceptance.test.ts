@@ -80,6 +80,8 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
     const raw = id.replace(/^\w+:/, "");
     if (backend === "maas") {
       const m = await ml.maas.getMachine(raw);
+      // Held out of service by MAAS itself (Failed testing, with rackform's reason in the description) or Broken.
+      if (m.statusName === "Failed testing" && m.description) return m.description;
       return m.statusName === "Broken" ? m.statusMessage : undefined;
     }
     const n = await ml.ironic.getNode(raw);

@@ -1,0 +1,119 @@
+/**
+ * Rack-level e2e ground: the demo's generated configuration (outlet → bmc → machine → deployment → acceptance →
+ * cluster_member per node) for a chosen backend and set of lab nodes, driven by a real engine, and readers for what
+ * the engine recorded, what it plans and what the lab's Slurm reports.
+ */
+import { createHash } from "node:crypto";
+import { type DemoImage, demoConfig } from "../../src/cli/demo-config.js";
+import { authorizationHeader, parseApiKey } from "../../src/clients/maas/index.js";
+import { SlurmClient } from "../../src/clients/slurm/index.js";
+import type { Lab } from "../../src/lab/index.js";
+import { type Engine, Workdir } from "./engines.js";
+
+/** The golden image the rack deploys, as the demo does. */
+export const GOLDEN_IMAGE: DemoImage = {
+  name: "ubuntu-gpu",
+  version: "2026.06.2",
+  sha256: createHash("sha256").update("ubuntu-gpu-2026.06.2").digest("hex"),
+};
+
+/** The chain's resource types, in the order a node walks them. */
+export const CHAIN = [
+  "rackform_pdu_outlet",
+  "rackform_bmc",
+  "rackform_machine",
+  "rackform_deployment",
+  "rackform_acceptance",
+  "rackform_cluster_member",
+] as const;
+
+/** A resource as `show -json` reports it from state. */
+export interface ShownResource {
+  readonly address: string;
+  readonly type: string;
+  readonly name: string;
+  readonly values: Record<string, unknown>;
+}
+
+/** One planned change as `show -json <planfile>` reports it. */
+export interface PlannedChange {
+  readonly address: string;
+  readonly type: string;
+  readonly name: string;
+  readonly actions: readonly string[];
+}
+
+/** The HCL resource name the demo configuration gives a node. */
+export const resourceName = (node: string): string => node.replaceAll("-", "_");
+
+/** Uploads the golden image to the lab MAAS as custom/<name>-<version>, as an operator does before deploying. */
+export async function uploadGoldenImage(lab: Lab, image: DemoImage = GOLDEN_IMAGE): Promise<void> {
+  const maas = lab.info.maas;
+  if (!maas) throw new Error("the lab started without MAAS");
+  const body = new URLSearchParams({
+    name: `custom/${image.name}-${image.version}`,
+    architecture: "amd64/generic",
+    sha256: image.sha256,
+    size: "1000",
+  });
+  const r = await fetch(`${maas.url}api/2.0/boot-resources/`, {
+    method: "POST",
+    headers: { Authorization: authorizationHeader(parseApiKey(maas.apiKey)) },
+    body,
+  });
+  if (r.status !== 201) throw new Error(`uploading the image to the lab MAAS failed: ${r.status} ${await r.text()}`);
+}
+
+/** A working directory holding the demo configuration for `nodes` on `backend`, secrets passed as TF_VAR_*. */
+export async function rackStack(
+  eng: Engine,
+  cliConfig: string,
+  lab: Lab,
+  backend: "maas" | "ironic",
+  nodes: readonly string[],
+): Promise<Workdir> {
+  const slurm = lab.info.slurm;
+  if (!slurm) throw new Error("the lab started without Slurm");
+  const env: Record<string, string> = {
+    TF_VAR_redfish_password: lab.info.nodes[0].bmc.password,
+    TF_VAR_slurm_token: slurm.token,
+  };
+  if (backend === "maas") env.TF_VAR_maas_api_key = lab.info.maas!.apiKey;
+  const main = demoConfig(lab.info, GOLDEN_IMAGE, { backend, nodes });
+  return Workdir.create(eng, cliConfig, { "main.tf": main }, env);
+}
+
+/** The resources in the engine's state (`show -json`). */
+export async function shownState(w: Workdir): Promise<ShownResource[]> {
+  const r = await w.ok(["show", "-json", "-no-color"]);
+  const shown = JSON.parse(r.stdout) as { values?: { root_module?: { resources?: ShownResource[] } } };
+  return shown.values?.root_module?.resources ?? [];
+}
+
+/** Plans into a file and returns its resource_changes (`plan -out` then `show -json <plan>`). */
+export async function plannedChanges(w: Workdir): Promise<PlannedChange[]> {
+  await w.ok(["plan", "-out=rack.tfplan", "-no-color"]);
+  const r = await w.ok(["show", "-json", "-no-color", "rack.tfplan"]);
+  const plan = JSON.parse(r.stdout) as {
+    resource_changes?: { address: string; type: string; name: string; change: { actions: string[] } }[];
+  };
+  return (plan.resource_changes ?? []).map((c) => ({
+    address: c.address,
+    type: c.type,
+    name: c.name,
+    actions: c.change.actions,
+  }));
+}
+
+/** What the lab's slurmctld reports now, by node name. */
+export async function slurmNodes(lab: Lab): Promise<Map<string, { state: string; schedulable: boolean }>> {
+  const s = lab.info.slurm;
+  if (!s) throw new Error("the lab started without Slurm");
+  const client = new SlurmClient({ url: s.url, user: s.user, token: s.token, nodeCacheMaxAgeMs: 0 });
+  try {
+    const nodes = await client.listNodes();
+    return new Map(nodes.map((n) => [n.name, { state: n.state.join("+"), schedulable: n.schedulable }]));
+  } finally {
+    await client.close();
+  }
+}
