@@ -75,7 +75,7 @@ resource "rackform_cluster_member" "${id}" {
   scheduler  = "slurm"
   node       = ${q(n.name)}
   features   = ["h100"]
-  depends_on = [rackform_acceptance.${id}]
+  gate_id    = rackform_acceptance.${id}.id # a new gate (reimage) drains the node first, then rejoins it
 }
 `;
 }

@@ -20,6 +20,12 @@ export interface ClusterMemberConfig extends cdktf.TerraformMetaArguments {
   */
   readonly scheduler: string;
   /**
+  * The id of the rackform_acceptance this membership rests on. When the gate is replaced (a reimage, a re-run after a health change) the member is replaced too, so the engine drains the node (destroy) before the deployment under it is replaced, and rejoins it once the new gate has passed. The first value recorded after an import is taken in place.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#gate_id ClusterMember#gate_id}
+  */
+  readonly gateId?: string;
+  /**
   * Slurm only: the node's exact set of available features (e.g. h100, nvlink4), set before RESUME and changed in place. @default the node's features are left as slurm.conf sets them
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#features ClusterMember#features}
@@ -492,6 +498,7 @@ export class ClusterMember extends cdktf.TerraformResource {
     });
     this._node = config.nodeAttribute;
     this._scheduler = config.scheduler;
+    this._gateId = config.gateId;
     this._features = config.features;
     this._labels = config.labels;
     this._taints.internalValue = config.taints;
@@ -533,6 +540,22 @@ export class ClusterMember extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get schedulerInput() {
     return this._scheduler;
+  }
+
+  // gate_id - computed: false, optional: true, required: false
+  private _gateId?: string; 
+  public get gateId() {
+    return this.getStringAttribute('gate_id');
+  }
+  public set gateId(value: string) {
+    this._gateId = value;
+  }
+  public resetGateId() {
+    this._gateId = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get gateIdInput() {
+    return this._gateId;
   }
 
   // features - computed: false, optional: true, required: false
@@ -654,6 +677,7 @@ export class ClusterMember extends cdktf.TerraformResource {
     return {
       node: cdktf.stringToTerraform(this._node),
       scheduler: cdktf.stringToTerraform(this._scheduler),
+      gate_id: cdktf.stringToTerraform(this._gateId),
       features: cdktf.listMapper(cdktf.stringToTerraform, false)(this._features),
       labels: cdktf.hashMapper(cdktf.stringToTerraform)(this._labels),
       taints: cdktf.listMapper(clusterMemberTaintsToTerraform, false)(this._taints.internalValue),
@@ -673,6 +697,12 @@ export class ClusterMember extends cdktf.TerraformResource {
       },
       scheduler: {
         value: cdktf.stringToHclTerraform(this._scheduler),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      gate_id: {
+        value: cdktf.stringToHclTerraform(this._gateId),
         isBlock: false,
         type: "simple",
         storageClassType: "string",
