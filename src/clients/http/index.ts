@@ -9,4 +9,5 @@ export {
 } from "./core.js";
 export { backoffMs, IDEMPOTENT_METHODS, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry.js";
 export { mapLimit, Semaphore } from "./semaphore.js";
+export { SharedList, type SharedListOptions } from "./shared-list.js";
 export type { TlsOptions } from "./tls.js";

@@ -6,8 +6,8 @@
 import { ClientConfigError, isClientError } from "../errors.js";
 import { CONTROLLER_CONCURRENCY, HttpCore, type HttpCoreOptions, type HttpResponse } from "../http/core.js";
 import { abortableSleep } from "../http/retry.js";
+import { SharedList } from "../http/shared-list.js";
 import { safeUrl } from "../redact.js";
-import { SharedList } from "../slurm/shared-list.js";
 import { drainNode } from "./drain.js";
 import { KubernetesError, type KubernetesStatus } from "./errors.js";
 import { parseNode, parsePod, parseStatus } from "./parse.js";

@@ -6,10 +6,10 @@
 import { ClientConfigError, HttpAbortedError, isClientError } from "../errors.js";
 import { CONTROLLER_CONCURRENCY, HttpCore, type HttpCoreOptions, type HttpResponse } from "../http/core.js";
 import { abortableSleep } from "../http/retry.js";
+import { SharedList } from "../http/shared-list.js";
 import { safeUrl } from "../redact.js";
 import { SlurmError, type SlurmRestError } from "./errors.js";
 import { describeErrors, parseNode, restErrors } from "./parse.js";
-import { SharedList } from "./shared-list.js";
 import type { SlurmNode, WaitDrainedOptions } from "./types.js";
 
 /** The data_parser version the client speaks. */

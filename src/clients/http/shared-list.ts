@@ -1,7 +1,7 @@
 /**
  * SharedList: one list request serves every concurrent reader, and optionally readers for `maxAgeMs` after it.
  * A write calls invalidate(); after it, no reader joins or reuses a list that started before the write.
- * (Generic; the Kubernetes client uses it too. A candidate for src/clients/http next to MAAS's MachineCache.)
+ * Batched reads of the MAAS machine list, Slurm nodes and Kubernetes nodes all stand on it.
  */
 
 /** Options of a SharedList. */
