@@ -2,7 +2,6 @@
  * The provider block: Redfish defaults shared by every BMC and PDU, and process-wide limits.
  * Configure turns it into `ProviderData`, handed to every resource: one HTTP core per process so connections are reused.
  */
-import { readFileSync } from "node:fs";
 import { HttpCore } from "../clients/http/index.js";
 import type { IronicAuth } from "../clients/ironic/index.js";
 import { RedfishClient } from "../clients/redfish/index.js";
@@ -23,6 +22,7 @@ import {
   stringLength,
   validator,
 } from "../framework/index.js";
+import { readCaBundle } from "./ca-bundle.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
 
 const duration = validator("a duration such as 500ms or 2s", (req, resp) => {
@@ -196,20 +196,14 @@ export function resolveConfig(config: ObjectValue, diags: Diagnostics): Provider
   const username = envOr(str("username"), "RACKFORM_REDFISH_USERNAME");
   const password = envOr(str("password"), "RACKFORM_REDFISH_PASSWORD");
   const caFile = envOr(str("ca_file"), "RACKFORM_REDFISH_CA_FILE");
-  let caPem: string | undefined;
-  if (caFile) {
-    try {
-      caPem = readFileSync(caFile, "utf8");
-      if (!caPem.includes("-----BEGIN CERTIFICATE-----")) throw new Error("it holds no PEM certificate");
-    } catch (e) {
-      diags.error(
-        "Cannot read the Redfish CA bundle",
-        `ca_file ${JSON.stringify(caFile)}: ${(e as Error).message}. Point ca_file at the PEM file of the CA that signed the BMCs' certificates.`,
-        path("redfish", "ca_file"),
-      );
-      return undefined;
-    }
-  }
+  const caPem = readCaBundle(
+    caFile,
+    "Redfish",
+    "the CA that signed the BMCs' certificates",
+    path("redfish", "ca_file"),
+    diags,
+  );
+  if (caPem === null) return undefined;
   const insecure = rf && isKnown(rf, "insecure") ? (getBool(rf, "insecure") ?? false) : false;
   const maxConcurrent =
     rf && isKnown(rf, "max_concurrent_per_bmc") ? (getNumber(rf, "max_concurrent_per_bmc") ?? 4) : 4;
@@ -224,10 +218,11 @@ export function resolveConfig(config: ObjectValue, diags: Diagnostics): Provider
   };
   const backends = resolveBackends(config, diags);
   if (!backends) return undefined;
-  const core = new HttpCore({ tls: { ca: caPem, insecure }, maxConcurrentPerHost: maxConcurrent });
-  if (password) core.redactor.add(password);
   const schedulers = resolveSchedulers(config, diags);
   if (!schedulers) return undefined;
+  // Only once every block is valid, so a configuration error leaves no connection pool behind.
+  const core = new HttpCore({ tls: { ca: caPem, insecure }, maxConcurrentPerHost: maxConcurrent });
+  if (password) core.redactor.add(password);
   return new ProviderData(settings, core, backends, schedulers);
 }
 

@@ -3,7 +3,6 @@
  * Kept apart from config.ts so the Redfish and backend settings there stay short; config.ts spreads `schedulerBlocks`
  * into the provider schema and hands `SchedulerClients` to every resource through ProviderData.
  */
-import { readFileSync } from "node:fs";
 import { KubernetesClient } from "../clients/kubernetes/index.js";
 import { SlurmClient } from "../clients/slurm/index.js";
 import {
@@ -18,6 +17,7 @@ import {
   path,
   stringLength,
 } from "../framework/index.js";
+import { readCaBundle } from "./ca-bundle.js";
 
 /** slurmrestd endpoint and JWT, resolved. */
 export interface SlurmSettings {
@@ -177,20 +177,8 @@ export function resolveSchedulers(config: ObjectValue, diags: Diagnostics): Sche
     return undefined;
   }
   const caFile = str("kubernetes", "ca_file", "RACKFORM_KUBERNETES_CA_FILE");
-  let caPem: string | undefined;
-  if (caFile) {
-    try {
-      caPem = readFileSync(caFile, "utf8");
-      if (!caPem.includes("-----BEGIN CERTIFICATE-----")) throw new Error("it holds no PEM certificate");
-    } catch (e) {
-      diags.error(
-        "Cannot read the Kubernetes CA bundle",
-        `ca_file ${JSON.stringify(caFile)}: ${(e as Error).message}. Point ca_file at the PEM file of the API server's CA.`,
-        path("kubernetes", "ca_file"),
-      );
-      return undefined;
-    }
-  }
+  const caPem = readCaBundle(caFile, "Kubernetes", "the API server's CA", path("kubernetes", "ca_file"), diags);
+  if (caPem === null) return undefined;
   return new SchedulerClients(
     sUrl && sUser && sToken ? { url: sUrl, user: sUser, token: sToken } : undefined,
     kUrl && kToken ? { url: kUrl, token: kToken, caPem } : undefined,

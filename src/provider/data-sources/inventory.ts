@@ -24,7 +24,7 @@ import {
   type Value,
   validator,
 } from "../../framework/index.js";
-import type { ProviderData } from "../config.js";
+import { providerDataSlot } from "../data-slot.js";
 import { discover, firmwareMap, gpuModels, isUnreachable } from "../resources/bmc-discovery.js";
 import { redfishEndpoint } from "../resources/pdu-outlet.js";
 import { formatCsvProblem, type InventoryEntry, parseInventoryCsv } from "./inventory-csv.js";
@@ -124,7 +124,7 @@ function emptyRow(e: InventoryEntry): Row {
 
 /** The rackform_inventory data source; one instance per provider process. */
 export function inventoryDataSource(): DataSource {
-  let data: ProviderData | undefined;
+  const slot = providerDataSlot("rackform_inventory");
   return {
     typeName: "rackform_inventory",
     schema: {
@@ -175,9 +175,7 @@ export function inventoryDataSource(): DataSource {
       },
     },
 
-    configure(req) {
-      data = req.providerData as ProviderData | undefined;
-    },
+    configure: slot.configure,
 
     validateConfig(req, resp) {
       entriesOf(req.config, resp.diagnostics);
@@ -186,8 +184,7 @@ export function inventoryDataSource(): DataSource {
     async read(req, resp) {
       const entries = entriesOf(req.config, resp.diagnostics);
       if (!entries || resp.diagnostics.hasError()) return;
-      if (!data) throw new Error("rackform_inventory read before the provider was configured");
-      const pd = data;
+      const pd = slot.get();
       const limit = getNumber(req.config, "concurrency") ?? DEFAULT_CONCURRENCY;
       const ms = parseDuration(getString(req.config, "bmc_timeout") ?? DEFAULT_BMC_TIMEOUT);
       const rows = await mapLimit(entries, limit, async (e): Promise<Row> => {

@@ -40,8 +40,8 @@ import {
   validator,
 } from "../../framework/index.js";
 import { addClientError, isGone } from "../client-errors.js";
-import type { ProviderData } from "../config.js";
 import { conformanceDifferences, formatDifferences } from "../conformance.js";
+import { providerDataSlot } from "../data-slot.js";
 import { baselineOf, type Discovered, discover, inventoryValues, isUnreachable } from "./bmc-discovery.js";
 import { redfishEndpoint } from "./pdu-outlet.js";
 
@@ -265,10 +265,9 @@ async function converge(
 
 /** The rackform_bmc resource; one instance per provider process. */
 export function bmcResource(): Resource {
-  let data: ProviderData | undefined;
+  const slot = providerDataSlot("rackform_bmc");
   const client = (v: ObjectValue): RedfishClient => {
-    if (!data) throw new Error("rackform_bmc used before the provider was configured");
-    return data.redfishClient(origin(getString(v, "endpoint")!));
+    return slot.get().redfishClient(origin(getString(v, "endpoint")!));
   };
   return {
     typeName: "rackform_bmc",
@@ -286,9 +285,7 @@ export function bmcResource(): Resource {
       blocks: { timeouts: timeoutsBlock(["create", "read", "update"]) },
     },
 
-    configure(req) {
-      data = req.providerData as ProviderData | undefined;
-    },
+    configure: slot.configure,
 
     validateConfig(req, resp) {
       const c = req.config;

@@ -25,7 +25,7 @@ import {
   type Value,
 } from "../../framework/index.js";
 import { addClientError } from "../client-errors.js";
-import type { ProviderData } from "../config.js";
+import { providerDataSlot } from "../data-slot.js";
 import { SchedulerNotConfiguredError } from "../scheduler-config.js";
 import { bounded, OperationTimeoutError } from "../timeouts.js";
 import {
@@ -142,13 +142,13 @@ const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 100
 /** The rackform_cluster_member resource; one instance per provider process. */
 export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource {
   const pollMs = opts.pollMs ?? 5_000;
-  let data: ProviderData | undefined;
+  const slot = providerDataSlot("rackform_cluster_member");
 
   /** The scheduler's operations, or undefined after a diagnostic (not configured, bad URL). */
   const opsFor = (v: ObjectValue, diags: Diagnostics): SchedulerOps | undefined => {
     const kind = kindOf(v);
     try {
-      if (!data) throw new Error("rackform_cluster_member used before the provider was configured");
+      const data = slot.get();
       if (kind === "slurm") return slurmOps(data.schedulers.slurm());
       if (kind === "kubernetes") return kubernetesOps(data.schedulers.kubernetes());
       throw new Error(`unknown scheduler ${JSON.stringify(kind)}`);
@@ -212,9 +212,7 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
     typeName: "rackform_cluster_member",
     schema: clusterMemberSchema,
 
-    configure(req) {
-      data = req.providerData as ProviderData | undefined;
-    },
+    configure: slot.configure,
 
     validateConfig(req, resp) {
       validateClusterMember(req.config, resp.diagnostics);

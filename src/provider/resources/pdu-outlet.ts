@@ -237,10 +237,18 @@ export function pduOutletResource(): Resource {
         // State holds the outlet's URL after the first discovery: a refresh is then a single GET.
         const known =
           typeof st.id === "string" && st.id.startsWith(`${endpoint}/`) ? new URL(st.id).pathname : undefined;
-        const o = await bounded(req.context, ms, "read", `reading outlet ${outletId} of ${endpoint}`, async () =>
-          known ? client.getOutletAt(known) : client.getOutlet(await resolvePdu(client, pduId), outletId),
+        const { pdu, o } = await bounded(
+          req.context,
+          ms,
+          "read",
+          `reading outlet ${outletId} of ${endpoint}`,
+          async () => {
+            if (known && pduId) return { pdu: pduId, o: await client.getOutletAt(known) };
+            const pdu = await resolvePdu(client, pduId);
+            return { pdu, o: await client.getOutlet(pdu, outletId) };
+          },
         );
-        resp.state = toState(st, endpoint, pduId ?? (await resolvePdu(client, null)), o);
+        resp.state = toState(st, endpoint, pdu, o);
       } catch (e) {
         if (isGone(e)) resp.state = null;
         else addClientError(resp.diagnostics, e, "read the outlet", site(endpoint, pduId, outletId));
