@@ -36,6 +36,11 @@ export class JsonValueError extends Error {
 
 const exactDecimal = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
+/** Sets an own property even for a key like "__proto__" (a map key is data; `o[k] = v` would set the prototype). */
+function setOwn<T>(o: Record<string, T>, k: string, v: T): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
 /** Parses decimal text into a plain number when exact, else a BigNumber. */
 export function numberFromText(text: string, at: AttributePath = []): number | BigNumber {
   const t = text.trim();
@@ -103,13 +108,13 @@ export function valueFromJson(json: unknown, type: CtyType, at: AttributePath = 
     case "map": {
       if (!isPlainObject(json)) throw new JsonValueError("expected a map", at);
       const out: Record<string, Value> = {};
-      for (const [k, v] of Object.entries(json)) out[k] = valueFromJson(v, type[1], step(at, { key: k }));
+      for (const [k, v] of Object.entries(json)) setOwn(out, k, valueFromJson(v, type[1], step(at, { key: k })));
       return out;
     }
     case "object": {
       if (!isPlainObject(json)) throw new JsonValueError("expected an object", at);
       const out: Record<string, Value> = {};
-      for (const [k, t] of Object.entries(type[1])) out[k] = valueFromJson(json[k], t, step(at, { attr: k }));
+      for (const [k, t] of Object.entries(type[1])) setOwn(out, k, valueFromJson(json[k], t, step(at, { attr: k })));
       return out;
     }
   }
@@ -150,10 +155,10 @@ export function valueToJson(value: Value, type: CtyType, at: AttributePath = [])
   const rec = value as Record<string, Value>;
   const out: Record<string, JsonValue> = {};
   if (kind === "map") {
-    for (const [k, v] of Object.entries(rec)) out[k] = valueToJson(v, type[1] as CtyType, step(at, { key: k }));
+    for (const [k, v] of Object.entries(rec)) setOwn(out, k, valueToJson(v, type[1] as CtyType, step(at, { key: k })));
   } else {
     for (const [k, t] of Object.entries(type[1] as Record<string, CtyType>)) {
-      out[k] = valueToJson(rec[k] ?? null, t, step(at, { attr: k }));
+      setOwn(out, k, valueToJson(rec[k] ?? null, t, step(at, { attr: k })));
     }
   }
   return out;

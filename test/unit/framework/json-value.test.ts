@@ -47,6 +47,13 @@ group("valueFromJson / valueToJson", () => {
     expect(() => valueToJson({ s: UNKNOWN }, ["object", { s: "string" }])).toThrowError(JsonValueError);
   });
 
+  test('keeps a map key named "__proto__" as data (counterexample found by the property below)', () => {
+    const json = JSON.parse('{"m":{"__proto__":0}}');
+    const v = valueFromJson(json, ["object", { m: ["map", "number"] }]);
+    expect(Object.keys((v as { m: Record<string, unknown> }).m)).toEqual(["__proto__"]);
+    expect(JSON.stringify(valueToJson(v, ["object", { m: ["map", "number"] }]))).toBe('{"m":{"__proto__":0}}');
+  });
+
   test("property: valueFromJson(valueToJson(v)) === v for known values", () => {
     const arb = fc.record({
       s: fc.option(fc.string(), { nil: null }),
