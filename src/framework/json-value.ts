@@ -37,7 +37,7 @@ export class JsonValueError extends Error {
 const exactDecimal = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /** Sets an own property even for a key like "__proto__" (a map key is data; `o[k] = v` would set the prototype). */
-function setOwn<T>(o: Record<string, T>, k: string, v: T): void {
+export function setOwn<T>(o: Record<string, T>, k: string, v: T): void {
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
 

@@ -3,6 +3,7 @@
  * (lists by index, maps by key, sets by their configurable attributes).
  */
 import type { AttributePath } from "../framework/diagnostics.js";
+import { setOwn } from "../framework/json-value.js";
 import type { Attribute, Attributes, Block, NestedBlock } from "../framework/schema.js";
 import { isObjectValue, type ObjectValue } from "../framework/schema-values.js";
 import { isUnknown, type Value, valuesEqual } from "../framework/values.js";
@@ -23,7 +24,8 @@ export type SchemaNode =
 export type PlanVisitor = (node: SchemaNode, t: Triple, path: AttributePath) => Value | Promise<Value>;
 
 function field(v: Value, name: string): Value {
-  return isObjectValue(v) ? (v[name] ?? null) : null;
+  // Own properties only: a map key such as "__proto__" is data, not the prototype.
+  return isObjectValue(v) && Object.hasOwn(v, name) ? (v[name] ?? null) : null;
 }
 
 /** Attributes a user configures: used to recognise the same set element in config, plan and prior state. */
@@ -62,7 +64,11 @@ export async function mapNested(
     if (!isObjectValue(plan)) return plan;
     const out: Record<string, Value> = {};
     for (const [k, e] of Object.entries(plan)) {
-      out[k] = await fn({ plan: e, config: field(t.config, k), prior: field(t.prior, k) }, [...path, { key: k }]);
+      setOwn(
+        out,
+        k,
+        await fn({ plan: e, config: field(t.config, k), prior: field(t.prior, k) }, [...path, { key: k }]),
+      );
     }
     return out;
   }
