@@ -1,8 +1,8 @@
 /** createIronicApi: the lab's OpenStack Ironic API (/v1, noauth) as a node:http handler with fault and outcome hooks. */
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type LabClock, systemClock } from "../maas/clock.js";
+import { listenOn } from "../net.js";
 import { type BmcDriver, redfishBmc } from "./bmc.js";
 import { Conductor, type FaultOp, type IronicDelays, type ProvisionListener, type StepRunner } from "./conductor.js";
 import type { Ctx, Reply } from "./context.js";
@@ -208,25 +208,6 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     },
     onProvisionState: (fn) => conductor.onProvisionState(fn),
     stop: () => conductor.stop(),
-    listen(host, port) {
-      const server = createServer(handler);
-      return new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          const { port: bound } = server.address() as AddressInfo;
-          const hostPart = host.includes(":") ? `[${host}]` : host;
-          resolve({
-            url: `http://${hostPart}:${bound}`,
-            port: bound,
-            close: () =>
-              new Promise<void>((done) => {
-                conductor.stop();
-                server.closeAllConnections();
-                server.close(() => done());
-              }),
-          });
-        });
-      });
-    },
+    listen: (host, port) => listenOn(handler, host, port, { onClose: () => conductor.stop() }),
   };
 }

@@ -1,7 +1,7 @@
 /** How the lab conductor reaches a node's BMC: the seam, and the default that speaks Redfish as Ironic's redfish driver does. */
 import { readFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
-import { type Agent, request as httpsRequest } from "node:https";
+import type { Agent } from "node:https";
+import { BmcUnreachable, bmcRequest, settledSystem } from "../bmc-http.js";
 
 /** driver_info of a redfish node (the keys Ironic's redfish hardware type reads). */
 export interface RedfishDriverInfo {
@@ -68,50 +68,27 @@ export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
     return { ca: opts.caPem, rejectUnauthorized: true };
   }
 
-  function call(
+  async function call(
     info: RedfishDriverInfo,
     method: string,
     path: string,
     body?: unknown,
   ): Promise<{ status: number; json: Json }> {
-    const addr = String(info.redfish_address ?? "").trim();
-    const url = new URL(path, /^https?:\/\//.test(addr) ? addr : `https://${addr}`);
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const auth = Buffer.from(`${info.redfish_username ?? ""}:${info.redfish_password ?? ""}`).toString("base64");
-    const send = url.protocol === "http:" ? httpRequest : httpsRequest;
-    return new Promise((resolve, reject) => {
-      const req = send(
-        url,
-        {
-          method,
-          timeout: timeoutMs,
-          ...(url.protocol === "https:" ? { ...tlsOptions(info), ...(opts.agent ? { agent: opts.agent } : {}) } : {}),
-          headers: {
-            Authorization: `Basic ${auth}`,
-            Accept: "application/json",
-            "OData-Version": "4.0",
-            ...(payload ? { "Content-Type": "application/json", "Content-Length": payload.length } : {}),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => {
-            let json: Json = {};
-            try {
-              json = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Json;
-            } catch {
-              json = {};
-            }
-            resolve({ status: res.statusCode ?? 0, json });
-          });
-          res.on("error", reject);
-        },
-      );
-      req.on("timeout", () => req.destroy(new Error("timed out")));
-      req.on("error", (e) => reject(new Error(`Unable to connect to ${url.origin}. Error: ${e.message}`)));
-      req.end(payload);
-    });
+    const target = {
+      address: String(info.redfish_address ?? ""),
+      username: String(info.redfish_username ?? ""),
+      password: String(info.redfish_password ?? ""),
+      ...tlsOptions(info),
+      agent: opts.agent,
+      timeoutMs,
+    };
+    try {
+      const r = await bmcRequest(target, method, path, body);
+      return { status: r.status, json: r.json ?? {} };
+    } catch (e) {
+      if (!(e instanceof BmcUnreachable)) throw e;
+      throw new Error(`Unable to connect to ${e.url.origin}. Error: ${e.message}`);
+    }
   }
 
   async function get(info: RedfishDriverInfo, path: string): Promise<Json> {
@@ -139,16 +116,9 @@ export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
     return String(list[0]["@odata.id"]);
   }
 
-  // Resets are refused (409) while the host is PoweringOn/PoweringOff; poll until it settles or timeoutMs passes.
-  async function settled(info: RedfishDriverInfo, path: string): Promise<Json> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const sys = await get(info, path);
-      const s = String(sys.PowerState ?? "");
-      if ((s !== "PoweringOn" && s !== "PoweringOff") || Date.now() > deadline) return sys;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  // Ironic waits for a settled power state before acting (resets are refused while PoweringOn/PoweringOff).
+  const settled = async (info: RedfishDriverInfo, path: string): Promise<Json> =>
+    (await settledSystem(() => get(info, path), timeoutMs)) ?? {};
 
   const powerOf = (sys: Json): "power on" | "power off" =>
     ["On", "PoweringOff"].includes(String(sys.PowerState)) ? "power on" : "power off";

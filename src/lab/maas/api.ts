@@ -1,6 +1,6 @@
 /** createMaasApi: the lab's MAAS region (API 2.0 at /MAAS/api/2.0/) as a node:http handler with fault and outcome hooks. */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { listenOn } from "../net.js";
 import { type ApiCredential, authenticate, NonceStore, parseApiKeys, unauthorizedChallenge } from "./auth.js";
 import { bootResourceHandlers } from "./boot-resources-api.js";
 import { type LabClock, systemClock } from "./clock.js";
@@ -170,24 +170,6 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
         m.cancel = null;
       }
     },
-    listen(host, port) {
-      const server = createServer(handler);
-      return new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          const { port: bound } = server.address() as AddressInfo;
-          const hostPart = host.includes(":") ? `[${host}]` : host;
-          resolve({
-            url: `http://${hostPart}:${bound}/MAAS/`,
-            port: bound,
-            close: () =>
-              new Promise<void>((done) => {
-                server.closeAllConnections();
-                server.close(() => done());
-              }),
-          });
-        });
-      });
-    },
+    listen: (host, port) => listenOn(handler, host, port, { urlSuffix: "/MAAS/" }),
   };
 }

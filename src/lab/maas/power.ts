@@ -1,5 +1,6 @@
 /** Power control seam of the MAAS lab, and the default driver that speaks Redfish to a BMC as MAAS's redfish driver does. */
-import { type Agent, request as httpsRequest } from "node:https";
+import type { Agent } from "node:https";
+import { type BmcReply, BmcUnreachable, bmcRequest, settledSystem } from "../bmc-http.js";
 
 /** A machine's power parameters as MAAS stores them for power_type "redfish". */
 export interface PowerParams {
@@ -34,58 +35,28 @@ export interface RedfishPowerDriverOptions {
 
 const SETTLE_POLL_MS = 50;
 
-interface RedfishResponse {
-  status: number;
-  json: Record<string, unknown> | undefined;
-}
-
 /** A PowerDriver that drives a Redfish BMC over HTTPS with basic auth (System discovered via /redfish/v1/Systems). */
 export function redfishPowerDriver(opts: RedfishPowerDriverOptions = {}): PowerDriver {
   const timeoutMs = opts.timeoutMs ?? 10_000;
 
-  function call(params: PowerParams, method: string, path: string, body?: unknown): Promise<RedfishResponse> {
-    const base = baseUrl(params);
-    const url = new URL(path, base);
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const auth = Buffer.from(`${params.power_user ?? ""}:${params.power_pass ?? ""}`).toString("base64");
-    return new Promise((resolve, reject) => {
-      const req = httpsRequest(
-        url,
-        {
-          method,
-          ca: opts.caPem,
-          timeout: timeoutMs,
-          ...(opts.agent ? { agent: opts.agent } : {}),
-          headers: {
-            Authorization: `Basic ${auth}`,
-            Accept: "application/json",
-            "OData-Version": "4.0",
-            ...(payload ? { "Content-Type": "application/json", "Content-Length": payload.length } : {}),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
-            let json: Record<string, unknown> | undefined;
-            try {
-              json = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
-            } catch {
-              json = undefined;
-            }
-            resolve({ status: res.statusCode ?? 0, json });
-          });
-          res.on("error", reject);
-        },
-      );
-      req.on("timeout", () => req.destroy(new Error(`Redfish request to ${url.host} timed out`)));
-      req.on("error", (e) => reject(new Error(`Redfish request ${method} ${url.pathname} failed: ${e.message}`)));
-      req.end(payload);
-    });
+  async function call(params: PowerParams, method: string, path: string, body?: unknown): Promise<BmcReply> {
+    const target = {
+      address: baseUrl(params),
+      username: params.power_user ?? "",
+      password: params.power_pass ?? "",
+      ca: opts.caPem,
+      agent: opts.agent,
+      timeoutMs,
+    };
+    try {
+      return await bmcRequest(target, method, path, body);
+    } catch (e) {
+      if (!(e instanceof BmcUnreachable)) throw e;
+      throw new Error(`Redfish request ${method} ${e.url.pathname} to ${e.url.host} failed: ${e.message}`);
+    }
   }
 
-  async function ok(params: PowerParams, method: string, path: string, body?: unknown): Promise<RedfishResponse> {
+  async function ok(params: PowerParams, method: string, path: string, body?: unknown): Promise<BmcReply> {
     const r = await call(params, method, path, body);
     if (r.status === 401) throw new Error("Redfish BMC rejected the power credentials (HTTP 401)");
     if (r.status >= 400) throw new Error(`Redfish ${method} ${path} returned HTTP ${r.status}`);
@@ -107,16 +78,9 @@ export function redfishPowerDriver(opts: RedfishPowerDriverOptions = {}): PowerD
     return s === "on" || s === "poweringoff" ? "on" : s === "off" || s === "poweringon" ? "off" : "error";
   }
 
-  // A BMC refuses resets while the host is PoweringOn/PoweringOff (409); MAAS's power actions retry, so wait it out.
-  async function settled(params: PowerParams, path: string): Promise<Record<string, unknown> | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const sys = await ok(params, "GET", path);
-      const s = String(sys.json?.PowerState ?? "");
-      if ((s !== "PoweringOn" && s !== "PoweringOff") || Date.now() > deadline) return sys.json;
-      await new Promise((r) => setTimeout(r, SETTLE_POLL_MS));
-    }
-  }
+  // MAAS's power actions retry while the host is PoweringOn/PoweringOff; wait it out the same way.
+  const settled = async (params: PowerParams, path: string) =>
+    settledSystem(async () => (await ok(params, "GET", path)).json, timeoutMs, SETTLE_POLL_MS);
 
   async function reset(params: PowerParams, path: string, resetType: string): Promise<void> {
     const sys = { json: await settled(params, path) };

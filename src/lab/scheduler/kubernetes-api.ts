@@ -283,7 +283,7 @@ export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
         [...pods.values()].filter((p) => onNode === undefined || (p.spec as { nodeName?: string }).nodeName === onNode),
     },
     stop() {},
-    listen: (host, port, tls) => listenOn(handler, host, port, tls),
+    listen: (host, port, tls) => listenOn(handler, host, port, { tls }),
   };
 }
 

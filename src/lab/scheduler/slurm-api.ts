@@ -173,7 +173,7 @@ export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
       },
     },
     stop() {},
-    listen: (host, port, tls) => listenOn(handler, host, port, tls),
+    listen: (host, port, tls) => listenOn(handler, host, port, { tls }),
   };
 }
 
