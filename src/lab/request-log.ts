@@ -18,25 +18,29 @@ export interface RequestLogEntry {
   readonly durationMs: number;
 }
 
-/** A bounded, append-only log with sequence numbers. */
+/**
+ * A bounded, append-only log with sequence numbers. A ring: when full the oldest entry is overwritten in O(1), and
+ * sequence numbers are contiguous, so `since` jumps straight to the first newer entry instead of scanning.
+ */
 export class RequestLog {
-  private entries: RequestLogEntry[] = [];
+  private readonly ring: RequestLogEntry[] = [];
   private seq = 0;
-  constructor(private readonly capacity = 200_000) {}
+  constructor(private readonly capacity = 200_000) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError("capacity must be a positive integer");
+  }
 
   /** Appends an entry and returns it. */
   append(e: Omit<RequestLogEntry, "seq">): RequestLogEntry {
     const entry = { seq: ++this.seq, ...e };
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    this.ring[(entry.seq - 1) % this.capacity] = entry;
     return entry;
   }
   /** Entries with seq > since (all when 0), oldest first. */
   since(since = 0, limit = Number.POSITIVE_INFINITY): RequestLogEntry[] {
+    const oldest = Math.max(1, this.seq - this.capacity + 1);
     const out: RequestLogEntry[] = [];
-    for (const e of this.entries) {
-      if (e.seq > since) out.push(e);
-      if (out.length >= limit) break;
+    for (let s = Math.max(oldest, Math.floor(since) + 1); s <= this.seq && out.length < limit; s++) {
+      out.push(this.ring[(s - 1) % this.capacity]);
     }
     return out;
   }
