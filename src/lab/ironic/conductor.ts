@@ -2,34 +2,13 @@
 import { randomUUID } from "node:crypto";
 import type { LabClock } from "../maas/clock.js";
 import type { BmcDriver, RedfishDriverInfo } from "./bmc.js";
+import type { FaultOp, IronicDelays, ProvisionListener, StepRunner } from "./conductor-types.js";
 import { isoTime } from "./render.js";
 import { S } from "./states.js";
 import { defaultResult, type StepOutcome, type StepRequest, type StepResult, stepRepr, supportsStep } from "./steps.js";
 import type { IronicStore, NodeRecord } from "./store.js";
 
-/** Operations failNext can break. */
-export type FaultOp = "manage" | "inspect" | "clean" | "deploy" | "delete" | "service" | "power";
-
-/** Durations of the conductor's work (ms of the injected clock). */
-export interface IronicDelays {
-  verifyMs: number;
-  inspectMs: number;
-  cleanMs: number;
-  deployMs: number;
-  deleteMs: number;
-  powerMs: number;
-  allocationMs: number;
-  /** Default duration of one clean or service step (burn-in) unless setStepOutcome says otherwise. */
-  stepMs: number;
-}
-
 class Aborted extends Error {}
-
-/** Decides what a clean/service step does on a node when no setStepOutcome applies (the lab's acceptance plugs in). */
-export type StepRunner = (n: Readonly<NodeRecord>, step: Readonly<StepRequest>) => StepOutcome | undefined;
-
-/** Told of every provision state change (after it happened). */
-export type ProvisionListener = (n: Readonly<NodeRecord>, from: string, to: string) => void;
 
 /** Drives nodes through the state machine; the API layer has already checked that each verb is allowed. */
 export class Conductor {

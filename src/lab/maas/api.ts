@@ -5,14 +5,8 @@ import { type ApiCredential, authenticate, NonceStore, parseApiKeys, unauthorize
 import { bootResourceHandlers } from "./boot-resources-api.js";
 import { type LabClock, systemClock } from "./clock.js";
 import { MaasHttpError, Params, parseBody, parseQuery, readBody, sendJson, sendText } from "./http-io.js";
-import {
-  type FaultOp,
-  Lifecycle,
-  type MaasDelays,
-  type ScriptOutcome,
-  type ScriptRunner,
-  type StatusListener,
-} from "./lifecycle.js";
+import { Lifecycle } from "./lifecycle.js";
+import type { FaultOp, MaasDelays, ScriptOutcome, ScriptRunner, StatusListener } from "./lifecycle-types.js";
 import { machineHandlers, type RegionDeps } from "./machines-api.js";
 import { nodeHandlers } from "./node-api.js";
 import { type PowerDriver, redfishPowerDriver } from "./power.js";

@@ -7,7 +7,7 @@ export {
   type MaasRequestLogEntry,
 } from "./api.js";
 export { type LabClock, type ManualClock, manualClock, systemClock } from "./clock.js";
-export type { FaultOp, MaasDelays, ScriptOutcome, ScriptRunner, StatusListener } from "./lifecycle.js";
+export type { FaultOp, MaasDelays, ScriptOutcome, ScriptRunner, StatusListener } from "./lifecycle-types.js";
 export {
   memoryPowerDriver,
   type PowerDriver,

@@ -1,46 +1,20 @@
 /** The machine state machine: every MAAS operation that changes status, with timers for the long ones and fault switches. */
 import type { LabClock } from "./clock.js";
 import { conflict } from "./http-io.js";
+import {
+  COMMISSIONING_SCRIPTS,
+  DEFAULT_COMMISSION_TESTS,
+  type FaultOp,
+  type MaasDelays,
+  type ScriptOutcome,
+  type ScriptRunner,
+  type StatusListener,
+} from "./lifecycle-types.js";
 import type { PowerDriver } from "./power.js";
 import { canTransition, RELEASABLE, ResultType, NodeStatus as S, ScriptStatus, statusName } from "./statuses.js";
 import type { MaasStore, MachineRecord, ScriptSetRecord } from "./store.js";
 
-/** Simulated durations of the long operations. */
-export interface MaasDelays {
-  commissionMs: number;
-  deployMs: number;
-  releaseMs: number;
-  eraseMs: number;
-  /** Duration of a testing run (op=test, or the tests after commissioning). @default commissionMs */
-  testMs?: number;
-}
-
-/** Operations whose next run can be made to fail with `failNext`. */
-export type FaultOp = "commission" | "deploy" | "release" | "erase" | "test";
-
-/** What a testing script reports when it next runs on a machine (set through `setScriptOutcome`). */
-export interface ScriptOutcome {
-  status: "passed" | "failed" | "timedout" | "degraded" | "skipped" | number;
-  output?: string;
-  exitStatus?: number;
-}
-
-/** Decides a script's outcome from the machine and the run's parameters (the lab's acceptance plugs in here). */
-export type ScriptRunner = (
-  m: Readonly<MachineRecord>,
-  scriptName: string,
-  parameters: Readonly<Record<string, unknown>>,
-) => ScriptOutcome | undefined;
-
-/** Told of every status change (after it happened). */
-export type StatusListener = (m: Readonly<MachineRecord>, from: number, to: number) => void;
-
 const OUTCOME_STATUS: Record<string, number> = { passed: 2, failed: 3, timedout: 4, degraded: 6, skipped: 9 };
-
-/** Built-in commissioning scripts every commissioning run records. */
-export const COMMISSIONING_SCRIPTS = ["00-maas-00-support-info", "00-maas-01-cpuinfo", "00-maas-07-block-devices"];
-/** Testing scripts that run after commissioning unless testing_scripts says otherwise. */
-export const DEFAULT_COMMISSION_TESTS = ["smartctl-validate"];
 
 /** Drives machines through MAAS's lifecycle; the API handlers call it after parsing and permission checks. */
 export class Lifecycle {

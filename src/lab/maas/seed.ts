@@ -1,6 +1,6 @@
 /** What a fresh lab region holds: synced Ubuntu images and MAAS's built-in commissioning and testing scripts. */
 import { createHash } from "node:crypto";
-import { COMMISSIONING_SCRIPTS } from "./lifecycle.js";
+import { COMMISSIONING_SCRIPTS } from "./lifecycle-types.js";
 import type { MaasStore } from "./store.js";
 
 const SERIES: Array<[string, string]> = [
