@@ -14,7 +14,9 @@ const USAGE = `usage: rackform <command>
   lab up [--nodes N] [--profile P] [--spec FILE] --out lab.json
                               run the simulated datacenter in the foreground until Ctrl-C
   demo [--nodes N] [--engine terraform|tofu] [--dir DIR] [--keep]
-                              start the lab and converge a rack's PDU outlets through a real engine`;
+                              start the lab and converge a rack's PDU outlets through a real engine
+  plan-summary [--plan [RACK=]FILE]... [FILE]... [--out FILE]
+                              Markdown for a pull request from \`terraform show -json PLANFILE\` output (stdin if no FILE)`;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -71,6 +73,11 @@ async function main(argv: string[]): Promise<number> {
         keep: rest.includes("--keep"),
         pkg: rackformPackage(),
       });
+    }
+    case "plan-summary": {
+      const { planSummary } = await import("./plan-summary/index.js");
+      const { processIo } = await import("./plan-summary/io.js");
+      return planSummary(rest, processIo);
     }
     default:
       process.stderr.write(`${USAGE}\n`);

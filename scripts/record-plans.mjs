@@ -1,0 +1,90 @@
+// Records the golden plans that test/unit/cli/plan-summary.test.ts summarises: real `show -json` output of real plans
+// of the demo rack (8 nodes via MAAS, Terraform) against the lab — create, reimage, partial failure, destroy.
+// Secrets never reach the files: variable values are replaced and every lab credential is searched for before writing.
+// Run after changing the provider or the demo configuration: `npm run build && node --import tsx scripts/record-plans.mjs`
+// (RACKFORM_PLAN_ENGINE=tofu records with OpenTofu instead).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { engine } from "../test/support/engines.ts";
+import { goldenImage, rackConfig, rackStack, uploadGoldenImage } from "../test/support/rack.ts";
+import { builtProvider, freshInstall, ROOT, testLab } from "../test/support/rackform-e2e.ts";
+
+const OUT = join(ROOT, "test", "fixtures", "plans");
+const REIMAGE = goldenImage("2026.07.1");
+
+/** Every credential the lab hands out, so that none of them can end up in a fixture. */
+function labSecrets(lab) {
+  const i = lab.info;
+  return [
+    ...i.nodes.map((n) => n.bmc.password),
+    ...i.pdus.map((p) => p.password),
+    i.maas?.apiKey,
+    ...(i.maas?.apiKey ?? "").split(":"),
+    i.slurm?.token,
+  ].filter((s) => typeof s === "string" && s.length >= 6);
+}
+
+/** The plan as JSON with variable values replaced (the engine records them in the plan file, sensitive or not). */
+function scrub(planJson, secrets) {
+  const plan = JSON.parse(planJson);
+  for (const v of Object.values(plan.variables ?? {})) v.value = "(scrubbed by record-plans)";
+  const text = `${JSON.stringify(plan, null, 2)}\n`;
+  const leaked = secrets.filter((s) => text.includes(s));
+  if (leaked.length > 0) throw new Error(`a lab credential is in the plan JSON (${leaked.length} found): not written`);
+  return text;
+}
+
+async function record(w, name, planArgs, secrets) {
+  const plan = await w.run(["plan", "-out=golden.tfplan", "-no-color", ...planArgs]);
+  if (plan.code !== 0) throw new Error(`plan for ${name} failed\n${plan.stdout}\n${plan.stderr}`);
+  const shown = await w.ok(["show", "-json", "-no-color", "golden.tfplan"]);
+  const file = join(OUT, `${name}.json`);
+  writeFileSync(file, scrub(shown.stdout, secrets));
+  process.stderr.write(`wrote ${file}\n`);
+}
+
+async function main() {
+  const eng = engine(process.env.RACKFORM_PLAN_ENGINE === "tofu" ? "tofu" : "terraform");
+  const cliConfig = await freshInstall([builtProvider()]);
+  mkdirSync(OUT, { recursive: true });
+
+  // create, then reimage and destroy of the converged rack
+  const lab = await testLab(8);
+  try {
+    await uploadGoldenImage(lab);
+    await uploadGoldenImage(lab, REIMAGE);
+    const secrets = labSecrets(lab);
+    const nodes = lab.info.nodes.map((n) => n.name);
+    const w = await rackStack(eng, cliConfig, lab, "maas", nodes);
+    await w.ok(["init", "-no-color"]);
+    await record(w, "create", [], secrets);
+    await w.ok(["apply", "-auto-approve", "-no-color"]);
+    await w.write({ "main.tf": rackConfig(lab, "maas", nodes, { image: REIMAGE }) });
+    await record(w, "reimage", [], secrets);
+    await w.write({ "main.tf": rackConfig(lab, "maas", nodes) });
+    await record(w, "destroy", ["-destroy"], secrets);
+  } finally {
+    await lab.close();
+  }
+
+  // two nodes fail the acceptance gate (NCCL below threshold); the plan after that apply
+  const faulty = await testLab(8);
+  try {
+    await uploadGoldenImage(faulty);
+    const secrets = labSecrets(faulty);
+    const nodes = faulty.info.nodes.map((n) => n.name);
+    for (const n of [nodes[2], nodes[5]]) faulty.world.faults.add({ kind: "marginal-nccl", node: n, value: 300 });
+    const w = await rackStack(eng, cliConfig, faulty, "maas", nodes);
+    await w.ok(["init", "-no-color"]);
+    const failed = await w.run(["apply", "-auto-approve", "-no-color"]);
+    if (failed.code === 0) throw new Error("the apply with two faulty nodes succeeded: the fault did not take");
+    await record(w, "partial-failure", [], secrets);
+  } finally {
+    await faulty.close();
+  }
+  // As `npm run lint` wants them (biome folds short arrays), so that re-recording shows only real differences.
+  execFileSync(join(ROOT, "node_modules", ".bin", "biome"), ["format", "--write", OUT], { stdio: "inherit" });
+}
+
+await main();

@@ -1,0 +1,275 @@
+/**
+ * What each planned change means for the node, in the words an operator reviews a pull request with: a table cell
+ * ("reimage 2026.06.2 → 2026.07.1") and the events it counts ("reimage", "leave", …).
+ */
+
+import type { ChainType, PlanNode } from "./nodes.js";
+import type { ResourceChange } from "./plan-json.js";
+import { attr, current, display, knownText } from "./values.js";
+
+/** An event counted per rack; the disruptive ones raise the warning banner. */
+export type NodeEvent =
+  | "power-cycle"
+  | "power-off"
+  | "power-on"
+  | "enroll"
+  | "re-enroll"
+  | "release"
+  | "deploy"
+  | "reimage"
+  | "undeploy"
+  | "acceptance"
+  | "join"
+  | "rejoin"
+  | "leave";
+
+/** Events that take a running node out of service or wipe it. */
+export const DISRUPTIVE: ReadonlySet<NodeEvent> = new Set<NodeEvent>([
+  "power-cycle",
+  "power-off",
+  "re-enroll",
+  "release",
+  "reimage",
+  "undeploy",
+  "rejoin",
+  "leave",
+]);
+
+/** The table columns, one per step of the chain. */
+export type Column = "power" | "bmc" | "machine" | "image" | "acceptance" | "cluster";
+
+/** What the plan does to one node. */
+export interface NodeEffects {
+  readonly name: string;
+  readonly pdu: string | undefined;
+  readonly cells: ReadonlyMap<Column, string>;
+  readonly events: ReadonlySet<NodeEvent>;
+  /** Some change re-runs a step because the last apply failed there (the engine tainted the resource). */
+  readonly retried: boolean;
+}
+
+type Kind = "create" | "delete" | "replace" | "update" | "none";
+
+function kindOf(c: ResourceChange): Kind {
+  const a = c.change.actions;
+  if (a.includes("create") && a.includes("delete")) return "replace";
+  if (a.includes("create")) return "create";
+  if (a.includes("delete")) return "delete";
+  if (a.includes("update")) return "update";
+  return "none";
+}
+
+const tainted = (c: ResourceChange) => c.action_reason === "replace_because_tainted";
+
+/** Top-level attributes whose value differs between before and after (for "update (features)"). */
+function changedAttrs(c: ResourceChange): string[] {
+  const before = (c.change.before ?? {}) as Record<string, unknown>;
+  const after = (c.change.after ?? {}) as Record<string, unknown>;
+  const unknown = (c.change.after_unknown ?? {}) as Record<string, unknown>;
+  const keys = new Set([...Object.keys(after), ...Object.keys(unknown)]);
+  return [...keys]
+    .filter((k) => k !== "id" && k !== "timeouts")
+    .filter((k) => unknown[k] === true || JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .filter((k) => k in after || before[k] !== undefined)
+    .sort();
+}
+
+const updated = (c: ResourceChange) => {
+  const attrs = changedAttrs(c);
+  return attrs.length > 0 ? `update (${attrs.join(", ")})` : "update";
+};
+
+function power(c: ResourceChange, ev: Set<NodeEvent>): string {
+  const k = kindOf(c);
+  const to = attr(c.change, "after", "power_state");
+  if (k === "create") {
+    const state = knownText(to);
+    if (state === "On" || state === "Off") {
+      ev.add(state === "On" ? "power-on" : "power-off");
+      return state.toLowerCase();
+    }
+    // Not known before apply: the outlet may switch either way, so the reviewer is warned as for a cycle.
+    ev.add("power-cycle");
+    return `power ${display(to)}`;
+  }
+  if (k === "replace") {
+    ev.add("power-cycle");
+    return `power-cycle (outlet replaced${tainted(c) ? ", tainted" : ""})`;
+  }
+  if (k === "delete") {
+    const onDestroy = knownText(attr(c.change, "before", "power_state_on_destroy"));
+    if (onDestroy === "Off") {
+      ev.add("power-off");
+      return "off (outlet released)";
+    }
+    return "unmanaged (power left as is)";
+  }
+  if (k === "update") {
+    const from = attr(c.change, "before", "power_state");
+    if (JSON.stringify(from) === JSON.stringify(to)) return updated(c);
+    if (knownText(to) === "Off") ev.add("power-off");
+    else if (knownText(to) === "On") ev.add("power-on");
+    else ev.add("power-cycle");
+    return `${display(from)} → ${display(to)}`;
+  }
+  return "";
+}
+
+function bmc(c: ResourceChange): string {
+  switch (kindOf(c)) {
+    case "create":
+      return "discover";
+    case "replace":
+      return "re-discover";
+    case "delete":
+      return "forget";
+    case "update":
+      return attr(c.change, "before", "conformant").kind === "known" &&
+        knownText(attr(c.change, "before", "conformant")) === "false"
+        ? "re-check (not conformant)"
+        : updated(c);
+    default:
+      return "";
+  }
+}
+
+function machine(c: ResourceChange, ev: Set<NodeEvent>): string {
+  const backend = knownText(current(c.change, "backend"));
+  const where = backend ? ` (${backend})` : "";
+  switch (kindOf(c)) {
+    case "create":
+      ev.add("enroll");
+      return `enroll${where}`;
+    case "replace":
+      ev.add("re-enroll");
+      return `re-enroll${where}${tainted(c) ? " (failed last apply)" : ""}`;
+    case "delete":
+      ev.add("release");
+      return `release${where}`;
+    case "update":
+      return updated(c);
+    default:
+      return "";
+  }
+}
+
+const version = (c: ResourceChange, side: "before" | "after") => display(attr(c.change, side, "image", "version"));
+
+function image(c: ResourceChange, ev: Set<NodeEvent>): string {
+  switch (kindOf(c)) {
+    case "create":
+      ev.add("deploy");
+      return `deploy ${version(c, "after")}`;
+    case "replace":
+      if (tainted(c)) {
+        ev.add("reimage");
+        return `redeploy ${version(c, "after")} (failed last apply)`;
+      }
+      ev.add("reimage");
+      return `reimage ${version(c, "before")} → ${version(c, "after")}`;
+    case "delete": {
+      ev.add("undeploy");
+      const erase = knownText(attr(c.change, "before", "erase_on_destroy"));
+      return erase === "false" ? `undeploy ${version(c, "before")}` : `undeploy ${version(c, "before")}, erase disks`;
+    }
+    case "update":
+      return updated(c);
+    default:
+      return "";
+  }
+}
+
+/** The failures the last gate recorded in its evidence (rackform-acceptance/v1), as a reviewer reads them. */
+function failures(c: ResourceChange): string {
+  const evidence = knownText(attr(c.change, "before", "evidence"));
+  if (!evidence) return "";
+  try {
+    const parsed = JSON.parse(evidence) as { failures?: unknown };
+    const list = Array.isArray(parsed.failures) ? parsed.failures.filter((f) => typeof f === "string") : [];
+    return list.length > 0 ? `: ${list.slice(0, 2).join("; ")}${list.length > 2 ? "; …" : ""}` : "";
+  } catch {
+    return "";
+  }
+}
+
+function acceptance(c: ResourceChange, ev: Set<NodeEvent>): string {
+  switch (kindOf(c)) {
+    case "create":
+      ev.add("acceptance");
+      return "run";
+    case "replace":
+      ev.add("acceptance");
+      if (tainted(c)) return `re-run (failed last apply${failures(c)})`;
+      return knownText(attr(c.change, "before", "passed")) === "false"
+        ? `re-run (no longer passing${failures(c)})`
+        : "re-run";
+    case "update":
+      ev.add("acceptance");
+      return `re-check: ${updated(c)}`;
+    case "delete":
+      return "drop the record";
+    default:
+      return "";
+  }
+}
+
+function cluster(c: ResourceChange, ev: Set<NodeEvent>): string {
+  const scheduler = knownText(current(c.change, "scheduler"));
+  const where = scheduler ? ` ${scheduler}` : "";
+  switch (kindOf(c)) {
+    case "create":
+      ev.add("join");
+      return `join${where}`;
+    case "replace":
+      ev.add("rejoin");
+      return `drain, rejoin${where}`;
+    case "delete": {
+      ev.add("leave");
+      const drain = knownText(attr(c.change, "before", "drain_on_destroy"));
+      return drain === "false" ? `leave${where}` : `drain, leave${where}`;
+    }
+    case "update":
+      return knownText(attr(c.change, "before", "joined")) === "false" ? "rejoin (not joined now)" : updated(c);
+    default:
+      return "";
+  }
+}
+
+const COLUMN_OF: Readonly<Record<ChainType, Column>> = {
+  rackform_pdu_outlet: "power",
+  rackform_bmc: "bmc",
+  rackform_machine: "machine",
+  rackform_deployment: "image",
+  rackform_acceptance: "acceptance",
+  rackform_cluster_member: "cluster",
+};
+
+function cell(type: ChainType, c: ResourceChange, ev: Set<NodeEvent>): string {
+  switch (type) {
+    case "rackform_pdu_outlet":
+      return power(c, ev);
+    case "rackform_bmc":
+      return bmc(c);
+    case "rackform_machine":
+      return machine(c, ev);
+    case "rackform_deployment":
+      return image(c, ev);
+    case "rackform_acceptance":
+      return acceptance(c, ev);
+    case "rackform_cluster_member":
+      return cluster(c, ev);
+  }
+}
+
+/** The effects of a node's planned changes; a node whose changes are all no-op has no cells and no events. */
+export function nodeEffects(node: PlanNode): NodeEffects {
+  const cells = new Map<Column, string>();
+  const events = new Set<NodeEvent>();
+  let retried = false;
+  for (const [type, changes] of node.changes) {
+    const texts = changes.map((c) => cell(type, c, events)).filter((t) => t !== "");
+    if (changes.some(tainted)) retried = true;
+    if (texts.length > 0) cells.set(COLUMN_OF[type], texts.join("; "));
+  }
+  return { name: node.name, pdu: node.pdu, cells, events, retried };
+}

@@ -1,0 +1,16 @@
+/** Plan review: `show -json` plans in, a per-rack model out, Markdown for a pull request out. */
+export {
+  PLAN_SUMMARY_FLAGS,
+  PLAN_SUMMARY_USAGE,
+  type PlanArg,
+  type PlanSummaryIo,
+  parseArgs,
+  parsePlanArg,
+  planSummary,
+} from "./command.js";
+export { type Column, DISRUPTIVE, type NodeEffects, type NodeEvent, nodeEffects } from "./effects.js";
+export { banner, escapeCell, renderMarkdown, SUMMARY_HEADING } from "./markdown.js";
+export { type PlanInput, type PlanStatus, type PlanSummary, type RackSummary, summarise } from "./model.js";
+export { CHAIN_TYPES, type ChainType, type PlanNode, planNodes } from "./nodes.js";
+export { type PlanJson, PlanJsonError, parsePlanJson, type ResourceChange } from "./plan-json.js";
+export { attr, display, SENSITIVE, type Shown, UNKNOWN } from "./values.js";

@@ -1,0 +1,188 @@
+/**
+ * The summary as Markdown for a pull request comment: a warning banner for disruptive changes, one line per plan
+ * condition (errored, incomplete, drift, no changes), and per rack the counts and a table of the nodes that change.
+ * Renders on GitHub and GitLab alike (plain tables and blockquotes, no HTML beyond <sub>).
+ */
+import { type Column, DISRUPTIVE, type NodeEvent } from "./effects.js";
+import type { PlanSummary, RackSummary } from "./model.js";
+
+/** The first line of every summary; pipelines find their sticky comment by it. */
+export const SUMMARY_HEADING = "## rackform plan summary";
+
+const EVENT_ORDER: readonly NodeEvent[] = [
+  "power-on",
+  "power-off",
+  "power-cycle",
+  "enroll",
+  "re-enroll",
+  "release",
+  "deploy",
+  "reimage",
+  "undeploy",
+  "acceptance",
+  "join",
+  "rejoin",
+  "leave",
+];
+
+const COUNTED: Readonly<Record<NodeEvent, string>> = {
+  "power-on": "power on",
+  "power-off": "power off",
+  "power-cycle": "power-cycle",
+  enroll: "enroll",
+  "re-enroll": "re-enroll",
+  release: "release",
+  deploy: "deploy",
+  reimage: "reimage",
+  undeploy: "undeploy (disks erased)",
+  acceptance: "run acceptance",
+  join: "join the cluster",
+  rejoin: "drain and rejoin",
+  leave: "leave the cluster",
+};
+
+const WILL: Partial<Record<NodeEvent, string>> = {
+  reimage: "be reimaged",
+  "power-cycle": "be power-cycled",
+  "power-off": "be powered off",
+  undeploy: "be undeployed (disks erased)",
+  "re-enroll": "be re-enrolled",
+  release: "be released from the backend",
+  rejoin: "be drained and rejoin the cluster",
+  leave: "leave the cluster",
+};
+const BANNER_ORDER: readonly NodeEvent[] = [
+  "reimage",
+  "power-cycle",
+  "power-off",
+  "undeploy",
+  "re-enroll",
+  "release",
+  "rejoin",
+  "leave",
+];
+
+const COLUMNS: readonly [Column, string][] = [
+  ["power", "Power"],
+  ["bmc", "BMC"],
+  ["machine", "Machine"],
+  ["image", "Image"],
+  ["acceptance", "Acceptance"],
+  ["cluster", "Cluster"],
+];
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Table-cell and inline text from plan values: no pipes, newlines or HTML can break the comment's layout. */
+export function escapeCell(text: string): string {
+  return text
+    .replace(/[\r\n]+/g, " ")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\|/g, "\\|")
+    .replace(/`/g, "'");
+}
+
+/** A table padded as Markdown formatters (biome, prettier) print it, so a stored summary stays as written. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const width = (t: string) => [...t].length;
+  const widths = header.map((h, i) => Math.max(3, width(h), ...rows.map((r) => width(r[i] ?? ""))));
+  const line = (cells: readonly string[]) =>
+    `| ${widths.map((w, i) => (cells[i] ?? "") + " ".repeat(w - width(cells[i] ?? ""))).join(" | ")} |`;
+  return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)];
+}
+
+function total(racks: readonly RackSummary[], ev: NodeEvent): number {
+  return racks.reduce((n, r) => n + (r.counts.get(ev) ?? 0), 0);
+}
+
+/** "⚠ 4 nodes will be reimaged, 1 will leave the cluster." or undefined when nothing disruptive is planned. */
+export function banner(racks: readonly RackSummary[]): string | undefined {
+  const parts = BANNER_ORDER.filter((ev) => DISRUPTIVE.has(ev) && total(racks, ev) > 0).map((ev, i) => {
+    const n = total(racks, ev);
+    return i === 0 ? `${plural(n, "node")} will ${WILL[ev]}` : `${n} will ${WILL[ev]}`;
+  });
+  return parts.length > 0 ? `> **⚠ ${parts.join(", ")}.**` : undefined;
+}
+
+function countsLine(r: RackSummary): string {
+  return EVENT_ORDER.filter((ev) => (r.counts.get(ev) ?? 0) > 0)
+    .map((ev) => `${r.counts.get(ev)} ${COUNTED[ev]}`)
+    .join(" · ");
+}
+
+function rackSection(r: RackSummary): string[] {
+  const out = [`### ${escapeCell(r.label)} · ${r.changed.length} of ${plural(r.nodeCount, "node")} change`, ""];
+  if (r.changed.length === 0) return [...out, "No changes to this rack's nodes.", ""];
+  const counts = countsLine(r);
+  if (counts) out.push(counts, "");
+  const cols = COLUMNS.filter(([c]) => r.changed.some((n) => n.cells.has(c)));
+  const rows = r.changed.map((n) => [escapeCell(n.name), ...cols.map(([c]) => escapeCell(n.cells.get(c) ?? "·"))]);
+  out.push(...table(["Node", ...cols.map(([, h]) => h)], rows), "");
+  return out;
+}
+
+function overview(racks: readonly RackSummary[]): string[] {
+  const rows = racks.map((r) => {
+    const disruptive = r.changed.filter((e) => [...e.events].some((ev) => DISRUPTIVE.has(ev))).length;
+    const other = EVENT_ORDER.filter((ev) => !DISRUPTIVE.has(ev) && (r.counts.get(ev) ?? 0) > 0)
+      .map((ev) => `${r.counts.get(ev)} ${COUNTED[ev]}`)
+      .join(", ");
+    return [escapeCell(r.label), `${r.changed.length} of ${r.nodeCount}`, String(disruptive), other || "·"];
+  });
+  return [...table(["Rack", "Nodes changing", "Disrupted nodes", "Non-disruptive"], rows), ""];
+}
+
+function statusLines(s: PlanSummary): string[] {
+  const out: string[] = [];
+  for (const p of s.plans) {
+    const name = `\`${escapeCell(p.label ?? p.source)}\``;
+    if (p.errored) {
+      out.push(
+        `✖ ${name}: **the plan errored** — the changes below are only those planned before the error; fix it and plan again.`,
+      );
+    }
+    if (p.incomplete)
+      out.push(`ℹ ${name}: the plan is incomplete — some changes are deferred to a later plan and apply.`);
+    if (p.drift.length > 0) {
+      out.push(`ℹ ${name}: changed outside rackform since the last apply: ${p.drift.map(escapeCell).join(", ")}.`);
+    }
+    if (p.others.length > 0) {
+      const list = p.others.map((c) => `\`${escapeCell(c.address)}\` (${c.change.actions.join(", then ")})`);
+      out.push(`ℹ ${name}: changes outside the node chain: ${list.join(", ")}.`);
+    }
+  }
+  const retried = s.racks.flatMap((r) => r.changed.filter((n) => n.retried).map((n) => n.name));
+  if (retried.length > 0) {
+    out.push(
+      `ℹ ${plural(retried.length, "node")} will retry a step that failed in the last apply: ${retried.map(escapeCell).join(", ")}.`,
+    );
+  }
+  const changes = s.plans.reduce((n, p) => n + p.changes, 0);
+  if (changes === 0 && !s.plans.some((p) => p.errored)) {
+    out.push(`✓ No changes: ${s.plans.length === 1 ? "the plan leaves" : "the plans leave"} every node as it is.`);
+  }
+  return out.length > 0 ? [...out, ""] : [];
+}
+
+function footer(s: PlanSummary): string {
+  const parts = s.plans.map((p) => {
+    const version = p.engineVersion ? `, engine ${p.engineVersion}` : "";
+    const label = p.label ? `${p.label}: ` : "";
+    return `${escapeCell(label)}${escapeCell(p.source)} (${plural(p.changes, "resource change")}${version})`;
+  });
+  return `<sub>Plans: ${parts.join("; ")}. Sensitive values are never shown.</sub>`;
+}
+
+/** The Markdown of a summary, ending with a newline. */
+export function renderMarkdown(s: PlanSummary): string {
+  const out = [SUMMARY_HEADING, ""];
+  const b = banner(s.racks);
+  if (b) out.push(b, "");
+  out.push(...statusLines(s));
+  if (s.racks.length > 1) out.push(...overview(s.racks));
+  for (const r of s.racks) out.push(...rackSection(r));
+  out.push(footer(s));
+  return `${out.join("\n")}\n`;
+}

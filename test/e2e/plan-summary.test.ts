@@ -1,0 +1,210 @@
+/**
+ * `rackform plan-summary` (built, in dist/) on real plans under Terraform and OpenTofu: the golden scenarios are planned
+ * again against the lab, `show -json` is piped into the command, and the Markdown must count what the plan does and
+ * match the committed snapshot — so the recorded fixtures cannot drift from what the engines really plan. The stack
+ * uses CDKTF-style resource names (`r01-n01_deployment`), unlike the recorded HCL names: the summary must not care.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Lab } from "../../src/lab/index.js";
+import { CDKTF_FLAGS, CdktfProject, outputOf } from "../support/cdktf.js";
+import { ENGINES, engine, type Workdir } from "../support/engines.js";
+import { CHAIN, goldenImage, rackConfig, rackStack, uploadGoldenImage } from "../support/rack.js";
+import { builtProvider, freshInstall, ROOT, testLab } from "../support/rackform-e2e.js";
+
+const CLI = join(ROOT, "dist", "cli", "main.js");
+const SNAPSHOTS = join(ROOT, "test", "unit", "cli", "__snapshots__");
+const REIMAGE = goldenImage("2026.07.1");
+
+interface Planned {
+  readonly type: string;
+  readonly name: string;
+  readonly actions: readonly string[];
+  readonly before: Record<string, unknown> | null;
+  readonly after: Record<string, unknown> | null;
+}
+
+/** The configuration with each resource renamed as a CDKTF construct id would be (`r01-n01_deployment`). */
+function cdktfNames(hcl: string): string {
+  return hcl.replace(/\b(rackform_[a-z_]+)(\.|" ")(r\d+_n\d+)\b/g, (_, type: string, sep: string, id: string) => {
+    const name = `${id.replace("_", "-")}_${type.replace("rackform_", "")}`;
+    return sep === "." ? `${type}.${name}` : `${type}" "${name}`;
+  });
+}
+
+/** Runs the built `rackform plan-summary` with the plan JSON on stdin. */
+function summarise(planJson: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, "plan-summary", ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(planJson);
+  });
+}
+
+/** Plans into a file and returns `show -json` of it with its resource changes. */
+async function showPlan(w: Workdir, args: string[] = []): Promise<{ json: string; changes: Planned[] }> {
+  await w.ok(["plan", "-out=review.tfplan", "-no-color", ...args]);
+  const json = (await w.ok(["show", "-json", "-no-color", "review.tfplan"])).stdout;
+  const parsed = JSON.parse(json) as { resource_changes?: { type: string; name: string; change: Planned }[] };
+  const changes = (parsed.resource_changes ?? []).map((c) => ({ ...c.change, type: c.type, name: c.name }));
+  return { json, changes };
+}
+
+/** What the plan does, counted straight from resource_changes (one resource per node and type in a rack stack). */
+function expectedCounts(changes: readonly Planned[]): string {
+  const n = (type: string, test: (a: string) => boolean) =>
+    changes.filter((c) => c.type === type && test(c.actions.join("+"))).length;
+  const replaced = (a: string) => a === "delete+create" || a === "create+delete";
+  const counted: [number, string][] = [
+    [n("rackform_pdu_outlet", (a) => a === "create"), "power on"],
+    [n("rackform_machine", (a) => a === "create"), "enroll"],
+    [n("rackform_machine", (a) => a === "delete"), "release"],
+    [n("rackform_deployment", (a) => a === "create"), "deploy"],
+    [n("rackform_deployment", replaced), "reimage"],
+    [n("rackform_deployment", (a) => a === "delete"), "undeploy (disks erased)"],
+    [n("rackform_acceptance", (a) => a === "create" || a === "update" || replaced(a)), "run acceptance"],
+    [n("rackform_cluster_member", (a) => a === "create"), "join the cluster"],
+    [n("rackform_cluster_member", replaced), "drain and rejoin"],
+    [n("rackform_cluster_member", (a) => a === "delete"), "leave the cluster"],
+  ];
+  return counted
+    .filter(([k]) => k > 0)
+    .map(([k, what]) => `${k} ${what}`)
+    .join(" · ");
+}
+
+/** The snapshot's Markdown without its footer (which names the file and the engine version). */
+const body = (markdown: string) => markdown.replace(/<sub>Plans: .*<\/sub>\n$/s, "");
+const snapshot = (name: string) => body(readFileSync(join(SNAPSHOTS, `${name}.md`), "utf8"));
+
+/** Summarises a real plan and checks it against the plan's own counts and the golden snapshot. */
+async function review(plan: { json: string; changes: Planned[] }, golden: string): Promise<string> {
+  const r = await summarise(plan.json, ["--plan", "r01=-"]);
+  expect([r.code, r.stderr]).toEqual([0, ""]);
+  expect(r.stdout).toContain(`\n${expectedCounts(plan.changes)}\n`);
+  // the stack names every resource `<node>_<type>`, so the nodes that change can be told from the names here
+  const nodes = new Set(plan.changes.map((c) => c.name.split("_")[0]));
+  const changed = new Set(plan.changes.filter((c) => c.actions.join() !== "no-op").map((c) => c.name.split("_")[0]));
+  expect(r.stdout).toContain(`### r01 · ${changed.size} of ${nodes.size} nodes change\n`);
+  expect(body(r.stdout)).toBe(snapshot(golden));
+  return r.stdout;
+}
+
+let cliConfig: string;
+beforeAll(async () => {
+  cliConfig = await freshInstall([builtProvider()]);
+});
+
+describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
+  describe("a rack created, reimaged and destroyed", () => {
+    let lab: Lab;
+    let w: Workdir;
+    let nodes: string[];
+    beforeAll(async () => {
+      lab = await testLab(8);
+      await uploadGoldenImage(lab);
+      await uploadGoldenImage(lab, REIMAGE);
+      nodes = lab.info.nodes.map((n) => n.name);
+      w = await rackStack(engine(name), cliConfig, lab, "maas", nodes);
+      await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes)) });
+      await w.ok(["init", "-no-color"]);
+    });
+    afterAll(async () => {
+      await lab?.close();
+    });
+
+    it("summarises the create plan: 8 nodes power on, enroll, deploy, run acceptance and join", async () => {
+      const plan = await showPlan(w);
+      expect(plan.changes.map((c) => c.actions.join())).toEqual(Array(48).fill("create"));
+      const text = await review(plan, "create");
+      expect(text).not.toContain("⚠");
+    });
+
+    it("summarises the reimage plan: 8 nodes reimaged, drained and rejoined, behind a warning", async () => {
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes, { image: REIMAGE })) });
+      const plan = await showPlan(w);
+      const text = await review(plan, "reimage");
+      expect(text).toContain("> **⚠ 8 nodes will be reimaged, 8 will be drained and rejoin the cluster.**");
+    });
+
+    it("summarises the destroy plan: 8 nodes undeployed, released and out of the cluster", async () => {
+      await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes)) });
+      const plan = await showPlan(w, ["-destroy"]);
+      expect(plan.changes.filter((c) => c.actions.join() === "delete")).toHaveLength(CHAIN.length * 8);
+      await review(plan, "destroy");
+    });
+  });
+
+  describe("a rack where two nodes failed acceptance", () => {
+    let lab: Lab;
+    afterAll(async () => {
+      await lab?.close();
+    });
+
+    it("summarises the plan after the failed apply: 2 nodes retry the gate and join", async () => {
+      lab = await testLab(8);
+      await uploadGoldenImage(lab);
+      const nodes = lab.info.nodes.map((n) => n.name);
+      for (const n of [nodes[2], nodes[5]]) lab.world.faults.add({ kind: "marginal-nccl", node: n, value: 300 });
+      const w = await rackStack(engine(name), cliConfig, lab, "maas", nodes);
+      await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes)) });
+      await w.ok(["init", "-no-color"]);
+      const failed = await w.run(["apply", "-auto-approve", "-no-color"]);
+      expect(failed.code, failed.stdout + failed.stderr).not.toBe(0);
+      const plan = await showPlan(w);
+      const text = await review(plan, "partial-failure");
+      expect(text).toContain(`will retry a step that failed in the last apply: ${nodes[2]}, ${nodes[5]}.`);
+    });
+  });
+
+  describe("the gpu-rack example synthesized by CDKTF (the Rack construct's logical ids)", () => {
+    let lab: Lab;
+    afterAll(async () => {
+      await lab?.close();
+    });
+
+    it("summarises its create plan as the HCL rack's: 8 nodes power on, enroll, deploy, run acceptance and join", async () => {
+      lab = await testLab(8);
+      const labFile = join(await mkdtemp(join(tmpdir(), "rf-plan-summary-")), "lab.json");
+      lab.writeInfo(labFile);
+      const project = await CdktfProject.create("gpu-rack", engine(name), cliConfig, {
+        RACKFORM_LAB_FILE: labFile,
+        TF_VAR_redfish_password: lab.info.nodes[0].bmc.password,
+        TF_VAR_maas_api_key: lab.info.maas!.apiKey,
+        TF_VAR_slurm_token: lab.info.slurm!.token,
+      });
+      const synth = await project.run(["synth", ...CDKTF_FLAGS]);
+      expect(synth.code, outputOf(synth)).toBe(0);
+      const [stack] = project.stacks();
+      for (const args of [
+        ["init", "-no-color"],
+        ["plan", "-out=review.tfplan", "-no-color"],
+      ]) {
+        const r = await project.engineIn(stack.name, args);
+        expect(r.code, outputOf(r)).toBe(0);
+      }
+      const shown = await project.engineIn(stack.name, ["show", "-json", "-no-color", "review.tfplan"]);
+      expect(shown.code, outputOf(shown)).toBe(0);
+      const parsed = JSON.parse(shown.stdout) as {
+        resource_changes: { type: string; name: string; change: Planned }[];
+      };
+      const changes = parsed.resource_changes.map((c) => ({ ...c.change, type: c.type, name: c.name }));
+      // the construct's names are not the HCL ones: the summary must find the nodes all the same
+      expect(changes.filter((c) => /^r\d+_n\d+$/.test(c.name))).toEqual([]);
+      const r = await summarise(shown.stdout, ["--plan", "r01=-"]);
+      expect([r.code, r.stderr]).toEqual([0, ""]);
+      expect(r.stdout).toContain(`\n${expectedCounts(changes)}\n`);
+      expect(body(r.stdout)).toBe(snapshot("create"));
+    });
+  });
+});
