@@ -1,0 +1,32 @@
+/**
+ * The one error constructs throw: a props problem found at synth, before any engine runs, naming the construct path,
+ * the bad value (never a secret) and the fix.
+ */
+
+/** One problem with a construct's props: where, what is wrong, and how to fix it. */
+export interface ValidationProblem {
+  /** The construct path plus the field, e.g. `r12/nodes[3].bmc`. */
+  readonly path: string;
+  /** What is wrong, quoting the bad value unless it is a secret, e.g. `"10.0.0.300" is not an IPv4 address or URL`. */
+  readonly problem: string;
+  /** What to write instead, e.g. `use https://host[:port]`. */
+  readonly fix: string;
+}
+
+/** Thrown at synth when a construct's props are invalid; `problems` lists every problem found, not only the first. */
+export class RackformValidationError extends Error {
+  /** Stable code, as the provider's RACKFORM_ERR_* codes. */
+  readonly code = "RACKFORM_ERR_CONSTRUCT_INVALID";
+  /** The path of the construct whose props are invalid. */
+  readonly constructPath: string;
+  /** Every problem found in the construct's props. */
+  readonly problems: readonly ValidationProblem[];
+
+  /** Builds the error; the message has one line per problem: `path: problem — fix`. */
+  constructor(constructPath: string, problems: readonly ValidationProblem[]) {
+    super(problems.map((p) => `${p.path}: ${p.problem} — ${p.fix}`).join("\n"));
+    this.name = "RackformValidationError";
+    this.constructPath = constructPath;
+    this.problems = problems;
+  }
+}

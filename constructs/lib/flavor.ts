@@ -1,0 +1,132 @@
+/**
+ * A flavor: the hardware profile and firmware baseline every node of a rack must match before it is enrolled
+ * (rackform_bmc `expected`), and the fabric whose line rate sets the acceptance gate's NCCL threshold.
+ */
+import { Construct } from "constructs";
+import type { BmcExpected } from "../gen/providers/rackform/bmc/index.js";
+import { type PropsSchema, validateProps } from "./private/validate.js";
+
+/** The GPUs a node must have. */
+export interface GpuSpec {
+  /** Text every GPU model must contain, case-insensitive, e.g. "H100". */
+  readonly model: string;
+  /** Exact number of GPUs, 1..64. */
+  readonly count: number;
+}
+
+/** The scale-out fabric: rails of NICs, usually one per GPU. */
+export interface FabricSpec {
+  /** Line rate of one rail in Gb/s. @default 400 */
+  readonly railGbps?: number;
+  /** Number of rails. @default the GPU count */
+  readonly rails?: number;
+}
+
+/** Properties of a Flavor. */
+export interface FlavorProps {
+  /** The GPUs every node must have. */
+  readonly gpus: GpuSpec;
+  /** Least system memory in GiB. @default not checked */
+  readonly minMemoryGiB?: number;
+  /** Exact number of CPU sockets. @default not checked */
+  readonly cpuSockets?: number;
+  /** Exact number of network ports with a MAC address. @default not checked */
+  readonly nicCount?: number;
+  /** Firmware baseline: component (FirmwareInventory Id or Name) → exact version, e.g. { BIOS: "2.3.1" }. @default not checked */
+  readonly firmware?: Readonly<Record<string, string>>;
+  /** The scale-out fabric. @default one 400 Gb/s rail per GPU */
+  readonly fabric?: FabricSpec;
+}
+
+const count = (what: string, max: number) => ({
+  type: "integer",
+  minimum: 1,
+  maximum: max,
+  expect: `a whole number of ${what} in 1..${max}`,
+  fix: `give the ${what} every node has, e.g. 8`,
+});
+
+const SCHEMA: PropsSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["gpus"],
+  properties: {
+    gpus: {
+      type: "object",
+      additionalProperties: false,
+      required: ["model", "count"],
+      fix: 'describe the GPUs, e.g. { model: "H100", count: 8 }',
+      properties: {
+        model: { type: "string", minLength: 1, expect: "a GPU model", fix: 'name the model, e.g. "H100"' },
+        count: count("GPUs", 64),
+      },
+    },
+    minMemoryGiB: count("GiB", 1 << 20),
+    cpuSockets: count("CPU sockets", 16),
+    nicCount: count("NICs", 256),
+    firmware: {
+      type: "object",
+      additionalProperties: {
+        type: "string",
+        minLength: 1,
+        expect: "a firmware version",
+        fix: 'give the exact version, e.g. "2.3.1"',
+      },
+    },
+    fabric: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        railGbps: {
+          type: "number",
+          exclusiveMinimum: 0,
+          maximum: 3200,
+          expect: "a rail line rate in Gb/s (0 < rate ≤ 3200)",
+          fix: "give one rail's line rate, e.g. 400",
+        },
+        rails: count("rails", 64),
+      },
+    },
+  },
+};
+
+/** A hardware profile and firmware baseline, validated at synth; it creates no resource. */
+export class Flavor extends Construct {
+  /** The GPUs every node must have. */
+  readonly gpus: GpuSpec;
+  /** Least system memory in GiB, if checked. */
+  readonly minMemoryGiB: number | undefined;
+  /** CPU sockets, if checked. */
+  readonly cpuSockets: number | undefined;
+  /** NIC count, if checked. */
+  readonly nicCount: number | undefined;
+  /** The firmware baseline (may be empty). */
+  readonly firmware: Readonly<Record<string, string>>;
+  /** Fabric line rate in GB/s, as NCCL reports bus bandwidth: rails × railGbps / 8 (400 GB/s for 8 × 400 Gb/s). */
+  readonly fabricLineRateGBps: number;
+
+  /** Validates the props; throws RackformValidationError naming the field and the fix. */
+  constructor(scope: Construct, id: string, props: FlavorProps) {
+    super(scope, id);
+    validateProps(this, SCHEMA, props);
+    this.gpus = { ...props.gpus };
+    this.minMemoryGiB = props.minMemoryGiB;
+    this.cpuSockets = props.cpuSockets;
+    this.nicCount = props.nicCount;
+    this.firmware = { ...(props.firmware ?? {}) };
+    this.fabricLineRateGBps = ((props.fabric?.rails ?? props.gpus.count) * (props.fabric?.railGbps ?? 400)) / 8;
+  }
+
+  /** The rackform_bmc `expected` block, plus the node's own MACs when given. */
+  toBmcExpected(macs?: readonly string[]): BmcExpected {
+    return {
+      gpuModel: this.gpus.model,
+      gpuCount: this.gpus.count,
+      ...(this.minMemoryGiB !== undefined ? { minMemoryGib: this.minMemoryGiB } : {}),
+      ...(this.cpuSockets !== undefined ? { cpuCount: this.cpuSockets } : {}),
+      ...(this.nicCount !== undefined ? { nicCount: this.nicCount } : {}),
+      ...(macs && macs.length > 0 ? { macs: [...macs] } : {}),
+      ...(Object.keys(this.firmware).length > 0 ? { firmware: { ...this.firmware } } : {}),
+    };
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * cdktf records a full stack trace for every token it creates (intrinsic tokens, references), and under source maps
+ * (tsx, ts-node, --enable-source-maps) formatting one costs ~0.2 ms: a 1,000-node fleet creates ~10,000 of them, about
+ * half of its construct time. The traces only serve cdktf's message about a token that fails to resolve, which the
+ * chain's own references (ids and attributes of resources it just created) never do.
+ */
+
+/** Runs `fn` with stack traces formatted as empty text; synchronous, so nothing else observes it. */
+export function withoutTokenStacks<T>(fn: () => T): T {
+  const previous = Error.prepareStackTrace;
+  Error.prepareStackTrace = () => "";
+  try {
+    return fn();
+  } finally {
+    Error.prepareStackTrace = previous;
+  }
+}

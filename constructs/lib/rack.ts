@@ -1,0 +1,227 @@
+/**
+ * A rack: PDUs and nodes by U position and outlet. For every node it creates the chain a node walks, each resource
+ * taking the previous one's id so the engine orders a node's steps and runs nodes in parallel:
+ * rackform_pdu_outlet → rackform_bmc → rackform_machine → rackform_deployment → rackform_acceptance →
+ * rackform_cluster_member (gate_id = the acceptance id, so a new gate drains and rejoins the node).
+ * Logical ids are `<node>_outlet`, `<node>_bmc`, `<node>_machine`, `<node>_deployment`, `<node>_acceptance` and
+ * `<node>_member`, with the node name's characters outside [A-Za-z0-9_] as "_" (see constructs/README.md).
+ */
+import { type TerraformResource, TerraformStack, Token } from "cdktf";
+import { Construct } from "constructs";
+import { Acceptance, type AcceptanceConfig } from "../gen/providers/rackform/acceptance/index.js";
+import { Bmc } from "../gen/providers/rackform/bmc/index.js";
+import { ClusterMember } from "../gen/providers/rackform/cluster-member/index.js";
+import { Deployment, type DeploymentImage } from "../gen/providers/rackform/deployment/index.js";
+import { Machine } from "../gen/providers/rackform/machine/index.js";
+import { PduOutlet } from "../gen/providers/rackform/pdu-outlet/index.js";
+import type { RackformProvider } from "../gen/providers/rackform/provider/index.js";
+import type { AcceptancePolicy } from "./acceptance-policy.js";
+import type { IBackend } from "./backend.js";
+import type { ICluster, MemberSettings } from "./cluster.js";
+import { RackformValidationError } from "./errors.js";
+import type { Flavor } from "./flavor.js";
+import type { Image } from "./image.js";
+import { bmcUrl } from "./private/formats.js";
+import { type ChainSuffix, logicalId, sanitize } from "./private/names.js";
+import { rackRuleProblems } from "./private/rack-rules.js";
+import { RACK_SCHEMA } from "./private/rack-schema.js";
+import { withoutTokenStacks } from "./private/token-stacks.js";
+import { validateProps } from "./private/validate.js";
+import { addRackformProvider, type RedfishSettings } from "./provider.js";
+
+/** A rack PDU, reached over Redfish. */
+export interface RackPdu {
+  /** The PDU's name, which nodes refer to. */
+  readonly name: string;
+  /** Its Redfish service, e.g. "https://10.20.0.9". */
+  readonly endpoint: string;
+  /** How many outlets it has (numbered 1..outlets). @default 48 */
+  readonly outlets?: number;
+  /** Its RackPDU id under /redfish/v1/PowerEquipment/RackPDUs. @default the name */
+  readonly redfishId?: string;
+}
+
+/** A node of the rack: where it sits, what feeds it, where its BMC answers. */
+export interface RackNode {
+  /** Host name, also the machine's and the scheduler's node name, e.g. "r12-u07". */
+  readonly name: string;
+  /** Lowest U position, 1..52 (1 at the bottom). */
+  readonly u: number;
+  /** Name of the PDU feeding it. */
+  readonly pdu: string;
+  /** The outlet feeding it: a number in 1..outlets, or the PDU's outlet id such as "A7". */
+  readonly outlet: number | string;
+  /** BMC address: an IPv4 address (https is used) or a URL such as "https://10.20.1.7:8443". */
+  readonly bmc: string;
+  /** The node's MAC addresses: checked by the BMC and enrolled with the machine. @default the first MAC the BMC reports */
+  readonly macs?: readonly string[];
+  /** ComputerSystem id under /redfish/v1/Systems. @default the BMC's only system */
+  readonly systemId?: string;
+}
+
+/** Properties of a Rack. */
+export interface RackProps {
+  /** The rack's PDUs. */
+  readonly pdus: readonly RackPdu[];
+  /** The rack's nodes (at least one). */
+  readonly nodes: readonly RackNode[];
+  /** What every node must be before it is enrolled. */
+  readonly flavor: Flavor;
+  /** What every node is deployed with. */
+  readonly image: Image;
+  /** What every node must pass before it joins. */
+  readonly acceptance: AcceptancePolicy;
+  /** Where machines are enrolled: a MaasBackend or an IronicBackend. */
+  readonly backend: IBackend;
+  /** Which scheduler nodes join: a SlurmCluster or a KubernetesCluster. */
+  readonly cluster: ICluster;
+  /** How rackform reaches BMCs and PDUs (the stack's provider is built from it, the backend and the cluster). */
+  readonly redfish: RedfishSettings;
+  /** cloud-init user data of every deployment. @default "#cloud-config\nrackform-join: <scheduler>\n" */
+  readonly userData?: string;
+}
+
+/** One node's chain of resources. */
+export interface NodeChain {
+  /** The node's name. */
+  readonly name: string;
+  /** Its PDU outlet, powered on. */
+  readonly outlet: PduOutlet;
+  /** Its BMC, checked against the flavor. */
+  readonly bmc: Bmc;
+  /** Its machine in the backend. */
+  readonly machine: Machine;
+  /** The image deployed on it. */
+  readonly deployment: Deployment;
+  /** Its acceptance gate. */
+  readonly acceptance: Acceptance;
+  /** Its membership in the scheduler. */
+  readonly member: ClusterMember;
+}
+
+/** What every node's chain of a rack shares. */
+interface ChainSettings {
+  readonly flavor: Flavor;
+  readonly backend: IBackend;
+  readonly cluster: ICluster;
+  readonly userData: string;
+  readonly member: MemberSettings;
+  readonly image: DeploymentImage;
+  readonly gate: Omit<AcceptanceConfig, "machineId">;
+  readonly pdus: ReadonlyMap<string, RackPdu>;
+}
+
+const nodesOfStack = new WeakMap<TerraformStack, Map<string, string>>();
+
+/** Node names must be unique across a stack's racks too: they are logical ids, MAAS hostnames and scheduler names. */
+function claimNames(rack: Construct, nodes: readonly RackNode[]): void {
+  const stack = TerraformStack.of(rack);
+  let owners = nodesOfStack.get(stack);
+  if (!owners) nodesOfStack.set(stack, (owners = new Map()));
+  const problems = nodes.flatMap((n, i) => {
+    const owner = owners.get(sanitize(n.name));
+    return owner === undefined
+      ? []
+      : [
+          {
+            path: `${rack.node.path}/nodes[${i}].name`,
+            problem: `${JSON.stringify(n.name)} is already a node of rack ${owner} in stack ${stack.node.id}`,
+            fix: "give every node of a stack its own host name",
+          },
+        ];
+  });
+  if (problems.length > 0) throw new RackformValidationError(rack.node.path, problems);
+  for (const n of nodes) owners.set(sanitize(n.name), rack.node.path);
+}
+
+/** A rack of nodes, each converged from outlet-off to joined and accepted; props are validated at synth. */
+export class Rack extends Construct {
+  /** Every node's chain, in the order of the props. */
+  readonly nodes: readonly NodeChain[];
+  /** The stack's rackform provider. */
+  readonly provider: RackformProvider;
+
+  /** Validates the props and creates every node's chain; throws RackformValidationError naming the field and the fix. */
+  constructor(scope: Construct, id: string, props: RackProps) {
+    super(scope, id);
+    const { flavor, image, acceptance, backend, cluster, redfish, ...data } = props;
+    validateProps(this, RACK_SCHEMA, data, (base) => rackRuleProblems(base, props));
+    claimNames(this, props.nodes);
+    this.provider = addRackformProvider(this, { redfish, backend, cluster });
+    const settings: ChainSettings = {
+      flavor,
+      backend,
+      cluster,
+      userData: props.userData ?? `#cloud-config\nrackform-join: ${cluster.scheduler}\n`,
+      member: cluster.memberSettings(flavor),
+      image: image.toDeploymentImage(),
+      gate: acceptance.toAcceptanceConfig(flavor),
+      pdus: new Map(props.pdus.map((p) => [p.name, p])),
+    };
+    // Each node adds ~10 cdktf tokens; see token-stacks.ts for why their creation traces are skipped.
+    this.nodes = withoutTokenStacks(() => props.nodes.map((n) => this.chain(n, settings)));
+  }
+
+  private chain(n: RackNode, c: ChainSettings): NodeChain {
+    const id = (suffix: ChainSuffix) => logicalId(n.name, suffix);
+    // The logical id is the construct id; cdktf allows renaming only before anything references the resource.
+    const named = <T extends TerraformResource>(r: T): T => {
+      r.overrideLogicalId(r.node.id);
+      return r;
+    };
+    const pdu = c.pdus.get(n.pdu)!;
+    const outlet = named(
+      new PduOutlet(this, id("outlet"), {
+        endpoint: pdu.endpoint,
+        pduId: pdu.redfishId ?? pdu.name,
+        outletId: String(n.outlet),
+        powerState: "On",
+      }),
+    );
+    const bmc = named(
+      new Bmc(this, id("bmc"), {
+        endpoint: bmcUrl(n.bmc),
+        expected: c.flavor.toBmcExpected(n.macs),
+        ...(n.systemId !== undefined ? { systemId: n.systemId } : {}),
+        dependsOn: [outlet],
+      }),
+    );
+    const firstMac = Token.asString(bmc.interpolationForAttribute("macs[0]"));
+    const machine = named(
+      new Machine(this, id("machine"), {
+        name: n.name,
+        backend: c.backend.kind,
+        bmcEndpoint: bmc.endpoint,
+        macs: n.macs && n.macs.length > 0 ? [...n.macs] : [firstMac],
+        ...c.backend.machineFields(),
+      }),
+    );
+    const deployment = named(
+      new Deployment(this, id("deployment"), {
+        machineId: machine.id,
+        image: c.image,
+        userData: c.userData,
+        ...c.backend.deploymentFields(),
+      }),
+    );
+    const acceptance = named(new Acceptance(this, id("acceptance"), { machineId: deployment.id, ...c.gate }));
+    const member = named(
+      new ClusterMember(this, id("member"), {
+        scheduler: c.cluster.scheduler,
+        nodeAttribute: n.name,
+        gateId: acceptance.id,
+        ...c.member.config,
+      }),
+    );
+    // Set as an override so the chain works with bindings generated before the attribute existed.
+    if (c.member.maxUnavailable !== undefined) member.addOverride("max_unavailable", c.member.maxUnavailable);
+    return { name: n.name, outlet, bmc, machine, deployment, acceptance, member };
+  }
+
+  /** The chain of the node named `name`; throws when the rack has no such node. */
+  chainOf(name: string): NodeChain {
+    const chain = this.nodes.find((c) => c.name === name);
+    if (!chain) throw new Error(`rack ${this.node.path} has no node ${JSON.stringify(name)}`);
+    return chain;
+  }
+}
