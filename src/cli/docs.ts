@@ -5,6 +5,7 @@
  */
 import { ERROR_CODES } from "../clients/errors.js";
 import type { WireAttribute, WireBlock, WireSchema } from "../framework/wire-schema.js";
+import { CONSTRUCT_ERROR_CODES, PROVIDER_ERROR_CODES } from "../provider/error-codes.js";
 import type { GetProviderSchemaResponse } from "../server/rpc.js";
 
 function typeText(a: WireAttribute): string {
@@ -104,13 +105,15 @@ export function renderDocs(s: GetProviderSchemaResponse): Map<string, string> {
     [
       "# Error codes",
       "",
-      "<!-- Generated from src/clients/errors.ts by `npm run docs`; do not edit. -->",
+      "<!-- Generated from src/clients/errors.ts and src/provider/error-codes.ts by `npm run docs`; do not edit. -->",
       "",
       "Diagnostics end with the code of the failure that caused them, e.g. `(RACKFORM_ERR_HTTP_CONNECT)`.",
       "",
       "| code | meaning |",
       "|---|---|",
-      ...Object.entries(ERROR_CODES).map(([c, d]) => `| \`${c}\` | ${cell(d)} |`),
+      ...Object.entries({ ...ERROR_CODES, ...PROVIDER_ERROR_CODES, ...CONSTRUCT_ERROR_CODES }).map(
+        ([c, d]) => `| \`${c}\` | ${cell(d)} |`,
+      ),
       "",
     ].join("\n"),
   );

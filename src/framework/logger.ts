@@ -30,6 +30,14 @@ export interface LoggerOptions {
   readonly now?: () => Date;
 }
 
+/**
+ * go-plugin parses @timestamp with hclog's layout "2006-01-02T15:04:05.000000Z07:00" (exactly six fraction digits);
+ * a millisecond ISO time fails that parse and the engine shows the whole line raw at DEBUG instead of at its level.
+ */
+export function hclogTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}
+
 /** A logger writing one JSON object per line: {"@level","@message","@module","@timestamp",…fields}. */
 export function createLogger(opts: LoggerOptions = {}, base: LogFields = {}): Logger {
   const module = opts.module ?? "rackform";
@@ -44,7 +52,7 @@ export function createLogger(opts: LoggerOptions = {}, base: LogFields = {}): Lo
       "@level": level,
       "@message": message,
       "@module": module,
-      "@timestamp": now().toISOString(),
+      "@timestamp": hclogTime(now()),
     };
     write(`${JSON.stringify(line, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}\n`);
   };

@@ -94,7 +94,8 @@ group("logger", () => {
       "@level": "info",
       "@message": "planning",
       "@module": "rackform",
-      "@timestamp": "1970-01-01T00:00:00.000Z",
+      // six fraction digits: go-plugin parses hclog's layout, and a line it cannot parse loses its level
+      "@timestamp": "1970-01-01T00:00:00.000000Z",
       rpc: "plan",
       resource: "rackform_bmc",
     });

@@ -1,0 +1,17 @@
+/**
+ * Codes the provider itself raises (beyond the clients' ERROR_CODES), and the constructs library's one code: the docs
+ * list all of them in docs/errors.md. The constructs never import src, so their code is catalogued here and a test
+ * checks that constructs/lib still raises it.
+ */
+export const PROVIDER_ERROR_CODES = {
+  RACKFORM_ERR_BACKEND_NOT_CONFIGURED:
+    "A machine names a backend (maas or ironic) whose endpoint the provider block does not configure.",
+  RACKFORM_ERR_BACKEND_AMBIGUOUS:
+    "Several machines in the backend match one node's name, MACs or BMC address; rackform will not guess which one.",
+} as const;
+
+/** The constructs library's validation error (constructs/lib/errors.ts): synth stopped before any engine ran. */
+export const CONSTRUCT_ERROR_CODES = {
+  RACKFORM_ERR_CONSTRUCT_INVALID:
+    "A construct's props are invalid; the message names the construct path, the bad value and the fix.",
+} as const;
