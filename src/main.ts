@@ -9,5 +9,5 @@ await serve(async () => {
     import("./server/index.js"),
     import("./provider/index.js"),
   ]);
-  return createServer(rackformProvider());
+  return createServer(rackformProvider({ duplicateChecks: true }));
 });

@@ -22,6 +22,8 @@ export interface DemoConfigOptions {
   readonly deployKernel?: string;
   /** Ironic deploy (IPA) ramdisk URL. @default "http://images.lab/ipa.initramfs" (Ironic only) */
   readonly deployRamdisk?: string;
+  /** Every member's max_unavailable: a reimage recycles this many nodes at a time. @default no limit (not written) */
+  readonly maxUnavailable?: number;
 }
 
 const q = JSON.stringify;
@@ -31,6 +33,11 @@ function ironicDeployFields(opts: DemoConfigOptions): string {
   return `  deploy_kernel  = ${q(opts.deployKernel ?? "http://images.lab/ipa.kernel")}
   deploy_ramdisk = ${q(opts.deployRamdisk ?? "http://images.lab/ipa.initramfs")}
 `;
+}
+
+function maxUnavailableField(opts: DemoConfigOptions): string {
+  if (opts.maxUnavailable === undefined) return "";
+  return `  max_unavailable = ${opts.maxUnavailable} # rolling: at most this many nodes drained at once\n`;
 }
 
 function node(info: LabInfo, n: LabInfo["nodes"][number], opts: DemoConfigOptions): string {
@@ -76,7 +83,7 @@ resource "rackform_cluster_member" "${id}" {
   node       = ${q(n.name)}
   features   = ["h100"]
   gate_id    = rackform_acceptance.${id}.id # a new gate (reimage) drains the node first, then rejoins it
-}
+${maxUnavailableField(opts)}}
 `;
 }
 

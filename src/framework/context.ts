@@ -7,9 +7,15 @@ export interface Context {
   readonly signal: AbortSignal;
   /** Writes hclog JSON lines to stderr. */
   readonly log: Logger;
+  /** How many RPCs the server is serving right now, this one included; absent outside a server. */
+  readonly inFlight?: () => number;
 }
 
 /** A context for tests and tools: never aborted unless a signal is given, logs to stderr. */
-export function backgroundContext(signal: AbortSignal = new AbortController().signal, log?: Logger): Context {
-  return { signal, log: log ?? createLogger() };
+export function backgroundContext(
+  signal: AbortSignal = new AbortController().signal,
+  log?: Logger,
+  inFlight?: () => number,
+): Context {
+  return { signal, log: log ?? createLogger(), ...(inFlight ? { inFlight } : {}) };
 }

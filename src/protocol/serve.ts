@@ -76,6 +76,15 @@ export async function serve(provider: ProviderSource, opts: ServeOptions = {}): 
     server.tryShutdown(() => process.exit(0));
   };
 
+  // Once the engine is gone (SIGKILL) nobody reads our stderr: a log line fails with EPIPE, and an unhandled stream
+  // error would be reported on stderr again, failing again — a nextTick loop that spins a core and starves the orphan
+  // check below, so the process never exits. A closed stderr means the engine is gone: exit.
+  const onStreamError = (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") exit("the engine closed its end of stderr");
+  };
+  process.stderr.on("error", onStreamError);
+  process.stdout.on("error", onStreamError);
+
   // The engine stops work with StopProvider; Ctrl-C reaches the whole process group and must not kill us mid-apply.
   process.on("SIGINT", () => {});
   process.on("SIGTERM", () => exit("SIGTERM"));

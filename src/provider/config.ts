@@ -8,6 +8,7 @@ import { RedfishClient } from "../clients/redfish/index.js";
 import {
   attr,
   block,
+  conflictsWith,
   type Diagnostics,
   getBool,
   getNumber,
@@ -23,7 +24,42 @@ import {
   validator,
 } from "../framework/index.js";
 import { readCaBundle } from "./ca-bundle.js";
+import { DisruptionBudget } from "./disruption-budget.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
+import { serviceUrl } from "./service-url.js";
+
+/** A MAAS API key as `maas apikey` prints it: consumer_key:token_key:token_secret. */
+const MAAS_API_KEY = /^[^:\s]+:[^:\s]+:[^:\s]+$/;
+const MAAS_API_KEY_FIX =
+  "maas.api_key must have the form consumer_key:token_key:token_secret (three parts separated by colons), as `maas apikey --username=…` prints it.";
+
+// The key itself is never echoed: it is a secret even when malformed.
+const maasApiKey = validator("consumer_key:token_key:token_secret", (req, resp) => {
+  if (typeof req.value === "string" && !MAAS_API_KEY.test(req.value)) {
+    resp.diagnostics.error("Invalid MAAS API key", MAAS_API_KEY_FIX, req.path);
+  }
+});
+
+const notWithCaFile = validator("not true together with ca_file", (req, resp) => {
+  if (req.value === true && typeof req.parent.ca_file === "string") {
+    resp.diagnostics.error(
+      "insecure conflicts with ca_file",
+      "insecure = true turns off the TLS verification that ca_file configures. Remove insecure to verify the BMCs " +
+        "against ca_file (recommended), or remove ca_file.",
+      req.path,
+    );
+  }
+});
+
+const needsUsername = validator("set together with username", (req, resp) => {
+  if (typeof req.value === "string" && (req.parent.username === null || req.parent.username === undefined)) {
+    resp.diagnostics.error(
+      "Ironic password without username",
+      "HTTP basic authentication needs both: set ironic.username too, or use ironic.token for a Keystone token.",
+      req.path,
+    );
+  }
+});
 
 const duration = validator("a duration such as 500ms or 2s", (req, resp) => {
   if (typeof req.value !== "string") return;
@@ -61,7 +97,8 @@ export const providerSchema: Schema = {
           }),
           insecure: attr.bool({
             optional: true,
-            description: "Skip TLS verification. Only for a lab you trust. @default false",
+            description: "Skip TLS verification. Only for a lab you trust; not together with ca_file. @default false",
+            validators: [notWithCaFile],
           }),
           max_concurrent_per_bmc: attr.number({
             optional: true,
@@ -84,13 +121,14 @@ export const providerSchema: Schema = {
           url: attr.string({
             optional: true,
             description: 'MAAS region URL, e.g. "http://maas:5240/MAAS/". Falls back to RACKFORM_MAAS_URL.',
-            validators: [stringLength({ min: 1 })],
+            validators: [stringLength({ min: 1 }), serviceUrl('"http://maas:5240/MAAS/"')],
           }),
           api_key: attr.string({
             optional: true,
             sensitive: true,
             description:
               "MAAS API key `consumer_key:token_key:token_secret`. Falls back to RACKFORM_MAAS_API_KEY. Never logged.",
+            validators: [maasApiKey],
           }),
         },
       },
@@ -102,7 +140,7 @@ export const providerSchema: Schema = {
           url: attr.string({
             optional: true,
             description: 'Ironic API endpoint, e.g. "http://ironic:6385". Falls back to RACKFORM_IRONIC_URL.',
-            validators: [stringLength({ min: 1 })],
+            validators: [stringLength({ min: 1 }), serviceUrl('"http://ironic:6385"')],
           }),
           username: attr.string({
             optional: true,
@@ -112,12 +150,14 @@ export const providerSchema: Schema = {
           password: attr.string({
             optional: true,
             sensitive: true,
-            description: "HTTP basic password. Falls back to RACKFORM_IRONIC_PASSWORD. Never logged.",
+            description: "HTTP basic password (with username). Falls back to RACKFORM_IRONIC_PASSWORD. Never logged.",
+            validators: [needsUsername],
           }),
           token: attr.string({
             optional: true,
             sensitive: true,
             description: "Keystone token (X-Auth-Token), instead of basic auth. Falls back to RACKFORM_IRONIC_TOKEN.",
+            validators: [conflictsWith("username")],
           }),
         },
       },
@@ -148,6 +188,8 @@ export class ProviderData {
   private readonly clients = new Map<string, RedfishClient>();
   private lastPowerOn = 0;
   private powerOnChain: Promise<void> = Promise.resolve();
+  /** Cluster members' disruption budget: how many nodes of a key may be drained at once in this run. */
+  readonly budget = new DisruptionBudget();
 
   constructor(
     readonly redfish: RedfishSettings,
@@ -235,13 +277,9 @@ function resolveBackends(config: ObjectValue, diags: Diagnostics): BackendSettin
   const out: { maas?: BackendSettings["maas"]; ironic?: BackendSettings["ironic"] } = {};
   const maasUrl = blockStr("maas", "url", "RACKFORM_MAAS_URL");
   const apiKey = blockStr("maas", "api_key", "RACKFORM_MAAS_API_KEY");
-  if (apiKey !== undefined && !/^[^:\s]+:[^:\s]+:[^:\s]+$/.test(apiKey)) {
-    // The key itself is never echoed: it is a secret even when malformed.
-    diags.error(
-      "Invalid MAAS API key",
-      "maas.api_key must have the form consumer_key:token_key:token_secret (three parts separated by colons), as `maas apikey --username=…` prints it.",
-      path("maas", "api_key"),
-    );
+  if (apiKey !== undefined && !MAAS_API_KEY.test(apiKey)) {
+    // Checked again here for a key from RACKFORM_MAAS_API_KEY, which validation does not see.
+    diags.error("Invalid MAAS API key", MAAS_API_KEY_FIX, path("maas", "api_key"));
     return undefined;
   }
   if (maasUrl && apiKey) out.maas = { url: maasUrl, apiKey };

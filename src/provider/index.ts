@@ -1,5 +1,5 @@
 /** The rackform provider: its schema, configuration, and the resource and data source types it serves. */
-import type { Provider } from "../framework/index.js";
+import type { Provider, Resource } from "../framework/index.js";
 import { providerSchema, resolveConfig } from "./config.js";
 import { inventoryDataSource } from "./data-sources/inventory.js";
 import { acceptanceResource } from "./resources/acceptance.js";
@@ -8,12 +8,26 @@ import { clusterMemberResource } from "./resources/cluster-member.js";
 import { deploymentResource } from "./resources/deployment.js";
 import { machineResource } from "./resources/machine.js";
 import { pduOutletResource } from "./resources/pdu-outlet.js";
+import { ClaimRegistry, withClaims } from "./uniqueness.js";
 
 /** The provider's version, as installed into the filesystem mirror. */
 export const PROVIDER_VERSION = "0.1.0";
 
+/** Options of rackformProvider. */
+export interface RackformProviderOptions {
+  /**
+   * Report two resources claiming one machine name, MAC, BMC, outlet or scheduler node (uniqueness.ts). It relies on
+   * the engine's calling pattern — each resource instance validated once per provider process — so the executable the
+   * engines run (src/main.ts) turns it on, while in-process tests that validate many variants of one resource in one
+   * configured provider keep it off. @default false
+   */
+  readonly duplicateChecks?: boolean;
+}
+
 /** A fresh provider instance (one per process). */
-export function rackformProvider(): Provider {
+export function rackformProvider(opts: RackformProviderOptions = {}): Provider {
+  const claims = new ClaimRegistry();
+  const checked = (r: Resource) => (opts.duplicateChecks ? withClaims(r, claims) : r);
   const resources = [
     pduOutletResource(),
     bmcResource(),
@@ -21,12 +35,13 @@ export function rackformProvider(): Provider {
     deploymentResource(),
     acceptanceResource(),
     clusterMemberResource(),
-  ];
+  ].map(checked);
   const dataSources = [inventoryDataSource()];
   return {
     metadata: { typeName: "rackform", version: PROVIDER_VERSION },
     schema: providerSchema,
     configure(req, resp) {
+      claims.clear();
       const data = resolveConfig(req.config, resp.diagnostics);
       resp.resourceData = data;
       resp.dataSourceData = data;

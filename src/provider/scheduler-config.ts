@@ -18,6 +18,7 @@ import {
   stringLength,
 } from "../framework/index.js";
 import { readCaBundle } from "./ca-bundle.js";
+import { serviceUrl } from "./service-url.js";
 
 /** slurmrestd endpoint and JWT, resolved. */
 export interface SlurmSettings {
@@ -41,7 +42,7 @@ export const schedulerBlocks: { readonly slurm: NestedBlock; readonly kubernetes
         url: attr.string({
           optional: true,
           description: 'slurmrestd base URL, e.g. "http://slurmctl:6820". Falls back to RACKFORM_SLURM_URL.',
-          validators: [stringLength({ min: 1 })],
+          validators: [stringLength({ min: 1 }), serviceUrl('"http://slurmctl:6820"')],
         }),
         user: attr.string({
           optional: true,
@@ -65,7 +66,7 @@ export const schedulerBlocks: { readonly slurm: NestedBlock; readonly kubernetes
           optional: true,
           description:
             'Kubernetes API server URL, e.g. "https://10.0.0.1:6443". Falls back to RACKFORM_KUBERNETES_URL.',
-          validators: [stringLength({ min: 1 })],
+          validators: [stringLength({ min: 1 }), serviceUrl('"https://10.0.0.1:6443"')],
         }),
         token: attr.string({
           optional: true,

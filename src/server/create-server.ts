@@ -32,7 +32,7 @@ export function createServer(provider: Provider, opts: ServerOptions = {}): Prov
     <Req, Resp>(name: string, fn: (req: Req) => Promise<Resp>, fallback: (req: Req, d: Diagnostic[]) => Resp) =>
     async (req: Req): Promise<Resp> => {
       try {
-        return await fn(req);
+        return await s.track(() => fn(req));
       } catch (e) {
         return fallback(req, [unexpectedError(`The ${name} RPC`, e)]);
       }

@@ -30,6 +30,7 @@ export class ServerState {
   /** Sensitive strings of the provider configuration, redacted from every later diagnostic. */
   providerSecrets: readonly string[] = [];
   private abort = new AbortController();
+  private active = 0;
 
   constructor(
     readonly provider: Provider,
@@ -59,7 +60,18 @@ export class ServerState {
 
   /** The context handed to handlers now, logging with the type name; StopProvider aborts its signal. */
   context(typeName?: string): Context {
-    return backgroundContext(this.abort.signal, typeName ? this.log.with({ tf_resource_type: typeName }) : this.log);
+    const log = typeName ? this.log.with({ tf_resource_type: typeName }) : this.log;
+    return backgroundContext(this.abort.signal, log, () => this.active);
+  }
+
+  /** Runs one RPC, counted in `inFlight` while it runs (a handler can tell the engine's parallelism in use). */
+  async track<T>(fn: () => Promise<T>): Promise<T> {
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+    }
   }
 
   /** Aborts in-flight work; later calls get a fresh signal. */

@@ -64,6 +64,31 @@ export async function uploadGoldenImage(lab: Lab, image: DemoImage = GOLDEN_IMAG
   if (r.status !== 201) throw new Error(`uploading the image to the lab MAAS failed: ${r.status} ${await r.text()}`);
 }
 
+/** A golden image of another version (sha256 derived from name and version, as GOLDEN_IMAGE's). */
+export function goldenImage(version: string): DemoImage {
+  const name = GOLDEN_IMAGE.name;
+  return { name, version, sha256: createHash("sha256").update(`${name}-${version}`).digest("hex") };
+}
+
+/** What a rack stack deploys beyond the demo's defaults. */
+export interface RackOptions {
+  /** @default GOLDEN_IMAGE */
+  readonly image?: DemoImage;
+  /** Every member's max_unavailable. @default unset (no limit) */
+  readonly maxUnavailable?: number;
+}
+
+/** The demo configuration for `nodes` on `backend` (main.tf of a rack stack); rewrite it to change the rack. */
+export function rackConfig(
+  lab: Lab,
+  backend: "maas" | "ironic",
+  nodes: readonly string[],
+  opts: RackOptions = {},
+): string {
+  const extra = opts.maxUnavailable !== undefined ? { maxUnavailable: opts.maxUnavailable } : {};
+  return demoConfig(lab.info, opts.image ?? GOLDEN_IMAGE, { backend, nodes, ...extra });
+}
+
 /** A working directory holding the demo configuration for `nodes` on `backend`, secrets passed as TF_VAR_*. */
 export async function rackStack(
   eng: Engine,
@@ -71,6 +96,7 @@ export async function rackStack(
   lab: Lab,
   backend: "maas" | "ironic",
   nodes: readonly string[],
+  opts: RackOptions = {},
 ): Promise<Workdir> {
   const slurm = lab.info.slurm;
   if (!slurm) throw new Error("the lab started without Slurm");
@@ -79,8 +105,7 @@ export async function rackStack(
     TF_VAR_slurm_token: slurm.token,
   };
   if (backend === "maas") env.TF_VAR_maas_api_key = lab.info.maas!.apiKey;
-  const main = demoConfig(lab.info, GOLDEN_IMAGE, { backend, nodes });
-  return Workdir.create(eng, cliConfig, { "main.tf": main }, env);
+  return Workdir.create(eng, cliConfig, { "main.tf": rackConfig(lab, backend, nodes, opts) }, env);
 }
 
 /** The resources in the engine's state (`show -json`). */
@@ -116,4 +141,40 @@ export async function slurmNodes(lab: Lab): Promise<Map<string, { state: string;
   } finally {
     await client.close();
   }
+}
+
+/** One look at slurmctld during a run: which of the watched nodes accept work, and which do not (or are unknown). */
+export interface SlurmSample {
+  readonly joined: readonly string[];
+  readonly out: readonly string[];
+}
+
+/** Polls the lab's slurmrestd every `everyMs` for `nodes` until `stop()`, which returns every sample taken. */
+export function sampleSlurm(lab: Lab, nodes: readonly string[], everyMs = 100): { stop(): Promise<SlurmSample[]> } {
+  const s = lab.info.slurm;
+  if (!s) throw new Error("the lab started without Slurm");
+  const client = new SlurmClient({ url: s.url, user: s.user, token: s.token, nodeCacheMaxAgeMs: 0 });
+  const samples: SlurmSample[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const all = new Map((await client.listNodes()).map((n) => [n.name, n.schedulable]));
+      samples.push({
+        joined: nodes.filter((n) => all.get(n) === true),
+        out: nodes.filter((n) => all.get(n) !== true),
+      });
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      try {
+        await loop;
+      } finally {
+        await client.close();
+      }
+      return samples;
+    },
+  };
 }

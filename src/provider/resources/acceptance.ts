@@ -173,6 +173,10 @@ export function acceptanceResource(): Resource {
     async create(req, resp) {
       const s = await create(req.context, need(), req.plan, resp.diagnostics);
       if (s) resp.state = s;
+      // A quarantined node will not rejoin in this run: its drain slot goes to the next node.
+      if (resp.diagnostics.hasError()) {
+        need().budget.release([getString(req.plan, "machine_id")], "failed its acceptance gate", req.context.log);
+      }
     },
 
     async update(req, resp) {

@@ -5,6 +5,7 @@
 import {
   attr,
   type Diagnostics,
+  numberBetween,
   type ObjectValue,
   path,
   requiresReplace,
@@ -40,8 +41,9 @@ export const clusterMemberSchema: Schema = {
     "hand reads as joined = false and the plan holds an in-place update that re-joins it. Destroy drains first " +
     `(Slurm DRAIN with reason "${DRAIN_REASON}", waiting until running jobs end; Kubernetes cordon and eviction, ` +
     "honouring PodDisruptionBudgets), bounded by timeouts.delete (default 30m); nothing is ever killed: on timeout the " +
-    "destroy fails naming what still runs, and the node stays drained or cordoned. Import with slurm:<node> or " +
-    "kubernetes:<node>.",
+    "destroy fails naming what still runs, and the node stays drained or cordoned. With max_unavailable a drain first " +
+    "waits for the disruption budget, so a reimage of the whole rack recycles a few nodes at a time while the rest " +
+    "stay joined. Import with slurm:<node> or kubernetes:<node>.",
   attributes: {
     id: attr.string({
       computed: true,
@@ -114,6 +116,20 @@ export const clusterMemberSchema: Schema = {
       default: true,
       description:
         "Drain before leaving on destroy. false: destroy only forgets the node, which keeps running jobs and accepting new ones. @default true",
+    }),
+    max_unavailable: attr.number({
+      optional: true,
+      description:
+        "Disruption budget: at most this many nodes of the same budget (scheduler and partitions: the nodes in the " +
+        "same Slurm partitions; for Kubernetes the whole cluster) are drained at once by one apply — a rolling " +
+        "reimage drains a node only while fewer are out, and the others stay in the cluster. A node's slot is given " +
+        "back when it rejoins, or when its chain stops in this run (failed drain, release, deploy or acceptance gate: " +
+        "the rollout goes on without it) or its machine is deleted. The value applies to drains of this apply even " +
+        "when it is set in the same change. Keep -parallelism above the number of nodes minus max_unavailable: a " +
+        "waiting drain holds one of the engine's parallel operations, and when nothing but waiting drains is left " +
+        "the waiting ones fail (the node stays joined) instead of hanging; re-apply to continue. " +
+        "@default no limit: every node drains as soon as the engine gets to it",
+      validators: [numberBetween(1, 1_000_000)],
     }),
     wait_for_registration: attr.bool({
       optional: true,
@@ -195,6 +211,13 @@ export function validateClusterMember(c: ObjectValue, diags: Diagnostics): void 
         path("features"),
       );
     }
+  }
+  if (typeof c.max_unavailable === "number" && !Number.isInteger(c.max_unavailable)) {
+    diags.error(
+      "Invalid max_unavailable",
+      `max_unavailable must be a whole number of nodes, got ${c.max_unavailable}.`,
+      path("max_unavailable"),
+    );
   }
   if (Array.isArray(c.features)) {
     for (const f of c.features) {

@@ -11,6 +11,9 @@
  * Destroy never kills work: Slurm jobs run to completion under DRAIN, Kubernetes pods leave through the Eviction API
  * (PodDisruptionBudgets honoured). When that takes longer than timeouts.delete the destroy fails, naming what still
  * runs, and the resource stays in state with the node drained or cordoned.
+ *
+ * Rolling: with max_unavailable a drain first takes a slot of the disruption budget (cluster-member-budget.ts), and
+ * create gives it back when the node rejoins (or fails to), so a reimage of the whole rack keeps the rest joined.
  */
 import {
   type Context,
@@ -28,6 +31,7 @@ import { addClientError } from "../client-errors.js";
 import { providerDataSlot } from "../data-slot.js";
 import { SchedulerNotConfiguredError } from "../scheduler-config.js";
 import { bounded, OperationTimeoutError } from "../timeouts.js";
+import { PRIVATE_MAX_UNAVAILABLE, waitForSlot } from "./cluster-member-budget.js";
 import {
   DrainTimeoutError,
   type JoinSpec,
@@ -221,6 +225,9 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
     async create(req, resp) {
       const s = await converge(req.context, req.plan, null, resp.diagnostics);
       if (s) resp.state = s;
+      // Joined or not, this node's recycling is over for this run: the next node may drain.
+      const why = s?.joined === true ? "rejoined" : "did not rejoin";
+      slot.get().budget.release([nodeOf(req.plan), getString(req.plan, "gate_id")], why, req.context.log);
     },
 
     async update(req, resp) {
@@ -266,8 +273,13 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       if (st.drain_on_destroy === false) return;
       const ops = opsFor(st, resp.diagnostics);
       if (!ops) return;
-      const ms = timeoutMs(st, "delete", DEFAULT_TIMEOUT_MS.delete);
+      const total = timeoutMs(st, "delete", DEFAULT_TIMEOUT_MS.delete);
       const node = nodeOf(st);
+      const { budget } = slot.get();
+      const waited = await waitForSlot(req.context, budget, st, req.private, total, what(st), resp.diagnostics);
+      if (waited === undefined) return;
+      // A wait for the budget counts against timeouts.delete too.
+      const ms = waited > 0 ? Math.max(total - waited, 1_000) : total;
       req.context.log.info("draining before leaving", { scheduler: ops.kind, node, timeoutMs: ms });
       try {
         // The drain's own deadline fires first and says what still runs; the outer bound only catches a hung call.
@@ -275,6 +287,8 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
           ops.drain(node, ms, pollMs, signal),
         );
       } catch (e) {
+        // This node will not be recycled in this run; the rollout goes on without it.
+        budget.release([node], "did not drain", req.context.log);
         if (e instanceof DrainTimeoutError || e instanceof OperationTimeoutError) {
           const running = e instanceof DrainTimeoutError ? e.running : e.message;
           resp.diagnostics.error(
@@ -290,8 +304,16 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
 
     modifyPlan(req, resp) {
       const { plan, state } = req;
-      if (!isObjectValue(plan) || !isObjectValue(state) || state.joined !== false) return;
-      resp.plan = { ...plan, joined: true, state: UNKNOWN };
+      if (!isObjectValue(plan)) return;
+      // The destroy half of a replacement sees only the prior state: the planned limit reaches it through private.
+      const max = plan.max_unavailable ?? null;
+      if (max === null || typeof max === "number") resp.private = { ...resp.private, [PRIVATE_MAX_UNAVAILABLE]: max };
+      // The id is scheduler:node, so a replacement's plan can name it (one less "known after apply" per node).
+      const [kind, node] = [plan.scheduler, plan.node];
+      const id = typeof kind === "string" && typeof node === "string" ? `${kind}:${node}` : undefined;
+      if (id !== undefined && plan.id !== id) resp.plan = { ...plan, id };
+      if (!isObjectValue(state) || state.joined !== false) return;
+      resp.plan = { ...(resp.plan as ObjectValue), joined: true, state: UNKNOWN };
     },
 
     importState(req, resp) {

@@ -23,6 +23,9 @@ export const SHA256 = /^[0-9a-fA-F]{64}$/;
 /** An image version: starts with a letter or digit, then letters, digits and . _ + - (e.g. 2026.06.2). */
 export const IMAGE_VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 
+/** Where Ironic (or IPA) fetches an image from: http, https or file. */
+export const IMAGE_URL = /^(https?|file):\/\/\S+$/;
+
 /** The image attributes whose change means a reimage (signature alone is recorded in place). */
 export const IMAGE_IDENTITY = ["name", "version", "url", "sha256"] as const;
 /** Top-level attributes whose change means a reimage. */
@@ -74,7 +77,7 @@ export const deploymentSchema: Schema = {
         url: attr.string({
           optional: true,
           description: "Where the image is served; required by Ironic (instance_info.image_source), unused by MAAS.",
-          validators: [stringMatches(/^(https?|file):\/\/\S+$/, "an http(s):// or file:// URL")],
+          validators: [stringMatches(IMAGE_URL, "an http(s):// or file:// URL")],
         }),
         sha256: attr.string({
           required: true,
@@ -110,11 +113,13 @@ export const deploymentSchema: Schema = {
     deploy_kernel: attr.string({
       optional: true,
       description: "Ironic deploy (IPA) kernel URL written to driver_info (Ironic only; else the conductor's default).",
+      validators: [stringMatches(IMAGE_URL, "an http(s):// or file:// URL")],
     }),
     deploy_ramdisk: attr.string({
       optional: true,
       description:
         "Ironic deploy (IPA) ramdisk URL written to driver_info (Ironic only; else the conductor's default).",
+      validators: [stringMatches(IMAGE_URL, "an http(s):// or file:// URL")],
     }),
     erase_on_destroy: attr.bool({
       optional: true,

@@ -194,6 +194,10 @@ export function deploymentResource(): Resource {
       const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
       const s = await create(req.context, need(), req.plan, ms, resp.diagnostics);
       if (s) resp.state = s;
+      // A node that cannot be reimaged will not rejoin in this run: its drain slot goes to the next node.
+      if (resp.diagnostics.hasError()) {
+        need().budget.release([getString(req.plan, "machine_id")], "failed to deploy", req.context.log);
+      }
     },
 
     async update(req, resp) {
@@ -257,6 +261,7 @@ export function deploymentResource(): Resource {
       } catch (e) {
         report(resp.diagnostics, e, "release the machine", m.backend, m.id);
       }
+      if (resp.diagnostics.hasError()) need().budget.release([getString(st, "machine_id")], "failed to release", log);
     },
 
     importState(req, resp) {

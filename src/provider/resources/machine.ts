@@ -259,6 +259,9 @@ export function machineResource(): Resource {
       } catch (e) {
         report(resp.diagnostics, e, "remove the machine", backendName, name);
       }
+      // The node's chain is torn down (or stuck): it will not rejoin in this run, so a drain slot it held is free.
+      const why = resp.diagnostics.hasError() ? "could not be removed" : "was removed";
+      need().budget.release([getString(st, "id"), getString(st, "name")], why, log);
     },
 
     importState(req, resp) {

@@ -1,0 +1,224 @@
+/**
+ * The disruption budget of cluster members: at most `max_unavailable` nodes of one budget key out of the cluster at
+ * once, within one provider process (one engine run).
+ *
+ * Why in the provider: on a reimage every node's first step is its member's destroy (the drain), the engine makes all
+ * of them ready at once and its parallelism semaphore is FIFO, so whatever -parallelism says every node drains before
+ * any rejoins. Cross-node depends_on cannot help (destroy-then-create inverts it). So a drain takes a slot here first
+ * and waits while the key's slots are held; the slot comes back when the node rejoins (member create, success or
+ * failure), when its chain stops for this run (a failed drain, release, deploy or gate: the rollout goes on without
+ * it), or when its machine is deleted.
+ *
+ * Deadlock guard: a waiting drain holds one of the engine's parallelism slots. When every RPC in flight is a waiting
+ * drain for `quietMs` on end while slots are held, the nodes holding them can never take their next step, so the
+ * waiting drains fail (the node stays joined, nothing changed) instead of hanging until their timeout.
+ */
+import type { Logger } from "../framework/index.js";
+
+/** The waiting drains gave up: the engine's parallelism is exhausted by drains waiting for the budget. */
+export class BudgetDeadlockError extends Error {
+  override readonly name = "BudgetDeadlockError";
+  constructor(
+    readonly node: string,
+    /** Nodes holding slots (being recycled) when the guard fired. */
+    readonly holders: readonly string[],
+  ) {
+    super(
+      `every operation the engine runs in parallel is a drain waiting for the disruption budget, so the nodes ` +
+        `being recycled (${holders.join(", ")}) cannot take their next step`,
+    );
+  }
+}
+
+/** Options of the budget; tests shorten the guard. */
+export interface DisruptionBudgetOptions {
+  /** How long only waiting drains must be in flight before the guard fails them. @default 5_000 */
+  readonly quietMs?: number;
+  /** How often the guard looks. @default 250 */
+  readonly tickMs?: number;
+  /** Clock. @default Date.now */
+  readonly now?: () => number;
+}
+
+/** One drain asking for a slot. */
+export interface SlotRequest {
+  /** Budget key: nodes sharing it share `max` (e.g. "slurm:gpu"). */
+  readonly key: string;
+  /** The node's name, as logs show it. */
+  readonly node: string;
+  /** Other names the rest of the chain knows the node by (the machine id "maas:abc"); any of them releases. */
+  readonly aliases?: readonly string[];
+  /** Slots of this key that may be held at once (≥ 1). */
+  readonly max: number;
+  /** Aborts the wait (timeout, StopProvider). */
+  readonly signal: AbortSignal;
+  /** RPCs the server is serving now (Context.inFlight); without it the guard cannot judge this waiter. */
+  readonly inFlight?: () => number;
+  readonly log: Logger;
+}
+
+interface Holder {
+  readonly key: string;
+  readonly node: string;
+  readonly names: ReadonlySet<string>;
+}
+
+interface Waiter {
+  readonly req: SlotRequest;
+  readonly grant: () => void;
+  readonly fail: (e: unknown) => void;
+}
+
+/** Slots per budget key, shared by every rackform_cluster_member in the process. */
+export class DisruptionBudget {
+  private readonly holders: Holder[] = [];
+  private readonly waiters: Waiter[] = [];
+  private readonly quietMs: number;
+  private readonly tickMs: number;
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private stuckSince: number | undefined;
+
+  constructor(opts: DisruptionBudgetOptions = {}) {
+    this.quietMs = opts.quietMs ?? 5_000;
+    this.tickMs = opts.tickMs ?? 250;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Nodes holding a slot of `key`, in the order they took it. */
+  inUse(key: string): string[] {
+    return this.holders.filter((h) => h.key === key).map((h) => h.node);
+  }
+
+  /**
+   * Takes a slot for the node, waiting while `max` of its key are held; resolves true when it had to wait. Rejects on
+   * abort or with BudgetDeadlockError.
+   */
+  acquire(req: SlotRequest): Promise<boolean> {
+    if (req.signal.aborted) return Promise.reject(req.signal.reason);
+    if (this.holding(req)) return Promise.resolve(false);
+    if (this.waiters.every((w) => w.req.key !== req.key) && this.inUse(req.key).length < req.max) {
+      this.take(req);
+      return Promise.resolve(false);
+    }
+    const inUse = this.inUse(req.key);
+    req.log.info(
+      `drain of ${req.node} waits for the disruption budget (${inUse.length} of ${req.max} in use: ${inUse.join(", ")})`,
+      { node: req.node, budget: req.key, in_use: inUse },
+    );
+    return new Promise<boolean>((resolve, reject) => {
+      const onAbort = () => {
+        this.drop(w);
+        reject(req.signal.reason);
+      };
+      const w: Waiter = {
+        req,
+        grant: () => {
+          req.signal.removeEventListener("abort", onAbort);
+          resolve(true);
+        },
+        fail: (e) => {
+          req.signal.removeEventListener("abort", onAbort);
+          reject(e);
+        },
+      };
+      req.signal.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(w);
+      this.watch();
+    });
+  }
+
+  /**
+   * Gives back the slot of the node known by any of `names` (node name or machine id); `why` is logged. Returns the
+   * node released, or undefined when it held none (most calls: nodes that were never drained in this run).
+   */
+  release(names: readonly (string | null | undefined)[], why: string, log: Logger): string | undefined {
+    const known = names.filter((n): n is string => typeof n === "string" && n !== "");
+    const i = this.holders.findIndex((h) => known.some((n) => h.names.has(n)));
+    if (i < 0) return undefined;
+    const [h] = this.holders.splice(i, 1);
+    const left = this.inUse(h.key);
+    log.info(
+      `${h.node} ${why}: its disruption budget slot is free (${left.length} in use${left.length ? `: ${left.join(", ")}` : ""})`,
+      {
+        node: h.node,
+        budget: h.key,
+      },
+    );
+    this.grantWaiting();
+    return h.node;
+  }
+
+  private holding(req: SlotRequest): boolean {
+    return this.holders.some((h) => h.key === req.key && h.node === req.node);
+  }
+
+  private take(req: SlotRequest): void {
+    this.holders.push({ key: req.key, node: req.node, names: new Set([req.node, ...(req.aliases ?? [])]) });
+    const inUse = this.inUse(req.key);
+    req.log.info(
+      `drain of ${req.node} takes a disruption budget slot (${inUse.length} of ${req.max} in use: ${inUse.join(", ")})`,
+      { node: req.node, budget: req.key, in_use: inUse },
+    );
+  }
+
+  private drop(w: Waiter): void {
+    const i = this.waiters.indexOf(w);
+    if (i >= 0) this.waiters.splice(i, 1);
+    if (this.waiters.length === 0) this.unwatch();
+  }
+
+  /** First come, first served per key: a later drain never overtakes an earlier one of its key. */
+  private grantWaiting(): void {
+    const blocked = new Set<string>();
+    for (const w of [...this.waiters]) {
+      if (blocked.has(w.req.key)) continue;
+      if (this.inUse(w.req.key).length >= w.req.max) {
+        blocked.add(w.req.key);
+        continue;
+      }
+      this.drop(w);
+      this.take(w.req);
+      w.grant();
+    }
+    this.stuckSince = undefined;
+  }
+
+  private watch(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.check(), this.tickMs);
+    this.timer.unref?.();
+  }
+
+  private unwatch(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.stuckSince = undefined;
+  }
+
+  /** The guard: only waiting drains in flight, slots held, for quietMs on end → fail every waiting drain. */
+  private check(): void {
+    const counts = this.waiters.map((w) => w.req.inFlight?.());
+    if (counts.some((c) => c === undefined) || this.holders.length === 0) {
+      this.stuckSince = undefined;
+      return;
+    }
+    const inFlight = Math.max(...(counts as number[]));
+    if (inFlight > this.waiters.length) {
+      this.stuckSince = undefined;
+      return;
+    }
+    const t = this.now();
+    this.stuckSince ??= t;
+    if (t - this.stuckSince < this.quietMs) return;
+    const holders = this.holders.map((h) => h.node);
+    for (const w of [...this.waiters]) {
+      this.drop(w);
+      w.req.log.warn(`drain of ${w.req.node} gives up waiting: the engine's parallelism is exhausted`, {
+        node: w.req.node,
+        holders,
+      });
+      w.fail(new BudgetDeadlockError(w.req.node, holders));
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * rackform_cluster_member's side of the disruption budget (../disruption-budget.ts): which budget a member belongs
+ * to, which max_unavailable a drain obeys, and the wait before a drain with its diagnostics.
+ */
+import {
+  type Context,
+  type Diagnostics,
+  getString,
+  type ObjectValue,
+  type PrivateState,
+  path,
+} from "../../framework/index.js";
+import { BudgetDeadlockError, type DisruptionBudget } from "../disruption-budget.js";
+import { bounded, OperationTimeoutError } from "../timeouts.js";
+
+/** The private-state key carrying the planned max_unavailable to the destroy half of a replacement. */
+export const PRIVATE_MAX_UNAVAILABLE = "max_unavailable";
+
+/**
+ * Nodes sharing a budget: Slurm by scheduler and partition set (a partition is what users submit to, so each keeps
+ * N − max nodes), Kubernetes by scheduler alone (one cluster per provider configuration; no label is universal enough
+ * to split it by).
+ */
+export function budgetKey(v: ObjectValue): string {
+  const kind = getString(v, "scheduler") ?? "scheduler";
+  if (kind !== "slurm" || !Array.isArray(v.partitions)) return kind;
+  const parts = v.partitions.filter((p): p is string => typeof p === "string").sort();
+  return `${kind}:${parts.join(",")}`;
+}
+
+/**
+ * The limit a drain obeys: the planned value carried in private state (the destroy half of a replacement gets the
+ * plan's private data but only the prior state), else the one in state; null = no limit.
+ */
+export function maxUnavailableOf(state: ObjectValue, priv: PrivateState): number | null {
+  const planned = Object.hasOwn(priv, PRIVATE_MAX_UNAVAILABLE) ? priv[PRIVATE_MAX_UNAVAILABLE] : undefined;
+  const v = planned !== undefined ? planned : state.max_unavailable;
+  return typeof v === "number" && v >= 1 ? Math.floor(v) : null;
+}
+
+const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`);
+
+/**
+ * Waits, within `ms`, for the node's slot before its drain: the milliseconds it waited (0 when a slot was free or no
+ * limit applies), or undefined after a diagnostic: the node was not touched.
+ */
+export async function waitForSlot(
+  ctx: Context,
+  budget: DisruptionBudget,
+  state: ObjectValue,
+  priv: PrivateState,
+  ms: number,
+  what: string,
+  diags: Diagnostics,
+): Promise<number | undefined> {
+  const max = maxUnavailableOf(state, priv);
+  if (max === null) return 0;
+  const node = getString(state, "node") ?? "";
+  const gate = getString(state, "gate_id");
+  const key = budgetKey(state);
+  const started = Date.now();
+  try {
+    const waited = await bounded(ctx, ms, "delete", `${what} waiting for the disruption budget`, (signal) =>
+      budget.acquire({
+        key,
+        node,
+        aliases: gate ? [gate] : [],
+        max,
+        signal,
+        inFlight: ctx.inFlight,
+        log: ctx.log,
+      }),
+    );
+    return waited ? Date.now() - started : 0;
+  } catch (e) {
+    const unchanged = "The node stays joined; nothing was changed.";
+    if (e instanceof BudgetDeadlockError) {
+      diags.error(
+        "Drain gave up waiting for the disruption budget",
+        `${what} was not drained: ${e.message}. ${unchanged}\n` +
+          `Raise -parallelism above the number of nodes minus max_unavailable (${max}), or re-apply to continue the rollout.`,
+        path("max_unavailable"),
+      );
+    } else if (e instanceof OperationTimeoutError) {
+      diags.error(
+        "Drain waited too long for the disruption budget",
+        `${what} was not drained: ${max} of ${max} slots stayed in use (${budget.inUse(key).join(", ")}) for ` +
+          `${fmt(ms)}. ${unchanged} Re-apply to continue the rollout, raise timeouts.delete, or raise max_unavailable.`,
+        path("max_unavailable"),
+      );
+    } else {
+      diags.error(
+        "Drain cancelled",
+        `${what} was not drained while it waited for the disruption budget: ${(e as Error)?.message ?? String(e)}. ${unchanged}`,
+      );
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * rackform_cluster_member's disruption budget through the provider server against the lab's slurmrestd: a rolling
+ * reimage's drains wait for max_unavailable, a rejoin hands the slot on, a limit set in the same change as the new gate
+ * applies (through the plan's private data), and a drain left waiting with nothing else in flight fails with the fix
+ * instead of hanging, the node still joined.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type ObjectValue, UNKNOWN, type Value } from "../../../src/framework/index.js";
+import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";
+import type { ProviderServer } from "../../../src/server/rpc.js";
+import { proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+import { apply, lines, member, type SchedulerRig, startRig, T } from "./cluster-member-support.js";
+
+let rig: SchedulerRig;
+beforeEach(async () => {
+  rig = await startRig();
+});
+afterEach(async () => {
+  await rig.close();
+});
+
+const NODES = ["gpu-01", "gpu-02", "gpu-03"];
+const config = (node: string, set: Record<string, Value> = {}) =>
+  member({ node, scheduler: "slurm", features: ["h100"], gate_id: `maas:${node}`, ...set });
+
+/** Three nodes joined on their first gate, without a limit. */
+async function joinedRack(): Promise<ObjectValue[]> {
+  const out: ObjectValue[] = [];
+  for (const n of NODES) {
+    rig.slurm.hooks.registerNode(n, { state: "DOWN", reason: "Not responding" });
+    const r = await apply(rig.srv, config(n));
+    expect(lines(r.diagnostics)).toBe("");
+    out.push(r.newState as ObjectValue);
+  }
+  return out;
+}
+
+/** The destroy half of a replacement onto a new gate with max_unavailable = 1, as the engine runs it. */
+async function drainForReimage(prior: ObjectValue) {
+  const cfg = config(String(prior.node), { gate_id: UNKNOWN, max_unavailable: 1 });
+  const p = await rig.srv.planResourceChange({
+    typeName: T,
+    priorState: prior,
+    proposedNewState: proposedNew(clusterMemberSchema, cfg, prior),
+    config: cfg,
+    priorPrivate: new Uint8Array(0),
+  });
+  expect(p.requiresReplace).toContainEqual([{ attr: "gate_id" }]);
+  const drain = rig.srv.applyResourceChange({
+    typeName: T,
+    priorState: prior,
+    plannedState: null,
+    config: null,
+    plannedPrivate: p.plannedPrivate,
+  });
+  const seen: { done?: Awaited<ReturnType<ProviderServer["applyResourceChange"]>> } = {};
+  void drain.then((r) => {
+    seen.done = r;
+  });
+  return { drain, seen };
+}
+
+const drained = (n: string) => rig.slurm.hooks.node(n)?.drain === true;
+const settle = () => new Promise((r) => setTimeout(r, 100));
+
+describe("rackform_cluster_member disruption budget (slurm)", () => {
+  it("drains one node at a time with max_unavailable = 1 set in the same change; each rejoin lets the next drain", async () => {
+    const [s1, s2, s3] = await joinedRack();
+    // WHEN the three drains start together, as the engine starts them
+    const d1 = await drainForReimage(s1);
+    const d2 = await drainForReimage(s2);
+    const d3 = await drainForReimage(s3);
+    expect(lines((await d1.drain).diagnostics)).toBe("");
+    await settle();
+    // THEN only the first node drained; the others wait, untouched and joined
+    expect(NODES.map(drained)).toEqual([true, false, false]);
+    expect([d2.seen.done, d3.seen.done]).toEqual([undefined, undefined]);
+
+    // WHEN the first node rejoins on its new gate
+    const back = await apply(rig.srv, config("gpu-01", { gate_id: "maas:gpu-01", max_unavailable: 1 }));
+    expect(lines(back.diagnostics)).toBe("");
+    // THEN the second drains, the third still waits
+    expect(lines((await d2.drain).diagnostics)).toBe("");
+    await settle();
+    expect(NODES.map(drained)).toEqual([false, true, false]);
+    expect(d3.seen.done).toBeUndefined();
+
+    // WHEN the second rejoins too THEN the third drains
+    const back2 = await apply(rig.srv, config("gpu-02", { gate_id: "maas:gpu-02", max_unavailable: 1 }));
+    expect(lines(back2.diagnostics)).toBe("");
+    expect(lines((await d3.drain).diagnostics)).toBe("");
+    expect(drained("gpu-03")).toBe(true);
+  });
+
+  it("fails a drain left waiting with nothing else in flight, naming the fix; the node stays joined", async () => {
+    const [s1, s2] = await joinedRack();
+    // GIVEN gpu-01 holds the only slot and its chain is not running (as when the engine's slots are all taken)
+    expect(lines((await (await drainForReimage(s1)).drain).diagnostics)).toBe("");
+    // WHEN gpu-02's drain waits, alone in flight, for the guard's few seconds
+    const r = await (await drainForReimage(s2)).drain;
+    // THEN it fails with the reason and the fix, and gpu-02 was never drained and stays in state
+    const text = lines(r.diagnostics);
+    expect(text).toContain("error Drain gave up waiting for the disruption budget @ max_unavailable");
+    expect(text).toContain("the nodes being recycled (gpu-01) cannot take their next step");
+    expect(text).toContain(
+      "Raise -parallelism above the number of nodes minus max_unavailable (1), or re-apply to continue the rollout.",
+    );
+    expect(text).toContain("The node stays joined; nothing was changed.");
+    expect(drained("gpu-02")).toBe(false);
+    expect(r.newState).toEqual(s2);
+  }, 30_000);
+});
