@@ -210,11 +210,10 @@ export class Rack extends Construct {
         scheduler: c.cluster.scheduler,
         nodeAttribute: n.name,
         gateId: acceptance.id,
+        maxUnavailable: c.member.maxUnavailable,
         ...c.member.config,
       }),
     );
-    // Set as an override so the chain works with bindings generated before the attribute existed.
-    if (c.member.maxUnavailable !== undefined) member.addOverride("max_unavailable", c.member.maxUnavailable);
     return { name: n.name, outlet, bmc, machine, deployment, acceptance, member };
   }
 

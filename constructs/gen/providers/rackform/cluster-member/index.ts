@@ -50,6 +50,12 @@ export interface ClusterMemberConfig extends cdktf.TerraformMetaArguments {
   */
   readonly drainOnDestroy?: boolean | cdktf.IResolvable;
   /**
+  * Disruption budget: at most this many nodes of the same budget (scheduler and partitions: the nodes in the same Slurm partitions; for Kubernetes the whole cluster) are drained at once by one apply — a rolling reimage drains a node only while fewer are out, and the others stay in the cluster. A node's slot is given back when it rejoins, or when its chain stops in this run (failed drain, release, deploy or acceptance gate: the rollout goes on without it) or its machine is deleted. The value applies to drains of this apply even when it is set in the same change. Keep -parallelism above the number of nodes minus max_unavailable: a waiting drain holds one of the engine's parallel operations, and when nothing but waiting drains is left the waiting ones fail (the node stays joined) instead of hanging; re-apply to continue. @default no limit: every node drains as soon as the engine gets to it
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#max_unavailable ClusterMember#max_unavailable}
+  */
+  readonly maxUnavailable?: number;
+  /**
   * Create waits (up to timeouts.create) for the node to register with the scheduler. false: create fails at once when it has not. @default true
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#wait_for_registration ClusterMember#wait_for_registration}
@@ -503,6 +509,7 @@ export class ClusterMember extends cdktf.TerraformResource {
     this._labels = config.labels;
     this._taints.internalValue = config.taints;
     this._drainOnDestroy = config.drainOnDestroy;
+    this._maxUnavailable = config.maxUnavailable;
     this._waitForRegistration = config.waitForRegistration;
     this._timeouts.internalValue = config.timeouts;
   }
@@ -627,6 +634,22 @@ export class ClusterMember extends cdktf.TerraformResource {
     return this._drainOnDestroy;
   }
 
+  // max_unavailable - computed: false, optional: true, required: false
+  private _maxUnavailable?: number; 
+  public get maxUnavailable() {
+    return this.getNumberAttribute('max_unavailable');
+  }
+  public set maxUnavailable(value: number) {
+    this._maxUnavailable = value;
+  }
+  public resetMaxUnavailable() {
+    this._maxUnavailable = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get maxUnavailableInput() {
+    return this._maxUnavailable;
+  }
+
   // wait_for_registration - computed: true, optional: true, required: false
   private _waitForRegistration?: boolean | cdktf.IResolvable; 
   public get waitForRegistration() {
@@ -682,6 +705,7 @@ export class ClusterMember extends cdktf.TerraformResource {
       labels: cdktf.hashMapper(cdktf.stringToTerraform)(this._labels),
       taints: cdktf.listMapper(clusterMemberTaintsToTerraform, false)(this._taints.internalValue),
       drain_on_destroy: cdktf.booleanToTerraform(this._drainOnDestroy),
+      max_unavailable: cdktf.numberToTerraform(this._maxUnavailable),
       wait_for_registration: cdktf.booleanToTerraform(this._waitForRegistration),
       timeouts: clusterMemberTimeoutsToTerraform(this._timeouts.internalValue),
     };
@@ -730,6 +754,12 @@ export class ClusterMember extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "boolean",
+      },
+      max_unavailable: {
+        value: cdktf.numberToHclTerraform(this._maxUnavailable),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
       },
       wait_for_registration: {
         value: cdktf.booleanToHclTerraform(this._waitForRegistration),

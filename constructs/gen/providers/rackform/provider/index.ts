@@ -64,7 +64,7 @@ export interface RackformProviderRedfish {
   */
   readonly caFile?: string;
   /**
-  * Skip TLS verification. Only for a lab you trust. @default false
+  * Skip TLS verification. Only for a lab you trust; not together with ca_file. @default false
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#insecure RackformProvider#insecure}
   */
@@ -212,7 +212,7 @@ export interface RackformProviderIronic {
   */
   readonly username?: string;
   /**
-  * HTTP basic password. Falls back to RACKFORM_IRONIC_PASSWORD. Never logged.
+  * HTTP basic password (with username). Falls back to RACKFORM_IRONIC_PASSWORD. Never logged.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#password RackformProvider#password}
   */
