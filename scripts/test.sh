@@ -8,7 +8,8 @@ bash scripts/setup.sh
 echo "== lint (biome)"
 npx biome check .
 echo "== typecheck"
-npx tsc --noEmit -p tsconfig.json && npx tsc -p tsconfig.test.json && npx tsc -p constructs/tsconfig.json
+npx tsc --noEmit -p tsconfig.json && npx tsc -p tsconfig.test.json && npx tsc -p constructs/tsconfig.json \
+  && for ex in examples/*/tsconfig.json; do npx tsc -p "$ex" || exit 1; done
 echo "== tests"
 export TF_CLI_CONFIG_FILE=/dev/null   # the image may point at a missing file; e2e tests set their own
 status=0

@@ -1,16 +1,16 @@
 /**
  * `rackform demo`: the main job. Starts the lab (a simulated 8-node GPU rack on loopback), installs the provider into a
- * filesystem mirror, and drives a real engine (Terraform, else OpenTofu) through init → plan → apply → plan, converging
- * every node's PDU outlet to On — then shows each node's BMC coming up behind its outlet.
+ * filesystem mirror, and deploys the default CDKTF example (examples/gpu-rack) with `cdktf deploy --auto-approve`
+ * through a real engine (Terraform, else OpenTofu): the plan summary a reviewer would read first, the deploy, a
+ * `cdktf diff` that must show no changes, and the rack as the engine recorded it.
  */
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { authorizationHeader, parseApiKey } from "../clients/maas/index.js";
-import { type Lab, startLab } from "../lab/index.js";
-import { type DemoImage, demoConfig } from "./demo-config.js";
+import { type Lab, type LabInfo, startLab } from "../lab/index.js";
 import { install, type ProviderPackage } from "./install.js";
 
 /** Options of the demo. */
@@ -20,134 +20,233 @@ export interface DemoOptions {
   readonly dir: string;
   readonly keep: boolean;
   readonly pkg: ProviderPackage;
+  /** The example under examples/ to deploy. @default "gpu-rack" (the app of the root cdktf.json) */
+  readonly example?: string;
 }
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/**
+ * Flags of every cdktf run. `--skip-provider-lock`: after init, cdktf runs `providers lock`, which asks the origin
+ * registry and ignores the filesystem mirror; init alone writes the lock file from the mirror.
+ */
+const CDKTF_FLAGS = ["--skip-provider-lock", "--no-color"];
 
 function findEngine(name?: string): string {
   const tofu = join(process.env.RACKFORM_CACHE ?? join(homedir(), ".cache", "rackform"), "opentofu-v1.12.6", "tofu");
   const candidates = name === "tofu" ? [tofu] : name === "terraform" ? ["terraform"] : ["terraform", tofu];
   for (const c of candidates) {
-    const onPath = !c.includes("/") && (process.env.PATH ?? "").split(":").some((d) => existsSync(join(d, c)));
-    if (onPath || existsSync(c)) return c;
+    const onPath = (process.env.PATH ?? "").split(":").find((d) => !c.includes("/") && existsSync(join(d, c)));
+    if (onPath) return join(onPath, c);
+    if (c.includes("/") && existsSync(c)) return c;
   }
   throw new Error("no engine found: install Terraform 1.11, or run scripts/build-opentofu.sh for OpenTofu");
 }
 
-function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+type Run = { code: number; out: string };
+
+/** Runs a command; its output streams to the terminal when `show`, else is kept for an error report. */
+function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, show: boolean): Promise<Run> {
   return new Promise((done, fail) => {
-    process.stdout.write(`\n$ ${bin.split("/").pop()} ${args.join(" ")}\n`);
-    const c = spawn(bin, args, { cwd, env, stdio: ["ignore", "inherit", "inherit"] });
-    c.on("error", fail);
-    c.on("close", (code) => done(code ?? 1));
-  });
-}
-
-/** Uploads the golden image to the lab MAAS as custom/<name>-<version>, as an operator does before deploying it. */
-async function uploadImage(maas: { url: string; apiKey: string }, image: DemoImage): Promise<void> {
-  const body = new URLSearchParams({
-    name: `custom/${image.name}-${image.version}`,
-    architecture: "amd64/generic",
-    sha256: image.sha256,
-    size: "1000",
-  });
-  const r = await fetch(`${maas.url}api/2.0/boot-resources/`, {
-    method: "POST",
-    headers: { Authorization: authorizationHeader(parseApiKey(maas.apiKey)) },
-    body,
-  });
-  if (r.status !== 201) throw new Error(`uploading the image to the lab MAAS failed: ${r.status} ${await r.text()}`);
-}
-
-type StateResource = { type: string; name: string; values: Record<string, unknown> };
-
-function capture(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((done, fail) => {
+    if (show) process.stdout.write(`\n$ ${bin.split("/").pop()} ${args.join(" ")}\n`);
+    const c = spawn(bin, args, { cwd, env, stdio: ["ignore", show ? "inherit" : "pipe", show ? "inherit" : "pipe"] });
     let out = "";
-    const c = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "inherit"] });
-    c.stdout.on("data", (d) => {
+    c.stdout?.on("data", (d) => {
+      out += d;
+    });
+    c.stderr?.on("data", (d) => {
       out += d;
     });
     c.on("error", fail);
-    c.on("close", (code) => (code === 0 ? done(out) : fail(new Error(`${args.join(" ")} exited ${code}`))));
+    c.on("close", (code) => done({ code: code ?? 1, out }));
   });
 }
 
-/** One row per node from the engine's own state: what each link of the chain recorded. */
-function table(lab: Lab, state: StateResource[]): string {
-  const get = (type: string, node: string, attr: string) =>
-    String(state.find((r) => r.type === type && r.name === node.replaceAll("-", "_"))?.values[attr] ?? "-");
-  const rows = lab.info.nodes.map((n) => [
-    n.name,
-    `${n.pdu}/${n.outlet}`,
-    get("rackform_pdu_outlet", n.name, "power_state"),
-    `${get("rackform_bmc", n.name, "gpu_count")}× GPU`,
-    get("rackform_machine", n.name, "status"),
-    get("rackform_deployment", n.name, "deployed_image"),
-    `${get("rackform_acceptance", n.name, "busbw_gbps")} GB/s`,
-    get("rackform_cluster_member", n.name, "state"),
-  ]);
-  const head = ["node", "pdu/outlet", "outlet", "bmc", "maas", "image", "nccl busbw", "slurm"];
+/** A golden image as a rackform_deployment carries it. */
+interface StackImage {
+  readonly name: string;
+  readonly version: string;
+  readonly sha256: string;
+}
+
+/** The images the synthesized stacks deploy (every rackform_deployment's `image`), without duplicates. */
+export function imagesOf(stackJson: readonly unknown[]): StackImage[] {
+  const seen = new Map<string, StackImage>();
+  for (const s of stackJson) {
+    const deployments = (s as { resource?: { rackform_deployment?: Record<string, { image?: StackImage }> } }).resource
+      ?.rackform_deployment;
+    for (const d of Object.values(deployments ?? {})) {
+      if (d.image) seen.set(`${d.image.name}-${d.image.version}-${d.image.sha256}`, d.image);
+    }
+  }
+  return [...seen.values()];
+}
+
+/** Uploads each image to the lab MAAS as custom/<name>-<version>, as an operator does before deploying it. */
+export async function uploadImages(info: LabInfo, images: readonly StackImage[]): Promise<void> {
+  const maas = info.maas;
+  if (!maas) return;
+  for (const image of images) {
+    const body = new URLSearchParams({
+      name: `custom/${image.name}-${image.version}`,
+      architecture: "amd64/generic",
+      sha256: image.sha256,
+      size: "1000",
+    });
+    const r = await fetch(`${maas.url}api/2.0/boot-resources/`, {
+      method: "POST",
+      headers: { Authorization: authorizationHeader(parseApiKey(maas.apiKey)) },
+      body,
+    });
+    if (r.status !== 201) throw new Error(`uploading the image to the lab MAAS failed: ${r.status} ${await r.text()}`);
+  }
+}
+
+/** The synthesized stacks of a cdktf project: name, working directory and cdk.tf.json content. */
+export function synthesizedStacks(project: string): { name: string; dir: string; json: unknown }[] {
+  const out = join(project, "cdktf.out");
+  const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as {
+    stacks: Record<string, { name: string; workingDirectory: string; synthesizedStackPath: string }>;
+  };
+  return Object.values(manifest.stacks).map((s) => ({
+    name: s.name,
+    dir: join(out, s.workingDirectory),
+    json: JSON.parse(readFileSync(join(out, s.synthesizedStackPath), "utf8")),
+  }));
+}
+
+type StateResource = { type: string; values: Record<string, unknown> };
+
+/** One row per node from the engine's own state, found by attribute values so construct naming does not matter. */
+function table(info: LabInfo, state: StateResource[]): string {
+  const of = (type: string, match: (v: Record<string, unknown>) => boolean) =>
+    state.find((r) => r.type === type && match(r.values))?.values ?? {};
+  const show = (v: unknown) => (v === undefined || v === null ? "-" : String(v));
+  const rows = info.nodes.flatMap((n) => {
+    const pdu = info.pdus.find((p) => p.id === n.pdu);
+    const outlet = of("rackform_pdu_outlet", (v) => v.endpoint === pdu?.url && String(v.outlet_id) === `${n.outlet}`);
+    const bmc = of("rackform_bmc", (v) => v.endpoint === n.bmc.url);
+    const machine = of("rackform_machine", (v) => v.name === n.name);
+    if (outlet.power_state === undefined && machine.id === undefined) return [];
+    const deployment = of("rackform_deployment", (v) => v.machine_id === machine.id);
+    const acceptance = of("rackform_acceptance", (v) => v.machine_id === deployment.id);
+    const member = of("rackform_cluster_member", (v) => v.node === n.name);
+    return [
+      [
+        n.name,
+        `${n.pdu}/${n.outlet}`,
+        show(outlet.power_state),
+        `${show(bmc.gpu_count)}× GPU`,
+        show(machine.status),
+        show(deployment.deployed_image),
+        `${show(acceptance.busbw_gbps)} GB/s`,
+        show(member.state),
+      ],
+    ];
+  });
+  const head = ["node", "pdu/outlet", "outlet", "bmc", "machine", "image", "nccl busbw", "scheduler"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   return [head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ")).join("\n");
+}
+
+/** The Markdown a pull request would show for these plans: `rackform plan-summary --plan STACK=FILE ...`. */
+async function planSummary(plans: readonly { stack: string; file: string }[], env: NodeJS.ProcessEnv): Promise<string> {
+  const args = plans.flatMap((p) => ["--plan", `${p.stack}=${p.file}`]);
+  const cli = join(ROOT, "dist", "cli", "main.js");
+  const r = await run(process.execPath, [cli, "plan-summary", ...args], ROOT, env, false);
+  if (r.code !== 0) throw new Error(`rackform plan-summary failed (exit ${r.code}):\n${r.out}`);
+  return r.out;
 }
 
 /** Runs the demo; resolves with the process exit code. */
 export async function demo(opts: DemoOptions): Promise<number> {
   const engine = findEngine(opts.engine);
+  const engineName = engine.split("/").pop();
+  const cdktf = join(ROOT, "node_modules", ".bin", "cdktf");
+  if (!existsSync(cdktf)) throw new Error(`${cdktf} is missing: run \`npm ci\` (cdktf-cli is a dev dependency)`);
+  const example = join(ROOT, "examples", opts.example ?? "gpu-rack", "main.ts");
+  if (!existsSync(example)) {
+    const have = readdirSync(join(ROOT, "examples")).filter((d) => existsSync(join(ROOT, "examples", d, "main.ts")));
+    process.stderr.write(`demo: no example ${JSON.stringify(opts.example)}; choose one of ${have.join(", ")}\n`);
+    return 2;
+  }
   const dir = resolve(opts.dir);
   rmSync(dir, { recursive: true, force: true });
-  const stack = join(dir, "stack");
-  mkdirSync(stack, { recursive: true });
-  const lab = await startLab({ nodes: opts.nodes, profile: "demo", stateDir: join(dir, "lab") });
+  const project = join(dir, "project");
+  mkdirSync(project, { recursive: true });
+  const lab: Lab = await startLab({ nodes: opts.nodes, profile: "demo", stateDir: join(dir, "lab") });
   try {
-    lab.writeInfo(join(dir, "lab.json"));
-    process.stdout.write(
-      `lab: ${lab.info.nodes.length} nodes, ${lab.info.pdus.length} PDUs; lab file ${join(dir, "lab.json")}\n`,
-    );
+    const labFile = join(dir, "lab.json");
+    lab.writeInfo(labFile);
+    process.stdout.write(`lab: ${lab.info.nodes.length} nodes, ${lab.info.pdus.length} PDUs; lab file ${labFile}\n`);
     const { cliConfigPath } = await install(join(dir, "home"), [opts.pkg]);
-    const maas = lab.info.maas as { url: string; apiKey: string };
-    const slurm = lab.info.slurm as { token: string };
-    const image: DemoImage = {
-      name: "ubuntu-gpu",
-      version: "2026.06.2",
-      sha256: createHash("sha256").update("ubuntu-gpu-2026.06.2").digest("hex"),
-    };
-    await uploadImage(maas, image);
-    writeFileSync(join(stack, "main.tf"), demoConfig(lab.info, image));
-    const env = {
+    // The project is the example as users copy it, with its own cdktf.out and local state beside the lab.
+    const config = { language: "typescript", app: `${join(ROOT, "node_modules", ".bin", "tsx")} ${example}` };
+    writeFileSync(join(project, "cdktf.json"), `${JSON.stringify(config, null, 2)}\n`);
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
+      TERRAFORM_BINARY_NAME: engine,
       TF_CLI_CONFIG_FILE: cliConfigPath,
       TF_IN_AUTOMATION: "1",
       CHECKPOINT_DISABLE: "1",
+      CI: "1",
+      FORCE_COLOR: "0",
+      RACKFORM_LAB_FILE: labFile,
       TF_VAR_redfish_password: lab.info.nodes[0].bmc.password,
-      TF_VAR_maas_api_key: maas.apiKey,
-      TF_VAR_slurm_token: slurm.token,
+      ...(lab.info.maas ? { TF_VAR_maas_api_key: lab.info.maas.apiKey } : {}),
+      ...(lab.info.slurm ? { TF_VAR_slurm_token: lab.info.slurm.token } : {}),
     };
+    const step = async (args: string[], show: boolean): Promise<Run | undefined> => {
+      const r = await run(cdktf, args, project, env, show);
+      if (r.code === 0) return r;
+      if (!show) process.stderr.write(r.out);
+      process.stderr.write(`demo: cdktf ${args[0]} failed (exit ${r.code})\n`);
+      return undefined;
+    };
+
+    // Review first: synthesize, plan into cdktf's plan file, and summarize it as a pull request would show it.
+    if (!(await step(["synth", "--no-color"], false))) return 1;
+    const stacks = synthesizedStacks(project);
+    await uploadImages(lab.info, imagesOf(stacks.map((s) => s.json)));
+    const plans: { stack: string; file: string }[] = [];
+    for (const s of stacks) {
+      if (!(await step(["diff", s.name, "--skip-synth", ...CDKTF_FLAGS], false))) return 1;
+      const shown = await run(engine, ["show", "-json", "plan"], s.dir, env, false);
+      if (shown.code !== 0) {
+        process.stderr.write(shown.out);
+        return 1;
+      }
+      plans.push({ stack: s.name, file: join(s.dir, "plan.json") });
+      writeFileSync(join(s.dir, "plan.json"), shown.out);
+    }
+    process.stdout.write(`\nThe plan, as a reviewer reads it:\n\n${await planSummary(plans, env)}`);
+
     const started = Date.now();
-    for (const args of [
-      ["init", "-no-color"],
-      ["apply", "-auto-approve", "-no-color"],
-    ]) {
-      const code = await run(engine, args, stack, env);
-      if (code !== 0) return code;
-    }
+    if (!(await step(["deploy", "--auto-approve", ...CDKTF_FLAGS], true))) return 1;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const plan = await run(engine, ["plan", "-detailed-exitcode", "-no-color"], stack, env);
-    if (plan !== 0) {
-      process.stderr.write(`demo: the plan after apply was not empty (exit ${plan})\n`);
-      return 1;
+
+    let state: StateResource[] = [];
+    for (const s of stacks) {
+      const diff = await step(["diff", s.name, "--skip-synth", ...CDKTF_FLAGS], false);
+      if (!diff) return 1;
+      if (!/No changes\./.test(diff.out)) {
+        process.stderr.write(`${diff.out}\ndemo: cdktf diff ${s.name} after deploy was not empty\n`);
+        return 1;
+      }
+      // Record what each system reports now (the machine has moved from Ready to Deployed since it was enrolled).
+      await run(engine, ["apply", "-refresh-only", "-auto-approve", "-no-color"], s.dir, env, false);
+      const shown = await run(engine, ["show", "-json"], s.dir, env, false);
+      const values = JSON.parse(shown.out) as { values?: { root_module?: { resources?: StateResource[] } } };
+      state = state.concat(values.values?.root_module?.resources ?? []);
     }
-    // Record what each system reports now (the machine has moved from Ready to Deployed since it was enrolled).
-    await capture(engine, ["apply", "-refresh-only", "-auto-approve", "-no-color"], stack, env);
-    const shown = JSON.parse(await capture(engine, ["show", "-json"], stack, env));
-    const state = (shown.values?.root_module?.resources ?? []) as StateResource[];
-    process.stdout.write(`\nThe rack, as the engine recorded it:\n${table(lab, state)}\n`);
+    process.stdout.write(`\nThe rack, as the engine recorded it:\n${table(lab.info, state)}\n`);
     const joined = state.filter((r) => r.type === "rackform_cluster_member" && r.values.joined === true).length;
     process.stdout.write(
-      `\nconverged: ${joined} of ${lab.info.nodes.length} nodes joined Slurm in ${seconds} s; plan after apply is empty (${engine.split("/").pop()})\n`,
+      `\nconverged: ${joined} of ${lab.info.nodes.length} nodes joined Slurm in ${seconds} s; cdktf diff after deploy shows no changes (${engineName})\n`,
     );
     if (joined !== lab.info.nodes.length) return 1;
     if (opts.keep) {
-      process.stdout.write(`\nlab still running (Ctrl-C to stop); stack in ${stack}\n`);
+      process.stdout.write(`\nlab still running (Ctrl-C to stop); cdktf project in ${project}\n`);
       await new Promise<void>((r) => {
         process.once("SIGINT", r);
         process.once("SIGTERM", r);

@@ -13,8 +13,9 @@ const USAGE = `usage: rackform <command>
   schema                      print the provider schema as \`terraform providers schema -json\` does (with provider_versions)
   lab up [--nodes N] [--profile P] [--spec FILE] --out lab.json
                               run the simulated datacenter in the foreground until Ctrl-C
-  demo [--nodes N] [--engine terraform|tofu] [--dir DIR] [--keep]
-                              start the lab and converge a rack's PDU outlets through a real engine
+  demo [--nodes N] [--engine terraform|tofu] [--example NAME] [--dir DIR] [--keep]
+                              start the lab, print the plan summary and \`cdktf deploy\` an example rack (default
+                              gpu-rack) from outlet-off to joined in Slurm through a real engine
   plan-summary [--plan [RACK=]FILE]... [FILE]... [--out FILE]
                               Markdown for a pull request from \`terraform show -json PLANFILE\` output (stdin if no FILE)`;
 
@@ -72,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
         dir: flag(rest, "--dir") ?? join(".rackform", "demo"),
         keep: rest.includes("--keep"),
         pkg: rackformPackage(),
+        example: flag(rest, "--example"),
       });
     }
     case "plan-summary": {

@@ -1,6 +1,7 @@
 /**
- * The README's main job: `rackform demo` converges a simulated 8-node rack through a real engine — outlet, BMC, MAAS,
- * golden image, acceptance gate, Slurm — and exits 0 with an empty plan after apply.
+ * The README's main job: `rackform demo` deploys the default CDKTF example (examples/gpu-rack) with
+ * `cdktf deploy --auto-approve` through a real engine — outlet, BMC, MAAS, golden image, acceptance gate, Slurm for a
+ * simulated 8-node rack — prints the plan summary first and the rack after, and exits 0 with an empty `cdktf diff`.
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -12,7 +13,7 @@ import { ENGINES, engine } from "../support/engines.js";
 import { ROOT } from "../support/rackform-e2e.js";
 
 describe.each(ENGINES)("rackform demo under %s", (name) => {
-  it("converges all 8 nodes to joined in Slurm, the plan after apply is empty, and no secret is printed", async () => {
+  it("deploys the gpu-rack example with cdktf: all 8 nodes joined in Slurm, cdktf diff after deploy is empty, and no secret is printed", async () => {
     const dir = await mkdtemp(join(tmpdir(), "rf-demo-"));
     engine(name); // fails with a message when the engine is missing
     const out = await new Promise<{ code: number; text: string }>((resolve) => {
@@ -24,8 +25,19 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
       );
     });
     expect(out.code, out.text).toBe(0);
+    // The plan summary a reviewer reads before the deploy (rackform plan-summary over cdktf's plan of the stack)
+    const review = out.text.slice(
+      out.text.indexOf("The plan, as a reviewer reads it:"),
+      out.text.indexOf("$ cdktf deploy"),
+    );
+    expect(review).toContain("rackform plan summary");
+    expect(review).toMatch(/gpu-rack · 8 of 8 nodes change/);
+    expect(review).toContain("8 join the cluster");
+    expect(out.text).toMatch(/\$ cdktf deploy --auto-approve/);
     expect(out.text).toContain("Apply complete! Resources: 48 added, 0 changed, 0 destroyed.");
-    expect(out.text).toMatch(/converged: 8 of 8 nodes joined Slurm in [\d.]+ s; plan after apply is empty/);
+    expect(out.text).toMatch(
+      /converged: 8 of 8 nodes joined Slurm in [\d.]+ s; cdktf diff after deploy shows no changes/,
+    );
     expect(
       out.text.match(/ On {6}8× GPU {2}Deployed {2}custom\/ubuntu-gpu-2026\.06\.2 {2}3\d\d\.\d GB\/s {2}IDLE/g),
     ).toHaveLength(8);
@@ -35,5 +47,5 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
       expect(secret.length).toBeGreaterThan(4);
       expect(out.text).not.toContain(secret); // secrets travel in TF_VAR_*, never printed
     }
-  });
+  }, 600_000); // the whole demo on a shared 2-core machine can take minutes; this only stops a hung run
 });
