@@ -10,6 +10,7 @@ import { safeUrl } from "../redact.js";
 import { IronicError } from "./errors.js";
 import { IronicExtras } from "./extras.js";
 import { compareMicroversions, TARGET_MIN_MICROVERSION } from "./microversion.js";
+import { NodeCache } from "./node-cache.js";
 import { parseNode, parseNodeList, parseValidation, sameOriginPath } from "./parse.js";
 import { type IronicAuth, IronicTransport, type LockRetryPolicy } from "./transport.js";
 import type { IronicNode, IronicValidation, JsonPatchOp, ProvisionOptions, ProvisionTarget } from "./types.js";
@@ -28,6 +29,8 @@ export interface IronicClientOptions {
   readonly http?: Omit<HttpCoreOptions, "tls">;
   /** @default CONTROLLER_CONCURRENCY (16) */
   readonly maxConcurrent?: number;
+  /** How long a finished node or port list of `nodes` is reused (0: only lists still in flight are shared). @default 0 */
+  readonly nodeListMaxAgeMs?: number;
   /** Pin a microversion; refused with RACKFORM_ERR_IRONIC_MICROVERSION when the server lacks it. @default negotiated */
   readonly microversion?: string;
   /** Bounds of the 409 NodeLocked retry. @default { maxAttempts: 10, baseDelayMs: 500, maxDelayMs: 5_000 } */
@@ -78,6 +81,8 @@ export class IronicClient {
   readonly origin: string;
   /** Ports, allocations. */
   readonly extras: IronicExtras;
+  /** The batched node and port reader shared by every caller of this client (refreshes of many nodes). */
+  readonly nodes: NodeCache;
   private readonly core: HttpCore;
   private readonly ownsCore: boolean;
   private readonly t: IronicTransport;
@@ -110,8 +115,13 @@ export class IronicClient {
       random: opts.clock?.random,
       sleep: opts.clock?.sleep,
       onLocked: opts.onLocked,
+      onWrite: () => this.nodes.invalidate(),
     });
     this.extras = new IronicExtras(this.t, this.core.redactor, opts.clock);
+    this.nodes = new NodeCache(
+      { nodes: (fields) => this.listNodes({ fields }), ports: () => this.extras.listPorts() },
+      { maxAgeMs: opts.nodeListMaxAgeMs, now: opts.clock?.now },
+    );
   }
 
   /** Reads the API root once and returns the microversion in use and the server's range. */
@@ -144,7 +154,14 @@ export class IronicClient {
     o: { readonly fields?: readonly string[]; readonly signal?: AbortSignal } = {},
   ): Promise<IronicNode> {
     const q = o.fields ? `?fields=${withUuid(o.fields).join(",")}` : "";
-    return parseNode(this.t.json(await this.t.send("GET", `/v1/nodes/${enc(id)}${q}`, { signal: o.signal })));
+    try {
+      const n = parseNode(this.t.json(await this.t.send("GET", `/v1/nodes/${enc(id)}${q}`, { signal: o.signal })));
+      this.nodes.sawDirect(id, n);
+      return n;
+    } catch (e) {
+      this.nodes.sawDirect(id);
+      throw e;
+    }
   }
 
   /** Every node matching the query, following pagination. One call serves many nodes; index the result. */

@@ -16,6 +16,7 @@ export {
   negotiate,
   parseMicroversion,
 } from "./microversion.js";
+export { NodeCache, type NodeCacheLoaders, type NodeCacheOptions } from "./node-cache.js";
 export * as ironicParse from "./parse.js";
 export type { IronicAuth, LockRetryPolicy } from "./transport.js";
 export type * from "./types.js";

@@ -58,6 +58,8 @@ export class IronicTransport {
       readonly lockRetry?: LockRetryPolicy;
       readonly random?: () => number;
       readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+      /** Called before and after every request that is not a GET or HEAD (shared lists forget what they hold). */
+      readonly onWrite?: () => void;
       /** Told about each NodeLocked retry (tests and logs). */
       readonly onLocked?: (info: {
         readonly attempt: number;
@@ -92,6 +94,20 @@ export class IronicTransport {
 
   /** Sends at an explicit microversion (no negotiation); used for discovery and to test a version. */
   async raw(method: string, path: string, o: IronicSendOptions & { readonly version?: string }): Promise<HttpResponse> {
+    if (method === "GET" || method === "HEAD" || !this.opts.onWrite) return this.attempts(method, path, o);
+    this.opts.onWrite();
+    try {
+      return await this.attempts(method, path, o);
+    } finally {
+      this.opts.onWrite();
+    }
+  }
+
+  private async attempts(
+    method: string,
+    path: string,
+    o: IronicSendOptions & { readonly version?: string },
+  ): Promise<HttpResponse> {
     const headers: Record<string, string> = { ...this.authHeaders() };
     if (o.version) headers["x-openstack-ironic-api-version"] = o.version;
     const policy = { maxAttempts: 10, baseDelayMs: 500, maxDelayMs: 5_000, ...this.opts.lockRetry };

@@ -109,7 +109,9 @@ export class MaasClient {
 
   /** One machine, read directly (RACKFORM_ERR_MAAS_NOT_FOUND when absent). */
   async getMachine(systemId: string, signal?: AbortSignal): Promise<MaasMachine> {
-    return parseMachine(await this.t.get(`machines/${enc(systemId)}/`, {}, signal));
+    const m = parseMachine(await this.t.get(`machines/${enc(systemId)}/`, {}, signal));
+    this.machines.sawDirect(systemId);
+    return m;
   }
 
   /** Enlists a machine with redfish power; MAAS starts commissioning unless `commission` is false. */

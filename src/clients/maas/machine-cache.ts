@@ -1,6 +1,8 @@
 /**
  * Batched machine reads: one `GET machines/` serves every machine, and concurrent readers in one process share
- * one request. Writes call invalidate(), after which no reader joins a list that started before the write.
+ * one request. Writes call invalidate(), after which no reader joins a list that started before the write; and a
+ * list never answers for a machine this client has read directly since the list started (sawDirect), so a reader
+ * never goes back in time behind a status a caller already saw.
  */
 import { SharedList, type SharedListOptions } from "../http/shared-list.js";
 import type { MaasMachine } from "./types.js";
@@ -12,8 +14,18 @@ export type MachineCacheOptions = SharedListOptions;
 export class MachineCache {
   private readonly list: SharedList<MaasMachine>;
 
+  /** Monotonic ticket: lists take one when they start, direct reads when their answer arrives. */
+  private tick = 0;
+  private readonly startedAt = new WeakMap<object, number>();
+  private readonly lastDirect = new Map<string, number>();
+
   constructor(load: () => Promise<readonly MaasMachine[]>, opts: MachineCacheOptions = {}) {
-    this.list = new SharedList(load, opts);
+    this.list = new SharedList(async () => {
+      const t = ++this.tick;
+      const list = await load();
+      this.startedAt.set(list, t);
+      return list;
+    }, opts);
   }
 
   /** Number of list requests sent so far (a figure for logs and tests). */
@@ -26,9 +38,16 @@ export class MachineCache {
     return this.list.all(opts);
   }
 
-  /** One machine by system_id from the shared list; undefined when MAAS does not list it. */
+  /** One machine by system_id from the shared list; undefined when MAAS does not list it or the list predates a direct read of it. */
   async get(systemId: string, opts: { readonly fresh?: boolean } = {}): Promise<MaasMachine | undefined> {
-    return (await this.all(opts)).find((m) => m.systemId === systemId);
+    const list = await this.all(opts);
+    if ((this.startedAt.get(list) ?? Number.POSITIVE_INFINITY) < (this.lastDirect.get(systemId) ?? 0)) return undefined;
+    return list.find((m) => m.systemId === systemId);
+  }
+
+  /** Records a direct read of a machine: lists started before now no longer answer for it in get(). */
+  sawDirect(systemId: string): void {
+    this.lastDirect.set(systemId, ++this.tick);
   }
 
   /** Machines indexed by system_id, hostname and lower-case MAC address, for callers resolving many at once. */

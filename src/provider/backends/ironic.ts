@@ -64,6 +64,8 @@ const FIELDS = [
   "driver_info",
   "instance_info",
 ];
+/** What a refresh reads from the shared node list: the facts and the acceptance evidence, in one list. */
+const SHARED_FIELDS = [...FIELDS, "driver_internal_info"];
 const PAST_AVAILABLE = new Set(["available", "deploying", "wait call-back", "active", "servicing", "service wait"]);
 /** Failed states that `manage` brings back to manageable (then inspection runs again). */
 const MANAGE_FIRST = new Set(["inspect failed", "clean failed", "adopt failed"]);
@@ -190,6 +192,10 @@ export class IronicBackend implements Backend {
   }
 
   async read(id: string, signal?: AbortSignal): Promise<MachineFacts | undefined> {
+    // One shared node list and port list serve every read of a refresh; a node they cannot answer for is read directly.
+    const listed = await this.client.nodes.get(id, SHARED_FIELDS);
+    const macs = listed && (await this.client.nodes.macsOf(listed));
+    if (listed && macs) return facts(listed, macs);
     try {
       return await this.factsOf(await this.client.getNode(id, { fields: FIELDS, signal }), signal);
     } catch (e) {
@@ -321,11 +327,13 @@ export class IronicBackend implements Backend {
     o.log.info("running the acceptance gate as an Ironic service step", { backend: "ironic", id, params: o.params });
     await this.client.setProvisionState(id, "service", { serviceSteps: [acceptanceStep(o.params)], signal: o.signal });
     const outcome = await this.settleIn(id, "active", o);
-    return { outcome, evidence: await this.lastAcceptance(id, o.signal) };
+    // Read directly: the step just finished, and a shared list may predate it.
+    return { outcome, evidence: lastEvidence(await this.client.getNode(id, { signal: o.signal })) };
   }
 
   async lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
-    return lastEvidence(await this.client.getNode(id, { signal }));
+    const listed = await this.client.nodes.get(id, SHARED_FIELDS);
+    return lastEvidence(listed ?? (await this.client.getNode(id, { signal })));
   }
 
   async quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void> {
