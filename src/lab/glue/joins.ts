@@ -80,9 +80,12 @@ export function wireJoins(deps: JoinDeps): void {
 
   async function boot(m: Member): Promise<void> {
     await clock.sleep(bootMs());
-    // The backend powered the host on in the background; slurmd and kubelet only start once it runs.
-    for (let i = 0; i < 200 && !m.gone && world.powerState(m.node) !== "On"; i++) await clock.sleep(25);
-    if (m.gone || world.powerState(m.node) !== "On") return;
+    // The backend powered the host on in the background; slurmd and kubelet start whenever it runs, however late (a
+    // loaded host may take long: giving up would leave a deployed node that never joins). Timers are unref'd.
+    for (let wait = 25; !m.gone && world.powerState(m.node) !== "On"; wait = Math.min(wait * 2, 500)) {
+      await clock.sleep(wait);
+    }
+    if (m.gone) return;
     m.registered = true;
     const visible = world.visibleGpus(m.node).length;
     if (m.targets.includes("slurm")) deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible));
