@@ -5,35 +5,11 @@
  * Endpoints come from the lab file (RACKFORM_LAB_FILE); secrets from TF_VAR_redfish_password, TF_VAR_maas_api_key and
  * TF_VAR_slurm_token.
  */
-import { readFileSync } from "node:fs";
 import { App } from "cdktf";
 import { AcceptancePolicy, Flavor, Fleet, Image, MaasBackend, SlurmCluster } from "../../constructs/lib/index.js";
+import { rackLayout, rackNames, readLabFile } from "../lab-file.js";
 
-/** The part of the lab file this example reads (the lab's CA, PDUs, nodes, MAAS and Slurm). */
-interface LabFile {
-  readonly ca: string;
-  readonly pdus: readonly { id: string; rack: string; url: string }[];
-  readonly nodes: readonly {
-    name: string;
-    rack: string;
-    u: number;
-    pdu: string;
-    outlet: number;
-    bmc: { url: string; username: string };
-  }[];
-  readonly maas?: { url: string };
-  readonly slurm?: { url: string; user: string };
-}
-
-function labFile(): LabFile {
-  const path = process.env.RACKFORM_LAB_FILE;
-  if (!path) throw new Error("set RACKFORM_LAB_FILE to the file `rackform lab up --out lab.json` wrote");
-  const lab = JSON.parse(readFileSync(path, "utf8")) as LabFile;
-  if (!lab.maas || !lab.slurm) throw new Error(`${path} has no MAAS or Slurm: start the lab with its backends`);
-  return lab;
-}
-
-const lab = labFile();
+const lab = readLabFile(["maas", "slurm"]);
 const app = new App();
 
 // Shared by every rack; they create no resources themselves, so they live beside the stacks.
@@ -45,13 +21,7 @@ const image = new Image(app, "ubuntu-gpu", {
 const flavor = new Flavor(app, "hgx-h100", { gpus: { model: "H100", count: 8 }, minMemoryGiB: 1024 });
 const acceptance = new AcceptancePolicy(app, "standard", { dcgmLevel: 3, burnIn: "72h" });
 
-const racks = [...new Set(lab.nodes.map((n) => n.rack))].map((name) => ({
-  name,
-  pdus: lab.pdus.filter((p) => p.rack === name).map((p) => ({ name: p.id, endpoint: p.url })),
-  nodes: lab.nodes
-    .filter((n) => n.rack === name)
-    .map((n) => ({ name: n.name, u: n.u, pdu: n.pdu, outlet: n.outlet, bmc: n.bmc.url })),
-}));
+const racks = rackNames(lab).map((name) => ({ name, ...rackLayout(lab, name) }));
 
 // Stacks fleet-<rack>: wave 1 is the canary (the first rack), wave 2 the rest, each depending on wave 1.
 new Fleet(app, "fleet", {

@@ -4,7 +4,6 @@
  * by `rackform lab up --out lab.json`); secrets come from TF_VAR_redfish_password, TF_VAR_maas_api_key and
  * TF_VAR_slurm_token, so they are never in this file or in cdk.tf.json.
  */
-import { readFileSync } from "node:fs";
 import { App } from "cdktf";
 import {
   AcceptancePolicy,
@@ -15,32 +14,9 @@ import {
   RackformStack,
   SlurmCluster,
 } from "../../constructs/lib/index.js";
+import { rackLayout, rackNames, readLabFile } from "../lab-file.js";
 
-/** The part of the lab file this example reads (the lab's CA, PDUs, nodes, MAAS and Slurm). */
-interface LabFile {
-  readonly ca: string;
-  readonly pdus: readonly { id: string; rack: string; url: string }[];
-  readonly nodes: readonly {
-    name: string;
-    rack: string;
-    u: number;
-    pdu: string;
-    outlet: number;
-    bmc: { url: string; username: string };
-  }[];
-  readonly maas?: { url: string };
-  readonly slurm?: { url: string; user: string };
-}
-
-function labFile(): LabFile {
-  const path = process.env.RACKFORM_LAB_FILE;
-  if (!path) throw new Error("set RACKFORM_LAB_FILE to the file `rackform lab up --out lab.json` wrote");
-  const lab = JSON.parse(readFileSync(path, "utf8")) as LabFile;
-  if (!lab.maas || !lab.slurm) throw new Error(`${path} has no MAAS or Slurm: start the lab with its backends`);
-  return lab;
-}
-
-const lab = labFile();
+const lab = readLabFile(["maas", "slurm"]);
 const app = new App();
 const stack = new RackformStack(app, "gpu-rack");
 
@@ -54,12 +30,9 @@ const flavor = new Flavor(stack, "hgx-h100", { gpus: { model: "H100", count: 8 }
 const acceptance = new AcceptancePolicy(stack, "standard", { dcgmLevel: 3, burnIn: "72h" });
 
 // The lab's first rack: its PDUs, and its nodes by U position, PDU outlet and BMC address.
-const rack = lab.nodes[0].rack;
+const rack = rackNames(lab)[0];
 new Rack(stack, rack, {
-  pdus: lab.pdus.filter((p) => p.rack === rack).map((p) => ({ name: p.id, endpoint: p.url })),
-  nodes: lab.nodes
-    .filter((n) => n.rack === rack)
-    .map((n) => ({ name: n.name, u: n.u, pdu: n.pdu, outlet: n.outlet, bmc: n.bmc.url })),
+  ...rackLayout(lab, rack),
   flavor,
   image,
   acceptance,

@@ -3,7 +3,6 @@
  * BMC addresses and the CA come from the lab file (RACKFORM_LAB_FILE); secrets from TF_VAR_redfish_password and
  * TF_VAR_slurm_token (the lab's Ironic runs with noauth).
  */
-import { readFileSync } from "node:fs";
 import { App } from "cdktf";
 import {
   AcceptancePolicy,
@@ -14,32 +13,9 @@ import {
   RackformStack,
   SlurmCluster,
 } from "../../constructs/lib/index.js";
+import { rackLayout, rackNames, readLabFile } from "../lab-file.js";
 
-/** The part of the lab file this example reads (the lab's CA, PDUs, nodes, Ironic and Slurm). */
-interface LabFile {
-  readonly ca: string;
-  readonly pdus: readonly { id: string; rack: string; url: string }[];
-  readonly nodes: readonly {
-    name: string;
-    rack: string;
-    u: number;
-    pdu: string;
-    outlet: number;
-    bmc: { url: string; username: string };
-  }[];
-  readonly ironic?: { url: string };
-  readonly slurm?: { url: string; user: string };
-}
-
-function labFile(): LabFile {
-  const path = process.env.RACKFORM_LAB_FILE;
-  if (!path) throw new Error("set RACKFORM_LAB_FILE to the file `rackform lab up --out lab.json` wrote");
-  const lab = JSON.parse(readFileSync(path, "utf8")) as LabFile;
-  if (!lab.ironic || !lab.slurm) throw new Error(`${path} has no Ironic or Slurm: start the lab with its backends`);
-  return lab;
-}
-
-const lab = labFile();
+const lab = readLabFile(["ironic", "slurm"]);
 const app = new App();
 const stack = new RackformStack(app, "ironic-rack");
 
@@ -52,12 +28,9 @@ const image = new Image(stack, "ubuntu-gpu", {
 const flavor = new Flavor(stack, "hgx-h100", { gpus: { model: "H100", count: 8 }, minMemoryGiB: 1024 });
 const acceptance = new AcceptancePolicy(stack, "standard", { dcgmLevel: 3, burnIn: "72h" });
 
-const rack = lab.nodes[0].rack;
+const rack = rackNames(lab)[0];
 new Rack(stack, rack, {
-  pdus: lab.pdus.filter((p) => p.rack === rack).map((p) => ({ name: p.id, endpoint: p.url })),
-  nodes: lab.nodes
-    .filter((n) => n.rack === rack)
-    .map((n) => ({ name: n.name, u: n.u, pdu: n.pdu, outlet: n.outlet, bmc: n.bmc.url })),
+  ...rackLayout(lab, rack),
   flavor,
   image,
   acceptance,

@@ -111,7 +111,10 @@ const canaryFits: Rule = (base, p) => {
     {
       path: `${base}/canary`,
       problem: `${p.canary} is not smaller than the fleet's ${p.racks.length} racks, so no rack would wait for the canary`,
-      fix: `use a canary of 1..${Math.max(1, p.racks.length - 1)} racks, or leave it out`,
+      fix:
+        p.racks.length > 1
+          ? `use a canary of 1..${p.racks.length - 1} racks, or leave it out`
+          : "leave canary out: a one-rack fleet has no later wave to hold back",
     },
   ];
 };
