@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { authorizationHeader, parseApiKey } from "../clients/maas/index.js";
 import { type Lab, type LabInfo, startLab } from "../lab/index.js";
+import type { DemoImage } from "./demo-config.js";
 import { install, type ProviderPackage } from "./install.js";
 
 /** Options of the demo. */
@@ -63,17 +64,12 @@ function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, s
 }
 
 /** A golden image as a rackform_deployment carries it. */
-interface StackImage {
-  readonly name: string;
-  readonly version: string;
-  readonly sha256: string;
-}
 
 /** The images the synthesized stacks deploy (every rackform_deployment's `image`), without duplicates. */
-export function imagesOf(stackJson: readonly unknown[]): StackImage[] {
-  const seen = new Map<string, StackImage>();
+export function imagesOf(stackJson: readonly unknown[]): DemoImage[] {
+  const seen = new Map<string, DemoImage>();
   for (const s of stackJson) {
-    const deployments = (s as { resource?: { rackform_deployment?: Record<string, { image?: StackImage }> } }).resource
+    const deployments = (s as { resource?: { rackform_deployment?: Record<string, { image?: DemoImage }> } }).resource
       ?.rackform_deployment;
     for (const d of Object.values(deployments ?? {})) {
       if (d.image) seen.set(`${d.image.name}-${d.image.version}-${d.image.sha256}`, d.image);
@@ -83,7 +79,7 @@ export function imagesOf(stackJson: readonly unknown[]): StackImage[] {
 }
 
 /** Uploads each image to the lab MAAS as custom/<name>-<version>, as an operator does before deploying it. */
-export async function uploadImages(info: LabInfo, images: readonly StackImage[]): Promise<void> {
+export async function uploadImages(info: LabInfo, images: readonly DemoImage[]): Promise<void> {
   const maas = info.maas;
   if (!maas) return;
   for (const image of images) {

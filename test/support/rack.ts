@@ -4,8 +4,8 @@
  * the engine recorded, what it plans and what the lab's Slurm reports.
  */
 import { createHash } from "node:crypto";
+import { uploadImages } from "../../src/cli/demo.js";
 import { type DemoImage, demoConfig } from "../../src/cli/demo-config.js";
-import { authorizationHeader, parseApiKey } from "../../src/clients/maas/index.js";
 import { SlurmClient } from "../../src/clients/slurm/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { type Engine, Workdir } from "./engines.js";
@@ -48,20 +48,8 @@ export const resourceName = (node: string): string => node.replaceAll("-", "_");
 
 /** Uploads the golden image to the lab MAAS as custom/<name>-<version>, as an operator does before deploying. */
 export async function uploadGoldenImage(lab: Lab, image: DemoImage = GOLDEN_IMAGE): Promise<void> {
-  const maas = lab.info.maas;
-  if (!maas) throw new Error("the lab started without MAAS");
-  const body = new URLSearchParams({
-    name: `custom/${image.name}-${image.version}`,
-    architecture: "amd64/generic",
-    sha256: image.sha256,
-    size: "1000",
-  });
-  const r = await fetch(`${maas.url}api/2.0/boot-resources/`, {
-    method: "POST",
-    headers: { Authorization: authorizationHeader(parseApiKey(maas.apiKey)) },
-    body,
-  });
-  if (r.status !== 201) throw new Error(`uploading the image to the lab MAAS failed: ${r.status} ${await r.text()}`);
+  if (!lab.info.maas) throw new Error("the lab started without MAAS");
+  await uploadImages(lab.info, [image]);
 }
 
 /** A golden image of another version (sha256 derived from name and version, as GOLDEN_IMAGE's). */
