@@ -1,13 +1,36 @@
 import { defineConfig } from "vitest/config";
 
-// Suites: test/unit (pure), test/integration (loopback servers), test/contract (real counterparts), test/e2e (real engines).
-// No wall-clock assertions anywhere: timeouts below only stop a hung test.
+// Projects: unit (pure), integration (loopback servers), contract (real counterparts), constructs (synth and the
+// engines' validate), e2e per engine (the same test/e2e files, RACKFORM_E2E_ENGINE selects the engine).
+// All projects share one pool of workers (vitest 4 takes one maxWorkers per sequence group, and groups run one after
+// another): the e2e files mostly wait on engine and provider processes, so their waits overlap the CPU-bound files.
+// Counterparts are started once per run by the global setups (real Ironic, PostgreSQL), after a check that every
+// counterpart is installed. No wall-clock assertions anywhere: timeouts below only stop a hung test.
+const workers = Number(process.env.RACKFORM_TEST_WORKERS ?? 3);
+
+const base = {
+  testTimeout: 120_000,
+  hookTimeout: 300_000,
+  pool: "forks" as const,
+  maxWorkers: workers,
+};
+
+const e2e = (engine: "terraform" | "tofu") => ({
+  test: { ...base, name: `e2e-${engine}`, include: ["test/e2e/**/*.test.ts"], env: { RACKFORM_E2E_ENGINE: engine } },
+});
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 120_000,
-    hookTimeout: 300_000,
-    pool: "forks",
-    reporters: ["default"],
+    ...base,
+    globalSetup: ["test/setup/preflight.ts", "test/setup/ironic.ts", "test/setup/postgres.ts"],
+    reporters: ["default", "./test/support/summary-reporter.ts"],
+    projects: [
+      { test: { ...base, name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      { test: { ...base, name: "integration", include: ["test/integration/**/*.test.ts"] } },
+      { test: { ...base, name: "contract", include: ["test/contract/**/*.test.ts"] } },
+      { test: { ...base, name: "constructs", include: ["test/constructs/**/*.test.ts"] } },
+      e2e("terraform"),
+      e2e("tofu"),
+    ],
   },
 });

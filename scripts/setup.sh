@@ -1,26 +1,46 @@
 #!/usr/bin/env bash
-# Installs what the demo and the tests need beyond npm: the build, OpenTofu, Python clients used as counterparts,
-# PostgreSQL (Debian package, only when missing).
-# Idempotent and cached; safe to run on every `npm test` / `npm run demo`.
+# Installs everything the demo and the tests need beyond npm, before any of it is used:
+#   the build; an engine for the demo (Terraform from PATH, else OpenTofu built from the Go module proxy, cached);
+#   and, with --tests, both engines (Terraform from PATH, else built from the Go module proxy too), the counterparts the test projects drive: Debian's Ironic and PostgreSQL, and the Python clients
+#   (sushy, python-libmaas). Ends by checking that each is present (scripts/check-setup.mjs).
+# Idempotent and cached; `npm test` runs it with --tests, `npm run demo` without (the demo needs only an engine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+TESTS=0
+[[ "${1:-}" == "--tests" ]] && TESTS=1
 mkdir -p .rackform
 echo "== build"
 npm run --silent build
-echo "== OpenTofu"
-bash scripts/build-opentofu.sh >/dev/null
-if [[ -f test/contract/requirements.txt ]]; then
-  echo "== Python counterparts"
-  python3 -m pip install --quiet --disable-pip-version-check -r test/contract/requirements.txt
+echo "== engines"
+# The demo needs one engine: Terraform from PATH, else OpenTofu. The tests need both.
+if [[ $TESTS == 1 ]] || ! command -v terraform >/dev/null; then
+  bash scripts/build-opentofu.sh >/dev/null
 fi
-echo "== PostgreSQL (the pg state backend of the fleet example)"
-if ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && ! command -v initdb >/dev/null; then
+[[ $TESTS == 1 ]] || exit 0
+if ! command -v terraform >/dev/null && [[ -z "${RACKFORM_TERRAFORM:-}" ]]; then
+  echo "setup: terraform is not on PATH; building Terraform from the Go module proxy"
+  bash scripts/build-terraform.sh >/dev/null
+fi
+
+echo "== Debian counterparts (Ironic, PostgreSQL)"
+need=()
+command -v ironic-api >/dev/null && command -v ironic-conductor >/dev/null && command -v ironic-dbsync >/dev/null \
+  || need+=(ironic-api ironic-conductor)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null || need+=(postgresql)
+if ((${#need[@]})); then
   if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+    echo "setup: installing ${need[*]} (about 2 minutes)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null
+    # Debian starts the packaged services; the tests run their own instances on free ports.
+    for svc in ironic-api ironic-conductor postgresql; do
+      command -v systemctl >/dev/null && systemctl stop "$svc" 2>/dev/null || service "$svc" stop >/dev/null 2>&1 || true
+    done
   else
-    echo "setup: PostgreSQL is missing; the pg state tests will fail (apt-get install postgresql)" >&2
+    echo "setup: ${need[*]} missing and cannot be installed here (needs root and apt-get)" >&2
   fi
 fi
-if ! command -v terraform >/dev/null; then
-  echo "setup: terraform is not on PATH; the e2e tests under Terraform will fail (install Terraform 1.11)" >&2
-fi
+echo "== Python counterparts"
+python3 -m pip install --quiet --disable-pip-version-check -r test/contract/requirements.txt
+echo "== check"
+node scripts/check-setup.mjs

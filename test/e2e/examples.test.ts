@@ -15,9 +15,10 @@ import { MaasClient } from "../../src/clients/maas/index.js";
 import { defaultSpec, type Lab, startLab } from "../../src/lab/index.js";
 import { CdktfProject, outputOf } from "../support/cdktf.js";
 import { ENGINES, engine } from "../support/engines.js";
-import { type Postgres, startPostgres } from "../support/postgres.js";
+import type { Postgres } from "../support/postgres.js";
 import { slurmNodes } from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { testDatabase } from "../support/shared-counterparts.js";
 
 /** A deploy of a rack on a shared 2-core machine can take minutes; this only stops a hung test. */
 const DEPLOY_TIMEOUT_MS = 600_000;
@@ -164,7 +165,7 @@ describe.each(ENGINES)("the examples under %s", (name) => {
     let pg: Postgres;
     let p: CdktfProject;
     beforeAll(async () => {
-      pg = await startPostgres();
+      pg = await testDatabase(name);
       ({ lab, labFile } = await rackLab(3, 2));
       p = await CdktfProject.create(
         "fleet-rollout",

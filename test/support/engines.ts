@@ -14,6 +14,10 @@ export interface Engine {
 }
 
 export const OPENTOFU_VERSION = process.env.OPENTOFU_VERSION ?? "v1.12.6";
+/** The Terraform scripts/build-terraform.sh builds when none is on PATH. */
+export const TERRAFORM_VERSION = process.env.TERRAFORM_VERSION ?? "v1.11.4";
+
+const cacheDir = () => process.env.RACKFORM_CACHE ?? join(homedir(), ".cache", "rackform");
 
 function which(cmd: string): string | undefined {
   try {
@@ -26,18 +30,31 @@ function which(cmd: string): string | undefined {
 /** Resolves an engine binary or throws an error that says how to get it. */
 export function engine(name: Engine["name"]): Engine {
   if (name === "terraform") {
-    const bin = process.env.RACKFORM_TERRAFORM ?? which("terraform");
-    if (!bin) throw new Error("terraform is not on PATH: install Terraform 1.11 (or set RACKFORM_TERRAFORM)");
+    const built = join(cacheDir(), `terraform-${TERRAFORM_VERSION}`, "terraform");
+    const bin = process.env.RACKFORM_TERRAFORM ?? which("terraform") ?? (existsSync(built) ? built : undefined);
+    if (!bin) throw new Error("terraform is not on PATH: run scripts/setup.sh --tests (npm test does) to build it");
     return { name, bin };
   }
-  const cache = process.env.RACKFORM_CACHE ?? join(homedir(), ".cache", "rackform");
-  const bin = process.env.RACKFORM_TOFU ?? join(cache, `opentofu-${OPENTOFU_VERSION}`, "tofu");
+  const bin = process.env.RACKFORM_TOFU ?? join(cacheDir(), `opentofu-${OPENTOFU_VERSION}`, "tofu");
   if (!existsSync(bin)) throw new Error(`OpenTofu not found at ${bin}: run scripts/build-opentofu.sh (npm test does)`);
   return { name, bin };
 }
 
 /** Both engines, in the order tests run them. */
-export const ENGINES: readonly Engine["name"][] = ["terraform", "tofu"];
+export const ALL_ENGINES: readonly Engine["name"][] = ["terraform", "tofu"];
+
+/**
+ * The engines this process tests: the e2e projects run every e2e file once per engine, each with
+ * RACKFORM_E2E_ENGINE set (vitest.config.ts); without it (constructs, a file run on its own), both.
+ */
+export const ENGINES: readonly Engine["name"][] = selectedEngines(process.env.RACKFORM_E2E_ENGINE);
+
+function selectedEngines(only: string | undefined): readonly Engine["name"][] {
+  if (!only) return ALL_ENGINES;
+  const picked = ALL_ENGINES.filter((e) => e === only);
+  if (picked.length === 0) throw new Error(`RACKFORM_E2E_ENGINE=${only}: expected one of ${ALL_ENGINES.join(", ")}`);
+  return picked;
+}
 
 export interface RunResult {
   readonly code: number | null;

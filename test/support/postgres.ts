@@ -1,6 +1,7 @@
 /**
  * A throwaway PostgreSQL server for tests of the engines' pg state backend: initdb in a temp dir, listening on
- * 127.0.0.1 at a free port with password (scram) auth, stopped and deleted after. Debian's server binaries
+ * 127.0.0.1 at a free port with password (scram) auth, stopped and deleted after. test/setup/postgres.ts starts one
+ * server per run; each test file opens a database of its own on it (`openDatabase`) and drops it after. Debian's server binaries
  * (/usr/lib/postgresql/<major>/bin) are found off PATH; missing binaries fail with how to get them, never skip.
  */
 import { execFile, execFileSync, spawn } from "node:child_process";
@@ -92,11 +93,24 @@ function execFileText(file: string, args: string[]): string {
   }
 }
 
-/** Starts a fresh server with one database and one password-protected role. */
-export async function startPostgres(opts: { database?: string; user?: string } = {}): Promise<Postgres> {
+/** A running PostgreSQL server (serializable: global setup hands it to the test workers). */
+export interface PostgresServer {
+  readonly port: number;
+  /** The superuser role tests connect as (password auth). */
+  readonly user: string;
+  readonly password: string;
+  /** Directory of initdb, pg_ctl, psql. */
+  readonly bin: string;
+  /** Data and socket directory, removed by stop. */
+  readonly dir: string;
+}
+
+/** Starts a fresh server with one password-protected superuser role; `stop` ends it and deletes its directory. */
+export async function startPostgresServer(
+  opts: { user?: string } = {},
+): Promise<PostgresServer & { stop(): Promise<void> }> {
   const bin = postgresBinDir();
   const user = opts.user ?? "rackform";
-  const database = opts.database ?? "rackform";
   const owner = serverUser();
   const dir = await mkdtemp(join(tmpdir(), "rf-pg-"));
   const data = join(dir, "data");
@@ -109,24 +123,6 @@ export async function startPostgres(opts: { database?: string; user?: string } =
   chmodSync(dir, 0o700);
   const asServer = (tool: string, args: string[]) =>
     owner ? run(owner.prefix[0], [...owner.prefix.slice(1), join(bin, tool), ...args]) : run(join(bin, tool), args);
-  await asServer("initdb", [
-    "-D",
-    data,
-    "-U",
-    user,
-    `--pwfile=${join(dir, "pwfile")}`,
-    "--auth=scram-sha-256",
-    "--encoding=UTF8",
-    "--locale=C",
-    "--no-sync",
-  ]);
-  const port = await freePort();
-  // fsync off: the server lives for one test file; durability would only cost time on a shared 2-core machine.
-  const serverOpts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
-  await asServer("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", serverOpts, "start"]);
-  const env = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: "10" };
-  const psql = (db: string, sql: string) =>
-    run(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", user, "-d", db, "-XAtqc", sql], env);
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
@@ -136,11 +132,43 @@ export async function startPostgres(opts: { database?: string; user?: string } =
     return stopped;
   };
   try {
-    await psql("postgres", `CREATE DATABASE ${database}`);
+    await asServer("initdb", [
+      "-D",
+      data,
+      "-U",
+      user,
+      `--pwfile=${join(dir, "pwfile")}`,
+      "--auth=scram-sha-256",
+      "--encoding=UTF8",
+      "--locale=C",
+      "--no-sync",
+    ]);
+    const port = await freePort();
+    // fsync off: the server lives for one test run; durability would only cost time on a shared 2-core machine.
+    const serverOpts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
+    await asServer("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", serverOpts, "start"]);
+    return { port, user, password, bin, dir, stop };
   } catch (e) {
     await stop();
     throw e;
   }
+}
+
+/** Creates a fresh database on `server` for one test file; `stop` drops it (the server stays for other files). */
+export async function openDatabase(server: PostgresServer, database: string): Promise<Postgres> {
+  const { bin, port, user, password } = server;
+  const env = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: "10" };
+  const psql = (db: string, sql: string) =>
+    run(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", user, "-d", db, "-XAtqc", sql], env);
+  await psql("postgres", `CREATE DATABASE ${database}`);
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= psql("postgres", `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).then(
+      () => undefined,
+      () => undefined,
+    );
+    return stopped;
+  };
   return {
     host: "127.0.0.1",
     port,
@@ -162,6 +190,18 @@ export async function startPostgres(opts: { database?: string; user?: string } =
       ),
     stop,
   };
+}
+
+/** A server of its own with one database (for a run without the global setup); `stop` ends the server. */
+export async function startPostgres(opts: { database?: string; user?: string } = {}): Promise<Postgres> {
+  const server = await startPostgresServer(opts);
+  try {
+    const db = await openDatabase(server, opts.database ?? "rackform");
+    return { ...db, stop: () => db.stop().then(() => server.stop()) };
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
 }
 
 function holdLock(psql: string, args: string[], env: NodeJS.ProcessEnv, sql: string): Promise<() => Promise<void>> {

@@ -1,8 +1,8 @@
 /**
- * Contract: Debian's real Ironic 21.4 with the redfish hardware type (sushy underneath) drives the lab's BMCs —
+ * Contract: Debian's real Ironic 21.4 with the redfish hardware type (sushy underneath), the run's one real Ironic (test/setup/ironic.ts), drives the lab's BMCs —
  * one node of every vendor style the lab offers. Enroll by BMC url + the system path discovered from the BMC,
  * validate (power, management), manage, redfish inspection (ports from the lab's MACs, cpus/memory_mb), power on/off
- * with the lab world following. Real Ironic runs in its own state dir on its own free ports (never 6385/16385).
+ * with the lab world following.
  * Fails, never skips, when Ironic cannot start.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -13,11 +13,12 @@ import { IronicClient } from "../../../src/clients/ironic/index.js";
 import { RedfishClient } from "../../../src/clients/redfish/index.js";
 import { type Lab, type LabNode, startLab } from "../../../src/lab/index.js";
 import { createIronicApi, redfishBmc } from "../../../src/lab/ironic/index.js";
-import { type RealIronic, startRealIronic } from "./real-ironic.js";
+import { ironicLogTail, type RealIronicInfo } from "../../support/real-ironic.js";
+import { sharedRealIronic } from "../../support/shared-counterparts.js";
 
 let lab: Lab;
 let stateDir: string;
-let ironic: RealIronic | undefined;
+let ironic: RealIronicInfo | undefined;
 let client: IronicClient;
 /** Lab node name → { system path found on its BMC, Ironic uuid }. */
 const enrolled = new Map<string, { systemPath: string; uuid: string; vendor: string }>();
@@ -32,7 +33,7 @@ const POLL = { pollMs: 250, timeoutMs: 90_000 };
 /** Conductor log tail with the lab password masked (debug logs may echo driver_info). */
 function logs(): string {
   const pw = lab?.spec.credentials.password;
-  const t = ironic?.logTail(40) ?? "(no Ironic)";
+  const t = ironic ? ironicLogTail(ironic.dir, 40) : "(no Ironic)";
   return pw ? t.split(pw).join("***") : t;
 }
 
@@ -47,17 +48,12 @@ beforeAll(async () => {
   lab = await startLab({ stateDir, nodes: 6, profile: "instant" });
   // Real Ironic talks to a BMC only when it answers: the outlets feed the BMCs.
   for (const n of lab.world.nodes.values()) lab.world.setOutlet(n.spec.pdu, n.spec.outlet, "On");
-  try {
-    ironic = await startRealIronic(join(tmpdir(), "rf-ironic-redfish-real"));
-  } catch (e) {
-    throw new Error(`Debian's real Ironic (redfish hardware type) could not start: ${(e as Error).message}`);
-  }
+  ironic = await sharedRealIronic();
   client = new IronicClient({ url: ironic.url, lockRetry: { maxAttempts: 30, baseDelayMs: 200, maxDelayMs: 1_000 } });
 }, 240_000);
 
 afterAll(async () => {
   await client?.close();
-  await ironic?.stop();
   await lab?.close();
   rmSync(stateDir, { recursive: true, force: true });
 });

@@ -1,56 +1,33 @@
 /**
- * Contract: IronicClient against Debian's real Ironic 21.4 (fake-hardware, noauth) on 127.0.0.1:6385, started by
- * scripts/ironic-lab.sh (or reused when already answering) and stopped at the end of this file.
+ * Contract: IronicClient against Debian's real Ironic 21.4 (fake-hardware, noauth), the run's one real Ironic started
+ * by the global setup (test/setup/ironic.ts).
  * Fails, never skips, when Ironic cannot be started.
  */
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isClientError } from "../../../src/clients/errors.js";
 import { IronicClient } from "../../../src/clients/ironic/index.js";
+import { sharedRealIronic } from "../../support/shared-counterparts.js";
 
-const ROOT = join(import.meta.dirname, "../../..");
-const LAB = join(ROOT, "scripts/ironic-lab.sh");
-const URL = "http://127.0.0.1:6385";
-
-function lab(cmd: "start" | "stop" | "status"): { ok: boolean; out: string } {
-  const r = spawnSync("bash", [LAB, cmd], { encoding: "utf8", timeout: 400_000 });
-  return { ok: r.status === 0, out: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}`.trim() };
-}
-
+let URL = "";
 const tag = randomBytes(3).toString("hex");
 const mac = `52:54:00:${tag.slice(0, 2)}:${tag.slice(2, 4)}:${tag.slice(4, 6)}`;
 const locked: string[] = [];
 let client: IronicClient;
 let nodeUuid = "";
-let reused = false;
 
-beforeAll(() => {
-  const t0 = Date.now();
-  const r = lab("start");
-  if (!r.ok) {
-    throw new Error(
-      `Debian's Ironic could not be started by scripts/ironic-lab.sh (needs apt access to install ironic-api and ironic-conductor, or them installed):\n${r.out}`,
-    );
-  }
-  reused = r.out.includes("already answering");
-  console.log(`${r.out} (test saw ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+beforeAll(async () => {
+  ({ url: URL } = await sharedRealIronic());
   client = new IronicClient({
     url: URL,
     auth: { type: "noauth" },
     lockRetry: { maxAttempts: 20, baseDelayMs: 200, maxDelayMs: 1_000 },
     onLocked: (i) => locked.push(i.message),
   });
-});
+}, 240_000);
 
 afterAll(async () => {
   await client?.close();
-  // Stops what scripts/ironic-lab.sh started (by recorded pids), also when this run reused it.
-  const r = lab("stop");
-  expect(r.ok, r.out).toBe(true);
-  // An Ironic this file started is gone; one started outside the script is not ours to stop.
-  if (!reused) expect(lab("status").ok).toBe(false);
 });
 
 describe("IronicClient against Debian Ironic 21.4 (fake-hardware)", () => {

@@ -1,45 +1,14 @@
 // The same scenario against the lab Ironic and Debian's real Ironic 21.4 (fake-hardware) must give the same answers.
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createIronicApi } from "../../../src/lab/ironic/index.js";
+import { sharedRealIronic } from "../../support/shared-counterparts.js";
 import { runScenario } from "./scenario.js";
-
-const ROOT = join(import.meta.dirname, "../../..");
-const SCRIPT = join(ROOT, "scripts/ironic-lab.sh");
-// Own directory and ports, so a real Ironic someone else started on 6385 is neither reused nor stopped.
-const ENV = {
-  ...process.env,
-  IRONIC_LAB_DIR: "/tmp/rf-ironic-lab-parity",
-  IRONIC_LAB_PORT: "16385",
-  IRONIC_LAB_RPC_PORT: "18089",
-};
-const REAL = "http://127.0.0.1:16385";
-
-function ironicLab(cmd: "start" | "stop"): void {
-  if (!existsSync(SCRIPT)) throw new Error(`${SCRIPT} is missing: it starts Debian's ironic-api/ironic-conductor`);
-  try {
-    execFileSync("bash", [SCRIPT, cmd], { env: ENV, stdio: "pipe", timeout: 280_000 });
-  } catch (e) {
-    const err = e as { stderr?: Buffer; stdout?: Buffer };
-    throw new Error(
-      `real Ironic could not ${cmd} (scripts/ironic-lab.sh ${cmd}): ${err.stderr?.toString() ?? ""}${err.stdout?.toString() ?? ""}`,
-    );
-  }
-}
 
 let real: Record<string, unknown>;
 let lab: Record<string, unknown>;
 
 beforeAll(async () => {
-  try {
-    ironicLab("start");
-  } catch (e) {
-    // A half-started service (e.g. ironic-api still retrying its port) must not outlive the test.
-    ironicLab("stop");
-    throw e;
-  }
+  const { url: REAL } = await sharedRealIronic();
   // Durations near the real fake-hardware ones (cleaning and deploying ~400 ms, the rest a few ms).
   const api = createIronicApi({ delays: { inspectMs: 0, cleanMs: 300, deployMs: 300, powerMs: 0 } });
   const server = await api.listen("127.0.0.1", 0);
@@ -50,8 +19,6 @@ beforeAll(async () => {
     await server.close();
   }
 }, 300_000);
-
-afterAll(() => ironicLab("stop"));
 
 describe("lab Ironic vs Debian's Ironic 21.4 (fake-hardware)", () => {
   it("serves the same version range", () => {
