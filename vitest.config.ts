@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/setup/sequencer.js";
 
 // Projects: unit (pure), integration (loopback servers), contract (real counterparts), constructs (synth and the
 // engines' validate), e2e per engine (the same test/e2e files, RACKFORM_E2E_ENGINE selects the engine).
@@ -13,6 +14,7 @@ const base = {
   hookTimeout: 300_000,
   pool: "forks" as const,
   maxWorkers: workers,
+  setupFiles: ["test/setup/tmpdir.ts"],
 };
 
 const e2e = (engine: "terraform" | "tofu") => ({
@@ -24,6 +26,7 @@ export default defineConfig({
     ...base,
     globalSetup: ["test/setup/preflight.ts", "test/setup/ironic.ts", "test/setup/postgres.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { ...base, name: "unit", include: ["test/unit/**/*.test.ts"] } },
       { test: { ...base, name: "integration", include: ["test/integration/**/*.test.ts"] } },

@@ -13,5 +13,5 @@ npx tsc --noEmit -p tsconfig.json && npx tsc -p tsconfig.test.json && npx tsc -p
   && for ex in examples/*/tsconfig.json; do npx tsc -p "$ex" || exit 1; done
 echo "== tests"
 export TF_CLI_CONFIG_FILE=/dev/null   # the image may point at a missing file; e2e tests set their own
-export RACKFORM_TEST_SUMMARY=.rackform/test-summary.md
+export RACKFORM_TEST_SUMMARY=.rackform/test-summary.md RACKFORM_TEST_DURATIONS=.rackform/test-durations.json
 exec npx vitest run "$@"

@@ -101,5 +101,14 @@ export default class SummaryReporter implements Reporter {
     const text = lines.join("\n");
     console.log(text);
     if (process.env.RACKFORM_TEST_SUMMARY) writeFileSync(process.env.RACKFORM_TEST_SUMMARY, `${text}\n`);
+    // Measured durations by "project:file", for test/setup/sequencer.ts (copy to test/durations.json to refresh).
+    if (process.env.RACKFORM_TEST_DURATIONS) {
+      const d = Object.fromEntries(
+        files
+          .sort((a, b) => a.project.localeCompare(b.project) || a.file.localeCompare(b.file))
+          .map((f) => [`${f.project}:${f.file}`, Math.round(f.ms / 100) / 10]),
+      );
+      writeFileSync(process.env.RACKFORM_TEST_DURATIONS, `${JSON.stringify(d, null, 2)}\n`);
+    }
   }
 }
