@@ -11,7 +11,15 @@ import {
   type StatusListener,
 } from "./lifecycle-types.js";
 import type { PowerDriver } from "./power.js";
-import { canTransition, RELEASABLE, ResultType, NodeStatus as S, ScriptStatus, statusName } from "./statuses.js";
+import {
+  canTransition,
+  RELEASABLE,
+  ResultType,
+  NodeStatus as S,
+  SCRIPT_FAILED,
+  ScriptStatus,
+  statusName,
+} from "./statuses.js";
 import type { MaasStore, MachineRecord, ScriptSetRecord } from "./store.js";
 
 const OUTCOME_STATUS: Record<string, number> = { passed: 2, failed: 3, timedout: 4, degraded: 6, skipped: 9 };
@@ -162,7 +170,7 @@ export class Lifecycle {
         status = ScriptStatus.FAILED;
         output = `${r.name} failed (lab fault injection)\n`;
       }
-      const failed = [3, 4, 8].includes(status);
+      const failed = SCRIPT_FAILED.includes(status);
       Object.assign(r, {
         status,
         exitStatus: o?.exitStatus ?? (failed ? 1 : 0),
@@ -194,7 +202,7 @@ export class Lifecycle {
     this.later(m, this.delays.commissionMs, () => {
       const ok = this.finishSet(m, cset, this.takeFault(m, "commission"));
       if (!ok) {
-        const failed = cset.results.find((r) => r.status === ScriptStatus.FAILED)?.name ?? "a commissioning script";
+        const failed = cset.results.find((r) => SCRIPT_FAILED.includes(r.status))?.name ?? "a commissioning script";
         this.move(m, S.FAILED_COMMISSIONING, `Failed commissioning: ${failed} failed`);
         this.store.event(m, "ERROR", "Failed commissioning", m.statusMessage);
         this.powerAsync(m, false);
