@@ -124,8 +124,3 @@ export const block = {
   /** Always present (an object of nulls when absent from config); groups attributes visually. */
   group: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("group", b, o),
 } as const;
-
-/** The nested blocks of a block, as [name, block] pairs. */
-export function blocksOf(b: Block): [string, NestedBlock][] {
-  return Object.entries(b.blocks ?? {});
-}

@@ -59,9 +59,3 @@ export function getObject(o: Value, name: string): ObjectValue | null {
   if (!isObjectValue(v)) throw new ValueTypeError(`"${name}" is not an object or map`);
   return v;
 }
-
-/** A copy of an object value with some attributes replaced. */
-export function withAttributes(o: ObjectValue, patch: { readonly [key: string]: Value }): ObjectValue {
-  for (const k of Object.keys(patch)) if (!(k in o)) throw new ValueTypeError(`no attribute "${k}" in this object`);
-  return { ...o, ...patch };
-}

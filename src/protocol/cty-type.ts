@@ -78,11 +78,6 @@ export function parseCtyType(json: unknown): CtyType {
   }
 }
 
-/** The kind of a type: "string" … "dynamic", "list", "set", "map", "object", "tuple". */
-export function typeKind(t: CtyType): string {
-  return typeof t === "string" ? t : t[0];
-}
-
 /** True for list, set and map types: the ones that can carry length refinements. */
 export function isCollectionType(t: CtyType): boolean {
   return typeof t !== "string" && (t[0] === "list" || t[0] === "set" || t[0] === "map");

@@ -1,7 +1,7 @@
 /** What one provider process remembers between RPCs: the registry, provider data, cancellation, secrets. */
 import { backgroundContext, type Context } from "../framework/context.js";
 import type { DataSource } from "../framework/data-source.js";
-import { type Diagnostic, Diagnostics, errorDiag } from "../framework/diagnostics.js";
+import { type Diagnostic, type Diagnostics, errorDiag } from "../framework/diagnostics.js";
 import { createLogger, type Logger } from "../framework/logger.js";
 import type { Provider } from "../framework/provider.js";
 import { redact } from "../framework/redact.js";
@@ -112,9 +112,4 @@ export class ServerState {
     if (all.length === 0) return [...diags.items];
     return diags.items.map((d) => ({ ...d, summary: redact(d.summary, all), detail: redact(d.detail, all) }));
   }
-}
-
-/** A fresh diagnostics list (re-exported so RPC files import one module). */
-export function newDiagnostics(): Diagnostics {
-  return new Diagnostics();
 }

@@ -5,7 +5,7 @@ import type { PropsSchema } from "./validate.js";
 export const DEFAULT_PDU_OUTLETS = 48;
 
 /** The highest U position of a rack (52U is the tallest common rack). */
-export const MAX_U = 52;
+const MAX_U = 52;
 
 /** Schema of RackProps minus flavor, image, acceptance, backend, cluster and redfish. */
 export const RACK_SCHEMA: PropsSchema = {
@@ -60,8 +60,8 @@ export const RACK_SCHEMA: PropsSchema = {
           u: {
             type: "integer",
             minimum: 1,
-            maximum: 52,
-            expect: "a U position in 1..52",
+            maximum: MAX_U,
+            expect: `a U position in 1..${MAX_U}`,
             fix: "give the node's lowest U position, 1 at the bottom of the rack",
           },
           pdu: { type: "string", minLength: 1, expect: "a PDU name", fix: "name one of the rack's PDUs" },

@@ -7,6 +7,8 @@ export { authorizationHeader, type MaasCredentials, parseApiKey } from "./oauth.
 export * as maasParse from "./parse.js";
 export {
   MAAS_FAILED_STATUSES,
+  MAAS_SCRIPT_FAILED_STATUSES,
+  MAAS_SCRIPT_STATUS,
   MAAS_STATUS,
   MAAS_STATUS_LABELS,
   type MaasStatusName,

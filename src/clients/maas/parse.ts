@@ -1,6 +1,6 @@
 /** Turns MAAS JSON bodies into typed objects; tolerant of the field differences between MAAS 2.x and 3.x. */
 import { MaasError } from "./errors.js";
-import { statusLabel } from "./status.js";
+import { MAAS_SCRIPT_FAILED_STATUSES, statusLabel } from "./status.js";
 import type { MaasBootResource, MaasEvent, MaasInterface, MaasMachine, MaasScriptResultSet, MaasTag } from "./types.js";
 
 type Obj = Record<string, unknown>;
@@ -109,11 +109,16 @@ export function parseScriptResults(j: unknown): MaasScriptResultSet[] {
     type: num(r.type) ?? -1,
     typeName: str(r.type_name),
     statusName: str(r.status_name),
-    results: objs(r.results).map((x) => ({
-      name: str(x.name),
-      statusName: str(x.status_name),
-      exitStatus: num(x.exit_status) ?? null,
-    })),
+    results: objs(r.results).map((x) => {
+      const status = num(x.status) ?? -1;
+      return {
+        name: str(x.name),
+        status,
+        statusName: str(x.status_name),
+        failed: MAAS_SCRIPT_FAILED_STATUSES.has(status),
+        exitStatus: num(x.exit_status) ?? null,
+      };
+    }),
     raw: r,
   }));
 }

@@ -65,6 +65,30 @@ export const MAAS_FAILED_STATUSES: readonly number[] = Object.entries(MAAS_STATU
   .filter(([name]) => name.startsWith("FAILED_"))
   .map(([, id]) => id);
 
+/** Script result status ids (metadataserver/enum.py SCRIPT_STATUS). */
+export const MAAS_SCRIPT_STATUS = {
+  PENDING: 0,
+  RUNNING: 1,
+  PASSED: 2,
+  FAILED: 3,
+  TIMEDOUT: 4,
+  ABORTED: 5,
+  DEGRADED: 6,
+  INSTALLING: 7,
+  FAILED_INSTALLING: 8,
+  SKIPPED: 9,
+  APPLYING_NETCONF: 10,
+  FAILED_APPLYING_NETCONF: 11,
+} as const;
+
+/** Script result statuses MAAS counts as failure (SCRIPT_STATUS_FAILED). */
+export const MAAS_SCRIPT_FAILED_STATUSES: ReadonlySet<number> = new Set([
+  MAAS_SCRIPT_STATUS.FAILED,
+  MAAS_SCRIPT_STATUS.TIMEDOUT,
+  MAAS_SCRIPT_STATUS.FAILED_INSTALLING,
+  MAAS_SCRIPT_STATUS.FAILED_APPLYING_NETCONF,
+]);
+
 /** The id of a status given as id, enum name ("READY") or label ("Ready"); undefined when unknown. */
 export function statusId(s: number | string): number | undefined {
   if (typeof s === "number") return s in MAAS_STATUS_LABELS ? s : undefined;

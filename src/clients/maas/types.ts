@@ -70,7 +70,11 @@ export interface MaasScriptResultSet {
   readonly statusName: string;
   readonly results: readonly {
     readonly name: string;
+    /** SCRIPT_STATUS id (-1 when the body has none). */
+    readonly status: number;
     readonly statusName: string;
+    /** True when MAAS counts the status as failure (failed, timed out, failed installing or applying netconf). */
+    readonly failed: boolean;
     readonly exitStatus: number | null;
   }[];
   readonly raw: Readonly<Record<string, unknown>>;

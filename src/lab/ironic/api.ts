@@ -6,11 +6,9 @@ import { listenOn } from "../net.js";
 import { type BmcDriver, redfishBmc } from "./bmc.js";
 import { Conductor } from "./conductor.js";
 import type { FaultOp, IronicDelays, ProvisionListener, StepRunner } from "./conductor-types.js";
-import type { Ctx, Reply } from "./context.js";
+import type { Ctx } from "./context.js";
 import { fault, IronicHttpError, notFound, pyJson, webobError } from "./errors.js";
-import * as actions from "./node-actions-api.js";
-import * as nodes from "./nodes-api.js";
-import * as res from "./resources-api.js";
+import { ironicRoutes } from "./routes.js";
 import type { StepOutcome } from "./steps.js";
 import { IronicStore, type NodeRecord } from "./store.js";
 import {
@@ -69,11 +67,6 @@ export interface IronicApi {
   stop(): void;
 }
 
-type Handler = (ctx: Ctx) => Reply;
-type Route = [method: string, pattern: RegExp, handler: Handler];
-
-const ID = "([^/]+)";
-
 /** Creates an Ironic API with its own in-memory conductor. */
 export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
   const clock = opts.clock ?? systemClock;
@@ -93,31 +86,7 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
   };
   const store = new IronicStore(() => clock.now());
   const conductor = new Conductor(store, clock, delays, opts.bmc ?? redfishBmc());
-  const routes: Route[] = [
-    ["GET", /^\/v1\/nodes\/detail$/, (c) => nodes.listNodes(c, true)],
-    ["GET", /^\/v1\/nodes$/, (c) => nodes.listNodes(c, false)],
-    ["POST", /^\/v1\/nodes$/, nodes.createNode],
-    ["GET", new RegExp(`^/v1/nodes/${ID}$`), nodes.showNode],
-    ["PATCH", new RegExp(`^/v1/nodes/${ID}$`), nodes.patchNode],
-    ["DELETE", new RegExp(`^/v1/nodes/${ID}$`), nodes.deleteNode],
-    ["GET", new RegExp(`^/v1/nodes/${ID}/states$`), actions.states],
-    ["PUT", new RegExp(`^/v1/nodes/${ID}/states/provision$`), actions.setProvisionState],
-    ["PUT", new RegExp(`^/v1/nodes/${ID}/states/power$`), actions.setPowerState],
-    ["PUT", new RegExp(`^/v1/nodes/${ID}/maintenance$`), (c) => actions.setMaintenance(c, true)],
-    ["DELETE", new RegExp(`^/v1/nodes/${ID}/maintenance$`), (c) => actions.setMaintenance(c, false)],
-    ["GET", new RegExp(`^/v1/nodes/${ID}/validate$`), actions.validate],
-    ["GET", new RegExp(`^/v1/nodes/${ID}/ports$`), actions.nodePorts],
-    ["GET", /^\/v1\/ports\/detail$/, (c) => res.listPorts(c, true)],
-    ["GET", /^\/v1\/ports$/, (c) => res.listPorts(c, false)],
-    ["POST", /^\/v1\/ports$/, res.createPort],
-    ["GET", new RegExp(`^/v1/ports/${ID}$`), res.showPort],
-    ["PATCH", new RegExp(`^/v1/ports/${ID}$`), res.patchPort],
-    ["DELETE", new RegExp(`^/v1/ports/${ID}$`), res.deletePort],
-    ["GET", /^\/v1\/allocations$/, res.listAllocations],
-    ["POST", /^\/v1\/allocations$/, (c) => res.createAllocation(c, clock, delays.allocationMs)],
-    ["GET", new RegExp(`^/v1/allocations/${ID}$`), res.showAllocation],
-    ["DELETE", new RegExp(`^/v1/allocations/${ID}$`), res.deleteAllocation],
-  ];
+  const routes = ironicRoutes(clock, delays);
   const requests: IronicRequestLogEntry[] = [];
 
   function send(out: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {

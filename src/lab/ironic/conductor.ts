@@ -2,20 +2,18 @@
 import { randomUUID } from "node:crypto";
 import type { LabClock } from "../maas/clock.js";
 import type { BmcDriver, RedfishDriverInfo } from "./bmc.js";
+import { ConductorTimers } from "./conductor-timers.js";
 import type { FaultOp, IronicDelays, ProvisionListener, StepRunner } from "./conductor-types.js";
 import { isoTime } from "./render.js";
 import { S } from "./states.js";
 import { defaultResult, type StepOutcome, type StepRequest, type StepResult, stepRepr, supportsStep } from "./steps.js";
 import type { IronicStore, NodeRecord } from "./store.js";
 
-class Aborted extends Error {}
-
 /** Drives nodes through the state machine; the API layer has already checked that each verb is allowed. */
 export class Conductor {
   private readonly faults = new Map<string, Set<FaultOp>>();
   private readonly outcomes = new Map<string, StepOutcome>();
-  private readonly timers = new Set<() => void>();
-  private readonly aborts = new Map<string, () => void>();
+  private readonly timers: ConductorTimers;
   private readonly listeners: ProvisionListener[] = [];
   /** Consulted for steps without a setStepOutcome. */
   stepRunner: StepRunner | undefined;
@@ -27,7 +25,9 @@ export class Conductor {
     private readonly clock: LabClock,
     private readonly delays: IronicDelays,
     private readonly bmc: BmcDriver,
-  ) {}
+  ) {
+    this.timers = new ConductorTimers(clock);
+  }
 
   /** Makes the next `op` on the node fail. */
   failNext(uuid: string, op: FaultOp): void {
@@ -48,27 +48,7 @@ export class Conductor {
 
   /** Cancels every pending timer. */
   stop(): void {
-    for (const cancel of this.timers) cancel();
-    this.timers.clear();
-  }
-
-  private sleep(ms: number, abortKey?: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const cancel = this.clock.setTimer(() => {
-        this.timers.delete(cancel);
-        if (abortKey) this.aborts.delete(abortKey);
-        resolve();
-      }, ms);
-      this.timers.add(cancel);
-      if (abortKey) {
-        this.aborts.set(abortKey, () => {
-          cancel();
-          this.timers.delete(cancel);
-          this.aborts.delete(abortKey);
-          reject(new Aborted("aborted"));
-        });
-      }
-    });
+    this.timers.stop();
   }
 
   private injected(n: NodeRecord, op: FaultOp): void {
@@ -119,7 +99,7 @@ export class Conductor {
     this.task(
       n,
       async () => {
-        await this.sleep(this.delays.verifyMs);
+        await this.timers.sleep(this.delays.verifyMs);
         this.injected(n, "manage");
         if (n.driver === "redfish") {
           const v = await this.bmc.verify(this.info(n));
@@ -145,7 +125,7 @@ export class Conductor {
     this.task(
       n,
       async () => {
-        await this.sleep(this.delays.inspectMs);
+        await this.timers.sleep(this.delays.inspectMs);
         this.injected(n, "inspect");
         if (n.driver === "redfish") {
           const hw = await this.bmc.inspect(this.info(n));
@@ -191,7 +171,7 @@ export class Conductor {
   private automatedClean(n: NodeRecord): Promise<void> {
     this.set(n, S.CLEANING, S.AVAILABLE, true);
     return (async () => {
-      await this.sleep(this.delays.cleanMs);
+      await this.timers.sleep(this.delays.cleanMs);
       this.injected(n, "clean");
       if (n.driver === "redfish") await this.powerVia(n, "power off");
       n.driver_internal_info = { ...n.driver_internal_info, clean_steps: null };
@@ -238,7 +218,7 @@ export class Conductor {
       const outcome = this.outcomes.get(`${n.uuid}/${step.step}`) ?? this.stepRunner?.(n, step) ?? {};
       const duration = outcome.durationMs ?? this.delays.stepMs;
       const started = this.clock.now();
-      await this.sleep(duration, n.uuid);
+      await this.timers.sleep(duration, n.uuid);
       this.set(n, busy, target, true);
       this.injected(n, kind);
       const record: StepResult = {
@@ -263,7 +243,7 @@ export class Conductor {
     this.task(
       n,
       async () => {
-        await this.sleep(this.delays.cleanMs);
+        await this.timers.sleep(this.delays.cleanMs);
         await this.runSteps(n, "clean", steps);
         n.clean_step = {};
         this.set(n, S.MANAGEABLE, null, false);
@@ -298,7 +278,7 @@ export class Conductor {
       this.set(n, S.ACTIVE, null, false);
       return;
     }
-    this.aborts.get(n.uuid)?.();
+    this.timers.abort(n.uuid);
   }
 
   /** available (deploy) / active, deploy failed, error (rebuild) → deploying → active. */
@@ -309,7 +289,7 @@ export class Conductor {
     this.task(
       n,
       async () => {
-        await this.sleep(this.delays.deployMs);
+        await this.timers.sleep(this.delays.deployMs);
         this.injected(n, "deploy");
         if (n.driver === "redfish") {
           await this.bmc.setBootDevice(this.info(n), "cd");
@@ -338,7 +318,7 @@ export class Conductor {
     this.task(
       n,
       async () => {
-        await this.sleep(this.delays.deleteMs);
+        await this.timers.sleep(this.delays.deleteMs);
         this.injected(n, "delete");
         if (n.driver === "redfish") await this.powerVia(n, "power off");
         n.instance_info = {};
@@ -376,7 +356,8 @@ export class Conductor {
       n.reservation = null;
       this.store.touch(n);
     };
-    this.sleep(this.delays.powerMs)
+    this.timers
+      .sleep(this.delays.powerMs)
       .then(async () => {
         this.injected(n, "power");
         if (n.driver === "redfish") await this.powerVia(n, target);

@@ -1,6 +1,6 @@
 /** JSON bodies of nodes, ports and allocations, with keys in the order Ironic 21.4 emits them (see the captured fixtures). */
 import { invalid } from "./errors.js";
-import type { AllocationRecord, IronicStore, NodeRecord, PortRecord } from "./store.js";
+import type { AllocationRecord, NodeRecord, PortRecord } from "./store.js";
 import type { Microversion } from "./versions.js";
 
 type Json = Record<string, unknown>;
@@ -237,9 +237,4 @@ export function renderStates(n: NodeRecord): Json {
     boot_mode: n.boot_mode,
     secure_boot: n.secure_boot,
   };
-}
-
-/** Nodes in store order (creation order). */
-export function nodesInOrder(store: IronicStore): NodeRecord[] {
-  return [...store.nodes.values()];
 }

@@ -77,9 +77,6 @@ export const UPDATE_ALLOWED: readonly string[] = [
   S.ADOPTFAIL,
 ];
 
-/** Power states as the API shows them. */
-export const POWER = { ON: "power on", OFF: "power off", ERROR: "error" } as const;
-
 /** Targets PUT …/states/power accepts. */
 export const POWER_TARGETS: readonly string[] = [
   "power on",

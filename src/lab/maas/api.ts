@@ -2,18 +2,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { listenOn } from "../net.js";
 import { type ApiCredential, authenticate, NonceStore, parseApiKeys, unauthorizedChallenge } from "./auth.js";
-import { bootResourceHandlers } from "./boot-resources-api.js";
 import { type LabClock, systemClock } from "./clock.js";
+import { maasHandlers } from "./handlers.js";
 import { MaasHttpError, Params, parseBody, parseQuery, readBody, sendJson, sendText } from "./http-io.js";
 import { Lifecycle } from "./lifecycle.js";
 import type { FaultOp, MaasDelays, ScriptOutcome, ScriptRunner, StatusListener } from "./lifecycle-types.js";
-import { machineHandlers, type RegionDeps } from "./machines-api.js";
-import { nodeHandlers } from "./node-api.js";
 import { type PowerDriver, redfishPowerDriver } from "./power.js";
-import { regionHandlers } from "./region-api.js";
+import type { RegionDeps } from "./region-deps.js";
 import { API } from "./render.js";
 import { Router } from "./router.js";
-import { scriptHandlers } from "./scripts-api.js";
 import { seedRegion } from "./seed.js";
 import { MaasStore, type MachineRecord, type ScriptRecord } from "./store.js";
 
@@ -74,13 +71,7 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
   const lifecycle = new Lifecycle(store, clock, delays, opts.power ?? redfishPowerDriver());
   const deps: RegionDeps = { store, lifecycle, clock };
   seedRegion(store);
-  const router = new Router([
-    ...machineHandlers(deps),
-    ...nodeHandlers(deps),
-    ...regionHandlers(deps),
-    ...scriptHandlers(deps),
-    ...bootResourceHandlers(deps),
-  ]);
+  const router = new Router(maasHandlers(deps));
   const requests: MaasRequestLogEntry[] = [];
   const nonces = new NonceStore();
 

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { invalid, notFound } from "./http-io.js";
 import { parseArchitecture } from "./machine-forms.js";
-import type { RegionDeps } from "./machines-api.js";
+import type { RegionDeps } from "./region-deps.js";
 import { renderBootResource } from "./render.js";
 import type { ActionContext, Handler } from "./router.js";
 import type { BootResourceRecord } from "./store.js";

@@ -11,26 +11,33 @@ import {
   type StatusListener,
 } from "./lifecycle-types.js";
 import type { PowerDriver } from "./power.js";
-import { canTransition, RELEASABLE, ResultType, NodeStatus as S, ScriptStatus, statusName } from "./statuses.js";
+import { ScriptSets } from "./script-sets.js";
+import {
+  canTransition,
+  RELEASABLE,
+  ResultType,
+  NodeStatus as S,
+  SCRIPT_FAILED,
+  ScriptStatus,
+  statusName,
+} from "./statuses.js";
 import type { MaasStore, MachineRecord, ScriptSetRecord } from "./store.js";
-
-const OUTCOME_STATUS: Record<string, number> = { passed: 2, failed: 3, timedout: 4, degraded: 6, skipped: 9 };
 
 /** Drives machines through MAAS's lifecycle; the API handlers call it after parsing and permission checks. */
 export class Lifecycle {
   private readonly faults = new Set<string>();
-  private readonly outcomes = new Map<string, ScriptOutcome>();
   private readonly listeners: StatusListener[] = [];
   private readonly powerChains = new Map<string, Promise<void>>();
-  /** Consulted for scripts without a `setScriptOutcome`; undefined = passed. */
-  scriptRunner: ScriptRunner | undefined;
+  private readonly sets: ScriptSets;
 
   constructor(
     private readonly store: MaasStore,
     private readonly clock: LabClock,
     private readonly delays: MaasDelays,
     private readonly power: PowerDriver,
-  ) {}
+  ) {
+    this.sets = new ScriptSets(store, clock);
+  }
 
   /** Makes the next `op` on the machine fail (consumed when the operation completes). */
   failNext(systemId: string, op: FaultOp): void {
@@ -39,7 +46,15 @@ export class Lifecycle {
 
   /** Sets what a script reports on its future runs on the machine. */
   setScriptOutcome(systemId: string, scriptName: string, outcome: ScriptOutcome): void {
-    this.outcomes.set(`${systemId}\n${scriptName}`, outcome);
+    this.sets.setOutcome(systemId, scriptName, outcome);
+  }
+
+  /** Consulted for scripts without a `setScriptOutcome`; undefined = passed. */
+  get scriptRunner(): ScriptRunner | undefined {
+    return this.sets.runner;
+  }
+  set scriptRunner(fn: ScriptRunner | undefined) {
+    this.sets.runner = fn;
   }
 
   /** Registers a listener for status changes. */
@@ -114,87 +129,23 @@ export class Lifecycle {
     );
   }
 
-  private newSet(
-    m: MachineRecord,
-    type: number,
-    names: string[],
-    inputs: Readonly<Record<string, Record<string, unknown>>> = {},
-  ): ScriptSetRecord {
-    const now = this.clock.now();
-    const set: ScriptSetRecord = {
-      id: this.store.nextId("scriptset"),
-      type,
-      started: now,
-      ended: null,
-      lastPing: now,
-      results: names.map((name) => ({
-        id: this.store.nextId("scriptresult"),
-        name,
-        scriptId: this.store.scripts.get(name)?.id ?? null,
-        status: ScriptStatus.PENDING,
-        exitStatus: null,
-        output: Buffer.alloc(0),
-        created: now,
-        updated: now,
-        started: null,
-        ended: null,
-        parameters: { ...inputs[name] },
-      })),
-    };
-    m.scriptSets.push(set);
-    return set;
-  }
-
-  private startSet(set: ScriptSetRecord): void {
-    const now = this.clock.now();
-    for (const r of set.results) Object.assign(r, { status: ScriptStatus.RUNNING, started: now, updated: now });
-  }
-
-  // Completes a set: each script takes its configured outcome (default passed); `failFirst` forces one failure.
-  private finishSet(m: MachineRecord, set: ScriptSetRecord, failFirst: boolean): boolean {
-    const now = this.clock.now();
-    let ok = true;
-    set.results.forEach((r, i) => {
-      const o = this.outcomes.get(`${m.systemId}\n${r.name}`) ?? this.scriptRunner?.(m, r.name, r.parameters);
-      let status = o ? (typeof o.status === "number" ? o.status : OUTCOME_STATUS[o.status]) : ScriptStatus.PASSED;
-      let output = o?.output ?? "";
-      if (failFirst && i === 0) {
-        status = ScriptStatus.FAILED;
-        output = `${r.name} failed (lab fault injection)\n`;
-      }
-      const failed = [3, 4, 8].includes(status);
-      Object.assign(r, {
-        status,
-        exitStatus: o?.exitStatus ?? (failed ? 1 : 0),
-        output: Buffer.from(output),
-        started: r.started ?? now,
-        ended: now,
-        updated: now,
-      });
-      if (failed) ok = false;
-    });
-    set.ended = now;
-    set.lastPing = now;
-    return ok;
-  }
-
   /** op=commission (and the automatic commissioning after create). */
   commission(m: MachineRecord, user: string, testing: string[] | "none" | undefined): void {
     const tests = testing === "none" ? [] : (testing ?? DEFAULT_COMMISSION_TESTS);
     const prev = m.status;
     this.move(m, S.COMMISSIONING, "Commissioning");
     m.previousStatus = prev;
-    const cset = this.newSet(m, ResultType.COMMISSIONING, COMMISSIONING_SCRIPTS);
-    const tset = this.newSet(m, ResultType.TESTING, tests);
+    const cset = this.sets.create(m, ResultType.COMMISSIONING, COMMISSIONING_SCRIPTS);
+    const tset = this.sets.create(m, ResultType.TESTING, tests);
     m.currentCommissioningSetId = cset.id;
     m.currentTestingSetId = tset.id;
-    this.startSet(cset);
+    this.sets.start(cset);
     this.store.event(m, "INFO", "Commissioning", "", user);
     this.powerAsync(m, true, S.FAILED_COMMISSIONING);
     this.later(m, this.delays.commissionMs, () => {
-      const ok = this.finishSet(m, cset, this.takeFault(m, "commission"));
+      const ok = this.sets.finish(m, cset, this.takeFault(m, "commission"));
       if (!ok) {
-        const failed = cset.results.find((r) => r.status === ScriptStatus.FAILED)?.name ?? "a commissioning script";
+        const failed = cset.results.find((r) => SCRIPT_FAILED.includes(r.status))?.name ?? "a commissioning script";
         this.move(m, S.FAILED_COMMISSIONING, `Failed commissioning: ${failed} failed`);
         this.store.event(m, "ERROR", "Failed commissioning", m.statusMessage);
         this.powerAsync(m, false);
@@ -202,9 +153,9 @@ export class Lifecycle {
       }
       if (tset.results.length === 0) return this.commissioned(m);
       this.move(m, S.TESTING, "Testing");
-      this.startSet(tset);
+      this.sets.start(tset);
       this.later(m, this.delays.testMs ?? this.delays.commissionMs, () => {
-        if (this.finishSet(m, tset, this.takeFault(m, "test"))) return this.commissioned(m);
+        if (this.sets.finish(m, tset, this.takeFault(m, "test"))) return this.commissioned(m);
         this.testingFailed(m, tset);
       });
     });
@@ -232,14 +183,14 @@ export class Lifecycle {
     const prev = m.status === S.FAILED_TESTING ? m.previousStatus : m.status;
     this.move(m, S.TESTING, "Testing");
     m.previousStatus = prev;
-    const set = this.newSet(m, ResultType.TESTING, scripts, inputs);
+    const set = this.sets.create(m, ResultType.TESTING, scripts, inputs);
     m.currentTestingSetId = set.id;
-    this.startSet(set);
+    this.sets.start(set);
     this.store.event(m, "INFO", "Testing", scripts.join(","), user);
     const deployed = prev === S.DEPLOYED;
     if (!deployed) this.powerAsync(m, true);
     this.later(m, this.delays.testMs ?? this.delays.commissionMs, () => {
-      if (!this.finishSet(m, set, this.takeFault(m, "test"))) return this.testingFailed(m, set);
+      if (!this.sets.finish(m, set, this.takeFault(m, "test"))) return this.testingFailed(m, set);
       this.move(m, prev, statusName(prev));
       this.store.event(m, "INFO", "Testing passed", "", user);
       if (!deployed) this.powerAsync(m, false);
@@ -271,13 +222,13 @@ export class Lifecycle {
     }
     this.move(m, S.DEPLOYING, "Deploying");
     Object.assign(m, { osystem, distroSeries: series, userData, hweKernel: hwe });
-    const iset = this.newSet(m, ResultType.INSTALLATION, ["/tmp/install.log"]);
+    const iset = this.sets.create(m, ResultType.INSTALLATION, ["/tmp/install.log"]);
     m.currentInstallationSetId = iset.id;
-    this.startSet(iset);
+    this.sets.start(iset);
     this.store.event(m, "INFO", "Deploying", `${osystem}/${series}`, user);
     this.powerAsync(m, true, S.FAILED_DEPLOYMENT);
     this.later(m, this.delays.deployMs, () => {
-      if (!this.finishSet(m, iset, this.takeFault(m, "deploy"))) {
+      if (!this.sets.finish(m, iset, this.takeFault(m, "deploy"))) {
         this.move(m, S.FAILED_DEPLOYMENT, "Installation failed (refer to the installation log for more information).");
         this.store.event(m, "ERROR", "Failed deployment", m.statusMessage);
         return;

@@ -1,7 +1,5 @@
-/** MAAS handlers for machines/, machines/{system_id}/, nodes/{system_id}/interfaces/ and nodes/{system_id}/results/. */
-import type { LabClock } from "./clock.js";
-import { invalid, MaasHttpError, notFound, type Params } from "./http-io.js";
-import type { Lifecycle } from "./lifecycle.js";
+/** MAAS handler for machines/: list with filters, create (commissioning right away), allocate, power parameters. */
+import { MaasHttpError, type Params } from "./http-io.js";
 import {
   checkHostname,
   listParam,
@@ -10,32 +8,12 @@ import {
   parseMacs,
   parsePowerParams,
   parsePowerType,
-  parseSeries,
-  parseUserData,
 } from "./machine-forms.js";
+import { type RegionDeps, userOf } from "./region-deps.js";
 import { renderMachine } from "./render.js";
 import type { ActionContext, Handler } from "./router.js";
 import { NodeStatus, statusName } from "./statuses.js";
-import type { MaasStore, MachineRecord } from "./store.js";
-
-/** What the machine handlers need from the region. */
-export interface RegionDeps {
-  store: MaasStore;
-  lifecycle: Lifecycle;
-  clock: LabClock;
-}
-
-/** Username of the caller (the lab has one admin user). */
-export function userOf(ctx: ActionContext): string {
-  return ctx.user?.username ?? "admin";
-}
-
-/** The machine named by the path's system_id, or MAAS's 404 for `model`. */
-export function machineOf(deps: RegionDeps, ctx: ActionContext, model = "Machine"): MachineRecord {
-  const m = deps.store.machine(ctx.path.system_id);
-  if (!m) throw notFound(model);
-  return m;
-}
+import type { MachineRecord } from "./store.js";
 
 function filterMachines(deps: RegionDeps, p: Params): MachineRecord[] {
   const hostnames = p.all("hostname");
@@ -105,59 +83,6 @@ function createMachine(deps: RegionDeps, ctx: ActionContext): MachineRecord {
   return m;
 }
 
-function updateMachine(deps: RegionDeps, m: MachineRecord, p: Params): void {
-  if (p.get("hostname") !== undefined) m.hostname = checkHostname(deps.store, p.get("hostname")!, m);
-  if (p.get("architecture") !== undefined) m.architecture = parseArchitecture(p.get("architecture"));
-  if (p.get("description") !== undefined) m.description = p.get("description")!;
-  if (p.get("power_type") !== undefined) m.powerType = parsePowerType(p.get("power_type")!);
-  const power = parsePowerParams(p, p.bool("power_parameters_skip_check") ? {} : m.powerParams);
-  if (power) m.powerParams = power;
-  if (p.get("cpu_count") !== undefined) m.cpuCount = Number(p.get("cpu_count")) || 0;
-  if (p.get("memory") !== undefined) m.memoryMiB = Number(p.get("memory")) || 0;
-}
-
-function testingScripts(deps: RegionDeps, m: MachineRecord, p: Params): string[] | "none" | undefined {
-  const names = listParam(p, "testing_scripts");
-  if (names === undefined) return undefined;
-  if (names.length === 1 && names[0] === "none") return "none";
-  const resolved: string[] = [];
-  for (const n of names) {
-    const direct = deps.store.scripts.get(n);
-    const tagged = [...deps.store.scripts.values()].filter((s) => s.type === 2 && s.tags.includes(n));
-    if (direct && direct.type !== 2) throw invalid({ testing_scripts: [`${n} is not a testing script.`] });
-    if (!direct && tagged.length === 0) throw invalid({ testing_scripts: [`Unknown scripts or tags: ${n}`] });
-    for (const s of direct ? [direct] : tagged) if (!resolved.includes(s.name)) resolved.push(s.name);
-  }
-  if (m.status === NodeStatus.DEPLOYED && resolved.some((n) => deps.store.scripts.get(n)?.destructive)) {
-    throw invalid({ testing_scripts: ["Destructive tests may only be run on undeployed machines."] });
-  }
-  return resolved;
-}
-
-// A declared script parameter is given as `<script>_<param>` or `<param>` (MAAS accepts both); else its default.
-function scriptInputs(deps: RegionDeps, names: string[], p: Params): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
-  for (const name of names) {
-    const declared = deps.store.scripts.get(name)?.parameters;
-    if (!declared) continue;
-    out[name] = Object.fromEntries(
-      Object.entries(declared).map(([param, decl]) => {
-        const value = p.get(`${name}_${param}`) ?? p.get(param) ?? decl.default;
-        return [param, { ...decl, ...(value === undefined ? {} : { value }) }];
-      }),
-    );
-  }
-  return out;
-}
-
-async function powerOp(fn: () => Promise<unknown>, what: string): Promise<void> {
-  try {
-    await fn();
-  } catch (e) {
-    throw new MaasHttpError(503, `${what}: ${(e as Error).message}`);
-  }
-}
-
 function allocate(deps: RegionDeps, ctx: ActionContext): MachineRecord {
   const p = ctx.params;
   const systemId = p.get("system_id");
@@ -195,202 +120,47 @@ function allocate(deps: RegionDeps, ctx: ActionContext): MachineRecord {
 
 const json = (m: MachineRecord) => ({ json: renderMachine(m) });
 
-/** The machine-related handlers, bound to a region. */
-export function machineHandlers(deps: RegionDeps): Handler[] {
-  const { lifecycle: lc } = deps;
-  const one = (ctx: ActionContext) => machineOf(deps, ctx);
-  const act = (ctx: ActionContext, fn: (m: MachineRecord) => void) => {
-    const m = one(ctx);
-    fn(m);
-    return json(m);
+/** MachinesHandler (the machines collection), bound to a region. */
+export function machinesHandler(deps: RegionDeps): Handler {
+  return {
+    name: "MachinesHandler",
+    path: "machines/",
+    doc: "Manage the collection of all the machines in the MAAS.",
+    actions: [
+      {
+        name: "read",
+        method: "GET",
+        op: null,
+        doc: "List machines (filters: hostname, id, mac_address, status, tags).",
+        run: (ctx) => ({ json: filterMachines(deps, ctx.params).map(renderMachine) }),
+      },
+      {
+        name: "create",
+        method: "POST",
+        op: null,
+        doc: "Create a new machine.",
+        run: (ctx) => json(createMachine(deps, ctx)),
+      },
+      {
+        name: "allocate",
+        method: "POST",
+        op: "allocate",
+        doc: "Allocate an available machine.",
+        run: (ctx) => json(allocate(deps, ctx)),
+      },
+      {
+        name: "power_parameters",
+        method: "GET",
+        op: "power_parameters",
+        doc: "Get power parameters of multiple machines.",
+        run: (ctx) => {
+          const ids = ctx.params.all("id");
+          const out: Record<string, unknown> = {};
+          for (const m of deps.store.machines.values())
+            if (ids.length === 0 || ids.includes(m.systemId)) out[m.systemId] = { ...m.powerParams };
+          return { json: out };
+        },
+      },
+    ],
   };
-  return [
-    {
-      name: "MachinesHandler",
-      path: "machines/",
-      doc: "Manage the collection of all the machines in the MAAS.",
-      actions: [
-        {
-          name: "read",
-          method: "GET",
-          op: null,
-          doc: "List machines (filters: hostname, id, mac_address, status, tags).",
-          run: (ctx) => ({ json: filterMachines(deps, ctx.params).map(renderMachine) }),
-        },
-        {
-          name: "create",
-          method: "POST",
-          op: null,
-          doc: "Create a new machine.",
-          run: (ctx) => json(createMachine(deps, ctx)),
-        },
-        {
-          name: "allocate",
-          method: "POST",
-          op: "allocate",
-          doc: "Allocate an available machine.",
-          run: (ctx) => json(allocate(deps, ctx)),
-        },
-        {
-          name: "power_parameters",
-          method: "GET",
-          op: "power_parameters",
-          doc: "Get power parameters of multiple machines.",
-          run: (ctx) => {
-            const ids = ctx.params.all("id");
-            const out: Record<string, unknown> = {};
-            for (const m of deps.store.machines.values())
-              if (ids.length === 0 || ids.includes(m.systemId)) out[m.systemId] = { ...m.powerParams };
-            return { json: out };
-          },
-        },
-      ],
-    },
-    {
-      name: "MachineHandler",
-      path: "machines/{system_id}/",
-      doc: "Manage an individual machine.",
-      actions: [
-        { name: "read", method: "GET", op: null, doc: "Read a machine.", run: (ctx) => json(one(ctx)) },
-        {
-          name: "update",
-          method: "PUT",
-          op: null,
-          doc: "Update a machine.",
-          run: (ctx) => {
-            const m = one(ctx);
-            updateMachine(deps, m, ctx.params);
-            return json(m);
-          },
-        },
-        {
-          name: "delete",
-          method: "DELETE",
-          op: null,
-          doc: "Delete a machine.",
-          run: (ctx) => {
-            const m = one(ctx);
-            m.cancel?.();
-            deps.store.machines.delete(m.systemId);
-            return { status: 204 };
-          },
-        },
-        {
-          name: "commission",
-          method: "POST",
-          op: "commission",
-          doc: "Begin commissioning process for a machine.",
-          run: (ctx) => {
-            const m = one(ctx);
-            lc.commission(m, userOf(ctx), testingScripts(deps, m, ctx.params));
-            return json(m);
-          },
-        },
-        {
-          name: "test",
-          method: "POST",
-          op: "test",
-          doc: "Begin testing process for a machine.",
-          run: (ctx) => {
-            const m = one(ctx);
-            const scripts = testingScripts(deps, m, ctx.params);
-            const names = scripts === undefined || scripts === "none" ? ["smartctl-validate"] : scripts;
-            lc.test(m, userOf(ctx), names, scriptInputs(deps, names, ctx.params));
-            return json(m);
-          },
-        },
-        {
-          name: "deploy",
-          method: "POST",
-          op: "deploy",
-          doc: "Deploy an operating system to a machine.",
-          run: (ctx) => {
-            const m = one(ctx);
-            const p = ctx.params;
-            const [os, series] = parseSeries(deps.store, p.get("osystem"), p.get("distro_series"));
-            lc.deploy(m, userOf(ctx), os, series, parseUserData(p), p.get("hwe_kernel") ?? null);
-            return json(m);
-          },
-        },
-        {
-          name: "release",
-          method: "POST",
-          op: "release",
-          doc: "Release a machine, optionally erasing its disks.",
-          run: (ctx) => {
-            const m = one(ctx);
-            const p = ctx.params;
-            const mode = p.bool("secure_erase") ? "secure" : p.bool("quick_erase") ? "quick" : "default";
-            lc.release(m, userOf(ctx), p.bool("erase"), mode);
-            return json(m);
-          },
-        },
-        {
-          name: "abort",
-          method: "POST",
-          op: "abort",
-          doc: "Abort a machine's current operation.",
-          run: (ctx) => act(ctx, (m) => lc.abort(m, userOf(ctx))),
-        },
-        {
-          name: "mark_broken",
-          method: "POST",
-          op: "mark_broken",
-          doc: "Mark a machine as 'Broken'.",
-          run: (ctx) => act(ctx, (m) => lc.markBroken(m, userOf(ctx), ctx.params.get("comment") ?? "")),
-        },
-        {
-          name: "mark_fixed",
-          method: "POST",
-          op: "mark_fixed",
-          doc: "Mark a broken machine as fixed.",
-          run: (ctx) => act(ctx, (m) => lc.markFixed(m, userOf(ctx), ctx.params.get("comment") ?? "")),
-        },
-        {
-          name: "power_on",
-          method: "POST",
-          op: "power_on",
-          doc: "Turn on a machine.",
-          run: async (ctx) => {
-            const m = one(ctx);
-            if (ctx.params.get("user_data") !== undefined) m.userData = parseUserData(ctx.params);
-            await powerOp(() => lc.setPower(m, true), "Failed to power on");
-            return json(m);
-          },
-        },
-        {
-          name: "power_off",
-          method: "POST",
-          op: "power_off",
-          doc: "Power off a machine.",
-          run: async (ctx) => {
-            const m = one(ctx);
-            await powerOp(() => lc.setPower(m, false), "Failed to power off");
-            return json(m);
-          },
-        },
-        {
-          name: "query_power_state",
-          method: "GET",
-          op: "query_power_state",
-          doc: "Get the power state of a machine from its BMC.",
-          run: async (ctx) => {
-            const m = one(ctx);
-            let state = "error";
-            await powerOp(async () => {
-              state = await lc.queryPower(m);
-            }, "Power state could not be queried");
-            return { json: { state } };
-          },
-        },
-        {
-          name: "power_parameters",
-          method: "GET",
-          op: "power_parameters",
-          doc: "Get power parameters.",
-          run: (ctx) => ({ json: { ...one(ctx).powerParams } }),
-        },
-      ],
-    },
-  ];
 }

@@ -1,7 +1,7 @@
 /** MAAS handlers under nodes/{system_id}/: interfaces and script results. */
 import { badRequest, invalid, notFound } from "./http-io.js";
 import { listParam } from "./machine-forms.js";
-import { machineOf, type RegionDeps } from "./machines-api.js";
+import { machineOf, type RegionDeps } from "./region-deps.js";
 import { renderInterface, renderScriptSet } from "./render.js";
 import type { Handler } from "./router.js";
 import { parseResultType } from "./statuses.js";

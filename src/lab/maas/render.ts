@@ -1,5 +1,5 @@
 /** Renders lab records as the JSON bodies MAAS serves (field names and types as MAAS 3.x returns them). */
-import { resultTypeName, scriptStatusName, statusName } from "./statuses.js";
+import { resultTypeName, SCRIPT_FAILED, scriptStatusName, statusName } from "./statuses.js";
 import type {
   BootResourceRecord,
   EventRecord,
@@ -58,7 +58,7 @@ export function renderInterface(m: MachineRecord, i: InterfaceRecord): Record<st
 function summary(m: MachineRecord, setId: number | null): number {
   const set = m.scriptSets.find((s) => s.id === setId);
   if (!set || set.results.length === 0) return -1;
-  const order = [3, 4, 5, 1, 0, 6, 2, 9];
+  const order = [...SCRIPT_FAILED, 5, 1, 0, 6, 2, 9];
   for (const s of order) if (set.results.some((r) => r.status === s)) return s;
   return set.results[0].status;
 }
@@ -269,7 +269,7 @@ function renderResult(r: ScriptResultRecord, includeOutput: boolean): Record<str
 /** Overall status of a result set: failed if any failed, running while any runs, else passed. */
 export function setStatus(set: ScriptSetRecord): number {
   const st = set.results.map((r) => r.status);
-  for (const s of [3, 4, 5, 1, 0, 6]) if (st.includes(s)) return s;
+  for (const s of [...SCRIPT_FAILED, 5, 1, 0, 6]) if (st.includes(s)) return s;
   return 2;
 }
 

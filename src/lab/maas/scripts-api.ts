@@ -1,7 +1,7 @@
 /** MAAS handlers for scripts/ (the testing scripts acceptance runs through). */
 import { invalid, notFound } from "./http-io.js";
 import { listParam } from "./machine-forms.js";
-import type { RegionDeps } from "./machines-api.js";
+import type { RegionDeps } from "./region-deps.js";
 import { renderScript } from "./render.js";
 import type { ActionContext, Handler } from "./router.js";
 import type { ScriptRecord } from "./store.js";

@@ -107,7 +107,11 @@ export const ScriptStatus = {
   TIMEDOUT: 4,
   ABORTED: 5,
   DEGRADED: 6,
+  INSTALLING: 7,
+  FAILED_INSTALLING: 8,
   SKIPPED: 9,
+  APPLYING_NETCONF: 10,
+  FAILED_APPLYING_NETCONF: 11,
 } as const;
 
 const SCRIPT_LABELS: Record<number, string> = {
@@ -122,6 +126,8 @@ const SCRIPT_LABELS: Record<number, string> = {
   7: "Installing dependencies",
   8: "Failed installing dependencies",
   9: "Skipped",
+  10: "Applying custom network configuration",
+  11: "Failed to apply custom network configuration",
 };
 
 /** The label MAAS shows for a script status id (-1 means no results yet). */
@@ -129,8 +135,13 @@ export function scriptStatusName(status: number): string {
   return SCRIPT_LABELS[status] ?? "Unknown";
 }
 
-/** Script status ids that count as failure (SCRIPT_STATUS_FAILED). */
-export const SCRIPT_FAILED: readonly number[] = [3, 4, 8, 11];
+/** Script status ids that count as failure (SCRIPT_STATUS_FAILED), most telling first. */
+export const SCRIPT_FAILED: readonly number[] = [
+  ScriptStatus.FAILED,
+  ScriptStatus.TIMEDOUT,
+  ScriptStatus.FAILED_INSTALLING,
+  ScriptStatus.FAILED_APPLYING_NETCONF,
+];
 
 /** Result set types (RESULT_TYPE): which phase ran the scripts. */
 export const ResultType = { COMMISSIONING: 0, INSTALLATION: 1, TESTING: 2, RELEASE: 3 } as const;

@@ -1,7 +1,7 @@
 /** Hardware inventory under a system and its chassis: Processors (CPUs and GPUs), Memory, NICs, Storage, PCIe. */
 import type { LabNode, World } from "../world/model.js";
 import { RedfishError } from "./errors.js";
-import { type Ctx, chassisOf, collection, link, ok, type Route, status, systemOf } from "./router.js";
+import { chassisOf, collection, get, link, type Route, status, systemOf } from "./router.js";
 
 const sysBase = (n: LabNode) => `/redfish/v1/Systems/${n.systemId}`;
 
@@ -126,8 +126,6 @@ function pcie(world: World, n: LabNode, id: string): Record<string, unknown> {
     Status: status(),
   };
 }
-
-const get = (fn: (ctx: Ctx) => unknown) => ({ GET: (ctx: Ctx) => ok(fn(ctx)) });
 
 /** Routes of the hardware inventory. */
 export const inventoryRoutes: Route[] = [

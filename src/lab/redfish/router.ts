@@ -84,6 +84,9 @@ export function collection(odataType: string, name: string, path: string, member
 /** 200 with a body. */
 export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body, headers });
 
+/** GET-only methods answering 200 with what `fn` builds. */
+export const get = (fn: (ctx: Ctx) => unknown) => ({ GET: (ctx: Ctx) => ok(fn(ctx)) });
+
 /** The node of a BMC request, or 404 for a PDU. */
 export function bmcNode(ctx: Ctx): LabNode {
   if (ctx.target.kind !== "bmc") throw new RedfishError(404, "ResourceNotFound", ["Resource", ctx.path]);

@@ -6,13 +6,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type ListeningServer,
   listenOn,
-  readText,
   type SchedulerClock,
   type SchedulerRequestLogEntry,
   type ServerTls,
   sendJson,
   wallClock,
 } from "./http-io.js";
+import { K8sCluster } from "./k8s-cluster.js";
+import { nodeRoutes } from "./k8s-nodes-api.js";
 import {
   type K8sObject,
   K8sStatusError,
@@ -20,10 +21,8 @@ import {
   type LabPodSpec,
   newNode,
   newPod,
-  notFound,
-  validateNode,
 } from "./k8s-objects.js";
-import { mergePatch, PatchError, strategicMergePatch } from "./k8s-patch.js";
+import { podRoutes } from "./k8s-pods-api.js";
 
 /** Options of createKubernetesApi. */
 export interface KubernetesApiOptions {
@@ -60,19 +59,11 @@ export interface KubernetesApi {
   stop(): void;
 }
 
-const UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
-const PATCH_TYPES = new Set(["application/merge-patch+json", "application/strategic-merge-patch+json"]);
-
 /** Creates a lab Kubernetes API with no nodes. */
 export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
-  const clock = opts.clock ?? wallClock;
-  const nodes = new Map<string, K8sObject>();
-  const pods = new Map<string, K8sObject>();
-  const blocked = new Map<string, number>();
+  const c = new K8sCluster(opts.clock ?? wallClock);
+  const routes = [...nodeRoutes(c), ...podRoutes(c)];
   const requests: SchedulerRequestLogEntry[] = [];
-  let rv = 1000;
-  const nextRv = (): string => String(++rv);
-  const iso = (): string => new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
 
   function auth(req: IncomingMessage, write: boolean, verb: string, resource: string): void {
     const m = /^Bearer (.+)$/.exec(req.headers.authorization ?? "");
@@ -90,152 +81,16 @@ export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
     throw new K8sStatusError(401, "Unauthorized", "Unauthorized");
   }
 
-  function getNode(name: string): K8sObject {
-    const n = nodes.get(name);
-    if (!n) throw notFound("nodes", name);
-    return n;
-  }
-
-  // The node lifecycle controller keeps the unschedulable taint in step with spec.unschedulable.
-  function syncUnschedulableTaint(n: K8sObject): void {
-    const spec = (n.spec ?? {}) as Record<string, unknown>;
-    const taints = ((spec.taints as Record<string, unknown>[] | undefined) ?? []).filter(
-      (t) => t.key !== UNSCHEDULABLE_TAINT,
-    );
-    if (spec.unschedulable === true) taints.push({ key: UNSCHEDULABLE_TAINT, effect: "NoSchedule", timeAdded: iso() });
-    if (taints.length) spec.taints = taints;
-    else delete spec.taints;
-    n.spec = spec;
-  }
-
-  async function patchNode(req: IncomingMessage, name: string): Promise<K8sObject> {
-    const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-    if (!PATCH_TYPES.has(type)) {
-      throw new K8sStatusError(
-        415,
-        "UnsupportedMediaType",
-        `the body of the request was in an unknown format - accepted media types include: ${[...PATCH_TYPES].join(", ")}`,
-      );
-    }
-    const current = getNode(name);
-    let patch: unknown;
-    try {
-      patch = JSON.parse(await readText(req));
-    } catch (e) {
-      throw new K8sStatusError(400, "BadRequest", `error decoding patch: ${(e as Error).message}`);
-    }
-    const wantRv = (patch as { metadata?: { resourceVersion?: unknown } })?.metadata?.resourceVersion;
-    if (wantRv !== undefined && wantRv !== current.metadata.resourceVersion) {
-      throw new K8sStatusError(
-        409,
-        "Conflict",
-        `Operation cannot be fulfilled on nodes "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-        { name, kind: "nodes" },
-      );
-    }
-    let next: K8sObject;
-    try {
-      next = (
-        type === "application/merge-patch+json" ? mergePatch(current, patch) : strategicMergePatch(current, patch)
-      ) as K8sObject;
-    } catch (e) {
-      if (e instanceof PatchError) throw new K8sStatusError(422, "Invalid", `Node "${name}" is invalid: ${e.message}`);
-      throw e;
-    }
-    next.metadata = {
-      ...next.metadata,
-      name,
-      uid: current.metadata.uid,
-      resourceVersion: current.metadata.resourceVersion,
-    };
-    const errs = validateNode(next);
-    if (errs.length) {
-      throw new K8sStatusError(422, "Invalid", `Node "${name}" is invalid: ${errs.join(", ")}`, {
-        name,
-        kind: "Node",
-        causes: errs.map((m) => ({ reason: "FieldValueInvalid", message: m, field: m.split(":")[0] })),
-      });
-    }
-    syncUnschedulableTaint(next);
-    next.metadata.resourceVersion = nextRv();
-    nodes.set(name, next);
-    return next;
-  }
-
-  async function evict(req: IncomingMessage, ns: string, name: string): Promise<Record<string, unknown>> {
-    const key = `${ns}/${name}`;
-    const body = JSON.parse((await readText(req)) || "{}") as Record<string, unknown>;
-    if (body.kind !== "Eviction" || !String(body.apiVersion ?? "").startsWith("policy/")) {
-      throw new K8sStatusError(
-        400,
-        "BadRequest",
-        `expected kind Eviction in policy/v1, got ${String(body.kind)} in ${String(body.apiVersion)}`,
-      );
-    }
-    const bodyName = (body.metadata as { name?: unknown } | undefined)?.name;
-    if (bodyName !== name)
-      throw new K8sStatusError(400, "BadRequest", "name in URL does not match name in Eviction object");
-    if (!pods.has(key)) throw notFound("pods", name);
-    const left = blocked.get(key) ?? 0;
-    if (left > 0) {
-      blocked.set(key, left - 1);
-      throw new K8sStatusError(
-        429,
-        "TooManyRequests",
-        "Cannot evict pod as it would violate the pod's disruption budget.",
-        {
-          causes: [
-            {
-              reason: "DisruptionBudget",
-              message: `The disruption budget ${name.replace(/-[^-]+$/, "")}-pdb needs 1 healthy pods and has 1 currently`,
-            },
-          ],
-        },
-      );
-    }
-    pods.delete(key);
-    return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 };
-  }
-
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<number> {
     const url = new URL(req.url ?? "/", "http://lab.invalid");
     const method = (req.method ?? "GET").toUpperCase();
     const path = url.pathname.replace(/\/+$/, "");
-    const reply = (status: number, body: unknown): number => {
+    for (const route of routes) {
+      const match = route.method === method ? route.pattern.exec(path) : null;
+      if (!match) continue;
+      const [status, body] = await route.run({ req, url, auth: (...a) => auth(req, ...a) }, match);
       sendJson(res, status, body);
       return status;
-    };
-    if (path === "/api/v1/nodes" && method === "GET") {
-      auth(req, false, "list", "nodes");
-      const items = [...nodes.values()].filter((n) => matchLabels(n, url.searchParams.get("labelSelector")));
-      return reply(200, { kind: "NodeList", apiVersion: "v1", metadata: { resourceVersion: String(rv) }, items });
-    }
-    const node = /^\/api\/v1\/nodes\/([^/]+)$/.exec(path);
-    if (node && method === "GET") {
-      auth(req, false, "get", "nodes");
-      return reply(200, getNode(decodeURIComponent(node[1])));
-    }
-    if (node && method === "PATCH") {
-      const name = decodeURIComponent(node[1]);
-      auth(req, true, "patch", `nodes "${name}"`);
-      return reply(200, await patchNode(req, name));
-    }
-    const podList = /^\/api\/v1(?:\/namespaces\/([^/]+))?\/pods$/.exec(path);
-    if (podList && method === "GET") {
-      auth(req, false, "list", "pods");
-      const onNode = parseNodeSelector(url.searchParams.get("fieldSelector"));
-      const items = [...pods.values()].filter(
-        (p) =>
-          (!podList[1] || p.metadata.namespace === podList[1]) &&
-          (onNode === undefined || (p.spec as { nodeName?: string }).nodeName === onNode),
-      );
-      return reply(200, { kind: "PodList", apiVersion: "v1", metadata: { resourceVersion: String(rv) }, items });
-    }
-    const eviction = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/eviction$/.exec(path);
-    if (eviction && method === "POST") {
-      const [ns, name] = [decodeURIComponent(eviction[1]), decodeURIComponent(eviction[2])];
-      auth(req, true, "create", `pods "${name}" eviction`);
-      return reply(201, await evict(req, ns, name));
     }
     throw new K8sStatusError(404, "NotFound", "the server could not find the requested resource", {});
   }
@@ -264,41 +119,28 @@ export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
     requests,
     hooks: {
       registerNode(name, reg = {}) {
-        const n = nodes.get(name) ?? newNode(name, reg, nextRv(), iso());
-        syncUnschedulableTaint(n);
-        nodes.set(name, n);
+        const n = c.nodes.get(name) ?? newNode(name, reg, c.nextRv(), c.iso());
+        c.syncUnschedulableTaint(n);
+        c.nodes.set(name, n);
       },
       deleteNode(name) {
-        nodes.delete(name);
-        for (const [k, p] of pods) if ((p.spec as { nodeName?: string } | undefined)?.nodeName === name) pods.delete(k);
+        c.nodes.delete(name);
+        for (const [k, p] of c.pods)
+          if ((p.spec as { nodeName?: string } | undefined)?.nodeName === name) c.pods.delete(k);
       },
       addPod(p) {
-        pods.set(`${p.namespace}/${p.name}`, newPod(p, nextRv(), iso()));
+        c.pods.set(`${p.namespace}/${p.name}`, newPod(p, c.nextRv(), c.iso()));
       },
       blockEviction(ns, name, times = Number.POSITIVE_INFINITY) {
-        blocked.set(`${ns}/${name}`, times);
+        c.blocked.set(`${ns}/${name}`, times);
       },
-      node: (name) => nodes.get(name),
+      node: (name) => c.nodes.get(name),
       pods: (onNode) =>
-        [...pods.values()].filter((p) => onNode === undefined || (p.spec as { nodeName?: string }).nodeName === onNode),
+        [...c.pods.values()].filter(
+          (p) => onNode === undefined || (p.spec as { nodeName?: string }).nodeName === onNode,
+        ),
     },
     stop() {},
     listen: (host, port, tls) => listenOn(handler, host, port, { tls }),
   };
-}
-
-function parseNodeSelector(sel: string | null): string | undefined {
-  if (!sel) return undefined;
-  const m = /(?:^|,)spec\.nodeName==?([^,]*)/.exec(sel);
-  if (!m) throw new K8sStatusError(400, "BadRequest", `field label not supported: ${sel.split(/[=!]/)[0]}`);
-  return m[1];
-}
-
-function matchLabels(n: K8sObject, sel: string | null): boolean {
-  if (!sel) return true;
-  const labels = (n.metadata.labels ?? {}) as Record<string, string>;
-  return sel.split(",").every((term) => {
-    const [k, v] = term.split(/==?/);
-    return v === undefined ? k in labels : labels[k] === v;
-  });
 }

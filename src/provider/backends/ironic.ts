@@ -5,6 +5,7 @@
  */
 import { isClientError } from "../../clients/errors.js";
 import { type IronicClient, IronicError, type IronicNode, type JsonPatchOp } from "../../clients/ironic/index.js";
+import type { ProvisionTarget } from "../../clients/ironic/types.js";
 import {
   type AcceptanceEvidence,
   type AcceptanceOptions,
@@ -72,6 +73,14 @@ const MANAGE_FIRST = new Set(["inspect failed", "clean failed", "adopt failed"])
 /** States that `deleted` (undeploy, with cleaning) brings back to available before the node can be deleted. */
 const UNDEPLOY_FIRST = new Set(["active", "deploy failed", "error", "wait call-back"]);
 const DELETABLE = new Set(["enroll", "manageable", "available", "adopt failed"]);
+/** Commissioning's state → step table: the transition from each state (given whether this run inspected already). */
+type CommissionStep = (inspected: boolean) => ProvisionTarget;
+const manage: CommissionStep = () => "manage";
+const COMMISSION_STEP: ReadonlyMap<string, CommissionStep> = new Map<string, CommissionStep>([
+  ["enroll", manage],
+  ...[...MANAGE_FIRST].map((ps): [string, CommissionStep] => [ps, manage]),
+  ["manageable", (inspected) => (inspected ? "provide" : "inspect")],
+]);
 // The resource bounds the operation through the signal; this keeps the client's own default from ending it first.
 const FOREVER_MS = 30 * 86_400_000;
 // Transitions per operation: a node needs at most manage, inspect, provide (plus one repair); more means a loop.
@@ -171,14 +180,7 @@ export class IronicBackend implements Backend {
         return this.failed(n.node, `node ${n.node.name ?? id} settled in ${ps} instead of ${expected}${why}`, o);
       }
       if (PAST_AVAILABLE.has(ps)) return { kind: "complete", facts: await this.factsOf(n.node, o.signal) };
-      const target =
-        ps === "enroll" || MANAGE_FIRST.has(ps)
-          ? "manage"
-          : ps === "manageable"
-            ? inspected
-              ? "provide"
-              : "inspect"
-            : undefined;
+      const target = COMMISSION_STEP.get(ps)?.(inspected);
       if (!target) return this.failed(n.node, `the node is ${ps}; rackform does not commission nodes from there`, o);
       o.log.info("Ironic provision transition", { backend: "ironic", id, name: n.node.name, from: ps, target });
       await this.client.setProvisionState(id, target, { signal: o.signal });

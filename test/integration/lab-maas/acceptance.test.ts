@@ -78,6 +78,20 @@ describe("MAAS lab testing scripts", () => {
     expect(Buffer.from(current.json.results[0].output, "base64").toString()).toContain("372.9");
   });
 
+  it("fails testing when a script failed applying its network configuration (status 11)", async () => {
+    await uploadScript("nccl-allreduce");
+    const id = await deployedMachine("gpu-4", "52:54:00:10:00:04");
+    lab.maas.setScriptOutcome(id, "nccl-allreduce", { status: 11, output: "netplan apply failed\n" });
+    await call(lab, `machines/${id}/`, { method: "POST", op: "test", form: { testing_scripts: "nccl-allreduce" } });
+    await lab.clock.advance(DELAYS.testMs);
+    const failed = (await call(lab, `machines/${id}/`)).json;
+    expect(failed).toMatchObject({ status: 22, status_name: "Failed testing", testing_status: 11 });
+    expect(failed.status_message).toContain("nccl-allreduce");
+    const current = await call(lab, `nodes/${id}/results/current-testing/`);
+    expect(current.json).toMatchObject({ status: 11, status_name: "Failed to apply custom network configuration" });
+    expect(current.json.results[0]).toMatchObject({ status: 11, exit_status: 1 });
+  });
+
   it("refuses unknown and destructive testing scripts on a deployed machine", async () => {
     const id = await deployedMachine("gpu-2", "52:54:00:10:00:02");
     const unknown = await call(lab, `machines/${id}/`, {

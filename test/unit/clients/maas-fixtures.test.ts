@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   authorizationHeader,
+  MAAS_SCRIPT_FAILED_STATUSES,
+  MAAS_SCRIPT_STATUS,
   MAAS_STATUS_LABELS,
   maasParse,
   parseApiKey,
@@ -121,7 +123,25 @@ describe("MAAS interfaces, tags, boot resources, results, events", () => {
       ["Release", "Passed"],
       ["Release", "Aborted"],
     ]);
-    expect(sets[1].results[0]).toEqual({ name: "wipe-disks", statusName: "Aborted", exitStatus: null });
+    expect(sets[1].results[0]).toEqual({
+      name: "wipe-disks",
+      status: 5,
+      statusName: "Aborted",
+      failed: false,
+      exitStatus: null,
+    });
+  });
+
+  it("script results: MAAS's failed statuses, failed applying netconf (11) among them, are judged failed", () => {
+    const body = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((status) => ({ name: `s${status}`, status }));
+    const [set] = maasParse.parseScriptResults([{ id: 1, type: 2, results: body }]);
+    expect(set.results.filter((r) => r.failed).map((r) => r.status)).toEqual([3, 4, 8, 11]);
+    expect([...MAAS_SCRIPT_FAILED_STATUSES].sort((a, b) => a - b)).toEqual([
+      MAAS_SCRIPT_STATUS.FAILED,
+      MAAS_SCRIPT_STATUS.TIMEDOUT,
+      MAAS_SCRIPT_STATUS.FAILED_INSTALLING,
+      MAAS_SCRIPT_STATUS.FAILED_APPLYING_NETCONF,
+    ]);
   });
 
   it("events query (MAAS api-examples): newest first, with level, type and description", () => {

@@ -1,0 +1,66 @@
+/** The lab Kubernetes API's stored objects, and the route shape its route families share. */
+import type { IncomingMessage } from "node:http";
+import type { SchedulerClock } from "./http-io.js";
+import { type K8sObject, notFound } from "./k8s-objects.js";
+
+const UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
+
+/** Nodes, pods and eviction blocks, with one resourceVersion counter for every write. */
+export class K8sCluster {
+  readonly nodes = new Map<string, K8sObject>();
+  readonly pods = new Map<string, K8sObject>();
+  /** Evictions a PodDisruptionBudget still refuses, by "namespace/name". */
+  readonly blocked = new Map<string, number>();
+  private rv = 1000;
+
+  constructor(private readonly clock: SchedulerClock) {}
+
+  /** The resourceVersion of the newest write (what a list answers). */
+  get resourceVersion(): string {
+    return String(this.rv);
+  }
+
+  /** The resourceVersion of a new write. */
+  nextRv(): string {
+    return String(++this.rv);
+  }
+
+  /** The clock's time as Kubernetes writes timestamps (whole seconds, Z). */
+  iso(): string {
+    return new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+  }
+
+  /** The node, or Kubernetes's 404. */
+  getNode(name: string): K8sObject {
+    const n = this.nodes.get(name);
+    if (!n) throw notFound("nodes", name);
+    return n;
+  }
+
+  /** Keeps the unschedulable taint in step with spec.unschedulable, as the node lifecycle controller does. */
+  syncUnschedulableTaint(n: K8sObject): void {
+    const spec = (n.spec ?? {}) as Record<string, unknown>;
+    const taints = ((spec.taints as Record<string, unknown>[] | undefined) ?? []).filter(
+      (t) => t.key !== UNSCHEDULABLE_TAINT,
+    );
+    if (spec.unschedulable === true)
+      taints.push({ key: UNSCHEDULABLE_TAINT, effect: "NoSchedule", timeAdded: this.iso() });
+    if (taints.length) spec.taints = taints;
+    else delete spec.taints;
+    n.spec = spec;
+  }
+}
+
+/** What a route's handler gets: the request, its URL, and the bearer-token check for its verb. */
+export interface K8sRequest {
+  readonly req: IncomingMessage;
+  readonly url: URL;
+  auth(write: boolean, verb: string, resource: string): void;
+}
+
+/** One route: method, path pattern (trailing slashes stripped), and a handler answering [status, body]. */
+export interface K8sRoute {
+  readonly method: string;
+  readonly pattern: RegExp;
+  run(r: K8sRequest, match: RegExpExecArray): Promise<[status: number, body: unknown]>;
+}
