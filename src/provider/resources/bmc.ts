@@ -8,156 +8,55 @@
  *
  * Drift (a GPU lost, firmware changed out of band) is found by read, which re-inventories the node. Read does NOT fail:
  * it records the fresh values with `conformant = false` and a warning listing every difference, and the plan then holds
- * an in-place update of this node (`conformant: false -> known after apply`) whose apply re-checks and fails with the
+ * an in-place update of this node (`conformant: false -> true`) whose apply re-checks and fails with the
  * measured-vs-expected error until the node conforms again or `expected` is changed. Why not an error in read: refresh
  * runs before every plan, apply AND destroy of the whole stack, so one bad node would freeze the whole rack — including
  * the destroy or the baseline change that would deal with it. The update keeps the drift visible
  * (`plan -detailed-exitcode` exits 2) and the failure scoped to the one node. Why not a replacement: replacing the BMC
  * would make its id unknown and cascade into replacing everything built on it (enrollment, deployment).
- * A BMC that stops answering during read is treated the same way (warning, conformant = false).
+ * A BMC that stops answering during read is treated the same way (warning, conformant = false), and keeps its last
+ * known values.
  *
+ * Drift is never destruction: a re-check (or an edited `expected`) plans the inventory with the values in state —
+ * the ones read from the device, or the last known ones when it could not be read — never as unknown, so nothing built
+ * on `macs` is replaced because a read failed or a baseline changed. A real change read from a reachable device (a
+ * replaced NIC's MAC) is recorded by read as a known value, so the plan shows exactly what changes downstream. Only
+ * `power_state` is left to the apply: the apply itself changes it (an outlet switched back on). When the inventory
+ * found by the apply differs from the planned one (the device changed between plan and apply), the apply fails, keeps
+ * the previous state and asks for a new plan.
  * Destroy only forgets the BMC: it powers nothing off and leaves boot settings as they are.
  */
 import type { RedfishClient } from "../../clients/redfish/index.js";
 import {
-  attr,
   type Context,
   type Diagnostics,
   getString,
   isObjectValue,
-  numberBetween,
+  isUnknown,
   type ObjectValue,
   path,
   type Resource,
-  requiresReplace,
-  stringLength,
-  stringOneOf,
   timeoutMs,
   timeoutsBlock,
   UNKNOWN,
-  useStateForUnknown,
-  type Value,
-  validator,
+  valuesEqual,
 } from "../../framework/index.js";
 import { addClientError, isGone } from "../client-errors.js";
 import { conformanceDifferences, formatDifferences } from "../conformance.js";
 import { providerDataSlot } from "../data-slot.js";
 import { baselineOf, type Discovered, discover, inventoryValues, isUnreachable } from "./bmc-discovery.js";
-import { redfishEndpoint } from "./pdu-outlet.js";
+import { schemaAttributes } from "./bmc-schema.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, read: 2 * 60_000, update: 10 * 60_000 };
 
-/** Boot source override targets of the Redfish ComputerSystem schema. */
-export const BOOT_TARGETS = ["None", "Pxe", "Hdd", "Cd", "Usb", "BiosSetup", "UefiHttp", "UefiShell", "UefiTarget"];
-
 /**
- * Computed attributes that come from the inventory and may change when a node is repaired: unknown in a plan that
- * re-checks the node. Serial, model and manufacturer identify the board and keep their values (see `identityChange`).
+ * Computed attributes that come from the inventory: planned with their values in state (read from the device, or the
+ * last known ones), and checked against what the apply finds. Serial, model and manufacturer identify the board and
+ * keep their values too (see `identityChange`). `power_state` is not among them: the apply itself may change it.
  */
-const INVENTORY = ["power_state", "macs", "gpus", "gpu_count", "memory_gib", "cpu_count", "firmware"] as const;
+const INVENTORY = ["macs", "gpus", "gpu_count", "memory_gib", "cpu_count", "firmware"] as const;
 
 const SYSTEM_URL = /^(https?:\/\/[^/]+)(?:\/redfish\/v1\/?|\/redfish\/v1\/Systems\/([^/]+)\/?|\/?)$/;
-
-const macList = validator("MAC addresses such as 0C:42:A1:00:00:01", (req, resp) => {
-  if (!Array.isArray(req.value)) return;
-  req.value.forEach((m, i) => {
-    if (typeof m === "string" && !/^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/.test(m.trim())) {
-      resp.diagnostics.error(
-        "Invalid MAC address",
-        `${JSON.stringify(m)} is not a MAC address; write six hex pairs such as "0C:42:A1:00:00:01".`,
-        [...req.path, { index: i }],
-      );
-    }
-  });
-});
-
-const count = (what: string, max = 1024) =>
-  attr.number({ optional: true, description: what, validators: [numberBetween(0, max)] });
-
-const schemaAttributes = {
-  id: attr.string({
-    computed: true,
-    description: "The system's Redfish URL: endpoint + system path, e.g. https://10.0.0.5/redfish/v1/Systems/1.",
-    planModifiers: [useStateForUnknown()],
-  }),
-  endpoint: attr.string({
-    required: true,
-    description: 'Address of the BMC\'s Redfish service, e.g. "https://10.0.0.5". Changing it replaces the resource.',
-    validators: [redfishEndpoint],
-    planModifiers: [requiresReplace()],
-  }),
-  system_id: attr.string({
-    optional: true,
-    computed: true,
-    description: "Id of the ComputerSystem under /redfish/v1/Systems. @default the BMC's only system",
-    validators: [stringLength({ min: 1, max: 256 })],
-    planModifiers: [useStateForUnknown(), requiresReplace()],
-  }),
-  expected: attr.single(
-    {
-      gpu_model: attr.string({
-        optional: true,
-        description: 'Text every GPU model must contain, case-insensitive, e.g. "H100".',
-        validators: [stringLength({ min: 1 })],
-      }),
-      gpu_count: count("Exact number of GPUs."),
-      min_memory_gib: count("Least system memory in GiB.", 1_048_576),
-      cpu_count: count("Exact number of CPU sockets."),
-      nic_count: count("Exact number of network ports with a MAC address (Redfish EthernetInterfaces)."),
-      macs: attr.list("string", {
-        optional: true,
-        description: "The exact set of MAC addresses (any order and case).",
-        validators: [macList],
-      }),
-      firmware: attr.map("string", {
-        optional: true,
-        description:
-          'Component → exact version. A component is a FirmwareInventory Id or Name as the BMC lists it (see the computed `firmware`), e.g. { BIOS = "2.3.5" }.',
-      }),
-    },
-    {
-      optional: true,
-      description:
-        "The conformance baseline a flavor sets. Create fails, listing every difference, when the node does not match; a later mismatch (drift) sets conformant = false and plans an update that re-checks. @default nothing is checked",
-    },
-  ),
-  boot_source_override_target: attr.string({
-    optional: true,
-    description:
-      'Boot source override set after discovery, e.g. "Pxe" for the first commissioning boot. Applied on create and when changed; not read back, because a one-time override is consumed by the next boot.',
-    validators: [stringOneOf(...BOOT_TARGETS)],
-  }),
-  boot_source_override_enabled: attr.string({
-    optional: true,
-    description: 'How long the override lasts: "Once", "Continuous" or "Disabled". @default "Once"',
-    validators: [stringOneOf("Once", "Continuous", "Disabled")],
-  }),
-  serial: attr.string({
-    computed: true,
-    description: "The system's serial number.",
-    planModifiers: [useStateForUnknown()],
-  }),
-  model: attr.string({ computed: true, description: "The system's model.", planModifiers: [useStateForUnknown()] }),
-  manufacturer: attr.string({
-    computed: true,
-    description: "The system's manufacturer.",
-    planModifiers: [useStateForUnknown()],
-  }),
-  power_state: attr.string({ computed: true, description: "Host power state when last read (On, Off, …)." }),
-  macs: attr.list("string", { computed: true, description: "MAC addresses of the network ports, upper case." }),
-  gpus: attr.list(["object", { model: "string", serial: "string" }], {
-    computed: true,
-    description: "The GPUs found (Processors of type GPU and PCIe display controllers).",
-  }),
-  gpu_count: attr.number({ computed: true, description: "Number of GPUs found." }),
-  memory_gib: attr.number({ computed: true, description: "System memory in GiB." }),
-  cpu_count: attr.number({ computed: true, description: "Number of CPU sockets." }),
-  firmware: attr.map("string", { computed: true, description: "FirmwareInventory: component Id → version." }),
-  conformant: attr.bool({
-    computed: true,
-    description: "Whether the node matched `expected` when last read (true when no baseline is set).",
-  }),
-};
 
 function origin(endpoint: string): string {
   return new URL(endpoint).origin;
@@ -196,6 +95,14 @@ function identityChange(plan: ObjectValue, d: Discovered): string | undefined {
   return undefined;
 }
 
+/** How the inventory the apply found differs from the known planned values, or undefined. */
+function inventoryChange(plan: ObjectValue, d: Discovered): string | undefined {
+  const now = inventoryValues(d);
+  const moved = INVENTORY.filter((k) => !isUnknown(plan[k]) && !valuesEqual(plan[k], now[k]));
+  if (moved.length === 0) return undefined;
+  return moved.map((k) => `${k} was ${JSON.stringify(plan[k])}, now ${JSON.stringify(now[k])}`).join("; ");
+}
+
 /** The full state after a successful discovery. */
 function stateOf(v: ObjectValue, d: Discovered, conformant: boolean): ObjectValue {
   return {
@@ -230,6 +137,15 @@ async function converge(
       "A different system answers at this BMC",
       `${what(plan, d)}: ${swapped}. The board was swapped or the address reassigned; check the cabling, then replace this resource (terraform apply -replace=…) to discover the new system.`,
       path("endpoint"),
+    );
+    return undefined;
+  }
+  const moved = op === "update" ? inventoryChange(plan, d) : undefined;
+  if (moved) {
+    diags.error(
+      "The node's inventory changed between plan and apply",
+      `${what(plan, d)}: ${moved}. Nothing was changed and the previous state is kept; run the plan again to see what this change means for the resources built on this node.`,
+      path("macs"),
     );
     return undefined;
   }
@@ -347,10 +263,12 @@ export function bmcResource(): Resource {
 
     modifyPlan(req, resp) {
       const { plan, state } = req;
-      if (!isObjectValue(plan) || !isObjectValue(state) || state.conformant !== false) return;
-      const unknowns: Record<string, Value> = { conformant: UNKNOWN };
-      for (const k of INVENTORY) unknowns[k] = UNKNOWN;
-      resp.plan = { ...plan, ...unknowns };
+      if (!isObjectValue(plan) || !isObjectValue(state)) return;
+      // A node found non-conformant (or unreachable) by read: an update that re-checks it. Its inventory stays as
+      // read (or last known); only the power state is left to the apply, which may change it.
+      if (state.conformant === false) resp.plan = { ...plan, conformant: true, power_state: UNKNOWN };
+      // Any other update (an edited expected, boot override, timeouts) re-checks too and succeeds only conformant.
+      else if (isUnknown(plan.conformant)) resp.plan = { ...plan, conformant: true };
     },
 
     importState(req, resp) {

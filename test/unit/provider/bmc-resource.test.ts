@@ -169,7 +169,8 @@ describe("rackform_bmc in process", () => {
     expect(drifted.conformant).toBe(false);
 
     const again = await apply(config, drifted);
-    expect(isObjectValue(again.plan.plannedState) && isUnknown(again.plan.plannedState.conformant)).toBe(true);
+    expect(isObjectValue(again.plan.plannedState) && again.plan.plannedState.conformant).toBe(true);
+    expect(isObjectValue(again.plan.plannedState) && isUnknown(again.plan.plannedState.macs)).toBe(false);
     expect(again.plan.requiresReplace).toEqual([]);
     expect(
       again.diagnostics

@@ -1,0 +1,136 @@
+/** The rackform_bmc schema's attributes (the resource's behaviour is in bmc.ts). */
+import {
+  attr,
+  numberBetween,
+  requiresReplace,
+  stringLength,
+  stringOneOf,
+  useStateForUnknown,
+  validator,
+} from "../../framework/index.js";
+import { redfishEndpoint } from "./pdu-outlet.js";
+
+/** Boot source override targets of the Redfish ComputerSystem schema. */
+export const BOOT_TARGETS = ["None", "Pxe", "Hdd", "Cd", "Usb", "BiosSetup", "UefiHttp", "UefiShell", "UefiTarget"];
+
+const macList = validator("MAC addresses such as 0C:42:A1:00:00:01", (req, resp) => {
+  if (!Array.isArray(req.value)) return;
+  req.value.forEach((m, i) => {
+    if (typeof m === "string" && !/^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/.test(m.trim())) {
+      resp.diagnostics.error(
+        "Invalid MAC address",
+        `${JSON.stringify(m)} is not a MAC address; write six hex pairs such as "0C:42:A1:00:00:01".`,
+        [...req.path, { index: i }],
+      );
+    }
+  });
+});
+
+const count = (what: string, max = 1024) =>
+  attr.number({ optional: true, description: what, validators: [numberBetween(0, max)] });
+
+export const schemaAttributes = {
+  id: attr.string({
+    computed: true,
+    description: "The system's Redfish URL: endpoint + system path, e.g. https://10.0.0.5/redfish/v1/Systems/1.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  endpoint: attr.string({
+    required: true,
+    description: 'Address of the BMC\'s Redfish service, e.g. "https://10.0.0.5". Changing it replaces the resource.',
+    validators: [redfishEndpoint],
+    planModifiers: [requiresReplace()],
+  }),
+  system_id: attr.string({
+    optional: true,
+    computed: true,
+    description: "Id of the ComputerSystem under /redfish/v1/Systems. @default the BMC's only system",
+    validators: [stringLength({ min: 1, max: 256 })],
+    planModifiers: [useStateForUnknown(), requiresReplace()],
+  }),
+  expected: attr.single(
+    {
+      gpu_model: attr.string({
+        optional: true,
+        description: 'Text every GPU model must contain, case-insensitive, e.g. "H100".',
+        validators: [stringLength({ min: 1 })],
+      }),
+      gpu_count: count("Exact number of GPUs."),
+      min_memory_gib: count("Least system memory in GiB.", 1_048_576),
+      cpu_count: count("Exact number of CPU sockets."),
+      nic_count: count("Exact number of network ports with a MAC address (Redfish EthernetInterfaces)."),
+      macs: attr.list("string", {
+        optional: true,
+        description: "The exact set of MAC addresses (any order and case).",
+        validators: [macList],
+      }),
+      firmware: attr.map("string", {
+        optional: true,
+        description:
+          'Component → exact version. A component is a FirmwareInventory Id or Name as the BMC lists it (see the computed `firmware`), e.g. { BIOS = "2.3.5" }.',
+      }),
+    },
+    {
+      optional: true,
+      description:
+        "The conformance baseline a flavor sets. Create fails, listing every difference, when the node does not match; a later mismatch (drift) sets conformant = false and plans an update that re-checks. @default nothing is checked",
+    },
+  ),
+  boot_source_override_target: attr.string({
+    optional: true,
+    description:
+      'Boot source override set after discovery, e.g. "Pxe" for the first commissioning boot. Applied on create and when changed; not read back, because a one-time override is consumed by the next boot.',
+    validators: [stringOneOf(...BOOT_TARGETS)],
+  }),
+  boot_source_override_enabled: attr.string({
+    optional: true,
+    description: 'How long the override lasts: "Once", "Continuous" or "Disabled". @default "Once"',
+    validators: [stringOneOf("Once", "Continuous", "Disabled")],
+  }),
+  serial: attr.string({
+    computed: true,
+    description: "The system's serial number.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  model: attr.string({ computed: true, description: "The system's model.", planModifiers: [useStateForUnknown()] }),
+  manufacturer: attr.string({
+    computed: true,
+    description: "The system's manufacturer.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  power_state: attr.string({ computed: true, description: "Host power state when last read (On, Off, …)." }),
+  macs: attr.list("string", {
+    computed: true,
+    description: "MAC addresses of the network ports, upper case.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  gpus: attr.list(["object", { model: "string", serial: "string" }], {
+    computed: true,
+    description: "The GPUs found (Processors of type GPU and PCIe display controllers).",
+    planModifiers: [useStateForUnknown()],
+  }),
+  gpu_count: attr.number({
+    computed: true,
+    description: "Number of GPUs found.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  memory_gib: attr.number({
+    computed: true,
+    description: "System memory in GiB.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  cpu_count: attr.number({
+    computed: true,
+    description: "Number of CPU sockets.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  firmware: attr.map("string", {
+    computed: true,
+    description: "FirmwareInventory: component Id → version.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  conformant: attr.bool({
+    computed: true,
+    description: "Whether the node matched `expected` when last read (true when no baseline is set).",
+  }),
+};
