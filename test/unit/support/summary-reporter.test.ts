@@ -1,5 +1,6 @@
 // The closing line of `npm test` cannot say "0 failed" when a file failed: a real vitest run of three fixture files
 // (one passing with a skip, one whose beforeAll throws, one that does not load) through the summary reporter.
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { startVitest } from "vitest/node";
@@ -11,14 +12,18 @@ it("counts tests of a file whose setup failed, and a file that did not load, as 
   const log = console.log;
   console.log = (...a: unknown[]) => lines.push(a.join(" "));
   try {
-    const vitest = await startVitest("test", [], {
-      root,
-      include: ["*.case.ts"],
-      watch: false,
-      reporters: [new SummaryReporter()],
-      globalSetup: [],
-      projects: undefined,
-    });
+    const vitest = await startVitest(
+      "test",
+      [],
+      {
+        config: false,
+        root,
+        include: ["*.case.ts"],
+        watch: false,
+        reporters: [new SummaryReporter()],
+      },
+      { cacheDir: join(tmpdir(), "vite-cache") },
+    );
     await vitest.close();
   } finally {
     console.log = log;
