@@ -17,8 +17,15 @@ const base = {
   setupFiles: ["test/setup/tmpdir.ts"],
 };
 
+// The provider processes the engines start poll every 200 ms instead of every 1–5 s (src/provider/timings.ts): the lab's
+// fast profiles finish a step in milliseconds, and a real-hardware interval would only be waited out.
 const e2e = (engine: "terraform" | "tofu") => ({
-  test: { ...base, name: `e2e-${engine}`, include: ["test/e2e/**/*.test.ts"], env: { RACKFORM_E2E_ENGINE: engine } },
+  test: {
+    ...base,
+    name: `e2e-${engine}`,
+    include: ["test/e2e/**/*.test.ts"],
+    env: { RACKFORM_E2E_ENGINE: engine, RACKFORM_TEST_POLL_MS: "200" },
+  },
 });
 
 export default defineConfig({

@@ -5,9 +5,9 @@
 import { serve } from "./protocol/index.js";
 
 await serve(async () => {
-  const [{ createServer }, { rackformProvider }] = await Promise.all([
+  const [{ createServer }, { rackformProvider, timingsFromEnv }] = await Promise.all([
     import("./server/index.js"),
     import("./provider/index.js"),
   ]);
-  return createServer(rackformProvider({ duplicateChecks: true }));
+  return createServer(rackformProvider({ duplicateChecks: true, timings: timingsFromEnv() }));
 });

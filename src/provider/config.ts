@@ -27,6 +27,7 @@ import { readCaBundle } from "./ca-bundle.js";
 import { DisruptionBudget } from "./disruption-budget.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
 import { serviceUrl } from "./service-url.js";
+import { DEFAULT_TIMINGS, type ProviderTimings } from "./timings.js";
 
 /** A MAAS API key as `maas apikey` prints it: consumer_key:token_key:token_secret. */
 const MAAS_API_KEY = /^[^:\s]+:[^:\s]+:[^:\s]+$/;
@@ -197,6 +198,8 @@ export class ProviderData {
     readonly backends: BackendSettings = {},
     /** Slurm and Kubernetes clients (scheduler-config.ts), made on first use. */
     readonly schedulers: SchedulerClients = new SchedulerClients(),
+    /** Poll intervals of every wait (timings.ts). */
+    readonly timings: ProviderTimings = DEFAULT_TIMINGS,
   ) {}
 
   /** The Redfish client of one endpoint, shared by every resource in this process (one session per BMC). */
@@ -232,7 +235,11 @@ function envOr(v: string | null, name: string): string | undefined {
 }
 
 /** Resolves the provider block; config values may be unknown during plan, in which case defaults stand in. */
-export function resolveConfig(config: ObjectValue, diags: Diagnostics): ProviderData | undefined {
+export function resolveConfig(
+  config: ObjectValue,
+  diags: Diagnostics,
+  timings: ProviderTimings = DEFAULT_TIMINGS,
+): ProviderData | undefined {
   const rf = isKnown(config, "redfish") ? getObject(config, "redfish") : null;
   const str = (name: string) => (rf && isKnown(rf, name) ? getString(rf, name) : null);
   const username = envOr(str("username"), "RACKFORM_REDFISH_USERNAME");
@@ -265,7 +272,7 @@ export function resolveConfig(config: ObjectValue, diags: Diagnostics): Provider
   // Only once every block is valid, so a configuration error leaves no connection pool behind.
   const core = new HttpCore({ tls: { ca: caPem, insecure }, maxConcurrentPerHost: maxConcurrent });
   if (password) core.redactor.add(password);
-  return new ProviderData(settings, core, backends, schedulers);
+  return new ProviderData(settings, core, backends, schedulers, timings);
 }
 
 /** The `maas` and `ironic` blocks (with environment fallbacks); undefined after a diagnostic. */

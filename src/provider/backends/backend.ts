@@ -159,7 +159,7 @@ export interface OperationOptions {
   readonly log: Logger;
   /** Aborted on timeout or StopProvider; the operation rejects soon after. */
   readonly signal: AbortSignal;
-  /** Poll interval of status waits. @default 1000 */
+  /** Poll interval of status waits. @default the backend's (ProviderTimings.backendPollMs) */
   readonly pollMs?: number;
 }
 

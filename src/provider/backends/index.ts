@@ -47,11 +47,15 @@ function build(data: ProviderData, name: BackendName): Backend {
     const s = data.backends.maas;
     if (!s) throw new BackendNotConfiguredError(name);
     const client = new MaasClient({ url: s.url, apiKey: s.apiKey, core: data.core });
-    return new MaasBackend(client, new MaasAcceptance(client, { core: data.core, apiKey: s.apiKey }));
+    return new MaasBackend(client, new MaasAcceptance(client, { core: data.core, apiKey: s.apiKey }), {
+      pollMs: data.timings.backendPollMs,
+    });
   }
   const s = data.backends.ironic;
   if (!s) throw new BackendNotConfiguredError(name);
   if (s.auth.type === "basic") data.core.redactor.add(s.auth.password);
   if (s.auth.type === "token") data.core.redactor.add(s.auth.token);
-  return new IronicBackend(new IronicClient({ url: s.url, auth: s.auth, core: data.core }));
+  return new IronicBackend(new IronicClient({ url: s.url, auth: s.auth, core: data.core }), {
+    pollMs: data.timings.backendPollMs,
+  });
 }

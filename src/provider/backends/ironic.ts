@@ -120,7 +120,14 @@ function isProvisionFailure(e: unknown): e is IronicError {
 /** A Backend over one Ironic API. */
 export class IronicBackend implements Backend {
   readonly name = "ironic" as const;
-  constructor(private readonly client: IronicClient) {}
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly client: IronicClient,
+    opts: { readonly pollMs?: number } = {},
+  ) {
+    this.pollMs = opts.pollMs ?? 1000;
+  }
 
   async find(identity: NodeIdentity, signal?: AbortSignal): Promise<FoundMachine | undefined> {
     const [nodes, ports] = await Promise.all([
@@ -364,7 +371,7 @@ export class IronicBackend implements Backend {
     try {
       await this.client.waitForProvisionState(id, n.targetProvisionState, {
         timeoutMs: FOREVER_MS,
-        pollMs: o.pollMs ?? 1000,
+        pollMs: o.pollMs ?? this.pollMs,
         signal: o.signal,
         onProgress: (x) =>
           o.log.info("Ironic node provision state", {

@@ -116,10 +116,15 @@ function isNotFound(e: unknown): boolean {
 export class MaasBackend implements Backend {
   readonly name = "maas" as const;
   /** `acceptance` reaches what MaasClient lacks for the gate (script parameters, result output). */
+  private readonly pollMs: number;
+
   constructor(
     private readonly client: MaasClient,
     private readonly acceptance?: MaasAcceptance,
-  ) {}
+    opts: { readonly pollMs?: number } = {},
+  ) {
+    this.pollMs = opts.pollMs ?? 1000;
+  }
 
   async find(identity: NodeIdentity): Promise<FoundMachine | undefined> {
     const list = await this.client.machines.all({ fresh: true });
@@ -312,7 +317,7 @@ export class MaasBackend implements Backend {
       const ready = await this.client.waitForStatus(id, typeof status === "number" ? [status] : status, {
         failed: STOP_WAITING,
         timeoutMs: FOREVER_MS,
-        pollMs: o.pollMs ?? 1000,
+        pollMs: o.pollMs ?? this.pollMs,
         signal: o.signal,
         onProgress: (x) =>
           o.log.info("MAAS machine status", {

@@ -39,9 +39,6 @@ export function isUnreachable(e: unknown): boolean {
   );
 }
 
-/** The time between two attempts while a BMC boots; the client already retries each request with backoff. */
-const READY_POLL_MS = 1000;
-
 /**
  * Reads inventory and system state within `ms`. With `waitForReady`, failures of a booting BMC (connection refused or
  * reset, 503) are retried until the time is up, and the timeout's message then carries the last such failure.
@@ -50,7 +47,13 @@ export async function discover(
   ctx: Context,
   client: RedfishClient,
   systemId: string | undefined,
-  opts: { readonly ms: number; readonly op: string; readonly waitForReady: boolean },
+  opts: {
+    readonly ms: number;
+    readonly op: string;
+    readonly waitForReady: boolean;
+    /** Between two attempts while the BMC boots (the client already retries each request). @default 1000 */
+    readonly pollMs?: number;
+  },
 ): Promise<Discovered> {
   let last: unknown;
   const what = opts.waitForReady
@@ -71,7 +74,7 @@ export async function discover(
             attempt,
             code: (e as { code?: string }).code,
           });
-          await new Promise((r) => setTimeout(r, READY_POLL_MS));
+          await new Promise((r) => setTimeout(r, opts.pollMs ?? 1_000));
           if (signal.aborted) throw signal.reason;
         }
       }

@@ -122,11 +122,12 @@ async function converge(
   ms: number,
   op: "create" | "update",
   diags: Diagnostics,
+  readyPollMs: number,
 ): Promise<ObjectValue | undefined> {
   const systemId = typeof plan.system_id === "string" ? plan.system_id : undefined;
   let d: Discovered;
   try {
-    d = await discover(ctx, client, systemId, { ms, op, waitForReady: true });
+    d = await discover(ctx, client, systemId, { ms, op, waitForReady: true, pollMs: readyPollMs });
   } catch (e) {
     addClientError(diags, e, "discover the BMC", site(plan));
     return undefined;
@@ -216,13 +217,24 @@ export function bmcResource(): Resource {
 
     async create(req, resp) {
       const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
-      const s = await converge(req.context, client(req.plan), req.plan, null, ms, "create", resp.diagnostics);
+      const poll = slot.get().timings.readyPollMs;
+      const s = await converge(req.context, client(req.plan), req.plan, null, ms, "create", resp.diagnostics, poll);
       if (s) resp.state = s;
     },
 
     async update(req, resp) {
       const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
-      const s = await converge(req.context, client(req.plan), req.plan, req.state, ms, "update", resp.diagnostics);
+      const poll = slot.get().timings.readyPollMs;
+      const s = await converge(
+        req.context,
+        client(req.plan),
+        req.plan,
+        req.state,
+        ms,
+        "update",
+        resp.diagnostics,
+        poll,
+      );
       if (s) resp.state = s;
     },
 

@@ -145,8 +145,9 @@ const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 100
 
 /** The rackform_cluster_member resource; one instance per provider process. */
 export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource {
-  const pollMs = opts.pollMs ?? 5_000;
   const slot = providerDataSlot("rackform_cluster_member");
+  /** The poll interval: the option, else the provider's timings (known once configured). */
+  const poll = () => opts.pollMs ?? slot.get().timings.memberPollMs;
 
   /** The scheduler's operations, or undefined after a diagnostic (not configured, bad URL). */
   const opsFor = (v: ObjectValue, diags: Diagnostics): SchedulerOps | undefined => {
@@ -185,7 +186,7 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
           lastSeen = await ops.lookup(node, true);
           if (lastSeen?.registered) phase = "join";
           else if (!wait) throw new OperationTimeoutError(what(plan), 0, op);
-          else await sleep(pollMs, signal);
+          else await sleep(poll(), signal);
         }
         ctx.log.info("joining the scheduler", { scheduler: ops.kind, node });
         return ops.join(node, joinSpec(plan, prior));
@@ -283,8 +284,8 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       req.context.log.info("draining before leaving", { scheduler: ops.kind, node, timeoutMs: ms });
       try {
         // The drain's own deadline fires first and says what still runs; the outer bound only catches a hung call.
-        await bounded(req.context, ms + pollMs + 30_000, "delete", what(st), (signal) =>
-          ops.drain(node, ms, pollMs, signal),
+        await bounded(req.context, ms + poll() + 30_000, "delete", what(st), (signal) =>
+          ops.drain(node, ms, poll(), signal),
         );
       } catch (e) {
         // This node will not be recycled in this run; the rollout goes on without it.

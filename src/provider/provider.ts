@@ -1,0 +1,55 @@
+/** The rackform provider: its schema, configuration, and the resource and data source types it serves. */
+import type { Provider, Resource } from "../framework/index.js";
+import { providerSchema, resolveConfig } from "./config.js";
+import { inventoryDataSource } from "./data-sources/inventory.js";
+import { acceptanceResource } from "./resources/acceptance.js";
+import { bmcResource } from "./resources/bmc.js";
+import { clusterMemberResource } from "./resources/cluster-member.js";
+import { deploymentResource } from "./resources/deployment.js";
+import { machineResource } from "./resources/machine.js";
+import { pduOutletResource } from "./resources/pdu-outlet.js";
+import type { ProviderTimings } from "./timings.js";
+import { ClaimRegistry, withClaims } from "./uniqueness.js";
+
+/** The provider's version, as installed into the filesystem mirror. */
+export const PROVIDER_VERSION = "0.1.0";
+
+/** Options of rackformProvider. */
+export interface RackformProviderOptions {
+  /**
+   * Report two resources claiming one machine name, MAC, BMC, outlet or scheduler node (uniqueness.ts). It relies on
+   * the engine's calling pattern — each resource instance validated once per provider process — so the executable the
+   * engines run (src/main.ts) turns it on, while in-process tests that validate many variants of one resource in one
+   * configured provider keep it off. @default false
+   */
+  readonly duplicateChecks?: boolean;
+  /** Poll intervals of every wait (timings.ts). @default DEFAULT_TIMINGS; the executable reads timingsFromEnv() */
+  readonly timings?: ProviderTimings;
+}
+
+/** A fresh provider instance (one per process). */
+export function rackformProvider(opts: RackformProviderOptions = {}): Provider {
+  const claims = new ClaimRegistry();
+  const checked = (r: Resource) => (opts.duplicateChecks ? withClaims(r, claims) : r);
+  const resources = [
+    pduOutletResource(),
+    bmcResource(),
+    machineResource(),
+    deploymentResource(),
+    acceptanceResource(),
+    clusterMemberResource(),
+  ].map(checked);
+  const dataSources = [inventoryDataSource()];
+  return {
+    metadata: { typeName: "rackform", version: PROVIDER_VERSION },
+    schema: providerSchema,
+    configure(req, resp) {
+      claims.clear();
+      const data = resolveConfig(req.config, resp.diagnostics, opts.timings);
+      resp.resourceData = data;
+      resp.dataSourceData = data;
+    },
+    resources: () => resources,
+    dataSources: () => dataSources,
+  };
+}
