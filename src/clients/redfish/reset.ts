@@ -2,6 +2,7 @@
  * Choosing the ResetType to send. BMCs advertise different subsets of #ComputerSystem.Reset; when the
  * requested one is missing, an equivalent is used only where the effect on the host is the same.
  */
+import { RESET_TYPE_ENUM, tolerantAllowed } from "./allowable.js";
 
 /** Reset types a caller asks for. */
 export type ResetRequest =
@@ -45,4 +46,35 @@ export function chooseResetType(
     return s.type;
   }
   return undefined;
+}
+
+/** How a reset type was chosen: which list allowed it, for the log and the error. */
+export interface ResetChoice {
+  readonly sent?: string;
+  /** "inline" (ResetType@Redfish.AllowableValues), "action-info", "tolerant", or "unstated" (nothing listed). */
+  readonly via: "inline" | "action-info" | "tolerant" | "unstated";
+  /** Every value the BMC listed, as it listed them (inline and ActionInfo). */
+  readonly advertised?: readonly string[];
+}
+
+/**
+ * Chooses the ResetType: an exact match in the inline AllowableValues, else in the ActionInfo (read only when needed;
+ * `actionInfo` resolves undefined when it cannot be read, e.g. 404), else the documented tolerance of allowable.ts
+ * over everything listed. With nothing listed anywhere the request is sent as is.
+ */
+export async function resolveResetType(
+  requested: ResetRequest,
+  inline: readonly string[] | undefined,
+  powerState: string | undefined,
+  actionInfo: (() => Promise<readonly string[] | undefined>) | undefined,
+): Promise<ResetChoice> {
+  const exact = inline ? chooseResetType(requested, inline, powerState) : undefined;
+  if (exact) return { sent: exact, via: "inline", advertised: inline };
+  const fromInfo = actionInfo ? await actionInfo() : undefined;
+  const viaInfo = fromInfo ? chooseResetType(requested, fromInfo, powerState) : undefined;
+  const advertised = [...(inline ?? []), ...(fromInfo ?? [])];
+  if (viaInfo) return { sent: viaInfo, via: "action-info", advertised };
+  if (advertised.length === 0) return { sent: requested, via: "unstated" };
+  const tolerant = chooseResetType(requested, tolerantAllowed(advertised, RESET_TYPE_ENUM), powerState);
+  return { sent: tolerant, via: "tolerant", advertised };
 }
