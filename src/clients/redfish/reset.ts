@@ -58,9 +58,11 @@ export interface ResetChoice {
 }
 
 /**
- * Chooses the ResetType: an exact match in the inline AllowableValues, else in the ActionInfo (read only when needed;
- * `actionInfo` resolves undefined when it cannot be read, e.g. 404), else the documented tolerance of allowable.ts
- * over everything listed. With nothing listed anywhere the request is sent as is.
+ * Chooses the ResetType from the lists the BMC gives, in order: the inline AllowableValues, the ActionInfo (read only
+ * when the inline list does not settle it; `actionInfo` resolves undefined when it cannot be read, e.g. 404), and
+ * last the documented tolerance of allowable.ts over everything listed. The requested type itself is looked for in
+ * all three before any equivalent is (so a misspelled "GracefulShutdwon" beats substituting PushPowerButton).
+ * With nothing listed anywhere the request is sent as is.
  */
 export async function resolveResetType(
   requested: ResetRequest,
@@ -68,13 +70,20 @@ export async function resolveResetType(
   powerState: string | undefined,
   actionInfo: (() => Promise<readonly string[] | undefined>) | undefined,
 ): Promise<ResetChoice> {
-  const exact = inline ? chooseResetType(requested, inline, powerState) : undefined;
-  if (exact) return { sent: exact, via: "inline", advertised: inline };
+  if (inline?.includes(requested)) return { sent: requested, via: "inline", advertised: inline };
   const fromInfo = actionInfo ? await actionInfo() : undefined;
-  const viaInfo = fromInfo ? chooseResetType(requested, fromInfo, powerState) : undefined;
   const advertised = [...(inline ?? []), ...(fromInfo ?? [])];
-  if (viaInfo) return { sent: viaInfo, via: "action-info", advertised };
   if (advertised.length === 0) return { sent: requested, via: "unstated" };
-  const tolerant = chooseResetType(requested, tolerantAllowed(advertised, RESET_TYPE_ENUM), powerState);
-  return { sent: tolerant, via: "tolerant", advertised };
+  const tolerant = tolerantAllowed(advertised, RESET_TYPE_ENUM);
+  const lists = [
+    { via: "inline" as const, values: inline ?? [] },
+    { via: "action-info" as const, values: fromInfo ?? [] },
+    { via: "tolerant" as const, values: tolerant },
+  ];
+  for (const l of lists) if (l.values.includes(requested)) return { sent: requested, via: l.via, advertised };
+  for (const l of lists) {
+    const sent = l.values.length ? chooseResetType(requested, l.values, powerState) : undefined;
+    if (sent) return { sent, via: l.via, advertised };
+  }
+  return { via: "tolerant", advertised };
 }
