@@ -24,7 +24,11 @@ export const ERROR_CODES = {
   RACKFORM_ERR_REDFISH_ACTION_UNSUPPORTED: "The resource does not advertise the action the operation needs.",
   RACKFORM_ERR_REDFISH_PRECONDITION:
     "A PATCH kept failing its If-Match precondition: the resource changed concurrently.",
-  RACKFORM_ERR_REDFISH_TASK_FAILED: "A Redfish task ended in Exception, Killed or Cancelled.",
+  RACKFORM_ERR_REDFISH_TASK_FAILED: "A Redfish task ended in Exception, Killed, Cancelled or (vendor) Failed.",
+  RACKFORM_ERR_REDFISH_TASK_UNTRACKED:
+    "The BMC accepted a long operation (202) but named no task to follow (no Location, Task body, message argument or new task).",
+  RACKFORM_ERR_REDFISH_BMC_BUSY:
+    "The BMC refused the request because it is busy (a job already running, in POST, service temporarily unavailable); retry later.",
   RACKFORM_ERR_REDFISH_TASK_TIMEOUT: "A Redfish task did not finish within the allowed time.",
   RACKFORM_ERR_REDFISH_BAD_PAYLOAD: "A Redfish payload lacks a property the standard requires.",
   RACKFORM_ERR_MAAS_AUTH: "MAAS refused the API key (OAuth signature, token or consumer unknown or revoked).",
@@ -93,6 +97,10 @@ export interface ClientErrorContext {
   readonly attempts?: number;
   /** Lower-level cause, already redacted (a plain Error carrying the original `code`). */
   readonly cause?: Error;
+  /** The server's registry MessageId (Redfish `@Message.ExtendedInfo[].MessageId` or `error.code`), e.g. `IDRAC.2.8.SUP0108`. */
+  readonly messageId?: string;
+  /** The server's suggested Resolution for that message. */
+  readonly resolution?: string;
 }
 
 /** Base of every client error: `name` and `code` are stable and safe to branch on. */
@@ -104,6 +112,8 @@ export class RackformClientError extends Error {
   readonly headers?: Readonly<Record<string, string>>;
   readonly serverMessage?: string;
   readonly attempts?: number;
+  readonly messageId?: string;
+  readonly resolution?: string;
 
   constructor(code: ErrorCode, message: string, ctx: ClientErrorContext = {}) {
     super(message, ctx.cause ? { cause: ctx.cause } : undefined);
@@ -115,6 +125,8 @@ export class RackformClientError extends Error {
     this.headers = ctx.headers;
     this.serverMessage = ctx.serverMessage;
     this.attempts = ctx.attempts;
+    this.messageId = ctx.messageId;
+    this.resolution = ctx.resolution;
   }
 }
 
@@ -225,6 +237,28 @@ export function extractServerMessage(body: string, contentType = ""): string | u
   }
   const unique = [...new Set(parts)];
   return unique.length ? clip(unique.join("; ")) : undefined;
+}
+
+/**
+ * The first registry message of a Redfish error body: MessageId and Resolution of the first
+ * `@Message.ExtendedInfo` entry that has a MessageId (vendor messages usually come first), else `error.code`.
+ */
+export function extractMessageInfo(body: string): { messageId?: string; resolution?: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return {};
+  }
+  if (!isObject(parsed)) return {};
+  const err = isObject(parsed.error) ? parsed.error : undefined;
+  const infos = [...asArray(err?.["@Message.ExtendedInfo"]), ...asArray(parsed["@Message.ExtendedInfo"])];
+  const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+  const all = infos.filter(isObject).filter((i) => text(i.MessageId));
+  // A generic Base.GeneralError wrapper often precedes the vendor's own message: prefer the specific one.
+  const info = all.find((i) => !/\.GeneralError$/.test(String(i.MessageId))) ?? all[0];
+  if (info) return { messageId: text(info.MessageId), resolution: text(info.Resolution) };
+  return { messageId: text(err?.code) };
 }
 
 function pushString(out: string[], v: unknown): void {

@@ -65,8 +65,13 @@ export class Redactor {
       Object.defineProperty(err, "stack", { value: stack, writable: true, configurable: true, enumerable: false });
     }
     if (err instanceof RackformClientError) {
-      const e = err as RackformClientError & { serverMessage?: string; headers?: Record<string, string> };
+      const e = err as RackformClientError & {
+        serverMessage?: string;
+        resolution?: string;
+        headers?: Record<string, string>;
+      };
       if (e.serverMessage) Object.defineProperty(e, "serverMessage", { value: this.redact(e.serverMessage) });
+      if (e.resolution) Object.defineProperty(e, "resolution", { value: this.redact(e.resolution) });
       if (e.headers) Object.defineProperty(e, "headers", { value: this.headers(e.headers) });
     }
     if (err.cause instanceof Error) this.scrub(err.cause);

@@ -29,6 +29,10 @@ function hint(e: RackformClientError): string {
       return e.status === 429 || e.status === 503
         ? "The device kept asking to retry later; lower parallelism (-parallelism) or retry."
         : "See the device's message above.";
+    case "RACKFORM_ERR_REDFISH_BMC_BUSY":
+      return "The BMC is busy with another job or operation; wait for it to finish (see its task or job queue) and apply again.";
+    case "RACKFORM_ERR_REDFISH_TASK_UNTRACKED":
+      return "Check the BMC's task or job queue for the outcome of the update before applying again.";
     default:
       return "";
   }
@@ -40,7 +44,8 @@ export function addClientError(diags: Diagnostics, err: unknown, action: string,
     diags.error(`Failed to ${action}`, `${site.what}: ${(err as Error)?.message ?? String(err)}`);
     return;
   }
-  const server = err.serverMessage ? `\nThe device said: ${err.serverMessage}` : "";
+  const id = err.messageId ? ` (${err.messageId}${err.resolution ? `; resolution: ${err.resolution}` : ""})` : "";
+  const server = err.serverMessage ? `\nThe device said: ${err.serverMessage}${id}` : "";
   const detail = `${site.what}: ${err.message}${server}\n${hint(err)} (${err.code})`.trim();
   const p =
     err.code === "RACKFORM_ERR_REDFISH_NOT_FOUND" || err.code === "RACKFORM_ERR_REDFISH_ACTION_UNSUPPORTED"

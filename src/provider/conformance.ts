@@ -60,13 +60,26 @@ function macDiffs(inv: Inventory, want: readonly string[]): Difference[] {
   return out;
 }
 
+/**
+ * FirmwareInventory plus the versions the system and its manager report themselves, under the names of the
+ * computed attributes (`bios_version`, `bmc_firmware_version`), so a baseline can require them on BMCs whose
+ * FirmwareInventory is missing or names components its own way.
+ */
+function firmwareWithSummary(inv: Inventory): FirmwareInfo[] {
+  const extra: FirmwareInfo[] = [];
+  if (inv.biosVersion) extra.push({ id: "bios_version", version: inv.biosVersion });
+  if (inv.bmcFirmwareVersion) extra.push({ id: "bmc_firmware_version", version: inv.bmcFirmwareVersion });
+  return [...inv.firmware, ...extra];
+}
+
 function firmwareDiffs(inv: Inventory, want: Readonly<Record<string, string>>): Difference[] {
   const out: Difference[] = [];
+  const firmware = firmwareWithSummary(inv);
   for (const key of Object.keys(want).sort()) {
     const field = `firmware[${JSON.stringify(key)}]`;
-    const hits = firmwareMatches(inv.firmware, key);
+    const hits = firmwareMatches(firmware, key);
     if (hits.length === 0) {
-      const known = inv.firmware.map((f) => (f.name && f.name !== f.id ? `${f.id} (${f.name})` : f.id)).join(", ");
+      const known = firmware.map((f) => (f.name && f.name !== f.id ? `${f.id} (${f.name})` : f.id)).join(", ");
       out.push({ field, found: `no such component (the BMC lists: ${known || "none"})`, expected: want[key] });
       continue;
     }

@@ -1,6 +1,7 @@
 /** Builds the typed, redacted errors of the HTTP core from a response or a low-level failure. */
 import {
   type ClientErrorContext,
+  extractMessageInfo,
   extractServerMessage,
   HttpAbortedError,
   HttpConnectError,
@@ -19,7 +20,10 @@ export function statusError(r: Redactor, res: HttpResponse, ctx: ClientErrorCont
   const serverMessage = extractServerMessage(res.body, res.headers["content-type"]);
   const tries = ctx.attempts && ctx.attempts > 1 ? ` after ${ctx.attempts} attempts` : "";
   const msg = `${res.method} ${res.url} failed with HTTP ${res.status}${tries}${serverMessage ? `: ${serverMessage}` : ""}`;
-  return r.scrub(new HttpStatusError(msg, { ...ctx, status: res.status, headers: res.headers, serverMessage }));
+  const info = extractMessageInfo(res.body);
+  return r.scrub(
+    new HttpStatusError(msg, { ...ctx, status: res.status, headers: res.headers, serverMessage, ...info }),
+  );
 }
 
 /** A TLS, timeout or connection error from undici/node:net. */

@@ -6,7 +6,8 @@ import { ClientConfigError, HttpStatusError, RedfishError } from "../errors.js";
 import { BMC_CONCURRENCY, HttpCore, type HttpCoreOptions } from "../http/core.js";
 import { mapLimit } from "../http/semaphore.js";
 import { safeUrl } from "../redact.js";
-import { collectInventory } from "./inventory.js";
+import { BOOT_SOURCE_ENUM, tolerantAllowed } from "./allowable.js";
+import { collectInventory, isDeadLink, statusOf } from "./inventory.js";
 import {
   actionInfoAllowed,
   isObj,
@@ -18,7 +19,7 @@ import {
   parseSystem,
 } from "./parse.js";
 import { getOutlet, listPdus, setOutletPower } from "./pdu.js";
-import { chooseResetType, type ResetRequest } from "./reset.js";
+import { type ResetRequest, resolveResetType } from "./reset.js";
 import { type RedfishAuthMode, RedfishTransport } from "./transport.js";
 import type {
   BootOverrideEnabled,
@@ -193,20 +194,33 @@ export class RedfishClient {
         `system ${sys.id} advertises no #ComputerSystem.Reset action`,
       );
     }
-    let allowed = sys.resetTypes;
-    if (!allowed && sys.resetActionInfo)
-      allowed = actionInfoAllowed(await this.t.getJson(sys.resetActionInfo), "ResetType");
-    const sent = chooseResetType(resetType, allowed, sys.powerState);
+    const infoRef = sys.resetActionInfo;
+    const readInfo = infoRef
+      ? () =>
+          this.t.getJson(infoRef).then(
+            (j) => actionInfoAllowed(j, "ResetType"),
+            (e: unknown) => {
+              // An ActionInfo link that 404s (or fails) is common: fall back to what the system itself lists.
+              this.core.log(`redfish ${this.origin}: ActionInfo ${infoRef} unreadable (${statusOf(e)}); ignoring it`);
+              return undefined;
+            },
+          )
+      : undefined;
+    const choice = await resolveResetType(resetType, sys.resetTypes, sys.powerState, readInfo);
+    const sent = choice.sent;
     if (!sent) {
+      const allowed = choice.advertised ?? [];
       throw new RedfishError(
         "RACKFORM_ERR_REDFISH_RESET_UNSUPPORTED",
-        `system ${sys.id} does not allow reset type ${resetType} (power state ${sys.powerState ?? "unknown"}); allowed: ${allowed?.join(", ")}`,
+        `system ${sys.id} does not allow reset type ${resetType} (power state ${sys.powerState ?? "unknown"}); allowed: ${allowed.join(", ")}`,
         {},
         { requested: resetType, allowed },
       );
     }
+    const how =
+      choice.via === "tolerant" ? `; read from the non-standard list ${JSON.stringify(choice.advertised)}` : "";
     this.core.log(
-      `redfish ${this.origin}: reset ${sys.id} with ${sent}${sent !== resetType ? ` (for ${resetType})` : ""}`,
+      `redfish ${this.origin}: reset ${sys.id} with ${sent}${sent !== resetType ? ` (for ${resetType})` : ""}${how}`,
     );
     await this.t.send("POST", sys.resetTarget, { json: { ResetType: sent } });
     return { requested: resetType, sent };
@@ -224,7 +238,7 @@ export class RedfishClient {
     for (let round = 1; ; round++) {
       const sys = await this.getSystem(opts.systemId);
       const allowed = sys.boot.allowedTargets;
-      if (allowed && !allowed.includes(target)) {
+      if (allowed && !allowed.includes(target) && !tolerantAllowed(allowed, BOOT_SOURCE_ENUM).includes(target)) {
         throw new RedfishError(
           "RACKFORM_ERR_REDFISH_BOOT_TARGET_UNSUPPORTED",
           `system ${sys.id} does not allow boot target ${JSON.stringify(target)}; allowed: ${allowed.join(", ")}`,
@@ -254,25 +268,41 @@ export class RedfishClient {
     }
   }
 
-  /** FirmwareInventory of the UpdateService: id, name and version of each component, sorted by id. */
-  async firmwareInventory(): Promise<FirmwareInfo[]> {
+  /**
+   * FirmwareInventory of the UpdateService: id, name and version of each component, sorted by id. With `warnings`,
+   * a member that answers 404/500 is skipped and named there instead of failing the whole list.
+   */
+  async firmwareInventory(warnings?: string[]): Promise<FirmwareInfo[]> {
     const update = await this.t.getJson(await this.serviceLink("UpdateService"));
     const inv = link(update, "FirmwareInventory");
     if (!inv) return [];
     const refs = members(await this.t.getJson(inv));
-    const items = await mapLimit(refs, this.parallel, async (r) => parseFirmware(await this.t.getJson(r)));
-    return items.sort((a, b) => a.id.localeCompare(b.id));
+    const items = await mapLimit(refs, this.parallel, async (r) => {
+      try {
+        return [parseFirmware(await this.t.getJson(r))];
+      } catch (e) {
+        if (!warnings || !isDeadLink(e)) throw e;
+        warnings.push(`skipped ${r}: HTTP ${(e as HttpStatusError).status}`);
+        return [];
+      }
+    });
+    return items.flat().sort((a, b) => a.id.localeCompare(b.id));
   }
 
   /** Hardware inventory of a system, read with bounded parallelism. */
   async inventory(systemId?: string): Promise<Inventory> {
     const ref = await this.memberRef(await this.serviceLink("Systems"), systemId, "system");
     const system = await this.t.getJson(ref);
-    const firmware = await this.firmwareInventory().catch((e) => {
+    const warnings: string[] = [];
+    const firmware = await this.firmwareInventory(warnings).catch((e) => {
       if (e instanceof RedfishError && e.code === "RACKFORM_ERR_REDFISH_NOT_FOUND") return [];
-      throw e;
+      if (!isDeadLink(e)) throw e;
+      warnings.push(`skipped ${(e as HttpStatusError).url ?? "UpdateService"}: HTTP ${(e as HttpStatusError).status}`);
+      return [];
     });
-    return collectInventory(this.t, system, firmware, this.parallel);
+    const inv = await collectInventory(this.t, system, firmware, this.parallel, warnings);
+    for (const w of inv.warnings ?? []) this.core.log(`redfish ${this.origin}: inventory ${w}`);
+    return inv;
   }
 
   /** Starts UpdateService.SimpleUpdate and polls its Task until it ends (or times out). */

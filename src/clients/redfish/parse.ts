@@ -117,27 +117,74 @@ export function parseProcessor(json: RedfishJson): { kind: "cpu" | "gpu" | "othe
 }
 
 /** PCI vendor ids of BMC-integrated VGA (ASPEED, Matrox, Nuvoton): display controllers that are not GPUs. */
-const BMC_VGA_VENDORS: ReadonlySet<string> = new Set(["0x1a03", "0x102b", "0x1050"]);
+const BMC_VGA_VENDORS: ReadonlySet<number> = new Set([0x1a03, 0x102b, 0x1050]);
 
-/**
- * True when a PCIeFunction is a display or 3D controller (PCI base class 0x03) that is not a BMC's
- * own VGA. DeviceClass is preferred; ClassCode is only trusted in its full 0xCCSSPP form.
- */
-export function isGpuFunction(json: RedfishJson): boolean {
-  const vendor = str(json.VendorId)?.toLowerCase();
-  if (vendor && BMC_VGA_VENDORS.has(vendor)) return false;
-  if (json.DeviceClass === "DisplayController") return true;
-  const cc = str(json.ClassCode);
-  return cc !== undefined && /^0x03[0-9a-f]{4}$/i.test(cc);
+/** PCI base classes of GPUs: 0x03 display controller (VGA, 3D), 0x12 processing accelerator. */
+const GPU_CLASSES: ReadonlySet<number> = new Set([0x03, 0x12]);
+
+/** A PCI id given as a number or as a hex string ("0x10de", "10DE"). */
+function pciNumber(v: unknown): number | undefined {
+  if (typeof v === "number" && Number.isInteger(v) && v >= 0) return v;
+  const t = str(v);
+  if (t === undefined || !/^(0x)?[0-9a-f]+$/i.test(t)) return undefined;
+  return Number.parseInt(t.replace(/^0x/i, ""), 16);
 }
 
-/** A GPU found on a PCIe device. */
+/**
+ * The PCI base class of a function or device: DeviceClass names it; ClassCode may be the full 24-bit
+ * 0xCCSSPP (standard), 16-bit 0xCCSS, or the bare base class (HPE's OEM PCIDevices give `ClassCode: 3`).
+ */
+export function pciBaseClass(json: RedfishJson): number | undefined {
+  const dc = str(json.DeviceClass);
+  if (dc === "DisplayController") return 0x03;
+  if (dc === "ProcessingAccelerators") return 0x12;
+  if (dc !== undefined) return -1;
+  const cc = pciNumber(json.ClassCode);
+  if (cc === undefined) return undefined;
+  const t = str(json.ClassCode);
+  const digits = t ? t.replace(/^0x/i, "").length : undefined;
+  if (digits !== undefined) return digits > 4 ? cc >> 16 : digits > 2 ? cc >> 8 : cc;
+  return cc > 0xffff ? cc >> 16 : cc > 0xff ? cc >> 8 : cc;
+}
+
+/**
+ * True when a PCIe function (or an OEM PCI device) is a display/3D controller or a processing accelerator (PCI base
+ * class 0x03 or 0x12) that is not a BMC's own VGA.
+ */
+export function isGpuFunction(json: RedfishJson): boolean {
+  const vendor = pciNumber(json.VendorId ?? json.VendorID);
+  if (vendor !== undefined && BMC_VGA_VENDORS.has(vendor)) return false;
+  const cls = pciBaseClass(json);
+  return cls !== undefined && GPU_CLASSES.has(cls);
+}
+
+/**
+ * Links a vendor publishes under `Oem.<Vendor>` or `Oem.<Vendor>.Links` with one of `names` (e.g. HPE iLO's
+ * `Oem.Hpe.Links.PCIDevices`): each is a collection link or an array of member links.
+ */
+export function oemLinks(json: RedfishJson, names: readonly string[]): { collections: string[]; members: string[] } {
+  const out = { collections: [] as string[], members: [] as string[] };
+  const oem = isObj(json.Oem) ? json.Oem : {};
+  for (const vendor of Object.values(oem)) {
+    if (!isObj(vendor)) continue;
+    for (const holder of [vendor, isObj(vendor.Links) ? vendor.Links : {}]) {
+      for (const name of names) {
+        const v = holder[name];
+        if (Array.isArray(v)) out.members.push(...linkList(v));
+        else if (link(holder, name)) out.collections.push(link(holder, name)!);
+      }
+    }
+  }
+  return out;
+}
+
+/** A GPU found on a PCIe device (or an OEM PCI device: HPE names it DeviceName). */
 export function pcieGpu(device: RedfishJson): GpuInfo {
   const odataId = str(device["@odata.id"]) ?? "";
   return {
     id: str(device.Id) ?? lastSegment(odataId),
     odataId,
-    model: str(device.Model) ?? str(device.Name),
+    model: str(device.Model) ?? str(device.DeviceName) ?? str(device.Name),
     manufacturer: str(device.Manufacturer),
     serial: str(device.SerialNumber),
     source: "pcie",
@@ -182,8 +229,25 @@ export function parseFirmware(json: RedfishJson): FirmwareInfo {
   return { id: str(json.Id) ?? lastSegment(odataId), name: str(json.Name), version: str(json.Version) };
 }
 
-/** Task states after which a task will not change any more. */
-export const TERMINAL_TASK_STATES: ReadonlySet<string> = new Set(["Completed", "Exception", "Killed", "Cancelled"]);
+/**
+ * Task states after which a task will not change any more: DSP8010 Task.TaskState's Completed, Exception, Killed
+ * (deprecated) and Cancelled, plus the vendor value Failed. Suspended, Interrupted, Pending, Service and Cancelling
+ * may still move on and are waited through.
+ */
+export const TERMINAL_TASK_STATES: ReadonlySet<string> = new Set([
+  "Completed",
+  "Exception",
+  "Killed",
+  "Cancelled",
+  "Failed",
+]);
+
+/** True when a TaskState (any case) is terminal. */
+export function isTerminalTaskState(state: string | undefined): boolean {
+  if (state === undefined) return false;
+  const s = state.toLowerCase();
+  return [...TERMINAL_TASK_STATES].some((t) => t.toLowerCase() === s);
+}
 
 /** A Task (or a task monitor's Task body). */
 export function parseTask(json: RedfishJson, uri: string): TaskSnapshot {
@@ -242,14 +306,17 @@ export function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === "string" && v !== "" ? v : undefined;
+/** A string property; blank strings (BMCs fill unset serials with spaces) count as absent. */
+export function str(v: unknown): string | undefined {
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
 }
 
 function num(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
 
+/** A list of strings, blanks dropped; undefined when the value is not an array or lists nothing. */
 function strList(v: unknown): string[] | undefined {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
+  const out = Array.isArray(v) ? v.flatMap((x) => str(x) ?? []) : [];
+  return out.length > 0 ? out : undefined;
 }

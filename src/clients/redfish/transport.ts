@@ -2,8 +2,10 @@
  * Authenticated Redfish requests over the shared HTTP core: session login (X-Auth-Token + Location) or basic
  * auth, token reuse, one re-login on 401, logout. Links are resolved against the BMC's own origin only.
  */
-import { HttpStatusError, isClientError, RedfishError } from "../errors.js";
+import { extractMessageInfo, extractServerMessage, HttpStatusError, isClientError, RedfishError } from "../errors.js";
 import type { HttpCore, HttpResponse } from "../http/core.js";
+import { statusError } from "../http/failures.js";
+import { busyError } from "./busy.js";
 import { isObj, link } from "./parse.js";
 import type { RedfishJson } from "./types.js";
 
@@ -29,9 +31,11 @@ export class RedfishTransport {
   readonly rootUrl: string;
   private token: string | undefined;
   private sessionUrl: string | undefined;
-  private loggingIn: Promise<string> | undefined;
+  private loggingIn: Promise<string | undefined> | undefined;
   private rootCache: Promise<RedfishJson> | undefined;
   private publicRootCache: Promise<RedfishJson | undefined> | undefined;
+  /** Set when session login hit the BMC's session limit: basic auth is used from then on. */
+  private basicFallback = false;
 
   constructor(
     private readonly core: HttpCore,
@@ -95,15 +99,27 @@ export class RedfishTransport {
     return (await this.get(ref, signal)).json;
   }
 
-  /** An authenticated request; in session mode a 401 triggers one re-login and one resend. */
+  /**
+   * An authenticated request; in session mode a 401 triggers one re-login and one resend. A refusal whose
+   * registry MessageId means "busy" becomes RACKFORM_ERR_REDFISH_BMC_BUSY (see busy.ts).
+   */
   async send(method: string, ref: string, opts: SendOptions = {}): Promise<HttpResponse> {
+    try {
+      return await this.sendOnce(method, ref, opts);
+    } catch (e) {
+      const busy = e instanceof HttpStatusError ? busyError(e) : undefined;
+      throw busy ? this.core.redactor.scrub(busy) : e;
+    }
+  }
+
+  private async sendOnce(method: string, ref: string, opts: SendOptions): Promise<HttpResponse> {
     const url = this.resolve(ref);
     const used = await this.credentials();
     try {
       return await this.core.request({ ...opts, method, url, headers: { ...opts.headers, ...used } });
     } catch (e) {
       if (!(e instanceof HttpStatusError) || e.status !== 401) throw e;
-      if (this.auth.mode === "basic") throw this.authError(e);
+      if (this.auth.mode === "basic" || this.basicFallback) throw this.authError(e);
       // Another request may have re-logged in already; only drop the token we actually used.
       if (this.token === used["x-auth-token"]) this.token = undefined;
       this.core.log(`redfish ${this.origin}: session rejected (401); logging in again`);
@@ -115,6 +131,11 @@ export class RedfishTransport {
         throw e2;
       }
     }
+  }
+
+  /** True while a session is open (the lab and tests check that logout really happens). */
+  get hasSession(): boolean {
+    return this.token !== undefined;
   }
 
   /** Creates a session now (session mode); a no-op in basic mode. */
@@ -142,31 +163,43 @@ export class RedfishTransport {
   }
 
   private async credentials(): Promise<Record<string, string>> {
-    if (this.auth.mode === "basic") {
+    const basic = () => {
       const b64 = Buffer.from(`${this.auth.username}:${this.auth.password}`).toString("base64");
       return { authorization: `Basic ${b64}` };
-    }
+    };
+    if (this.auth.mode === "basic" || this.basicFallback) return basic();
     if (this.token) return { "x-auth-token": this.token };
     this.loggingIn ??= this.createSession().finally(() => {
       this.loggingIn = undefined;
     });
-    return { "x-auth-token": await this.loggingIn };
+    const token = await this.loggingIn;
+    return token === undefined ? basic() : { "x-auth-token": token };
   }
 
-  private async createSession(): Promise<string> {
+  /** A new session's token; undefined when the BMC's session limit is reached and basic auth is used instead. */
+  private async createSession(): Promise<string | undefined> {
     const url = this.resolve(await this.sessionsRef());
     let res: HttpResponse;
     try {
-      // A duplicate session from a retried login is harmless (it expires), so login may be repeated on 503/429.
+      // A duplicate session from a retried login is harmless (it expires), so login may be repeated on 429/502.
+      // A 503 is taken as it comes: it is how BMCs say "too many sessions", and waiting would not help.
       res = await this.core.request({
         method: "POST",
         url,
         json: { UserName: this.auth.username, Password: this.auth.password },
         idempotent: true,
+        okStatus: (s) => s < 300 || s === 503,
       });
     } catch (e) {
       if (e instanceof HttpStatusError && (e.status === 401 || e.status === 403)) throw this.authError(e);
       throw e;
+    }
+    if (res.status === 503) {
+      const text = `${extractMessageInfo(res.body).messageId ?? ""} ${extractServerMessage(res.body) ?? ""}`;
+      if (!/session/i.test(text)) throw statusError(this.core.redactor, res, { method: "POST", url: res.url });
+      this.basicFallback = true;
+      this.core.log(`redfish ${this.origin}: session limit reached (503); using basic auth instead`);
+      return undefined;
     }
     const token = res.headers["x-auth-token"];
     if (!token) {

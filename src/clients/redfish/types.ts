@@ -32,7 +32,7 @@ export interface SystemState {
   readonly etag?: string;
 }
 
-/** A CPU. */
+/** A CPU (ids `ProcessorSummary.N` stand for CPUs only ProcessorSummary.Count vouches for). */
 export interface CpuInfo {
   readonly id: string;
   readonly model?: string;
@@ -83,6 +83,12 @@ export interface Inventory {
   readonly gpus: readonly GpuInfo[];
   readonly drives: readonly DriveInfo[];
   readonly firmware: readonly FirmwareInfo[];
+  /** ComputerSystem.BiosVersion. */
+  readonly biosVersion?: string;
+  /** FirmwareVersion of the Manager (the BMC) that manages the system. */
+  readonly bmcFirmwareVersion?: string;
+  /** Linked resources skipped because they answered 404/500 or were not JSON: `skipped <url>: HTTP 404` (the client always sets it). */
+  readonly warnings?: readonly string[];
 }
 
 /** A snapshot of a Redfish Task. */

@@ -5,7 +5,7 @@
 import { RedfishError } from "../errors.js";
 import type { HttpCore, HttpResponse } from "../http/core.js";
 import { abortableSleep } from "../http/retry.js";
-import { isObj, parseTask, TERMINAL_TASK_STATES } from "./parse.js";
+import { isObj, isTerminalTaskState, link, members, parseTask } from "./parse.js";
 import type { RedfishTransport } from "./transport.js";
 import type { RedfishJson, TaskSnapshot } from "./types.js";
 
@@ -45,16 +45,24 @@ export async function runSimpleUpdate(
   const body: Record<string, unknown> = { ImageURI: imageUri };
   if (targets.length) body.Targets = [...targets];
   if (opts.transferProtocol) body.TransferProtocol = opts.transferProtocol;
+  const before = await listTasks(t);
   const started = await t.send("POST", target, { json: body, signal: opts.signal });
-  let uri = taskUri(started);
+  let uri = await findTask(t, core, started, before);
   let snap = firstSnapshot(started, core, uri);
-  if (!uri) return snap; // The BMC applied it synchronously (200/204 without a task).
+  if (!uri) {
+    if (started.status !== 202) return snap; // The BMC applied it synchronously (200/204 without a task).
+    throw new RedfishError(
+      "RACKFORM_ERR_REDFISH_TASK_UNTRACKED",
+      `the BMC at ${t.origin} accepted the firmware update (HTTP 202) but named no task to follow (no Location header, Task body, task in its messages, or new task in TaskService)`,
+      { method: "POST", url: started.url, status: 202 },
+    );
+  }
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? abortableSleep;
   const deadline = now() + (opts.timeoutMs ?? 1_800_000);
   for (;;) {
     opts.onProgress?.(snap);
-    if (snap.state && TERMINAL_TASK_STATES.has(snap.state)) break;
+    if (isTerminalTaskState(snap.state)) break;
     if (now() >= deadline) {
       throw new RedfishError(
         "RACKFORM_ERR_REDFISH_TASK_TIMEOUT",
@@ -73,7 +81,7 @@ export async function runSimpleUpdate(
     // A task monitor may hand over to the Task resource itself.
     if (isObj(json) && typeof json["@odata.id"] === "string" && json["@odata.id"] !== uri) uri = json["@odata.id"];
   }
-  if (snap.state !== "Completed" || snap.status === "Critical") {
+  if (snap.state?.toLowerCase() !== "completed" || snap.status === "Critical") {
     throw new RedfishError(
       "RACKFORM_ERR_REDFISH_TASK_FAILED",
       `firmware update task ${uri} ended ${snap.state}${snap.status ? `/${snap.status}` : ""}${snap.messages.length ? `: ${snap.messages.join("; ")}` : ""}`,
@@ -84,14 +92,65 @@ export async function runSimpleUpdate(
   return snap;
 }
 
-function taskUri(res: HttpResponse): string | undefined {
+/** Ids of the tasks in TaskService now (empty when the BMC has no TaskService or it cannot be read). */
+async function listTasks(t: RedfishTransport): Promise<{ collection?: string; refs: Set<string> }> {
   try {
-    const j = res.body.trim() ? JSON.parse(res.body) : undefined;
-    if (isObj(j) && typeof j["@odata.id"] === "string" && "TaskState" in j) return j["@odata.id"];
+    const svc = link(await t.root(), "Tasks");
+    const collection = svc ? link(await t.getJson(svc), "Tasks") : undefined;
+    return { collection, refs: new Set(collection ? members(await t.getJson(collection)) : []) };
   } catch {
-    // Not JSON: fall back to the Location header.
+    return { refs: new Set() };
   }
-  return res.status === 202 ? res.headers.location : undefined;
+}
+
+/** Task links in a body's @Message.ExtendedInfo MessageArgs (top level or under `error`): paths, or iDRAC job ids. */
+function taskFromMessages(json: unknown, tasks: string | undefined): string | undefined {
+  if (!isObj(json)) return undefined;
+  const err = isObj(json.error) ? json.error : {};
+  const infos = [json["@Message.ExtendedInfo"], err["@Message.ExtendedInfo"]].flatMap((v) =>
+    Array.isArray(v) ? v : isObj(v) ? [v] : [],
+  );
+  for (const info of infos) {
+    const args = isObj(info) && Array.isArray(info.MessageArgs) ? info.MessageArgs : [];
+    for (const a of args) {
+      if (typeof a !== "string") continue;
+      const path = /\/redfish\/v1\/\S*(?:Tasks|TaskMonitors|Jobs)\/[^\s"']+/.exec(a)?.[0];
+      if (path) return path;
+      if (tasks && /^JID_\d+$/.test(a.trim())) return `${tasks.replace(/\/+$/, "")}/${a.trim()}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The task to follow, by DSP0266's order of precedence and then vendors' habits: the Location of a 202 (task
+ * monitor), the Task in the body, a task named in the body's @Message.ExtendedInfo arguments, and last a task
+ * that appeared in TaskService since just before the request.
+ */
+async function findTask(
+  t: RedfishTransport,
+  core: HttpCore,
+  res: HttpResponse,
+  before: { collection?: string; refs: Set<string> },
+): Promise<string | undefined> {
+  if (res.status === 202 && res.headers.location) return res.headers.location;
+  let j: unknown;
+  try {
+    j = res.body.trim() ? JSON.parse(res.body) : undefined;
+  } catch {
+    j = undefined; // Not JSON: nothing to read a task from.
+  }
+  if (isObj(j) && typeof j["@odata.id"] === "string") {
+    const type = typeof j["@odata.type"] === "string" ? j["@odata.type"] : "";
+    if ("TaskState" in j || type.startsWith("#Task.")) return j["@odata.id"];
+  }
+  const fromMessages = taskFromMessages(j, before.collection);
+  if (fromMessages) return fromMessages;
+  if (res.status !== 202 || !before.collection) return undefined;
+  const after = await t.getJson(before.collection).catch(() => ({}));
+  const fresh = members(after).filter((r) => !before.refs.has(r));
+  if (fresh.length > 0) core.log(`redfish ${t.origin}: 202 without a task link; following new task ${fresh.at(-1)}`);
+  return fresh.at(-1);
 }
 
 function firstSnapshot(res: HttpResponse, core: HttpCore, uri: string | undefined): TaskSnapshot {

@@ -75,6 +75,20 @@ const MESSAGES: Record<string, { text: string; resolution: string }> = {
 /** A registry message key the lab can answer with. */
 export type MessageKey = keyof typeof MESSAGES & string;
 
+/** A vendor's own registry message, put first in @Message.ExtendedInfo (quirk `vendor-message-ids`). */
+export interface VendorMessage {
+  readonly id: string;
+  readonly message: string;
+  readonly resolution: string;
+}
+
+/** Dell iDRAC's "job already running" message (IDRAC registry SUP0108). */
+export const IDRAC_JOB_RUNNING: VendorMessage = {
+  id: "IDRAC.2.8.SUP0108",
+  message: "Unable to complete the operation because a firmware update job is already running or pending.",
+  resolution: "Wait for the running job to complete, or delete the pending job, and retry the operation.",
+};
+
 /** Thrown by resource handlers; the server turns it into a Redfish error body with `status`. */
 export class RedfishError extends Error {
   override readonly name = "RedfishError";
@@ -83,8 +97,9 @@ export class RedfishError extends Error {
     readonly key: MessageKey,
     readonly args: readonly string[] = [],
     readonly headers: Readonly<Record<string, string>> = {},
+    readonly vendor?: VendorMessage,
   ) {
-    super(render(key, args));
+    super(vendor?.message ?? render(key, args));
   }
 }
 
@@ -93,15 +108,29 @@ function render(key: MessageKey, args: readonly string[]): string {
   return m.text.replace(/%(\d)/g, (_, i: string) => args[Number(i) - 1] ?? "");
 }
 
-/** The JSON error body for a message. */
-export function errorBody(key: MessageKey, args: readonly string[] = []): unknown {
+/** The JSON error body for a message; a vendor message comes first, as iDRAC and iLO put theirs. */
+export function errorBody(key: MessageKey, args: readonly string[] = [], vendor?: VendorMessage): unknown {
   const id = `${BASE_REGISTRY}.${key}`;
   const message = render(key, args);
+  const own = vendor
+    ? [
+        {
+          "@odata.type": "#Message.v1_3_0.Message",
+          MessageId: vendor.id,
+          Message: vendor.message,
+          MessageArgs: [],
+          MessageSeverity: "Warning",
+          Severity: "Warning",
+          Resolution: vendor.resolution,
+        },
+      ]
+    : [];
   return {
     error: {
-      code: id,
-      message,
+      code: vendor ? `${BASE_REGISTRY}.GeneralError` : id,
+      message: vendor ? vendor.message : message,
       "@Message.ExtendedInfo": [
+        ...own,
         {
           "@odata.type": "#Message.v1_3_0.Message",
           MessageId: id,

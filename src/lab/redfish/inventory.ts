@@ -1,7 +1,9 @@
 /** Hardware inventory under a system and its chassis: Processors (CPUs and GPUs), Memory, NICs, Storage, PCIe. */
 import type { LabNode, World } from "../world/model.js";
+import { hasQuirk } from "../world/quirks.js";
 import { RedfishError } from "./errors.js";
 import { chassisOf, collection, get, link, type Route, status, systemOf } from "./router.js";
+import { systemPcieIds } from "./system.js";
 
 const sysBase = (n: LabNode) => `/redfish/v1/Systems/${n.systemId}`;
 
@@ -45,7 +47,7 @@ function processor(world: World, n: LabNode, id: string): Record<string, unknown
     ProcessorArchitecture: "x86",
     Manufacturer: "NVIDIA",
     Model: hw.gpus.model,
-    SerialNumber: gpu.serial,
+    SerialNumber: hasQuirk(n, "blank-serials") ? "" : gpu.serial,
     UUID: gpu.uuid.replace(/^GPU-/, ""),
     FirmwareVersion: world.firmwareVersion(n, "gpu"),
     MaxSpeedMHz: 1980,
@@ -87,9 +89,30 @@ function drives(n: LabNode): string[] {
   return n.spec.hardware.disks.map((_, i) => `Disk.${i}`);
 }
 
-/** PCIe device ids of a node: GPUs, then NICs. */
-function pcieIds(world: World, n: LabNode): string[] {
-  return [...world.visibleGpus(n).map((g) => g.id), ...n.spec.hardware.nics.map((_, i) => `NIC${i + 1}`)];
+/** Processor ids the collection lists: none with `empty-processors`, no GPUs when only OEM links list them. */
+function processorIds(world: World, n: LabNode): string[] {
+  if (hasQuirk(n, "empty-processors")) return [];
+  const gpus = hasQuirk(n, "oem-pci-gpus") ? [] : world.visibleGpus(n).map((g) => g.id);
+  return [...cpuIds(n), ...gpus];
+}
+
+/** The one PCIe function of a GPU: a 3D controller (class 0x0302) by NVIDIA. */
+function gpuFunction(n: LabNode, deviceId: string): Record<string, unknown> {
+  const dev = `/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/${deviceId}`;
+  return {
+    "@odata.type": "#PCIeFunction.v1_6_0.PCIeFunction",
+    "@odata.id": `${dev}/PCIeFunctions/1`,
+    Id: "1",
+    Name: `${n.spec.hardware.gpus?.model ?? "GPU"} function 0`,
+    FunctionId: 0,
+    FunctionType: "Physical",
+    DeviceClass: "DisplayController",
+    ClassCode: "0x030200",
+    VendorId: "0x10de",
+    DeviceId: "0x2330",
+    Status: status(),
+    Links: { PCIeDevice: link(dev) },
+  };
 }
 
 function pcie(world: World, n: LabNode, id: string): Record<string, unknown> {
@@ -104,8 +127,9 @@ function pcie(world: World, n: LabNode, id: string): Record<string, unknown> {
       Name: hw.gpus.model,
       Manufacturer: "NVIDIA",
       Model: hw.gpus.model,
-      SerialNumber: gpu.serial,
+      SerialNumber: hasQuirk(n, "blank-serials") ? " " : gpu.serial,
       DeviceType: "SingleFunction",
+      PCIeFunctions: link(`${path}/PCIeFunctions`),
       FirmwareVersion: world.firmwareVersion(n, "gpu"),
       PCIeInterface: { PCIeType: "Gen5", LanesInUse: 16, MaxLanes: 16 },
       Status: status(),
@@ -133,7 +157,7 @@ export const inventoryRoutes: Route[] = [
     pattern: "/redfish/v1/Systems/:sys/Processors",
     methods: get((ctx) => {
       const n = systemOf(ctx);
-      const ids = [...cpuIds(n), ...ctx.world.visibleGpus(n).map((g) => g.id)];
+      const ids = processorIds(ctx.world, n);
       return collection(
         "ProcessorCollection",
         "Processors Collection",
@@ -245,12 +269,32 @@ export const inventoryRoutes: Route[] = [
         "PCIeDeviceCollection",
         "PCIe Device Collection",
         base,
-        pcieIds(ctx.world, n).map((id) => `${base}/${id}`),
+        systemPcieIds(ctx.world, n).map((id) => `${base}/${id}`),
       );
     }),
   },
   {
     pattern: "/redfish/v1/Chassis/:ch/PCIeDevices/:id",
     methods: get((ctx) => pcie(ctx.world, chassisOf(ctx), ctx.params.id)),
+  },
+  {
+    pattern: "/redfish/v1/Chassis/:ch/PCIeDevices/:id/PCIeFunctions",
+    methods: get((ctx) => {
+      const n = chassisOf(ctx);
+      const id = ctx.params.id;
+      if (!ctx.world.visibleGpus(n).some((g) => g.id === id))
+        throw new RedfishError(404, "ResourceNotFound", ["PCIeFunctionCollection", id]);
+      const base = `/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/${id}/PCIeFunctions`;
+      return collection("PCIeFunctionCollection", "PCIe Function Collection", base, [`${base}/1`]);
+    }),
+  },
+  {
+    pattern: "/redfish/v1/Chassis/:ch/PCIeDevices/:id/PCIeFunctions/:fn",
+    methods: get((ctx) => {
+      const n = chassisOf(ctx);
+      if (ctx.params.fn !== "1" || !ctx.world.visibleGpus(n).some((g) => g.id === ctx.params.id))
+        throw new RedfishError(404, "ResourceNotFound", ["PCIeFunction", ctx.params.fn]);
+      return gpuFunction(n, ctx.params.id);
+    }),
   },
 ];

@@ -15,12 +15,14 @@ import { setTimeout as delay } from "node:timers/promises";
 import { createSecureContext, type SecureContext, TLSSocket } from "node:tls";
 import type { RequestLog } from "../request-log.js";
 import type { World } from "../world/model.js";
+import { DEFAULT_SESSION_LIMITS } from "../world/spec.js";
 import { errorBody, RedfishError } from "./errors.js";
 import { inventoryRoutes } from "./inventory.js";
+import { oemPciRoutes } from "./oem-pci.js";
 import { pduRoutes } from "./pdu.js";
 import { type Ctx, type Reply, Router, type Target } from "./router.js";
 import { serviceRoutes } from "./services.js";
-import { authenticate, SessionStore, sessionRoutes } from "./sessions.js";
+import { authenticate, PDU_SESSION_LIMIT, SessionStore, sessionRoutes } from "./sessions.js";
 import { systemRoutes } from "./system.js";
 import type { LabTls } from "./tls.js";
 import { virtualMediaRoutes } from "./virtual-media.js";
@@ -29,6 +31,7 @@ const router = new Router([
   ...systemRoutes,
   ...sessionRoutes,
   ...inventoryRoutes,
+  ...oemPciRoutes,
   ...serviceRoutes,
   ...virtualMediaRoutes,
   ...pduRoutes,
@@ -62,7 +65,11 @@ export class RedfishFleet {
     const { username, password } = world.spec.credentials;
     for (const node of world.nodes.values()) this.targets.set(node.address, { kind: "bmc", node });
     for (const pdu of world.pdus.values()) this.targets.set(pdu.address, { kind: "pdu", pdu });
-    for (const a of this.targets.keys()) this.sessions.set(a, new SessionStore(username, password));
+    for (const [a, t] of this.targets) {
+      const limit =
+        t.kind === "bmc" ? (t.node.spec.sessionLimit ?? DEFAULT_SESSION_LIMITS[t.node.spec.vendor]) : PDU_SESSION_LIMIT;
+      this.sessions.set(a, new SessionStore(username, password, limit));
+    }
     this.http = createHttpServer({ keepAlive: true }, (req, res) => {
       this.handle(req, res).catch(() => drop(req.socket));
     });
@@ -196,7 +203,7 @@ export class RedfishFleet {
     } catch (e) {
       reply =
         e instanceof RedfishError
-          ? { status: e.status, body: errorBody(e.key, e.args), headers: e.headers }
+          ? { status: e.status, body: errorBody(e.key, e.args, e.vendor), headers: e.headers }
           : internal(e);
     }
     send(res, reply);

@@ -4,8 +4,8 @@ import { RedfishError } from "./errors.js";
 import { type Ctx, collection, link, objectBody, ok, type Route } from "./router.js";
 
 const SESSIONS = "/redfish/v1/SessionService/Sessions";
-/** Sessions one service keeps before refusing new ones, like a real BMC. */
-export const SESSION_LIMIT = 64;
+/** Sessions a PDU keeps before refusing new ones (BMC limits are per vendor: world/spec.ts DEFAULT_SESSION_LIMITS). */
+export const PDU_SESSION_LIMIT = 16;
 const TIMEOUT_S = 1800;
 
 interface Session {
@@ -21,6 +21,8 @@ export class SessionStore {
   constructor(
     private readonly username: string,
     private readonly password: string,
+    /** Live sessions kept before a new one is refused with 503 SessionLimitExceeded. */
+    readonly limit: number,
   ) {}
 
   /** Credentials check in constant time. */
@@ -31,7 +33,7 @@ export class SessionStore {
   /** Creates a session, or 503 when the limit is reached. */
   create(user: string): Session {
     this.expire();
-    if (this.byToken.size >= SESSION_LIMIT)
+    if (this.byToken.size >= this.limit)
       throw new RedfishError(503, "SessionLimitExceeded", [], { "Retry-After": "30" });
     const s = {
       id: randomBytes(8).toString("hex"),

@@ -1,6 +1,7 @@
 /** ServiceRoot, the Systems collection and ComputerSystem: power, boot override, ETag/If-Match, Reset. */
 import { createHash } from "node:crypto";
 import type { LabNode, World } from "../world/model.js";
+import { hasQuirk } from "../world/quirks.js";
 import { RedfishError } from "./errors.js";
 import { type Ctx, collection, link, objectBody, ok, type Reply, type Route, status, systemOf } from "./router.js";
 
@@ -59,6 +60,35 @@ function uuidOf(seed: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/** What vendor quirks make of the Reset action's advertisement. */
+function resetAction(n: LabNode, base: string): Record<string, unknown> {
+  const target = `${base}/Actions/ComputerSystem.Reset`;
+  // Like BMCs whose ActionInfo link is advertised but not implemented (404).
+  if (hasQuirk(n, "action-info-404")) return { target, "@Redfish.ActionInfo": `${base}/ResetActionInfo` };
+  if (hasQuirk(n, "misspelled-allowable-values")) {
+    const odd = RESET_TYPES.filter((t) => t !== "GracefulShutdown" && t !== "GracefulRestart");
+    return { target, "ResetType@Redfish.AllowableValues": [...odd, "GracefulRestartGracefulShutdwon"] };
+  }
+  return { target, "ResetType@Redfish.AllowableValues": RESET_TYPES };
+}
+
+/** The vendor's key under Oem (as its firmware spells it). */
+export const OEM_KEY: Readonly<Record<string, string>> = {
+  dell: "Dell",
+  hpe: "Hpe",
+  supermicro: "Supermicro",
+  lenovo: "Lenovo",
+  "nvidia-dgx": "Nvidia",
+  contoso: "Contoso",
+};
+
+/** PCIe device links of the system: GPUs (unless only OEM links list them), NICs, and a dead one when asked. */
+export function systemPcieIds(world: World, n: LabNode): string[] {
+  const gpus = hasQuirk(n, "oem-pci-gpus") ? [] : world.visibleGpus(n).map((g) => g.id);
+  const dead = hasQuirk(n, "dead-member-links") ? ["Dead.1"] : [];
+  return [...gpus, ...n.spec.hardware.nics.map((_, i) => `NIC${i + 1}`), ...dead];
+}
+
 /** The ComputerSystem's strong ETag. */
 export const systemEtag = (n: LabNode) => `"${n.generation}"`;
 
@@ -66,7 +96,6 @@ export const systemEtag = (n: LabNode) => `"${n.generation}"`;
 export function systemBody(world: World, n: LabNode): Record<string, unknown> {
   const base = `/redfish/v1/Systems/${n.systemId}`;
   const hw = n.spec.hardware;
-  const gpus = world.visibleGpus(n);
   const gpuHealth = world.faults.find("gpu-health", { node: n.spec.name }) ? "Critical" : "OK";
   const power = world.powerState(n);
   return {
@@ -77,7 +106,7 @@ export function systemBody(world: World, n: LabNode): Record<string, unknown> {
     SystemType: "Physical",
     Manufacturer: hw.manufacturer,
     Model: hw.model,
-    SerialNumber: n.serial,
+    SerialNumber: hasQuirk(n, "blank-serials") ? "          " : n.serial,
     UUID: n.uuid,
     AssetTag: n.assetTag,
     HostName: n.spec.name,
@@ -103,20 +132,15 @@ export function systemBody(world: World, n: LabNode): Record<string, unknown> {
     Memory: link(`${base}/Memory`),
     EthernetInterfaces: link(`${base}/EthernetInterfaces`),
     Storage: link(`${base}/Storage`),
-    PCIeDevices: [
-      ...gpus.map((g) => link(`/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/${g.id}`)),
-      ...n.spec.hardware.nics.map((_, i) => link(`/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/NIC${i + 1}`)),
-    ],
+    PCIeDevices: systemPcieIds(world, n).map((id) => link(`/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/${id}`)),
+    ...(hasQuirk(n, "oem-pci-gpus")
+      ? { Oem: { [OEM_KEY[n.spec.vendor]]: { Links: { PCIDevices: link(`${base}/PCIDevices`) } } } }
+      : {}),
     Links: {
       Chassis: [link(`/redfish/v1/Chassis/${n.chassisId}`)],
       ManagedBy: [link(`/redfish/v1/Managers/${n.ids.manager}`)],
     },
-    Actions: {
-      "#ComputerSystem.Reset": {
-        target: `${base}/Actions/ComputerSystem.Reset`,
-        "ResetType@Redfish.AllowableValues": RESET_TYPES,
-      },
-    },
+    Actions: { "#ComputerSystem.Reset": resetAction(n, base) },
   };
 }
 

@@ -9,7 +9,9 @@ const TASKS = "/redfish/v1/TaskService/Tasks";
 export function taskBody(world: World, t: UpdateTask): Record<string, unknown> {
   const pct = world.taskPercent(t);
   const done = pct >= 100;
-  const state = !done ? (pct === 0 ? "New" : "Running") : t.fails ? "Exception" : "Completed";
+  // Standard services end a failed task in Exception; some vendors report their own "Failed".
+  const failed = t.failedState ?? "Exception";
+  const state = !done ? (pct === 0 ? "New" : "Running") : t.fails ? failed : "Completed";
   const msg = t.fails
     ? "The firmware image failed verification."
     : done

@@ -1,17 +1,22 @@
 /** UpdateService with FirmwareInventory (and an empty SoftwareInventory) and SimpleUpdate, which starts a task. */
 import { COMPONENTS, type Component, type LabNode, type World } from "../world/model.js";
-import { RedfishError } from "./errors.js";
+import { hasQuirk } from "../world/quirks.js";
+import { IDRAC_JOB_RUNNING, RedfishError } from "./errors.js";
 import { bmcNode, type Ctx, collection, get, link, objectBody, type Reply, type Route, status } from "./router.js";
 import { taskBody } from "./task-service.js";
 
 const FW = "/redfish/v1/UpdateService/FirmwareInventory";
 const SW = "/redfish/v1/UpdateService/SoftwareInventory";
+/** A FirmwareInventory member that answers 500 (quirk `dead-member-links`). */
+const DEAD_FW = "Unreadable.1";
 
 function inventoryId(n: LabNode, c: Component): string {
   return n.ids.firmware[c];
 }
 
 function softwareInventory(world: World, n: LabNode, id: string): Record<string, unknown> {
+  if (id === DEAD_FW && hasQuirk(n, "dead-member-links"))
+    throw new RedfishError(500, "GeneralError", ["The inventory item could not be read."]);
   const c = COMPONENTS.find((x) => inventoryId(n, x) === id && (x !== "gpu" || n.gpus.length > 0));
   if (!c) throw new RedfishError(404, "ResourceNotFound", ["SoftwareInventory", id]);
   const names: Record<Component, string> = {
@@ -57,10 +62,34 @@ function simpleUpdate(ctx: Ctx): Reply {
   if (typeof b.ImageURI !== "string")
     throw new RedfishError(400, "ActionParameterMissing", ["UpdateService.SimpleUpdate", "ImageURI"]);
   ctx.world.settleTasks(n);
-  if (n.tasks.some((t) => ctx.world.taskPercent(t) < 100)) throw new RedfishError(409, "ResourceInUse");
+  if (n.tasks.some((t) => ctx.world.taskPercent(t) < 100)) {
+    // iDRAC answers 400 with its own SUP0108 where the Base registry would say 409 ResourceInUse.
+    if (hasQuirk(n, "vendor-message-ids")) throw new RedfishError(400, "ResourceInUse", [], {}, IDRAC_JOB_RUNNING);
+    throw new RedfishError(409, "ResourceInUse");
+  }
   const component = componentOf(n, b.ImageURI, b.Targets);
   const version = /(\d+(?:\.\d+)+)/.exec(b.ImageURI.split("/").pop() ?? "")?.[1] ?? `${n.firmware[component]}.1`;
   const t = ctx.world.startUpdate(n, component, version, b.ImageURI);
+  if (hasQuirk(n, "accepted-without-location")) {
+    // The task is named only in a message argument: no Location header, no Task body.
+    const uri = `/redfish/v1/TaskService/Tasks/${t.id}`;
+    return {
+      status: 202,
+      body: {
+        "@Message.ExtendedInfo": [
+          {
+            "@odata.type": "#Message.v1_3_0.Message",
+            MessageId: "TaskEvent.1.0.TaskStarted",
+            Message: `The task with Id '${uri}' has started.`,
+            MessageArgs: [uri],
+            MessageSeverity: "OK",
+            Severity: "OK",
+            Resolution: "None.",
+          },
+        ],
+      },
+    };
+  }
   return {
     status: 202,
     body: taskBody(ctx.world, t),
@@ -94,6 +123,7 @@ export const updateServiceRoutes: Route[] = [
     methods: get((ctx) => {
       const n = bmcNode(ctx);
       const ids = COMPONENTS.filter((c) => c !== "gpu" || n.gpus.length > 0).map((c) => `${FW}/${inventoryId(n, c)}`);
+      if (hasQuirk(n, "dead-member-links")) ids.push(`${FW}/${DEAD_FW}`);
       return collection("SoftwareInventoryCollection", "Firmware Inventory Collection", FW, ids);
     }),
   },

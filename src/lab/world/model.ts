@@ -6,6 +6,7 @@
 import type { LabTime } from "../time.js";
 import { type FaultSpec, Faults, type FaultTarget } from "./faults.js";
 import { macFor, serialFor, uuidFor } from "./ids.js";
+import { hasQuirk } from "./quirks.js";
 import type { LabSpec, NodeSpec, PduSpec } from "./spec.js";
 import { VENDOR_IDS, type VendorIds } from "./vendors.js";
 
@@ -59,6 +60,8 @@ export interface UpdateTask {
   readonly startedAt: number;
   readonly durationMs: number;
   readonly fails: boolean;
+  /** TaskState a failed task ends in: "Failed" with the `update-task-fails` quirk (a vendor value), else Exception. */
+  readonly failedState?: "Exception" | "Failed";
   applied: boolean;
 }
 
@@ -226,7 +229,8 @@ export class World {
 
   /** Starts a firmware update task; it completes after firmwareUpdateMs of simulated time. */
   startUpdate(node: LabNode, component: Component, version: string, imageUri: string): UpdateTask {
-    const fails = this.faults.take("update-failure", { node: node.spec.name }) !== undefined;
+    const fails =
+      this.faults.take("update-failure", { node: node.spec.name }) !== undefined || hasQuirk(node, "update-task-fails");
     const task: UpdateTask = {
       id: `${++this.taskSeq}`,
       component,
@@ -235,6 +239,7 @@ export class World {
       startedAt: this.now(),
       durationMs: this.time.duration("firmwareUpdateMs"),
       fails,
+      ...(hasQuirk(node, "update-task-fails") ? { failedState: "Failed" as const } : {}),
       applied: false,
     };
     node.tasks.push(task);

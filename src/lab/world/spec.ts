@@ -3,6 +3,7 @@
  * of the bad field, before anything listens.
  */
 import { Ajv, type ErrorObject } from "ajv";
+import { QUIRK_NAMES, type Quirk } from "./quirks.js";
 
 /** BMC personalities: they differ in resource ids and details so that clients must discover by links. */
 export type VendorStyle = "dell" | "hpe" | "supermicro" | "lenovo" | "nvidia-dgx" | "contoso";
@@ -67,7 +68,21 @@ export interface NodeSpec {
   readonly hardware: HardwareSpec;
   /** Outlet state at lab start. @default "Off" */
   readonly initialOutlet?: "On" | "Off";
+  /** Vendor quirks of this node's BMC (world/quirks.ts). @default none */
+  readonly quirks?: readonly Quirk[];
+  /** Redfish sessions the BMC keeps before answering 503. @default the vendor's (DEFAULT_SESSION_LIMITS) */
+  readonly sessionLimit?: number;
 }
+
+/** Concurrent Redfish sessions by vendor style, as shipping BMCs allow (far fewer than the lab's old 64). */
+export const DEFAULT_SESSION_LIMITS: Readonly<Record<VendorStyle, number>> = {
+  dell: 8,
+  hpe: 10,
+  supermicro: 10,
+  lenovo: 16,
+  "nvidia-dgx": 10,
+  contoso: 16,
+};
 
 /** The whole lab. */
 export interface LabSpec {
@@ -115,6 +130,8 @@ export const LAB_SPEC_SCHEMA = obj(
           address: ipv4Loopback,
           systemId: { type: "string", pattern: "^[A-Za-z0-9._-]+$" },
           initialOutlet: { enum: ["On", "Off"] },
+          quirks: { type: "array", uniqueItems: true, items: { enum: QUIRK_NAMES } },
+          sessionLimit: int(1, 64),
           hardware: obj(
             {
               manufacturer: str,

@@ -27,6 +27,7 @@ export interface Discovered {
 export function isNotReadyYet(e: unknown): boolean {
   if (!isClientError(e)) return false;
   if (e.code === "RACKFORM_ERR_HTTP_CONNECT" || e.code === "RACKFORM_ERR_HTTP_TIMEOUT") return true;
+  if (e.code === "RACKFORM_ERR_REDFISH_BMC_BUSY") return true;
   return e.code === "RACKFORM_ERR_HTTP_STATUS" && (e.status === 503 || e.status === 429);
 }
 
@@ -64,6 +65,8 @@ export async function discover(
       for (let attempt = 1; ; attempt++) {
         try {
           const inv = await client.inventory(systemId);
+          for (const w of inv.warnings ?? [])
+            ctx.log.warn("BMC inventory incomplete", { endpoint: client.origin, detail: w });
           const sys = await client.getSystem(inv.systemId);
           return { inv, sys };
         } catch (e) {
@@ -103,6 +106,8 @@ export function inventoryValues(d: Discovered): Record<string, Value> {
     memory_gib: inv.memoryGiB ?? null,
     cpu_count: inv.cpus.length,
     firmware: firmwareMap(inv),
+    bios_version: inv.biosVersion ?? null,
+    bmc_firmware_version: inv.bmcFirmwareVersion ?? null,
   };
 }
 

@@ -67,7 +67,7 @@ export const schemaAttributes = {
       firmware: attr.map("string", {
         optional: true,
         description:
-          'Component → exact version. A component is a FirmwareInventory Id or Name as the BMC lists it (see the computed `firmware`), e.g. { BIOS = "2.3.5" }.',
+          'Component → exact version. A component is a FirmwareInventory Id or Name as the BMC lists it (see the computed `firmware`), or `bios_version` / `bmc_firmware_version` for the computed attributes of those names, e.g. { BIOS = "2.3.5" } or { bios_version = "2.3.5" }.',
       }),
     },
     {
@@ -127,6 +127,16 @@ export const schemaAttributes = {
   firmware: attr.map("string", {
     computed: true,
     description: "FirmwareInventory: component Id → version.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  bios_version: attr.string({
+    computed: true,
+    description: "The system's BIOS version (ComputerSystem.BiosVersion); null when the BMC does not report it.",
+    planModifiers: [useStateForUnknown()],
+  }),
+  bmc_firmware_version: attr.string({
+    computed: true,
+    description: "The BMC's own firmware version (Manager.FirmwareVersion); null when the BMC does not report it.",
     planModifiers: [useStateForUnknown()],
   }),
   conformant: attr.bool({

@@ -132,6 +132,11 @@ async function converge(
     addClientError(diags, e, "discover the BMC", site(plan));
     return undefined;
   }
+  if (d.inv.warnings?.length)
+    diags.warning(
+      "BMC inventory incomplete",
+      `${site(plan).what}: some linked resources could not be read and were left out:\n${d.inv.warnings?.join("\n")}\nThe node's identity (system, MACs, serial) was read; check the BMC's firmware if a count looks low.`,
+    );
   const swapped = identityChange(plan, d);
   if (swapped) {
     diags.error(
