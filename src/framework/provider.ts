@@ -47,4 +47,9 @@ export interface Provider {
   dataSources(): readonly DataSource[];
   /** Capability: cross-attribute checks of the provider block. */
   validateConfig?: Handler<ValidateConfigRequest, ValidateConfigResponse>;
+  /**
+   * Capability: release what the process holds on remote systems (sessions) before it exits. Called once, when the
+   * engine shuts the process down (or it is signalled or orphaned), with little time left: keep it short.
+   */
+  close?(): Promise<void>;
 }

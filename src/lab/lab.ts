@@ -70,6 +70,8 @@ export interface Lab {
   readonly spec: LabSpec;
   /** The running backends (undefined with `backends: false`): their test hooks (failNext, scheduler hooks, …). */
   readonly backends: Backends | undefined;
+  /** Live Redfish sessions at a BMC or PDU address, as its SessionService counts them. */
+  liveSessions(address: string): number;
   /** Writes `info` as JSON (mode 0600: it holds credentials). */
   writeInfo(path: string): void;
   /** Stops every server. Safe to call twice. */
@@ -137,6 +139,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
     requests,
     spec,
     backends,
+    liveSessions: (address) => fleet.liveSessions(address),
     writeInfo: (path) => writeFileSync(path, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 }),
     close: () => {
       closed ??= (async () => {

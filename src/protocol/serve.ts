@@ -6,12 +6,16 @@
 import { mkdtempSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import * as grpc from "@grpc/grpc-js";
 import type { ProviderServer } from "../server/rpc.js";
 import { checkLaunchEnvironment, handshakeLine } from "./handshake.js";
 import { loadProtocol } from "./proto.js";
 import { housekeepingHandlers, providerHandlers } from "./services.js";
 import { generateCertificate } from "./tls.js";
+
+/** How long exit waits for the provider to close its sessions (go-plugin kills the process 2 s after Shutdown). */
+const CLOSE_MS = 1_200;
 
 /** Options for `serve`; the defaults are what a real launch needs. */
 export interface ServeOptions {
@@ -54,6 +58,8 @@ export async function serve(provider: ProviderSource, opts: ServeOptions = {}): 
   const socketDir = mkdtempSync(join(base, "plugin"));
   const socketPath = join(socketDir, "plugin.sock");
   let exiting = false;
+  /** The provider server once loaded: exit asks it to close its remote sessions first. */
+  let loadedServer: ProviderServer | undefined;
   const openStreams = new Set<grpc.ServerWritableStream<unknown, unknown>>();
   const server = new grpc.Server({
     "grpc.max_receive_message_length": -1,
@@ -66,14 +72,19 @@ export async function serve(provider: ProviderSource, opts: ServeOptions = {}): 
     if (exiting) return;
     exiting = true;
     process.stderr.write(`[rackform] provider exiting: ${why}\n`);
-    for (const call of openStreams) call.end();
-    // Give gRPC a moment to flush the last reply; never wait on a stuck client.
-    const force = setTimeout(() => {
-      server.forceShutdown();
-      process.exit(0);
-    }, 1000);
-    force.unref();
-    server.tryShutdown(() => process.exit(0));
+    // The provider logs out of the devices it opened sessions on (real BMCs allow few), bounded: go-plugin kills a
+    // plugin 2 s after asking it to shut down.
+    const closing = loadedServer ? Promise.race([loadedServer.close?.(), delay(CLOSE_MS)]) : Promise.resolve();
+    void closing.finally(() => {
+      for (const call of openStreams) call.end();
+      // Give gRPC a moment to flush the last reply; never wait on a stuck client.
+      const force = setTimeout(() => {
+        server.forceShutdown();
+        process.exit(0);
+      }, 1000);
+      force.unref();
+      server.tryShutdown(() => process.exit(0));
+    });
   };
 
   // Once the engine is gone (SIGKILL) nobody reads our stderr: a log line fails with EPIPE, and an unhandled stream
@@ -107,6 +118,12 @@ export async function serve(provider: ProviderSource, opts: ServeOptions = {}): 
     failed = rej;
   });
   // A loader that fails leaves nothing to serve: say why on stderr (the engine shows it) and exit.
+  ready.then(
+    (s) => {
+      loadedServer = s;
+    },
+    () => undefined,
+  );
   ready.catch((e: unknown) => {
     process.stderr.write(`rackform: the provider failed to load: ${e instanceof Error ? e.stack : String(e)}\n`);
     process.exit(1);

@@ -218,6 +218,11 @@ export class ProviderData {
     return c;
   }
 
+  /** Logs out of every BMC and PDU session this process opened (Redfish services allow few); never rejects. */
+  async closeSessions(): Promise<void> {
+    await Promise.allSettled([...this.clients.values()].map((c) => c.logout()));
+  }
+
   /** Waits for this power-on's turn: power-ons are spaced by power_on_interval across the whole run. */
   powerOnTurn(): Promise<void> {
     const next = this.powerOnChain.then(async () => {

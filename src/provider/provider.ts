@@ -1,6 +1,6 @@
 /** The rackform provider: its schema, configuration, and the resource and data source types it serves. */
 import type { Provider, Resource } from "../framework/index.js";
-import { providerSchema, resolveConfig } from "./config.js";
+import { type ProviderData, providerSchema, resolveConfig } from "./config.js";
 import { inventoryDataSource } from "./data-sources/inventory.js";
 import { acceptanceResource } from "./resources/acceptance.js";
 import { bmcResource } from "./resources/bmc.js";
@@ -40,14 +40,18 @@ export function rackformProvider(opts: RackformProviderOptions = {}): Provider {
     clusterMemberResource(),
   ].map(checked);
   const dataSources = [inventoryDataSource()];
+  let data: ProviderData | undefined;
   return {
     metadata: { typeName: "rackform", version: PROVIDER_VERSION },
     schema: providerSchema,
     configure(req, resp) {
       claims.clear();
-      const data = resolveConfig(req.config, resp.diagnostics, opts.timings);
+      data = resolveConfig(req.config, resp.diagnostics, opts.timings);
       resp.resourceData = data;
       resp.dataSourceData = data;
+    },
+    async close() {
+      await data?.closeSessions();
     },
     resources: () => resources,
     dataSources: () => dataSources,

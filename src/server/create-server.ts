@@ -101,5 +101,12 @@ export function createServer(provider: Provider, opts: ServerOptions = {}): Prov
       }),
     ),
     stopProvider: () => stopProvider(s),
+    close: async () => {
+      try {
+        await provider.close?.();
+      } catch {
+        // Best effort: the process is exiting, and a session left behind times out on the device.
+      }
+    },
   };
 }

@@ -114,4 +114,6 @@ export interface ProviderServer {
   }): Promise<{ state: Value; diagnostics: readonly Diagnostic[] }>;
   /** Cancel in-flight work and return fast; `error` is reported to the engine. */
   stopProvider(): Promise<{ error?: string }>;
+  /** Before the process exits: the provider releases remote sessions (Provider.close). Never rejects. */
+  close?(): Promise<void>;
 }

@@ -60,6 +60,11 @@ export class RedfishFleet {
   /** Port by address. */
   readonly ports = new Map<string, number>();
 
+  /** Live Redfish sessions at one BMC or PDU address (0 for an unknown address). */
+  liveSessions(address: string): number {
+    return this.sessions.get(address)?.liveCount() ?? 0;
+  }
+
   constructor(private readonly opts: RedfishFleetOptions) {
     const { world } = opts;
     const { username, password } = world.spec.credentials;

@@ -44,6 +44,11 @@ export class SessionStore {
     this.byToken.set(s.token, s);
     return s;
   }
+  /** How many sessions are live now (expired ones dropped first). */
+  liveCount(): number {
+    this.expire();
+    return this.byToken.size;
+  }
   /** The live session of a token. */
   byTokenValue(token: string): Session | undefined {
     const s = this.byToken.get(token);

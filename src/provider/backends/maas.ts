@@ -120,7 +120,7 @@ export class MaasBackend implements Backend {
 
   constructor(
     private readonly client: MaasClient,
-    private readonly acceptance?: MaasAcceptance,
+    private readonly acceptance: MaasAcceptance,
     opts: { readonly pollMs?: number } = {},
   ) {
     this.pollMs = opts.pollMs ?? 1000;
@@ -303,8 +303,6 @@ export class MaasBackend implements Backend {
   }
 
   private gate(): MaasAcceptance {
-    if (!this.acceptance)
-      throw new Error("this MaasBackend was built without acceptance access (see backends/index.ts)");
     return this.acceptance;
   }
 

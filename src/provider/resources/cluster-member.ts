@@ -143,6 +143,54 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
 
+/** Waits for registration (create only), then joins; the state, or undefined after a diagnostic. */
+async function converge(
+  ops: SchedulerOps,
+  pollMs: number,
+  ctx: Context,
+  plan: ObjectValue,
+  prior: ObjectValue | null,
+  diags: Diagnostics,
+): Promise<ObjectValue | undefined> {
+  const op = prior ? "update" : "create";
+  const ms = timeoutMs(plan, op, DEFAULT_TIMEOUT_MS[op]);
+  const node = nodeOf(plan);
+  const wait = plan.wait_for_registration !== false;
+  let phase: "register" | "join" = prior ? "join" : "register";
+  let lastSeen: Observed | undefined;
+  try {
+    const o = await bounded(ctx, ms, op, what(plan), async (signal) => {
+      while (phase === "register") {
+        lastSeen = await ops.lookup(node, true);
+        if (lastSeen?.registered) phase = "join";
+        else if (!wait) throw new OperationTimeoutError(what(plan), 0, op);
+        else await sleep(pollMs, signal);
+      }
+      ctx.log.info("joining the scheduler", { scheduler: ops.kind, node });
+      return ops.join(node, joinSpec(plan, prior));
+    });
+    return stateOf(plan, o);
+  } catch (e) {
+    if (phase === "register" && e instanceof OperationTimeoutError) {
+      let there: string;
+      try {
+        there = await ops.whatIsThere(node);
+      } catch (e2) {
+        there = `asking ${LABEL[ops.kind]} for its nodes failed too: ${(e2 as Error).message}`;
+      }
+      diags.error(
+        `Node never registered with ${LABEL[ops.kind]}`,
+        `${what(plan)} ${wait ? `did not register within ${fmt(ms)}` : "has not registered (wait_for_registration = false)"}: ${there}.\n` +
+          `A node registers when ${DAEMON[ops.kind]} starts after its OS boots: check that the deployment finished and that ${DAEMON[ops.kind]} runs and points at this ${ops.kind === "slurm" ? "slurmctld" : "API server"}, check the spelling of node${wait ? ", or raise timeouts.create" : ""}. Nothing was changed.`,
+        path("node"),
+      );
+    } else if (e instanceof OperationTimeoutError) {
+      diags.error(`Failed to join ${LABEL[ops.kind]}`, `${e.message}.`, path("node"));
+    } else addClientError(diags, e, `join ${LABEL[ops.kind]}`, site(plan));
+    return undefined;
+  }
+}
+
 /** The rackform_cluster_member resource; one instance per provider process. */
 export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource {
   const slot = providerDataSlot("rackform_cluster_member");
@@ -165,54 +213,6 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
     }
   };
 
-  /** Waits for registration (create only), then joins; the state, or undefined after a diagnostic. */
-  const converge = async (
-    ctx: Context,
-    plan: ObjectValue,
-    prior: ObjectValue | null,
-    diags: Diagnostics,
-  ): Promise<ObjectValue | undefined> => {
-    const ops = opsFor(plan, diags);
-    if (!ops) return undefined;
-    const op = prior ? "update" : "create";
-    const ms = timeoutMs(plan, op, DEFAULT_TIMEOUT_MS[op]);
-    const node = nodeOf(plan);
-    const wait = plan.wait_for_registration !== false;
-    let phase: "register" | "join" = prior ? "join" : "register";
-    let lastSeen: Observed | undefined;
-    try {
-      const o = await bounded(ctx, ms, op, what(plan), async (signal) => {
-        while (phase === "register") {
-          lastSeen = await ops.lookup(node, true);
-          if (lastSeen?.registered) phase = "join";
-          else if (!wait) throw new OperationTimeoutError(what(plan), 0, op);
-          else await sleep(poll(), signal);
-        }
-        ctx.log.info("joining the scheduler", { scheduler: ops.kind, node });
-        return ops.join(node, joinSpec(plan, prior));
-      });
-      return stateOf(plan, o);
-    } catch (e) {
-      if (phase === "register" && e instanceof OperationTimeoutError) {
-        let there: string;
-        try {
-          there = await ops.whatIsThere(node);
-        } catch (e2) {
-          there = `asking ${LABEL[ops.kind]} for its nodes failed too: ${(e2 as Error).message}`;
-        }
-        diags.error(
-          `Node never registered with ${LABEL[ops.kind]}`,
-          `${what(plan)} ${wait ? `did not register within ${fmt(ms)}` : "has not registered (wait_for_registration = false)"}: ${there}.\n` +
-            `A node registers when ${DAEMON[ops.kind]} starts after its OS boots: check that the deployment finished and that ${DAEMON[ops.kind]} runs and points at this ${ops.kind === "slurm" ? "slurmctld" : "API server"}, check the spelling of node${wait ? ", or raise timeouts.create" : ""}. Nothing was changed.`,
-          path("node"),
-        );
-      } else if (e instanceof OperationTimeoutError) {
-        diags.error(`Failed to join ${LABEL[ops.kind]}`, `${e.message}.`, path("node"));
-      } else addClientError(diags, e, `join ${LABEL[ops.kind]}`, site(plan));
-      return undefined;
-    }
-  };
-
   return {
     typeName: "rackform_cluster_member",
     schema: clusterMemberSchema,
@@ -224,7 +224,8 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
     },
 
     async create(req, resp) {
-      const s = await converge(req.context, req.plan, null, resp.diagnostics);
+      const ops = opsFor(req.plan, resp.diagnostics);
+      const s = ops && (await converge(ops, poll(), req.context, req.plan, null, resp.diagnostics));
       if (s) resp.state = s;
       // Joined or not, this node's recycling is over for this run: the next node may drain.
       const why = s?.joined === true ? "rejoined" : "did not rejoin";
@@ -232,7 +233,8 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
     },
 
     async update(req, resp) {
-      const s = await converge(req.context, req.plan, req.state, resp.diagnostics);
+      const ops = opsFor(req.plan, resp.diagnostics);
+      const s = ops && (await converge(ops, poll(), req.context, req.plan, req.state, resp.diagnostics));
       if (s) resp.state = s;
     },
 

@@ -46,7 +46,8 @@ export async function startRig(opts: { readonly nodeCacheMaxAgeMs?: number } = {
   const kube = createKubernetesApi({ token: KUBE_TOKEN });
   const servers: ListeningServer[] = [await slurm.listen("127.0.0.1", 0), await kube.listen("127.0.0.1", 0)];
   let data: ProviderData | undefined;
-  const provider = rackformProvider();
+  // Polls every 20 ms: the lab runs on a fast profile, so a real-hardware interval would only be waited out.
+  const provider = rackformProvider({ timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20 } });
   const srv = createServer({
     ...provider,
     async configure(req, resp) {

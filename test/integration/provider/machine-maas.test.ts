@@ -4,8 +4,9 @@
  * path (kept as tainted), drift, import, and delete leaving MAAS empty.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpCore } from "../../../src/clients/http/core.js";
 import type { ObjectValue } from "../../../src/framework/index.js";
-import { MaasBackend } from "../../../src/provider/backends/index.js";
+import { MaasAcceptance, MaasBackend } from "../../../src/provider/backends/index.js";
 import {
   apply,
   destroy,
@@ -62,7 +63,10 @@ describe("rackform_machine on MAAS", () => {
   it("GIVEN the provider died after enrolling WHEN create runs again THEN it adopts the machine instead of enrolling a duplicate", async () => {
     const config = machineConfig(ml, "r01-n02", "maas");
     // The dead process's enroll: the machine exists (New, never commissioned) but no state was saved.
-    const dead = new MaasBackend(ml.maas);
+    const dead = new MaasBackend(
+      ml.maas,
+      new MaasAcceptance(ml.maas, { core: new HttpCore(), apiKey: ml.lab.info.maas!.apiKey }),
+    );
     const { username, password } = ml.lab.info.nodes[1].bmc;
     const enrolledId = await dead.enroll({
       name: "r01-n02",

@@ -62,7 +62,8 @@ export interface ProviderProcess {
 /** A fresh provider server configured for the lab's BMCs, MAAS and Ironic. */
 export async function providerFor(ml: MachineLab): Promise<ProviderProcess> {
   let data: ProviderData | undefined;
-  const provider = rackformProvider();
+  // Polls every 20 ms: the lab runs on a fast profile, so a real-hardware interval would only be waited out.
+  const provider = rackformProvider({ timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20 } });
   const configure = provider.configure.bind(provider);
   const srv = createServer({
     ...provider,

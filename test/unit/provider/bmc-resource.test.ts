@@ -12,12 +12,14 @@ import {
   formatPath,
   isObjectValue,
   isUnknown,
+  type LogFields,
+  type Logger,
   type ObjectValue,
   type Value,
 } from "../../../src/framework/index.js";
 import { type Lab, ManualClock, startLab } from "../../../src/lab/index.js";
 import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
-import { rackformProvider } from "../../../src/provider/index.js";
+import { DEFAULT_TIMINGS, rackformProvider } from "../../../src/provider/index.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
@@ -35,20 +37,36 @@ const schema = () =>
 const node = (name: string) => lab.info.nodes.find((n) => n.name === name)!;
 const lines = (ds: readonly Diagnostic[]) =>
   ds.map((d) => `${d.severity} ${d.summary} @ ${formatPath(d.attribute)}: ${d.detail}`).join("\n");
+/** "BMC not answering yet; waiting" lines the provider logged, with their fields. */
+const waits: LogFields[] = [];
+const recording: Logger = {
+  trace: () => {},
+  debug: () => {},
+  info: (message, fields = {}) => {
+    if (message.startsWith("BMC not answering yet")) waits.push(fields);
+  },
+  warn: () => {},
+  error: () => {},
+  with: () => recording,
+};
 const outletOn = (name: string) => lab.world.setOutlet(node(name).pdu, node(name).outlet, "On");
 
 beforeAll(async () => {
   clock = new ManualClock();
   lab = await startLab({ nodes: 6, profile: "demo", clock, stateDir: await mkdtemp(join(tmpdir(), "rf-lab-")) });
-  const provider = rackformProvider();
+  // Fast ready-polls: the test steps the lab's clock, so nothing is gained by waiting between attempts.
+  const provider = rackformProvider({ timings: { ...DEFAULT_TIMINGS, readyPollMs: 10 } });
   const configure = provider.configure.bind(provider);
-  srv = createServer({
-    ...provider,
-    async configure(req, resp) {
-      await configure(req, resp);
-      data = resp.resourceData as ProviderData;
+  srv = createServer(
+    {
+      ...provider,
+      async configure(req, resp) {
+        await configure(req, resp);
+        data = resp.resourceData as ProviderData;
+      },
     },
-  });
+    { logger: recording },
+  );
   const { username, password } = lab.info.pdus[0];
   const redfish = {
     username,
@@ -104,8 +122,9 @@ describe("rackform_bmc in process", () => {
     expect(lab.world.bmcState(lab.world.node("r01-n01")!)).toBe("booting");
     const config = configOf(schema(), { endpoint: node("r01-n01").bmc.url, expected: EXPECTED });
     const pending = apply(config);
-    // Longer than the client's own retries of one request: the resource's wait loop must carry on.
-    await new Promise((r) => setTimeout(r, 2500));
+    // The resource's own wait loop carries on past the client's retries of one request: wait (on the provider's log,
+    // not on a timer) for its third attempt before the BMC finishes booting.
+    while (!waits.some((w) => Number(w.attempt) >= 3)) await new Promise((r) => setTimeout(r, 10));
     clock.advance(1000);
     const a = await pending;
     expect(lines(a.diagnostics)).toBe("");

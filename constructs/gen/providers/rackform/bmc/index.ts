@@ -82,7 +82,7 @@ export interface BmcExpected {
   */
   readonly macs?: string[];
   /**
-  * Component → exact version. A component is a FirmwareInventory Id or Name as the BMC lists it (see the computed `firmware`), e.g. { BIOS = "2.3.5" }.
+  * Component → exact version. A component is a FirmwareInventory Id or Name as the BMC lists it (see the computed `firmware`), or `bios_version` / `bmc_firmware_version` for the computed attributes of those names, e.g. { BIOS = "2.3.5" } or { bios_version = "2.3.5" }.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/bmc#firmware Bmc#firmware}
   */
@@ -791,6 +791,16 @@ export class Bmc extends cdktf.TerraformResource {
   private _firmware = new cdktf.StringMap(this, "firmware");
   public get firmware() {
     return this._firmware;
+  }
+
+  // bios_version - computed: true, optional: false, required: false
+  public get biosVersion() {
+    return this.getStringAttribute('bios_version');
+  }
+
+  // bmc_firmware_version - computed: true, optional: false, required: false
+  public get bmcFirmwareVersion() {
+    return this.getStringAttribute('bmc_firmware_version');
   }
 
   // conformant - computed: true, optional: false, required: false
