@@ -18,6 +18,7 @@ import {
   type Diagnostics,
   getList,
   getString,
+  type Logger,
   type ObjectValue,
   path,
   type Resource,
@@ -107,6 +108,77 @@ async function factsAfterFailure(b: Backend, ctx: Context, id: string): Promise<
   }
 }
 
+/**
+ * Find-before-create: adopts the machine a killed run left behind (same name and a MAC or the BMC), else enrolls it.
+ * Refuses, with a diagnostic and no change, when the match is ambiguous (other name, or the name on other hardware).
+ */
+async function adoptOrEnroll(
+  b: Backend,
+  spec: EnrollSpec,
+  backendName: BackendName,
+  log: Logger,
+  signal: AbortSignal,
+  diags: Diagnostics,
+): Promise<string | undefined> {
+  const name = spec.name;
+  const found = await b.find(spec, signal);
+  if (found && !found.matchedBy.includes("name")) {
+    const by = found.matchedBy.map((m) => (m === "mac" ? "a MAC address" : "the BMC address")).join(" and ");
+    diags.error(
+      "Node already enrolled under another name",
+      `${LABEL[backendName]} machine ${found.facts.id} (${JSON.stringify(found.facts.name)}) has ${by} of ` +
+        `${JSON.stringify(name)}. Import it (terraform import … ${backendName}:${found.facts.id}) with its name, ` +
+        "or remove it from the backend.",
+      found.matchedBy.includes("mac") ? path("macs") : path("bmc_endpoint"),
+    );
+    return undefined;
+  }
+  if (found && found.matchedBy.length === 1 && spec.macs.length > 0 && found.facts.macs.length > 0) {
+    // Same name, none of the MACs: another piece of hardware holds the name; adopting it would be a guess.
+    diags.error(
+      "Name already used by other hardware",
+      `${LABEL[backendName]} machine ${found.facts.id} is named ${JSON.stringify(name)} but has none of these MACs ` +
+        `(it has ${found.facts.macs.join(", ")}). Rename one of them, or correct macs.`,
+      path("macs"),
+    );
+    return undefined;
+  }
+  if (found) {
+    log.info("found the node already enrolled; resuming instead of enrolling again", {
+      id: found.facts.id,
+      status: found.facts.status,
+    });
+    return found.facts.id;
+  }
+  log.info("enrolling the node", { bmc: spec.bmcAddress, macs: spec.macs });
+  const id = await b.enroll(spec, signal);
+  log.info("enrolled; commissioning", { id });
+  return id;
+}
+
+/** Commissions; a failure keeps the machine with its evidence and returns a known state the engine records tainted. */
+async function commissionOrTaint(
+  b: Backend,
+  id: string,
+  plan: ObjectValue,
+  backendName: BackendName,
+  log: Logger,
+  signal: AbortSignal,
+  diags: Diagnostics,
+): Promise<ObjectValue> {
+  const name = getString(plan, "name")!;
+  const out = await b.commission(id, { log: log.with({ id }), signal });
+  if (out.kind === "failed") {
+    diags.error(
+      "Commissioning failed",
+      `${LABEL[backendName]} machine ${out.facts.id} (${name}): ${out.message}\nThe machine is kept in ` +
+        `${LABEL[backendName]} with its evidence and recorded as tainted: fix the cause, then apply again to ` +
+        "replace it (or destroy to remove it).",
+    );
+  }
+  return withFacts(plan, backendName, out.facts);
+}
+
 async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: number, diags: Diagnostics) {
   const backendName = getString(plan, "backend") as BackendName;
   const name = getString(plan, "name")!;
@@ -134,49 +206,9 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
   let id: string | undefined;
   try {
     return await bounded(ctx, ms, "create", `enrolling and commissioning ${name}`, async (signal) => {
-      const found = await b.find(spec, signal);
-      if (found && !found.matchedBy.includes("name")) {
-        const by = found.matchedBy.map((m) => (m === "mac" ? "a MAC address" : "the BMC address")).join(" and ");
-        diags.error(
-          "Node already enrolled under another name",
-          `${LABEL[backendName]} machine ${found.facts.id} (${JSON.stringify(found.facts.name)}) has ${by} of ` +
-            `${JSON.stringify(name)}. Import it (terraform import … ${backendName}:${found.facts.id}) with its name, ` +
-            "or remove it from the backend.",
-          found.matchedBy.includes("mac") ? path("macs") : path("bmc_endpoint"),
-        );
-        return undefined;
-      }
-      if (found && found.matchedBy.length === 1 && spec.macs.length > 0 && found.facts.macs.length > 0) {
-        // Same name, none of the MACs: another piece of hardware holds the name; adopting it would be a guess.
-        diags.error(
-          "Name already used by other hardware",
-          `${LABEL[backendName]} machine ${found.facts.id} is named ${JSON.stringify(name)} but has none of these MACs ` +
-            `(it has ${found.facts.macs.join(", ")}). Rename one of them, or correct macs.`,
-          path("macs"),
-        );
-        return undefined;
-      }
-      if (found) {
-        id = found.facts.id;
-        log.info("found the node already enrolled; resuming instead of enrolling again", {
-          id,
-          status: found.facts.status,
-        });
-      } else {
-        log.info("enrolling the node", { bmc: spec.bmcAddress, macs: spec.macs });
-        id = await b.enroll(spec, signal);
-        log.info("enrolled; commissioning", { id });
-      }
-      const out = await b.commission(id, { log: log.with({ id }), signal });
-      if (out.kind === "failed") {
-        diags.error(
-          "Commissioning failed",
-          `${LABEL[backendName]} machine ${out.facts.id} (${name}): ${out.message}\nThe machine is kept in ` +
-            `${LABEL[backendName]} with its evidence and recorded as tainted: fix the cause, then apply again to ` +
-            "replace it (or destroy to remove it).",
-        );
-      }
-      return withFacts(plan, backendName, out.facts);
+      id = await adoptOrEnroll(b, spec, backendName, log, signal, diags);
+      if (id === undefined) return undefined;
+      return commissionOrTaint(b, id, plan, backendName, log, signal, diags);
     });
   } catch (e) {
     report(diags, e, "enroll and commission the machine", backendName, name);
