@@ -23,6 +23,7 @@ import {
   stringLength,
   validator,
 } from "../framework/index.js";
+import type { Backend, BackendName } from "./backends/backend.js";
 import { readCaBundle } from "./ca-bundle.js";
 import { DisruptionBudget } from "./disruption-budget.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
@@ -189,6 +190,11 @@ export class ProviderData {
   private readonly clients = new Map<string, RedfishClient>();
   private lastPowerOn = 0;
   private powerOnChain: Promise<void> = Promise.resolve();
+  /**
+   * Test seam: when set, resources get their backend from here instead of building a MAAS or Ironic adapter (an
+   * in-memory fake tests adopt, taint and ambiguity logic in milliseconds). Never set by the provider itself.
+   */
+  backendOverride: ((name: BackendName) => Backend) | undefined = undefined;
   /** Cluster members' disruption budget: how many nodes of a key may be drained at once in this run. */
   readonly budget = new DisruptionBudget();
 

@@ -43,6 +43,7 @@ export function backendFor(data: ProviderData, name: BackendName): Backend {
 }
 
 function build(data: ProviderData, name: BackendName): Backend {
+  if (data.backendOverride) return data.backendOverride(name);
   if (name === "maas") {
     const s = data.backends.maas;
     if (!s) throw new BackendNotConfiguredError(name);

@@ -1,0 +1,152 @@
+/**
+ * An in-memory Backend (as metal3's fixture provisioner is for its controllers): machines by id with name, MACs and
+ * BMC address, scriptable outcomes per machine name, and a record of every call. For the resources' adopt, taint and
+ * ambiguity logic, tested in milliseconds without a lab (ProviderData.backendOverride).
+ */
+import {
+  type AcceptanceEvidence,
+  type AcceptanceRun,
+  type Backend,
+  type BackendName,
+  bmcOrigin,
+  type DeployOptions,
+  type EnrollSpec,
+  type FoundMachine,
+  type MachineFacts,
+  type MachineState,
+  type NodeIdentity,
+  normalMac,
+  type Outcome,
+  pickOne,
+} from "../../src/provider/backends/backend.js";
+
+/** A machine the fake holds. */
+export interface FakeMachine {
+  id: string;
+  name: string;
+  macs: string[];
+  bmcAddress: string;
+  state: MachineState;
+  status: string;
+  message: string;
+  image: string;
+}
+
+export class FakeBackend implements Backend {
+  readonly machines = new Map<string, FakeMachine>();
+  /** Every call, as "method id-or-name". */
+  readonly calls: string[] = [];
+  /** Machine names whose next commission fails, with the backend's message. */
+  readonly failCommission = new Map<string, string>();
+  private next = 1;
+
+  constructor(readonly name: BackendName = "maas") {}
+
+  /** Adds a machine as a crashed run (or an operator) left it. */
+  seed(m: Partial<FakeMachine> & { name: string }): FakeMachine {
+    const full: FakeMachine = {
+      id: `fake-${this.next++}`,
+      macs: [],
+      bmcAddress: "",
+      state: "enrolled",
+      status: "New",
+      message: "",
+      image: "",
+      ...m,
+    };
+    full.macs = full.macs.map(normalMac);
+    this.machines.set(full.id, full);
+    return full;
+  }
+
+  facts(m: FakeMachine): MachineFacts {
+    return {
+      id: m.id,
+      name: m.name,
+      state: m.state,
+      status: m.status,
+      message: m.message,
+      macs: [...m.macs].sort(),
+      power: "off",
+      image: m.image,
+    };
+  }
+
+  async find(identity: NodeIdentity): Promise<FoundMachine | undefined> {
+    this.calls.push(`find ${identity.name}`);
+    const macs = new Set(identity.macs.map(normalMac));
+    const candidates: { facts: MachineFacts; matchedBy: FoundMachine["matchedBy"] }[] = [];
+    for (const m of this.machines.values()) {
+      const by: ("name" | "mac" | "bmc")[] = [];
+      if (m.name === identity.name) by.push("name");
+      if (m.macs.some((x) => macs.has(x))) by.push("mac");
+      if (m.bmcAddress && bmcOrigin(m.bmcAddress) === bmcOrigin(identity.bmcAddress)) by.push("bmc");
+      if (by.length > 0) candidates.push({ facts: this.facts(m), matchedBy: by });
+    }
+    return pickOne(this.name, candidates);
+  }
+
+  async enroll(spec: EnrollSpec): Promise<string> {
+    this.calls.push(`enroll ${spec.name}`);
+    return this.seed({ name: spec.name, macs: [...spec.macs], bmcAddress: spec.bmcAddress }).id;
+  }
+
+  async commission(id: string): Promise<Outcome> {
+    this.calls.push(`commission ${id}`);
+    const m = this.get(id);
+    const fail = this.failCommission.get(m.name);
+    if (fail !== undefined) {
+      this.failCommission.delete(m.name);
+      Object.assign(m, { state: "failed", status: "Failed commissioning", message: fail });
+      return { kind: "failed", facts: this.facts(m), message: fail };
+    }
+    Object.assign(m, { state: "ready", status: "Ready", message: "" });
+    return { kind: "complete", facts: this.facts(m) };
+  }
+
+  async read(id: string): Promise<MachineFacts | undefined> {
+    this.calls.push(`read ${id}`);
+    const m = this.machines.get(id);
+    return m && this.facts(m);
+  }
+
+  async remove(id: string): Promise<void> {
+    this.calls.push(`remove ${id}`);
+    this.machines.delete(id);
+  }
+
+  async deploy(id: string, o: DeployOptions): Promise<Outcome> {
+    this.calls.push(`deploy ${id}`);
+    const m = this.get(id);
+    Object.assign(m, { state: "deployed", status: "Deployed", image: `${o.image.name}-${o.image.version}` });
+    return { kind: "complete", facts: this.facts(m) };
+  }
+
+  async release(id: string): Promise<Outcome | undefined> {
+    this.calls.push(`release ${id}`);
+    const m = this.machines.get(id);
+    if (!m) return undefined;
+    Object.assign(m, { state: "ready", status: "Ready", image: "" });
+    return { kind: "complete", facts: this.facts(m) };
+  }
+
+  async runAcceptance(id: string): Promise<AcceptanceRun> {
+    this.calls.push(`runAcceptance ${id}`);
+    return { outcome: { kind: "complete", facts: this.facts(this.get(id)) } };
+  }
+
+  async lastAcceptance(): Promise<AcceptanceEvidence | undefined> {
+    return undefined;
+  }
+
+  async quarantine(id: string, reason: string): Promise<void> {
+    this.calls.push(`quarantine ${id}`);
+    Object.assign(this.get(id), { state: "broken", status: "Broken", message: reason });
+  }
+
+  private get(id: string): FakeMachine {
+    const m = this.machines.get(id);
+    if (!m) throw new Error(`fake backend has no machine ${id}`);
+    return m;
+  }
+}
