@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ObjectValue, Value } from "../../../src/framework/index.js";
 import { acceptanceSchema } from "../../../src/provider/resources/acceptance-schema.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
-import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+import { configOf } from "../../support/kitchen-sink/engine-sim.js";
+import { planAndApply, planChange } from "../../support/provider-rpc.js";
 import {
   apply as applyDeployment,
   deploymentConfig,
@@ -49,27 +50,14 @@ const gate = (machineId: string, set: Record<string, Value> = {}) =>
     ...set,
   });
 
-async function plan(srv: ProviderServer, config: ObjectValue, prior: Value) {
-  return srv.planResourceChange({
-    typeName: A,
-    priorState: prior,
-    proposedNewState: proposedNew(acceptanceSchema, config, prior),
-    config,
-    priorPrivate: new Uint8Array(0),
-  });
+function plan(srv: ProviderServer, config: ObjectValue, prior: Value) {
+  return planChange(srv, A, acceptanceSchema, config, prior);
 }
 
 async function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
-  const pl = await plan(srv, config, prior);
-  expect(lines(pl.diagnostics)).toBe("");
-  const a = await srv.applyResourceChange({
-    typeName: A,
-    priorState: prior,
-    plannedState: pl.plannedState,
-    config,
-    plannedPrivate: pl.plannedPrivate,
-  });
-  return { plan: pl, ...a };
+  const r = await planAndApply(srv, A, acceptanceSchema, config, prior);
+  expect(lines(r.plan.diagnostics)).toBe("");
+  return r;
 }
 
 const read = (state: Value) => p.srv.readResource({ typeName: A, currentState: state, private: new Uint8Array(0) });

@@ -19,6 +19,7 @@ import { SchedulerClients } from "../../../src/provider/scheduler-config.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+import { planAndApply } from "../../support/provider-rpc.js";
 
 /** The resource type under test. */
 export const T = "rackform_cluster_member";
@@ -87,23 +88,8 @@ export function member(set: Record<string, Value>): ObjectValue {
 }
 
 /** Plan then apply a create (or update from `prior`), as the engine would. */
-export async function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
-  const p = await srv.planResourceChange({
-    typeName: T,
-    priorState: prior,
-    proposedNewState: proposedNew(clusterMemberSchema, config, prior),
-    config,
-    priorPrivate: new Uint8Array(0),
-  });
-  if (p.diagnostics.some((d) => d.severity === "error")) return { plan: p, newState: null, diagnostics: p.diagnostics };
-  const a = await srv.applyResourceChange({
-    typeName: T,
-    priorState: prior,
-    plannedState: p.plannedState,
-    config,
-    plannedPrivate: p.plannedPrivate,
-  });
-  return { plan: p, ...a };
+export function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
+  return planAndApply(srv, T, clusterMemberSchema, config, prior);
 }
 
 /** Plan only (to see what a refresh leads to). */

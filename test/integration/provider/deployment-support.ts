@@ -6,6 +6,7 @@ import type { ObjectValue, Value } from "../../../src/framework/index.js";
 import { deploymentSchema } from "../../../src/provider/resources/deployment-schema.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+import { planAndApply } from "../../support/provider-rpc.js";
 import { apply as applyMachine, lines, type MachineLab, machineConfig } from "./machine-support.js";
 
 /** The resource type under test. */
@@ -64,23 +65,8 @@ export function deploymentConfig(machineId: string, version: string, set: Record
 }
 
 /** Plan then apply, as the engine would (a planned replacement is NOT carried out: see `replace`). */
-export async function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
-  const p = await srv.planResourceChange({
-    typeName: D,
-    priorState: prior,
-    proposedNewState: proposedNew(deploymentSchema, config, prior),
-    config,
-    priorPrivate: new Uint8Array(0),
-  });
-  if (p.diagnostics.some((d) => d.severity === "error")) return { plan: p, newState: null, diagnostics: p.diagnostics };
-  const a = await srv.applyResourceChange({
-    typeName: D,
-    priorState: prior,
-    plannedState: p.plannedState,
-    config,
-    plannedPrivate: p.plannedPrivate,
-  });
-  return { plan: p, ...a };
+export function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
+  return planAndApply(srv, D, deploymentSchema, config, prior);
 }
 
 /** Plan only. */

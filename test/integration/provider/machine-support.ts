@@ -12,7 +12,8 @@ import { rackformProvider } from "../../../src/provider/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
-import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+import { configOf } from "../../support/kitchen-sink/engine-sim.js";
+import { planAndApply } from "../../support/provider-rpc.js";
 
 /** The resource type under test. */
 export const T = "rackform_machine";
@@ -97,23 +98,8 @@ export function machineConfig(
 }
 
 /** Plan then apply a create (or update from `prior`), as the engine would. */
-export async function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
-  const p = await srv.planResourceChange({
-    typeName: T,
-    priorState: prior,
-    proposedNewState: proposedNew(machineSchema, config, prior),
-    config,
-    priorPrivate: new Uint8Array(0),
-  });
-  if (p.diagnostics.some((d) => d.severity === "error")) return { plan: p, newState: null, diagnostics: p.diagnostics };
-  const a = await srv.applyResourceChange({
-    typeName: T,
-    priorState: prior,
-    plannedState: p.plannedState,
-    config,
-    plannedPrivate: p.plannedPrivate,
-  });
-  return { plan: p, ...a };
+export function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
+  return planAndApply(srv, T, machineSchema, config, prior);
 }
 
 /** Destroy, as the engine would. */

@@ -14,7 +14,8 @@ import { type ProviderData, providerSchema } from "../../../src/provider/config.
 import { rackformProvider } from "../../../src/provider/index.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
-import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+import { configOf } from "../../support/kitchen-sink/engine-sim.js";
+import { planAndApply, planChange } from "../../support/provider-rpc.js";
 
 const T = "rackform_bmc";
 const INVENTORY = ["macs", "gpus", "gpu_count", "memory_gib", "cpu_count", "firmware"] as const;
@@ -63,26 +64,12 @@ afterAll(async () => {
   await lab?.close();
 });
 
-const plan = (config: ObjectValue, prior: Value) =>
-  srv.planResourceChange({
-    typeName: T,
-    priorState: prior,
-    proposedNewState: proposedNew(schema(), config, prior),
-    config,
-    priorPrivate: new Uint8Array(0),
-  });
+const plan = (config: ObjectValue, prior: Value) => planChange(srv, T, schema(), config, prior);
 
 async function apply(config: ObjectValue, prior: Value = null) {
-  const p = await plan(config, prior);
-  expect(p.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  const a = await srv.applyResourceChange({
-    typeName: T,
-    priorState: prior,
-    plannedState: p.plannedState,
-    config,
-    plannedPrivate: p.plannedPrivate,
-  });
-  return { plan: p, ...a };
+  const r = await planAndApply(srv, T, schema(), config, prior);
+  expect(r.plan.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return r;
 }
 
 const read = (state: Value) => srv.readResource({ typeName: T, currentState: state, private: new Uint8Array(0) });

@@ -23,6 +23,7 @@ import { DEFAULT_TIMINGS, rackformProvider } from "../../../src/provider/index.j
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+import { planAndApply } from "../../support/provider-rpc.js";
 
 const T = "rackform_bmc";
 let lab: Lab;
@@ -85,23 +86,8 @@ afterAll(async () => {
   await lab?.close();
 });
 
-async function apply(config: ObjectValue, prior: Value = null) {
-  const p = await srv.planResourceChange({
-    typeName: T,
-    priorState: prior,
-    proposedNewState: proposedNew(schema(), config, prior),
-    config,
-    priorPrivate: new Uint8Array(0),
-  });
-  if (p.diagnostics.some((d) => d.severity === "error")) return { plan: p, newState: null, diagnostics: p.diagnostics };
-  const a = await srv.applyResourceChange({
-    typeName: T,
-    priorState: prior,
-    plannedState: p.plannedState,
-    config,
-    plannedPrivate: p.plannedPrivate,
-  });
-  return { plan: p, ...a };
+function apply(config: ObjectValue, prior: Value = null) {
+  return planAndApply(srv, T, schema(), config, prior);
 }
 
 const read = (state: Value) => srv.readResource({ typeName: T, currentState: state, private: new Uint8Array(0) });

@@ -12,7 +12,8 @@ import { machineSchema } from "../../../src/provider/resources/machine-schema.js
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { FakeBackend } from "../../support/fake-backend.js";
-import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
+import { configOf } from "../../support/kitchen-sink/engine-sim.js";
+import { planAndApply } from "../../support/provider-rpc.js";
 
 const T = "rackform_machine";
 const BMC = "https://127.0.0.1:8443";
@@ -45,22 +46,9 @@ const config = (name = "n1", macs = [MAC]) =>
   configOf(machineSchema, { name, backend: "maas", bmc_endpoint: BMC, macs });
 
 async function create(c: ObjectValue): Promise<{ state: Value; diagnostics: readonly Diagnostic[] }> {
-  const p = await srv.planResourceChange({
-    typeName: T,
-    priorState: null,
-    proposedNewState: proposedNew(machineSchema, c, null),
-    config: c,
-    priorPrivate: new Uint8Array(0),
-  });
-  expect(p.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  const a = await srv.applyResourceChange({
-    typeName: T,
-    priorState: null,
-    plannedState: p.plannedState,
-    config: c,
-    plannedPrivate: p.plannedPrivate,
-  });
-  return { state: a.newState, diagnostics: a.diagnostics };
+  const r = await planAndApply(srv, T, machineSchema, c);
+  expect(r.plan.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return { state: r.newState, diagnostics: r.diagnostics };
 }
 const errors = (ds: readonly Diagnostic[]) => ds.filter((d) => d.severity === "error").map((d) => d.summary);
 
