@@ -13,7 +13,7 @@ import { IronicClient } from "../../src/clients/ironic/index.js";
 import { authorizationHeader, MaasClient, parseApiKey } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
-import { builtProvider, freshInstall, testLab } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, providerBlock, testLab } from "../support/rackform-e2e.js";
 
 let lab: Lab;
 let cliConfig: string;
@@ -55,7 +55,6 @@ afterAll(async () => {
 });
 
 function mainTf(nodes: { readonly maas: string; readonly ironic: string }, version: string): string {
-  const bmc = lab.info.nodes[0].bmc;
   const pair = (name: string, backend: "maas" | "ironic") => {
     const n = lab.info.nodes.find((x) => x.name === name)!;
     const mac = lab.world.node(name)!.ports[0].mac.toLowerCase();
@@ -96,26 +95,7 @@ resource "rackform_acceptance" ${JSON.stringify(name)} {
 }
 `;
   };
-  return `terraform {
-  required_providers {
-    rackform = { source = "rackform/rackform" }
-  }
-}
-provider "rackform" {
-  redfish {
-    username = ${JSON.stringify(bmc.username)}
-    password = ${JSON.stringify(bmc.password)}
-    ca_file  = ${JSON.stringify(lab.info.ca)}
-  }
-  maas {
-    url     = ${JSON.stringify(lab.info.maas!.url)}
-    api_key = ${JSON.stringify(lab.info.maas!.apiKey)}
-  }
-  ironic {
-    url = ${JSON.stringify(lab.info.ironic!.url)}
-  }
-}
-${pair(nodes.maas, "maas")}
+  return `${providerBlock(lab, { backends: ["maas", "ironic"] })}${pair(nodes.maas, "maas")}
 ${pair(nodes.ironic, "ironic")}`;
 }
 

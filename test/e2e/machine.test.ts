@@ -10,7 +10,7 @@ import { IronicClient } from "../../src/clients/ironic/index.js";
 import { MaasClient } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
-import { builtProvider, freshInstall, testLab } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, providerBlock, testLab } from "../support/rackform-e2e.js";
 
 let lab: Lab;
 let cliConfig: string;
@@ -32,7 +32,6 @@ afterAll(async () => {
 });
 
 function mainTf(nodes: { readonly maas: string; readonly ironic: string }): string {
-  const bmc = lab.info.nodes[0].bmc;
   const machine = (name: string, backend: string) => {
     const n = lab.info.nodes.find((x) => x.name === name)!;
     const mac = lab.world.node(name)!.ports[0].mac.toLowerCase();
@@ -47,26 +46,7 @@ function mainTf(nodes: { readonly maas: string; readonly ironic: string }): stri
 }
 `;
   };
-  return `terraform {
-  required_providers {
-    rackform = { source = "rackform/rackform" }
-  }
-}
-provider "rackform" {
-  redfish {
-    username = ${JSON.stringify(bmc.username)}
-    password = ${JSON.stringify(bmc.password)}
-    ca_file  = ${JSON.stringify(lab.info.ca)}
-  }
-  maas {
-    url     = ${JSON.stringify(lab.info.maas!.url)}
-    api_key = ${JSON.stringify(lab.info.maas!.apiKey)}
-  }
-  ironic {
-    url = ${JSON.stringify(lab.info.ironic!.url)}
-  }
-}
-${machine(nodes.maas, "maas")}
+  return `${providerBlock(lab, { backends: ["maas", "ironic"] })}${machine(nodes.maas, "maas")}
 ${machine(nodes.ironic, "ironic")}`;
 }
 

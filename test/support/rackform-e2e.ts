@@ -31,9 +31,34 @@ export async function testLab(nodes = 4, profile = "instant"): Promise<Lab> {
   return startLab({ nodes, profile, stateDir });
 }
 
-/** The provider block for a lab, with the lab CA. */
-export function providerBlock(lab: Lab, extra = ""): string {
+/** What providerBlock renders beyond the redfish block. */
+export interface ProviderBlockOptions {
+  /** Lines added inside the redfish block. */
+  readonly redfish?: string;
+  /** Backend blocks to render from the lab file (its MAAS URL and API key, its Ironic URL). */
+  readonly backends?: readonly ("maas" | "ironic")[];
+}
+
+/** The provider block for a lab, with the lab CA, and the backend blocks asked for. */
+export function providerBlock(lab: Lab, opts: string | ProviderBlockOptions = {}): string {
+  const o: ProviderBlockOptions = typeof opts === "string" ? { redfish: opts } : opts;
   const pdu = lab.info.pdus[0];
+  const blocks: string[] = [];
+  if (o.backends?.includes("maas")) {
+    if (!lab.info.maas) throw new Error("the lab started without MAAS");
+    blocks.push(`  maas {
+    url     = ${JSON.stringify(lab.info.maas.url)}
+    api_key = ${JSON.stringify(lab.info.maas.apiKey)}
+  }
+`);
+  }
+  if (o.backends?.includes("ironic")) {
+    if (!lab.info.ironic) throw new Error("the lab started without Ironic");
+    blocks.push(`  ironic {
+    url = ${JSON.stringify(lab.info.ironic.url)}
+  }
+`);
+  }
   return `terraform {
   required_providers {
     rackform = { source = "rackform/rackform" }
@@ -45,9 +70,9 @@ provider "rackform" {
     password = ${JSON.stringify(pdu.password)}
     ca_file  = ${JSON.stringify(lab.info.ca)}
     power_on_interval = "0s"
-${extra}
+${o.redfish ?? ""}
   }
-}
+${blocks.join("")}}
 `;
 }
 
