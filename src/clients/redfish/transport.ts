@@ -243,7 +243,7 @@ export class RedfishTransport {
     const why = e.serverMessage ? `: ${e.serverMessage}` : "";
     const err = new RedfishError(
       "RACKFORM_ERR_REDFISH_AUTH",
-      `the BMC at ${this.origin} refused the credentials of user ${JSON.stringify(this.auth.username)} (HTTP ${e.status})${why}`,
+      `the Redfish service at ${this.origin} refused the credentials of user ${JSON.stringify(this.auth.username)} (HTTP ${e.status})${why}`,
       { method: e.method, url: e.url, status: e.status, headers: e.headers, serverMessage: e.serverMessage, cause: e },
     );
     return this.core.redactor.scrub(err);

@@ -1,17 +1,3 @@
-/**
- * rackform_acceptance: the acceptance gate of a deployed machine, run through the backend seam and judged here
- * against the configured thresholds (acceptance-verdict.ts).
- *
- * Failure policy: the machine is quarantined in the backend (MAAS mark_broken with a comment, Ironic maintenance
- * with a reason, both starting with QUARANTINE_PREFIX) so that no scheduler admits it, and create returns an error
- * with a wholly known state (passed = false, the evidence) which the engine records as tainted. The next apply
- * runs the gate again; only rackform's own quarantine is lifted for that, never an operator's.
- *
- * Drift: read re-reads the machine's status (one shared list on MAAS) and the latest gate result. A machine that is
- * quarantined, failed, or whose latest run no longer meets the thresholds reads `passed = false`, and modifyPlan then
- * plans a re-run (replacement) so the plan shows the degraded node.
- */
-import { isClientError } from "../../clients/errors.js";
 import {
   type Context,
   type Diagnostics,
@@ -24,18 +10,11 @@ import {
   timeoutMs,
   UNKNOWN,
 } from "../../framework/index.js";
-import {
-  type AcceptanceEvidence,
-  type BackendName,
-  BackendNotConfiguredError,
-  backendFor,
-  type MachineFacts,
-  QUARANTINE_PREFIX,
-} from "../backends/index.js";
-import { addClientError } from "../client-errors.js";
+import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
+import { type AcceptanceEvidence, backendFor, type MachineFacts, QUARANTINE_PREFIX } from "../backends/index.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
-import { bounded, OperationTimeoutError } from "../timeouts.js";
+import { bounded } from "../timeouts.js";
 import { acceptanceSchema, paramsOf, thresholdsOf } from "./acceptance-schema.js";
 import { failureLines, judge, type Verdict } from "./acceptance-verdict.js";
 import { parseMachineId } from "./deployment-schema.js";
@@ -43,18 +22,7 @@ import { parseMachineId } from "./deployment-schema.js";
 const DEFAULT_TIMEOUT_MS = { read: 2 * 60_000, update: 2 * 60_000, delete: 60_000 };
 // Without a timeouts.create the run may take the burn-in plus this much (boot, DCGM, NCCL, reporting).
 const CREATE_SLACK_MS = 60 * 60_000;
-const LABEL: Record<BackendName, string> = { maas: "MAAS", ironic: "Ironic" };
 const UNHEALTHY = new Set(["broken", "failed"]);
-
-function report(diags: Diagnostics, e: unknown, action: string, backend: BackendName, id: string): void {
-  if (e instanceof BackendNotConfiguredError) {
-    diags.error(`${LABEL[backend]} is not configured`, `${e.message}.`, path("machine_id"));
-  } else if (e instanceof OperationTimeoutError || isClientError(e)) {
-    addClientError(diags, e, action, { what: `machine ${id} in ${LABEL[backend]}`, endpointPath: path("machine_id") });
-  } else {
-    diags.error(`Failed to ${action}`, `machine ${id}: ${(e as Error)?.message ?? String(e)}`);
-  }
-}
 
 /** The state with the measured values of `v` and the evidence document. */
 function withEvidence(s: ObjectValue, id: string, passed: boolean, e?: AcceptanceEvidence, v?: Verdict): ObjectValue {
@@ -112,7 +80,7 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, diags
       return withEvidence(plan, id, false, run.evidence, verdict);
     });
   } catch (e) {
-    report(diags, e, "run the acceptance gate", m.backend, m.id);
+    reportBackendError(diags, e, "run the acceptance gate", machineIdSite(m.backend, m.id));
     return undefined;
   }
 }
@@ -149,7 +117,7 @@ export function acceptanceResource(): Resource {
         return { ...base, id: `${m.backend}:${m.id}`, passed, ...keep };
       });
     } catch (e) {
-      report(diags, e, "re-check the machine", m.backend, m.id);
+      reportBackendError(diags, e, "re-check the machine", machineIdSite(m.backend, m.id));
       return undefined;
     }
   }

@@ -1,20 +1,3 @@
-/**
- * rackform_deployment: the golden image on a commissioned machine, through the backend seam.
- *
- * Failed-deploy policy (as rackform_machine's): the machine is KEPT as the backend left it (MAAS Failed deployment
- * with its installation log and events, Ironic deploy failed with last_error) and create returns an error WITH a
- * wholly known state, which the engine records as tainted; the next apply destroys it (release, erase) and deploys
- * again. The evidence stays in the backend for the operator, and the plan shows the retry before it happens.
- *
- * Drift, decided in read and modifyPlan:
- * - machine released by hand (free again, or gone): read returns null. The deployment no longer exists, so the plan
- *   says "will be created" — which is exactly what apply does (deploy onto the free machine); a planned replacement
- *   would announce a destroy that has nothing to destroy.
- * - image changed out of band (the machine is deployed, but not with our image): read records what the backend
- *   reports in `deployed_image`, and modifyPlan plans the configured image there with "forces replacement". The node
- *   still runs an OS (maybe serving jobs), so it is not "gone": the reviewer must see a reimage, not a create.
- */
-import { isClientError } from "../../clients/errors.js";
 import {
   type AttributePath,
   type Context,
@@ -32,19 +15,18 @@ import {
   type Value,
   valuesEqual,
 } from "../../framework/index.js";
+import { factsAfterFailure, BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
 import {
   type Backend,
   type BackendName,
-  BackendNotConfiguredError,
   backendFor,
   imageLabel,
   type MachineFacts,
   type MachineState,
 } from "../backends/index.js";
-import { addClientError } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
-import { bounded, OperationTimeoutError } from "../timeouts.js";
+import { bounded } from "../timeouts.js";
 import {
   checkDeploymentConfig,
   deploymentSchema,
@@ -55,33 +37,11 @@ import {
 } from "./deployment-schema.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 60 * 60_000, read: 2 * 60_000, update: 2 * 60_000, delete: 60 * 60_000 };
-const LABEL: Record<BackendName, string> = { maas: "MAAS", ironic: "Ironic" };
 /** States in which the machine holds no deployment any more: read reports the deployment gone. */
 const FREE: ReadonlySet<MachineState> = new Set(["ready", "enrolled", "enrolling", "commissioning"]);
 
 function withFacts(v: ObjectValue, backend: BackendName, f: MachineFacts): ObjectValue {
   return { ...v, id: `${backend}:${f.id}`, status: f.status, deployed_image: f.image ?? "" };
-}
-
-/** Reports any failure of a backend call as a diagnostic. */
-function report(diags: Diagnostics, e: unknown, action: string, backend: BackendName, id: string): void {
-  if (e instanceof BackendNotConfiguredError) {
-    diags.error(`${LABEL[backend]} is not configured`, `${e.message}.`, path("machine_id"));
-  } else if (e instanceof OperationTimeoutError || isClientError(e)) {
-    addClientError(diags, e, action, { what: `machine ${id} in ${LABEL[backend]}`, endpointPath: path("machine_id") });
-  } else {
-    diags.error(`Failed to ${action}`, `machine ${id}: ${(e as Error)?.message ?? String(e)}`);
-  }
-}
-
-/** Facts after a failure, read with a short bound of its own (the operation's signal may already be aborted). */
-async function factsAfterFailure(b: Backend, ctx: Context, id: string): Promise<MachineFacts> {
-  const unknown: MachineFacts = { id, name: "", state: "other", status: "unknown", message: "", macs: [], power: "" };
-  try {
-    return (await bounded(ctx, 15_000, "read", "reading the machine after a failure", (s) => b.read(id, s))) ?? unknown;
-  } catch {
-    return unknown;
-  }
 }
 
 async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: number, diags: Diagnostics) {
@@ -96,7 +56,7 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
   try {
     b = backendFor(data, m.backend);
   } catch (e) {
-    report(diags, e, "reach the backend", m.backend, m.id);
+    reportBackendError(diags, e, "reach the backend", machineIdSite(m.backend, m.id));
     return undefined;
   }
   const image = imageSpecOf(plan);
@@ -118,7 +78,7 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
       return withFacts(plan, m.backend, out.facts);
     });
   } catch (e) {
-    report(diags, e, "deploy the machine", m.backend, m.id);
+    reportBackendError(diags, e, "deploy the machine", machineIdSite(m.backend, m.id));
     if (!started) return undefined;
     const f = await factsAfterFailure(b, ctx, m.id);
     if (FREE.has(f.state)) return undefined;
@@ -218,7 +178,7 @@ export function deploymentResource(): Resource {
         }
         resp.state = withFacts(req.plan, m.backend, f);
       } catch (e) {
-        report(resp.diagnostics, e, "read the machine", m.backend, m.id);
+        reportBackendError(resp.diagnostics, e, "read the machine", machineIdSite(m.backend, m.id));
       }
     },
 
@@ -235,7 +195,7 @@ export function deploymentResource(): Resource {
         const f = await bounded(req.context, ms, "read", `reading machine ${m.id}`, (s) => b.read(m.id, s));
         resp.state = !f || FREE.has(f.state) ? null : withFacts(st, m.backend, f);
       } catch (e) {
-        report(resp.diagnostics, e, "read the machine", m.backend, m.id);
+        reportBackendError(resp.diagnostics, e, "read the machine", machineIdSite(m.backend, m.id));
       }
     },
 
@@ -259,7 +219,7 @@ export function deploymentResource(): Resource {
           );
         }
       } catch (e) {
-        report(resp.diagnostics, e, "release the machine", m.backend, m.id);
+        reportBackendError(resp.diagnostics, e, "release the machine", machineIdSite(m.backend, m.id));
       }
       if (resp.diagnostics.hasError()) need().budget.release([getString(st, "machine_id")], "failed to release", log);
     },

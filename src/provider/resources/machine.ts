@@ -1,18 +1,3 @@
-/**
- * rackform_machine: a node enrolled in MAAS or Ironic and commissioned there, through the backend seam.
- *
- * Create is find-or-enroll, then commission. `find` runs first on every create, so a re-apply after the provider died
- * between enrollment and saving state adopts the machine it enrolled instead of enrolling a duplicate.
- *
- * Half-enrolled policy — when enrollment succeeded but commissioning failed (or timed out, or the run was cancelled):
- * the machine is KEPT and create returns an error WITH a wholly known state, which the engine records as tainted;
- * the next apply replaces it (delete removes it from the backend, create enrolls it afresh). Why not remove it first:
- * (1) the backend's evidence — MAAS commissioning results and events, Ironic last_error — is what the operator needs
- * to fix the node, and the design quarantines a failing node with its evidence rather than erasing it; (2) a removal
- * that itself fails would leave the same machine behind but untracked, while a tainted state always knows its id;
- * (3) the plan shows the taint ("must be replaced"), so a reviewer sees the retry before it happens.
- */
-import { isClientError } from "../../clients/errors.js";
 import {
   type Context,
   type Diagnostics,
@@ -24,26 +9,31 @@ import {
   type Resource,
   timeoutMs,
 } from "../../framework/index.js";
+import { type BackendSite, factsAfterFailure, BACKEND_LABEL as LABEL, reportBackendError } from "../backend-errors.js";
 import {
-  AmbiguousMachineError,
   BACKEND_NAMES,
   type Backend,
   type BackendName,
-  BackendNotConfiguredError,
   backendFor,
   type EnrollSpec,
   type MachineFacts,
   normalMac,
 } from "../backends/index.js";
-import { addClientError } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
-import { bounded, OperationTimeoutError } from "../timeouts.js";
+import { bounded } from "../timeouts.js";
 import { checkMachineConfig, machineSchema } from "./machine-schema.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 60 * 60_000, read: 2 * 60_000, update: 2 * 60_000, delete: 30 * 60_000 };
 const IMPORT_ID = /^(maas|ironic):(.+)$/;
-const LABEL: Record<BackendName, string> = { maas: "MAAS", ironic: "Ironic" };
+
+/** A machine selected by its name in the backend the `backend` attribute names. */
+const nameSite = (backend: BackendName, name: string): BackendSite => ({
+  backend,
+  what: `machine ${JSON.stringify(name)}`,
+  selector: path("backend"),
+  object: path("name"),
+});
 
 /** The value with the backend's facts; the name stays the planned one unless `name` says otherwise (read, import). */
 function withFacts(v: ObjectValue, backend: BackendName, f: MachineFacts, name?: string): ObjectValue {
@@ -55,23 +45,6 @@ function withFacts(v: ObjectValue, backend: BackendName, f: MachineFacts, name?:
     status: f.status,
     state: f.state,
   };
-}
-
-function site(backend: BackendName, name: string) {
-  return { what: `machine ${JSON.stringify(name)} in ${LABEL[backend]}`, endpointPath: path("backend") };
-}
-
-/** Reports any failure of a backend call as a diagnostic; ambiguity and missing configuration point at attributes. */
-function report(diags: Diagnostics, e: unknown, action: string, backend: BackendName, name: string): void {
-  if (e instanceof BackendNotConfiguredError) {
-    diags.error(`${LABEL[backend]} is not configured`, `${e.message}.`, path("backend"));
-  } else if (e instanceof AmbiguousMachineError) {
-    diags.error("Several machines match this node", `${e.message}.`, path("name"));
-  } else if (e instanceof OperationTimeoutError || isClientError(e)) {
-    addClientError(diags, e, action, site(backend, name));
-  } else {
-    diags.error(`Failed to ${action}`, `machine ${JSON.stringify(name)}: ${(e as Error)?.message ?? String(e)}`);
-  }
 }
 
 /** The enroll spec from the plan and the provider's redfish block; undefined after a diagnostic. */
@@ -96,16 +69,6 @@ function enrollSpec(data: ProviderData, v: ObjectValue, diags: Diagnostics): Enr
     architecture: getString(v, "architecture") ?? "amd64/generic",
     resourceClass: getString(v, "resource_class") ?? undefined,
   };
-}
-
-/** Facts after a failure, read with a short bound of its own (the operation's signal may already be aborted). */
-async function factsAfterFailure(b: Backend, ctx: Context, id: string): Promise<MachineFacts> {
-  const unknown: MachineFacts = { id, name: "", state: "other", status: "unknown", message: "", macs: [], power: "" };
-  try {
-    return (await bounded(ctx, 15_000, "read", "reading the machine after a failure", (s) => b.read(id, s))) ?? unknown;
-  } catch {
-    return unknown;
-  }
 }
 
 /**
@@ -199,7 +162,7 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
   try {
     b = backendFor(data, backendName);
   } catch (e) {
-    report(diags, e, "reach the backend", backendName, name);
+    reportBackendError(diags, e, "reach the backend", nameSite(backendName, name));
     return undefined;
   }
   const log = ctx.log.with({ resource: "rackform_machine", backend: backendName, name });
@@ -211,7 +174,7 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
       return commissionOrTaint(b, id, plan, backendName, log, signal, diags);
     });
   } catch (e) {
-    report(diags, e, "enroll and commission the machine", backendName, name);
+    reportBackendError(diags, e, "enroll and commission the machine", nameSite(backendName, name));
     if (id === undefined) return undefined;
     const f = await factsAfterFailure(b, ctx, id);
     diags.error(
@@ -259,7 +222,7 @@ export function machineResource(): Resource {
         }
         resp.state = withFacts(req.plan, backendName, f);
       } catch (e) {
-        report(resp.diagnostics, e, "read the machine", backendName, name);
+        reportBackendError(resp.diagnostics, e, "read the machine", nameSite(backendName, name));
       }
     },
 
@@ -274,7 +237,7 @@ export function machineResource(): Resource {
         // Deleted by hand: null makes the next plan create it again.
         resp.state = f ? withFacts(st, backendName, f, f.name) : null;
       } catch (e) {
-        report(resp.diagnostics, e, "read the machine", backendName, getString(st, "name") ?? id);
+        reportBackendError(resp.diagnostics, e, "read the machine", nameSite(backendName, getString(st, "name") ?? id));
       }
     },
 
@@ -289,7 +252,7 @@ export function machineResource(): Resource {
         const b = backendFor(need(), backendName);
         await bounded(req.context, ms, "delete", `removing ${name}`, (signal) => b.remove(id, { log, signal }));
       } catch (e) {
-        report(resp.diagnostics, e, "remove the machine", backendName, name);
+        reportBackendError(resp.diagnostics, e, "remove the machine", nameSite(backendName, name));
       }
       // The node's chain is torn down (or stuck): it will not rejoin in this run, so a drain slot it held is free.
       const why = resp.diagnostics.hasError() ? "could not be removed" : "was removed";

@@ -66,6 +66,7 @@ function site(endpoint: string, pduId: string | null, outletId: string) {
     what: `PDU ${endpoint}${pduId ? ` (${pduId})` : ""} outlet ${outletId}`,
     endpointPath: path("endpoint"),
     notFoundPath: path("outlet_id"),
+    device: "PDU" as const,
   };
 }
 
