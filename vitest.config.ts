@@ -24,7 +24,8 @@ const e2e = (engine: "terraform" | "tofu") => ({
     ...base,
     name: `e2e-${engine}`,
     include: ["test/e2e/**/*.test.ts"],
-    env: { RACKFORM_E2E_ENGINE: engine, RACKFORM_TEST_POLL_MS: "200" },
+    // cdktf shares one plugin cache in ~/.terraform.d unless told not to; concurrent deploys race on it.
+    env: { RACKFORM_E2E_ENGINE: engine, RACKFORM_TEST_POLL_MS: "200", CDKTF_DISABLE_PLUGIN_CACHE_ENV: "1" },
   },
 });
 
