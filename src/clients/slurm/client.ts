@@ -115,7 +115,8 @@ export class SlurmClient {
           throw e;
       }
     }
-    node = await this.getNode(name);
+    // Fresh: a shared node list fetched between our first read and the RESUME would still say DOWN.
+    node = await this.getNode(name, { fresh: true });
     if (!node.schedulable) {
       throw this.fail(
         "RACKFORM_ERR_SLURM_REJECTED",
