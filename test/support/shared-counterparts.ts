@@ -3,12 +3,18 @@
  * test files: this module uses vitest's `inject`, which works in a test worker, not in the global setup's process.
  */
 import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { inject } from "vitest";
 import { openDatabase, type Postgres, startPostgres } from "./postgres.js";
 import { type RealIronicInfo, waitForIronic } from "./real-ironic.js";
 
-/** The run's real Ironic (fake-hardware and redfish), once it lists its drivers. */
-export async function sharedRealIronic(): Promise<RealIronicInfo> {
+/**
+ * The run's real Ironic (fake-hardware and redfish), once it lists its drivers, held exclusively until `release()`
+ * (call it in afterAll): the files that use it run one at a time against it — its single conductor's timing (a
+ * deploy's node lock, a redfish inspection) is part of what they check — while every other file runs in parallel.
+ */
+export async function sharedRealIronic(): Promise<RealIronicInfo & { release(): void }> {
   const info = inject("realIronic");
   if (!info) {
     throw new Error(
@@ -16,7 +22,18 @@ export async function sharedRealIronic(): Promise<RealIronicInfo> {
     );
   }
   await waitForIronic(info);
-  return info;
+  const lock = join(info.dir, "in-use");
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock); // atomic: exactly one file holds it
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { ...info, release: () => rmSync(lock, { recursive: true, force: true }) };
 }
 
 /** A fresh database on the run's PostgreSQL server (dropped by `stop`); a server of its own outside the e2e projects. */

@@ -18,7 +18,7 @@ import { sharedRealIronic } from "../../support/shared-counterparts.js";
 
 let lab: Lab;
 let stateDir: string;
-let ironic: RealIronicInfo | undefined;
+let ironic: (RealIronicInfo & { release(): void }) | undefined;
 let client: IronicClient;
 /** Lab node name → { system path found on its BMC, Ironic uuid }. */
 const enrolled = new Map<string, { systemPath: string; uuid: string; vendor: string }>();
@@ -54,6 +54,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
+  ironic?.release();
   await lab?.close();
   rmSync(stateDir, { recursive: true, force: true });
 });

@@ -10,6 +10,7 @@ import { IronicClient } from "../../../src/clients/ironic/index.js";
 import { sharedRealIronic } from "../../support/shared-counterparts.js";
 
 let URL = "";
+let release = () => {};
 const tag = randomBytes(3).toString("hex");
 const mac = `52:54:00:${tag.slice(0, 2)}:${tag.slice(2, 4)}:${tag.slice(4, 6)}`;
 const locked: string[] = [];
@@ -17,7 +18,7 @@ let client: IronicClient;
 let nodeUuid = "";
 
 beforeAll(async () => {
-  ({ url: URL } = await sharedRealIronic());
+  ({ url: URL, release } = await sharedRealIronic());
   client = new IronicClient({
     url: URL,
     auth: { type: "noauth" },
@@ -28,6 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
+  release();
 });
 
 describe("IronicClient against Debian Ironic 21.4 (fake-hardware)", () => {

@@ -8,13 +8,15 @@ let real: Record<string, unknown>;
 let lab: Record<string, unknown>;
 
 beforeAll(async () => {
-  const { url: REAL } = await sharedRealIronic();
+  const ironic = await sharedRealIronic();
+  const REAL = ironic.url;
   // Durations near the real fake-hardware ones (cleaning and deploying ~400 ms, the rest a few ms).
   const api = createIronicApi({ delays: { inspectMs: 0, cleanMs: 300, deployMs: 300, powerMs: 0 } });
   const server = await api.listen("127.0.0.1", 0);
   try {
     [real, lab] = await Promise.all([runScenario(REAL), runScenario(server.url)]);
   } finally {
+    ironic.release();
     api.stop();
     await server.close();
   }
