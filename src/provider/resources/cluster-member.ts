@@ -27,6 +27,7 @@ import {
   UNKNOWN,
   type Value,
 } from "../../framework/index.js";
+import { isClientError } from "../../clients/errors.js";
 import { addClientError } from "../client-errors.js";
 import { providerDataSlot } from "../data-slot.js";
 import { SchedulerNotConfiguredError } from "../scheduler-config.js";
@@ -158,6 +159,7 @@ async function converge(
   const wait = plan.wait_for_registration !== false;
   let phase: "register" | "join" = prior ? "join" : "register";
   let lastSeen: Observed | undefined;
+  let rejected: unknown;
   try {
     const o = await bounded(ctx, ms, op, what(plan), async (signal) => {
       while (phase === "register") {
@@ -167,10 +169,25 @@ async function converge(
         else await sleep(pollMs, signal);
       }
       ctx.log.info("joining the scheduler", { scheduler: ops.kind, node });
-      return ops.join(node, joinSpec(plan, prior));
+      // slurmctld may set a just-resumed node DOWN again ("Not responding": its slurmd re-registered or missed a
+      // ping); the node is admitted once it stays schedulable, so a rejection is retried until the timeout.
+      for (;;) {
+        try {
+          return await ops.join(node, joinSpec(plan, prior));
+        } catch (e) {
+          if (!isClientError(e, "RACKFORM_ERR_SLURM_REJECTED")) throw e;
+          rejected = e;
+          ctx.log.warn("the scheduler did not admit the node yet; retrying", { node, error: (e as Error).message });
+          await sleep(pollMs, signal);
+        }
+      }
     });
     return stateOf(plan, o);
   } catch (e) {
+    if (rejected && e instanceof OperationTimeoutError) {
+      addClientError(diags, rejected, `join ${LABEL[ops.kind]}`, site(plan));
+      return undefined;
+    }
     if (phase === "register" && e instanceof OperationTimeoutError) {
       let there: string;
       try {

@@ -75,6 +75,40 @@ describe("rackform_cluster_member (slurm)", () => {
     expect(q.requiresReplace).toEqual([]);
   });
 
+  /** Makes slurmctld set the node DOWN again right after each of its first `times` RESUMEs (a slurmd missing pings). */
+  function flapAfterResume(name: string, times: number): { readonly resumes: number } {
+    const n = rig.slurm.hooks.node(name)!;
+    const seen = { resumes: 0 };
+    let down = n.down;
+    Object.defineProperty(n, "down", {
+      get: () => down,
+      set: (v: boolean) => {
+        if (!v) seen.resumes++;
+        down = v || seen.resumes <= times;
+      },
+    });
+    return seen;
+  }
+
+  it("retries a join that slurmctld answers with DOWN again, until the node stays up", async () => {
+    rig.slurm.hooks.registerNode("gpu-01", { state: "DOWN", reason: "Not responding" });
+    const seen = flapAfterResume("gpu-01", 2);
+    const r = await apply(rig.srv, gpu01());
+    expect(lines(r.diagnostics)).toBe("");
+    expect(r.newState).toMatchObject({ joined: true, state: "IDLE" });
+    expect(seen.resumes).toBe(3);
+  });
+
+  it("fails at the create timeout when every RESUME leaves the node DOWN, naming the node and its state", async () => {
+    rig.slurm.hooks.registerNode("gpu-01", { state: "DOWN", reason: "Not responding" });
+    const seen = flapAfterResume("gpu-01", Number.POSITIVE_INFINITY);
+    const r = await apply(rig.srv, gpu01({ timeouts: timeouts({ create: "300ms" }) }));
+    expect(r.diagnostics.map((d) => d.summary)).toEqual(["Failed to join Slurm"]);
+    expect(r.diagnostics[0].detail).toContain("node gpu-01 is still DOWN after RESUME");
+    expect(seen.resumes).toBeGreaterThan(1);
+    expectNoSecrets(r);
+  });
+
   it("waits for the node to register, then joins", async () => {
     const later = setTimeout(() => rig.slurm.hooks.registerNode("gpu-01", { state: "DOWN" }), 150);
     const r = await apply(rig.srv, gpu01());
