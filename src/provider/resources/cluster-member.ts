@@ -15,6 +15,8 @@
  * Rolling: with max_unavailable a drain first takes a slot of the disruption budget (cluster-member-budget.ts), and
  * create gives it back when the node rejoins (or fails to), so a reimage of the whole rack keeps the rest joined.
  */
+
+import { isClientError } from "../../clients/errors.js";
 import {
   type Context,
   type Diagnostics,
@@ -27,7 +29,6 @@ import {
   UNKNOWN,
   type Value,
 } from "../../framework/index.js";
-import { isClientError } from "../../clients/errors.js";
 import { addClientError } from "../client-errors.js";
 import { providerDataSlot } from "../data-slot.js";
 import { SchedulerNotConfiguredError } from "../scheduler-config.js";
