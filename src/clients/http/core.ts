@@ -69,6 +69,11 @@ export interface HttpRequest {
   /** Absolute URL, without credentials. */
   readonly url: string | URL;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Headers made afresh for every attempt, e.g. an OAuth signature whose nonce a server accepts only once (MAAS
+   * answers a repeated nonce with 401). Requests with them are not shared between concurrent callers.
+   */
+  readonly signPerAttempt?: () => Readonly<Record<string, string>>;
   /** Sent as JSON with Content-Type application/json. */
   readonly json?: unknown;
   /** Raw body, when `json` is not used. */
@@ -140,7 +145,9 @@ export class HttpCore {
   /** Sends a request with retries; resolves with a success response or rejects with a RackformClientError. */
   request(req: HttpRequest): Promise<HttpResponse> {
     const method = req.method.toUpperCase();
-    if (method !== "GET" || req.body !== undefined || req.json !== undefined) return this.execute(req);
+    if (method !== "GET" || req.body !== undefined || req.json !== undefined || req.signPerAttempt) {
+      return this.execute(req);
+    }
     // Concurrent GETs of one URL with the same credentials share one request; each caller keeps its own signal.
     const key = `${String(req.url)}\n${JSON.stringify(Object.entries(req.headers ?? {}).sort())}`;
     let shared = this.inflight.get(key);
@@ -205,7 +212,8 @@ export class HttpCore {
         let retryIn: number | undefined;
         let failure: RackformClientError;
         try {
-          const res = await this.attempt(pool, gate, url, method, headers, body, signal, attempt);
+          const signed = req.signPerAttempt ? { ...headers, ...lower(req.signPerAttempt()) } : headers;
+          const res = await this.attempt(pool, gate, url, method, signed, body, signal, attempt);
           if ((req.okStatus ?? is2xx)(res.status)) return res;
           failure = statusError(this.redactor, res, ctx);
           if (RETRYABLE_STATUSES.has(res.status) && repeatable) {
@@ -293,6 +301,7 @@ export class HttpCore {
   }
 
   private headersFor(req: HttpRequest): Record<string, string> {
+    // (signPerAttempt headers are added per attempt in execute)
     const h: Record<string, string> = { accept: "application/json", "user-agent": this.opts.userAgent ?? "rackform" };
     if (req.json !== undefined) h["content-type"] = "application/json";
     for (const [k, v] of Object.entries(req.headers ?? {})) h[k.toLowerCase()] = v;
@@ -339,4 +348,9 @@ function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: 
       },
     );
   });
+}
+
+/** Header names in lower case. */
+function lower(h: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 }

@@ -68,14 +68,17 @@ export class MaasTransport {
     signal?: AbortSignal,
     okStatus: (s: number) => boolean = is2xx,
   ): Promise<HttpResponse> {
-    const headers: Record<string, string> = { authorization: authorizationHeader(this.creds, this.oauth) };
+    const headers: Record<string, string> = {};
     if (form) headers["content-type"] = "application/x-www-form-urlencoded";
+    // A fresh OAuth nonce and timestamp for every attempt: MAAS refuses a repeated nonce ("Nonce already used.").
+    const signPerAttempt = () => ({ authorization: authorizationHeader(this.creds, this.oauth) });
     let res: HttpResponse;
     try {
       res = await this.core.request({
         method,
         url,
         headers,
+        signPerAttempt,
         body: form ? encodeForm(form) : undefined,
         // POST ops change state (deploy, allocate, release…): the core must not repeat them after a drop or 503.
         idempotent: method !== "POST",

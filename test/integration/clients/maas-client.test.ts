@@ -182,6 +182,15 @@ describe("never repeating a POST operation", () => {
     expect(maas.requests.filter((r) => r.op === "deploy")).toHaveLength(1);
   });
 
+  it("a read answered 503 is retried with a fresh nonce (MAAS refuses a nonce twice) and succeeds", async () => {
+    const m = maas.add("gpu-07");
+    maas.unavailableNextGet = true;
+    expect((await client.getMachine(m.system_id)).hostname).toBe("gpu-07");
+    expect(maas.requests).toHaveLength(2);
+    const [a, b] = maas.requests.map((r) => parseOAuth(r.authorization)?.get("oauth_nonce"));
+    expect(a).not.toBe(b);
+  });
+
   it("a read whose connection is reset is retried and succeeds", async () => {
     const m = maas.add("gpu-08");
     maas.resetNextGet = true;

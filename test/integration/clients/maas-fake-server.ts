@@ -52,6 +52,8 @@ export class FakeMaas {
   resetNextPost = false;
   /** Drop the connection of the next GET. */
   resetNextGet = false;
+  /** Answer the next GET 503 after checking (and so consuming) its OAuth nonce, as MAAS does for a BMC that did not answer. */
+  unavailableNextGet = false;
   private nonces = new Set<string>();
   private server!: Server;
   private seq = 0;
@@ -133,6 +135,10 @@ export class FakeMaas {
     }
     const authError = this.checkAuth(rec.authorization);
     if (authError) return send(res, 401, authError, "text/plain");
+    if (rec.method === "GET" && this.unavailableNextGet) {
+      this.unavailableNextGet = false;
+      return send(res, 503, "Unable to query power state: the BMC did not answer", "text/plain");
+    }
     const path = u.pathname.replace(/^\/MAAS\/api\/2\.0\//, "");
     const one = /^machines\/([^/]+)\/$/.exec(path);
     if (path === "machines/" && rec.method === "GET") {
