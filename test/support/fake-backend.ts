@@ -12,6 +12,8 @@ import {
   type DeployOptions,
   type EnrollSpec,
   type FoundMachine,
+  type HostPower,
+  imageLabel,
   type MachineFacts,
   type MachineState,
   type NodeIdentity,
@@ -30,6 +32,8 @@ export interface FakeMachine {
   status: string;
   message: string;
   image: string;
+  /** The host's power; "unknown" as when its BMC does not answer. @default "off" */
+  power?: HostPower;
 }
 
 export class FakeBackend implements Backend {
@@ -67,7 +71,7 @@ export class FakeBackend implements Backend {
       status: m.status,
       message: m.message,
       macs: [...m.macs].sort(),
-      power: "off",
+      power: m.power ?? "off",
       image: m.image,
     };
   }
@@ -118,7 +122,12 @@ export class FakeBackend implements Backend {
   async deploy(id: string, o: DeployOptions): Promise<Outcome> {
     this.calls.push(`deploy ${id}`);
     const m = this.get(id);
-    Object.assign(m, { state: "deployed", status: "Deployed", image: `${o.image.name}-${o.image.version}` });
+    Object.assign(m, {
+      state: "deployed",
+      status: "Deployed",
+      image: imageLabel(this.name, o.image),
+      power: "on",
+    });
     return { kind: "complete", facts: this.facts(m) };
   }
 
@@ -126,7 +135,7 @@ export class FakeBackend implements Backend {
     this.calls.push(`release ${id}`);
     const m = this.machines.get(id);
     if (!m) return undefined;
-    Object.assign(m, { state: "ready", status: "Ready", image: "" });
+    Object.assign(m, { state: "ready", status: "Ready", image: "", power: "off" });
     return { kind: "complete", facts: this.facts(m) };
   }
 
@@ -137,6 +146,16 @@ export class FakeBackend implements Backend {
 
   async lastAcceptance(): Promise<AcceptanceEvidence | undefined> {
     return undefined;
+  }
+
+  async powerState(id: string): Promise<HostPower> {
+    this.calls.push(`powerState ${id}`);
+    return this.get(id).power ?? "off";
+  }
+
+  async powerOn(id: string): Promise<void> {
+    this.calls.push(`powerOn ${id}`);
+    this.get(id).power = "on";
   }
 
   async quarantine(id: string, reason: string): Promise<void> {

@@ -172,8 +172,14 @@ function image(c: ResourceChange, ev: Set<NodeEvent>): string {
       const erase = knownText(attr(c.change, "before", "erase_on_destroy"));
       return erase === "false" ? `undeploy ${version(c, "before")}` : `undeploy ${version(c, "before")}, erase disks`;
     }
-    case "update":
+    case "update": {
+      const before = knownText(attr(c.change, "before", "power_state"));
+      const after = knownText(attr(c.change, "after", "power_state"));
+      if (after === "on" && (before === "off" || before === "unknown")) {
+        return before === "off" ? "power on (host found off)" : "power on (host power unknown: BMC did not answer)";
+      }
       return updated(c);
+    }
     default:
       return "";
   }

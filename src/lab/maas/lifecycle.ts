@@ -227,7 +227,10 @@ export class Lifecycle {
     this.sets.start(iset);
     this.store.event(m, "INFO", "Deploying", `${osystem}/${series}`, user);
     this.powerAsync(m, true, S.FAILED_DEPLOYMENT);
-    this.later(m, this.delays.deployMs, () => {
+    this.later(m, this.delays.deployMs, async () => {
+      // A machine is Deployed once its OS booted, i.e. after the power-on went through (or failed: Failed deployment).
+      await this.powerChains.get(m.systemId);
+      if (m.status !== S.DEPLOYING) return;
       if (!this.sets.finish(m, iset, this.takeFault(m, "deploy"))) {
         this.move(m, S.FAILED_DEPLOYMENT, "Installation failed (refer to the installation log for more information).");
         this.store.event(m, "ERROR", "Failed deployment", m.statusMessage);

@@ -35,6 +35,9 @@ export type MachineState =
   | "broken"
   | "other";
 
+/** A host's power as a backend reports it. */
+export type HostPower = "on" | "off" | "unknown";
+
 /** What identifies a node before it has a backend id: any match means "this machine is already enrolled". */
 export interface NodeIdentity {
   /** Hostname (MAAS) or node name (Ironic). */
@@ -209,6 +212,13 @@ export interface Backend {
   runAcceptance(id: string, o: AcceptanceOptions): Promise<AcceptanceRun>;
   /** The evidence of the latest gate run, read without running anything; undefined when there is none. */
   lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined>;
+  /**
+   * The host's power as the backend can tell it now: MAAS asks the BMC (op=query_power_state), Ironic reports the
+   * power_state its conductor keeps in sync. "unknown" when the backend cannot tell (BMC unreachable or unpowered).
+   */
+  powerState(id: string, signal?: AbortSignal): Promise<HostPower>;
+  /** Powers the host of a machine on through the backend and waits until the backend reports it on; repeat-safe. */
+  powerOn(id: string, o: OperationOptions): Promise<void>;
   /** Takes the machine out of service with `reason` (MAAS mark_broken, Ironic maintenance); repeat-safe. */
   quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void>;
 }

@@ -15,6 +15,7 @@ import {
   type DeployOptions,
   type EnrollSpec,
   type FoundMachine,
+  type HostPower,
   imageLabel,
   type MachineFacts,
   type MachineState,
@@ -27,6 +28,7 @@ import {
   type ReleaseOptions,
 } from "./backend.js";
 import { acceptanceStep, lastEvidence } from "./ironic-acceptance.js";
+import { ironicPowerOn, ironicPowerState } from "./power.js";
 
 /** Ironic provision state → normalized state (ironic/common/states.py). Maintenance reads as "broken". */
 export const IRONIC_STATE_TABLE: Readonly<Record<string, MachineState>> = {
@@ -343,6 +345,14 @@ export class IronicBackend implements Backend {
   async lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
     const listed = await this.client.nodes.get(id, SHARED_FIELDS);
     return lastEvidence(listed ?? (await this.client.getNode(id, { signal })));
+  }
+
+  powerState(id: string, signal?: AbortSignal): Promise<HostPower> {
+    return ironicPowerState(this.client, id, signal);
+  }
+
+  powerOn(id: string, o: OperationOptions): Promise<void> {
+    return ironicPowerOn(this.client, id, o, this.pollMs);
   }
 
   async quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void> {

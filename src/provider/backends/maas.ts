@@ -19,6 +19,7 @@ import {
   type DeployOptions,
   type EnrollSpec,
   type FoundMachine,
+  type HostPower,
   type MachineFacts,
   type MachineState,
   type NodeIdentity,
@@ -30,6 +31,7 @@ import {
   type ReleaseOptions,
 } from "./backend.js";
 import { AFTER_TEST, type MaasAcceptance, TESTABLE } from "./maas-acceptance.js";
+import { maasPowerOn, maasPowerState } from "./power.js";
 
 /** MAAS status id → normalized state (ids of src/maascommon/enums/node.py NodeStatus). */
 export const MAAS_STATE_TABLE: Readonly<Record<number, MachineState>> = {
@@ -287,6 +289,14 @@ export class MaasBackend implements Backend {
 
   lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
     return this.gate().last(id, signal);
+  }
+
+  powerState(id: string, signal?: AbortSignal): Promise<HostPower> {
+    return maasPowerState(this.client, id, signal);
+  }
+
+  powerOn(id: string, o: OperationOptions): Promise<void> {
+    return maasPowerOn(this.client, id, o, this.pollMs);
   }
 
   async quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void> {

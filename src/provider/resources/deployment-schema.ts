@@ -47,7 +47,8 @@ export const deploymentSchema: Schema = {
     'version, url or sha256, or new user data, replaces the deployment: the plan reads "must be replaced" (a ' +
     "reimage). If the deploy fails the machine keeps the backend's evidence and the deployment is recorded as " +
     "tainted. Refresh shows a machine released by hand as gone (the plan deploys it again) and an image changed " +
-    "out of band as a replacement (deployed_image forces it). Destroy releases with disk erase (MAAS) or undeploys " +
+    "out of band as a replacement (deployed_image forces it); a host found powered off (by hand, or by its PDU " +
+    "outlet) plans an in-place power-on (power_state), never a reimage. Destroy releases with disk erase (MAAS) or undeploys " +
     "with cleaning (Ironic) and waits until the machine is free. Joining a scheduler is the user data's business: " +
     "a `rackform-join: slurm` (or `kubernetes`) line asks the node to register with it. Import with the machine id.",
   attributes: {
@@ -138,6 +139,15 @@ export const deploymentSchema: Schema = {
     status: attr.string({
       computed: true,
       description: 'The backend\'s own status name, e.g. "Deployed", "Failed deployment", "active".',
+    }),
+    power_state: attr.string({
+      computed: true,
+      description:
+        'The host\'s power as the backend last told it: "on", "off", or "unknown" when its BMC did not answer (MAAS ' +
+        "asks the BMC through op=query_power_state; Ironic reports the power state its conductor keeps in sync). A " +
+        'deployed host is meant to run: "off" or "unknown" plans an in-place update that powers it on through the ' +
+        "backend and waits until the backend reports it on — a host switched off by hand is drift, not a reimage.",
+      planModifiers: [useStateForUnknown()],
     }),
   },
   blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },

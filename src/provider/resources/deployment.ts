@@ -20,6 +20,7 @@ import {
   type Backend,
   type BackendName,
   backendFor,
+  type HostPower,
   imageLabel,
   type MachineFacts,
   type MachineState,
@@ -40,8 +41,17 @@ const DEFAULT_TIMEOUT_MS = { create: 60 * 60_000, read: 2 * 60_000, update: 2 * 
 /** States in which the machine holds no deployment any more: read reports the deployment gone. */
 const FREE: ReadonlySet<MachineState> = new Set(["ready", "enrolled", "enrolling", "commissioning"]);
 
-function withFacts(v: ObjectValue, backend: BackendName, f: MachineFacts): ObjectValue {
-  return { ...v, id: `${backend}:${f.id}`, status: f.status, deployed_image: f.image ?? "" };
+/** The state from the backend's facts; `power` when it was asked, else the value held (a fresh deployment runs). */
+function withFacts(v: ObjectValue, backend: BackendName, f: MachineFacts, power?: HostPower): ObjectValue {
+  const held = isKnown(v, "power_state") ? getString(v, "power_state") : null;
+  const power_state = power ?? held ?? "on";
+  return { ...v, id: `${backend}:${f.id}`, status: f.status, deployed_image: f.image ?? "", power_state };
+}
+
+/** Power is state: a deployed host that is off, or whose BMC did not answer, is planned back on in place. */
+function planPowerOn(state: ObjectValue, plan: ObjectValue): ObjectValue {
+  const held = getString(state, "power_state");
+  return held === "off" || held === "unknown" ? { ...plan, power_state: "on" } : plan;
 }
 
 async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: number, diags: Diagnostics) {
@@ -133,7 +143,8 @@ export function deploymentResource(): Resource {
     modifyPlan(req, resp) {
       if (req.state === null || req.plan === null || isUnknown(req.plan)) return;
       const state = req.state as ObjectValue;
-      const plan = req.plan as ObjectValue;
+      const plan = planPowerOn(state, req.plan as ObjectValue);
+      resp.plan = plan;
       resp.requiresReplace.push(...replacePaths(state, plan));
       // Out-of-band reimage: the backend reports another image than the one this state deployed (or, right after
       // an import, than the configured one). A configured image change is already a replacement above.
@@ -167,7 +178,21 @@ export function deploymentResource(): Resource {
       const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
       try {
         const b = backendFor(need(), m.backend);
-        const f = await bounded(req.context, ms, "update", `reading ${m.id}`, (s) => b.read(m.id, s));
+        const log = req.context.log.with({ resource: "rackform_deployment", backend: m.backend, id: m.id });
+        const powerOn =
+          isKnown(req.plan, "power_state") &&
+          getString(req.plan, "power_state") === "on" &&
+          getString(req.state, "power_state") !== "on";
+        const f = await bounded(
+          req.context,
+          ms,
+          "update",
+          `${powerOn ? "powering on" : "reading"} ${m.id}`,
+          async (s) => {
+            if (powerOn) await b.powerOn(m.id, { log, signal: s });
+            return b.read(m.id, s);
+          },
+        );
         if (!f) {
           resp.diagnostics.error(
             "Machine not found",
@@ -192,8 +217,18 @@ export function deploymentResource(): Resource {
       const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
       try {
         const b = backendFor(need(), m.backend);
-        const f = await bounded(req.context, ms, "read", `reading machine ${m.id}`, (s) => b.read(m.id, s));
-        resp.state = !f || FREE.has(f.state) ? null : withFacts(st, m.backend, f);
+        const got = await bounded(req.context, ms, "read", `reading machine ${m.id}`, async (s) => {
+          const f = await b.read(m.id, s);
+          return f && !FREE.has(f.state) ? { f, power: await b.powerState(m.id, s) } : undefined;
+        });
+        resp.state = got ? withFacts(st, m.backend, got.f, got.power) : null;
+        if (got?.power === "unknown") {
+          resp.diagnostics.warning(
+            "Host power unknown",
+            `${LABEL[m.backend]} could not tell the power state of machine ${m.id} (its BMC did not answer): the plan ` +
+              "powers it on through the backend, which changes nothing if it runs. Check the BMC and its PDU outlet.",
+          );
+        }
       } catch (e) {
         reportBackendError(resp.diagnostics, e, "read the machine", machineIdSite(m.backend, m.id));
       }

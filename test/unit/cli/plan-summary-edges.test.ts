@@ -216,6 +216,21 @@ describe("plan-summary edge cases", () => {
     expect(text).toContain("| pdu-b outlet 3 | off (outlet released) |");
   });
 
+  it("shows a host found off, or whose power is unknown, as a power-on of its deployment (not a reimage)", () => {
+    const dep = (name: string, from: string) =>
+      rc(
+        "rackform_deployment",
+        name,
+        ["update"],
+        { id: `maas:${name}`, machine_id: `maas:${name}`, image: image("1"), power_state: from },
+        { id: `maas:${name}`, machine_id: `maas:${name}`, image: image("1"), power_state: "on" },
+      );
+    const text = md(plan([dep("a", "off"), dep("b", "unknown")]));
+    expect(text).toContain("power on (host found off)");
+    expect(text).toContain("power on (host power unknown: BMC did not answer)");
+    expect(text).not.toContain("reimage");
+  });
+
   it("puts several racks in an overview table, in the order the plans were given", () => {
     const leave = rc("rackform_cluster_member", "x", ["delete"], { node: "r13-u01", scheduler: "slurm" }, null);
     const join = rc("rackform_cluster_member", "y", ["create"], null, { node: "r12-u01", scheduler: "slurm" });

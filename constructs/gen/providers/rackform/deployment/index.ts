@@ -693,6 +693,11 @@ export class Deployment extends cdktf.TerraformResource {
     return this.getStringAttribute('status');
   }
 
+  // power_state - computed: true, optional: false, required: false
+  public get powerState() {
+    return this.getStringAttribute('power_state');
+  }
+
   // timeouts - computed: false, optional: true, required: false
   private _timeouts = new DeploymentTimeoutsOutputReference(this, "timeouts");
   public get timeouts() {

@@ -1,0 +1,75 @@
+/**
+ * Host power through each backend, for rackform_deployment's "power is state": MAAS asks the BMC through the region
+ * (op=query_power_state, op=power_on), Ironic reads and sets the power_state its conductor owns
+ * (PUT /v1/nodes/{id}/states/power). A BMC that cannot be reached makes the answer "unknown", never an error: the
+ * caller plans a power-on re-check of that one machine instead of failing the whole plan.
+ */
+import { isClientError } from "../../clients/errors.js";
+import type { IronicClient } from "../../clients/ironic/index.js";
+import type { MaasClient } from "../../clients/maas/index.js";
+import type { HostPower, OperationOptions } from "./backend.js";
+
+/** How long a power-on may take before the backend reports it (the resource's timeout bounds it first). */
+const POWER_ON_MS = 30 * 60_000;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", stop, { once: true });
+  });
+
+/** MAAS's answer to op=query_power_state; a refused query (MAAS: 503, the BMC did not answer) is "unknown". */
+export async function maasPowerState(client: MaasClient, id: string, signal?: AbortSignal): Promise<HostPower> {
+  try {
+    const s = await client.queryPowerState(id, signal);
+    return s === "on" || s === "off" ? s : "unknown";
+  } catch (e) {
+    // The machine gone, a bad key or an unreachable region are real failures of the read; a BMC that does not
+    // answer is a fact about the host.
+    if (isClientError(e) && e.status === 503) return "unknown";
+    throw e;
+  }
+}
+
+/** op=power_on, then op=query_power_state until the BMC says "on". */
+export async function maasPowerOn(client: MaasClient, id: string, o: OperationOptions, pollMs: number): Promise<void> {
+  if ((await maasPowerState(client, id, o.signal)) === "on") return;
+  o.log.info("powering the host on through MAAS", { id });
+  await client.powerOn(id, "rackform: the host of a deployed machine was off");
+  const deadline = Date.now() + POWER_ON_MS;
+  while ((await maasPowerState(client, id, o.signal)) !== "on") {
+    if (Date.now() > deadline) throw new Error(`MAAS machine ${id} did not report power on`);
+    await sleep(o.pollMs ?? pollMs, o.signal);
+  }
+}
+
+/** Ironic's power_state of the node. */
+export async function ironicPowerState(client: IronicClient, id: string, signal?: AbortSignal): Promise<HostPower> {
+  const n = await client.getNode(id, { fields: ["uuid", "power_state"], signal });
+  return n.powerState === "power on" ? "on" : n.powerState === "power off" ? "off" : "unknown";
+}
+
+/** PUT states/power "power on", then waits for power_state "power on" with nothing pending. */
+export async function ironicPowerOn(
+  client: IronicClient,
+  id: string,
+  o: OperationOptions,
+  pollMs: number,
+): Promise<void> {
+  if ((await ironicPowerState(client, id, o.signal)) === "on") return;
+  o.log.info("powering the host on through Ironic", { id });
+  await client.setPowerState(id, "power on", { signal: o.signal });
+  await client.waitForPowerState(id, "power on", {
+    timeoutMs: POWER_ON_MS,
+    pollMs: o.pollMs ?? pollMs,
+    signal: o.signal,
+  });
+}

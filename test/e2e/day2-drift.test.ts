@@ -1,0 +1,102 @@
+/**
+ * Day-2 drift under the real engines (issue 11's matrix, first part): a converged 4-node MAAS + Slurm rack written as
+ * the demo writes it (MACs taken from rackform_bmc), then one hand-made change at a time. For each: the plan touches
+ * only the affected node, only with in-place updates (nothing replaced, nothing destroyed); one apply converges; the
+ * next plan is empty; no test code calls a backend to help. The lab runs on its `instant` profile.
+ */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MaasClient } from "../../src/clients/maas/index.js";
+import { SlurmClient } from "../../src/clients/slurm/index.js";
+import { type Lab, startLab } from "../../src/lab/index.js";
+import { ENGINES, engine, type Workdir } from "../support/engines.js";
+import { plannedChanges, rackStack, resourceName, slurmNodes, uploadGoldenImage } from "../support/rack.js";
+import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+
+let lab: Lab;
+let cliConfig: string;
+beforeAll(async () => {
+  cliConfig = await freshInstall([builtProvider()]);
+  lab = await startLab({ nodes: 4, profile: "instant", stateDir: await mkdtemp(join(tmpdir(), "rf-lab-")) });
+  await uploadGoldenImage(lab);
+});
+afterAll(async () => {
+  await lab?.close();
+});
+
+/** Every MAAS machine as hostname → "status/power". */
+async function maasView(): Promise<Map<string, string>> {
+  const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
+  try {
+    return new Map((await c.listMachines()).map((m) => [m.hostname, `${m.statusName}/${m.systemId}`]));
+  } finally {
+    await c.close();
+  }
+}
+
+describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (name) => {
+  let w: Workdir;
+  let nodes: string[];
+  const node = () => lab.world.node(nodes[1])!;
+
+  beforeAll(async () => {
+    nodes = lab.info.nodes.map((n) => n.name);
+    w = await rackStack(engine(name), cliConfig, lab, "maas", nodes);
+    await w.ok(["init", "-no-color"]);
+    await w.ok(["apply", "-auto-approve", "-no-color"]);
+  });
+
+  /** Plans, checks that only `expected` (addresses of the affected node) change, in place; applies; plans again. */
+  async function healsInOneApply(expected: readonly string[]): Promise<void> {
+    const before = await maasView();
+    const changes = (await plannedChanges(w)).filter(
+      (c) => c.actions.join() !== "no-op" && c.actions.join() !== "read",
+    );
+    expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
+      expected.map((a) => `${a} update`).sort(),
+    );
+    await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
+    const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    // Nothing was re-enrolled or reimaged: every machine keeps its id and is Deployed.
+    const after = await maasView();
+    expect(after).toEqual(before);
+    for (const v of after.values()) expect(v).toMatch(/^Deployed\//);
+    const slurm = await slurmNodes(lab);
+    for (const n of nodes) expect(slurm.get(n)?.schedulable, n).toBe(true);
+  }
+
+  it("a PDU outlet switched off: the outlet, that node's BMC re-check and its host power are fixed in place", async () => {
+    const n = lab.info.nodes[1];
+    lab.world.setOutlet(n.pdu, n.outlet, "Off");
+    const plan = await w.run(["plan", "-no-color"]);
+    // The plan says why: the outlet is off, the BMC did not answer, the host's power is unknown.
+    expect(plan.stdout).toMatch(/power_state\s+= "Off" -> "On"/);
+    expect(plan.stdout).toMatch(/power_state\s+= "unknown" -> "on"/);
+    expect(plan.stdout).not.toContain("forces replacement");
+    const r = resourceName(nodes[1]);
+    await healsInOneApply([`rackform_pdu_outlet.${r}`, `rackform_bmc.${r}`, `rackform_deployment.${r}`]);
+    expect(lab.world.powerState(node())).toBe("On");
+  });
+
+  it("a host powered off through its BMC: only its deployment plans a power-on, and apply powers it on", async () => {
+    lab.world.setHostPower(node(), false);
+    const plan = await w.run(["plan", "-no-color"]);
+    expect(plan.stdout).toMatch(/power_state\s+= "off" -> "on"/);
+    await healsInOneApply([`rackform_deployment.${resourceName(nodes[1])}`]);
+    expect(lab.world.powerState(node())).toBe("On");
+  });
+
+  it("a node drained by hand in Slurm: only its member plans the re-join", async () => {
+    const s = lab.info.slurm!;
+    const c = new SlurmClient({ url: s.url, user: s.user, token: s.token });
+    try {
+      await c.drain(nodes[2], "maintenance by hand");
+    } finally {
+      await c.close();
+    }
+    await healsInOneApply([`rackform_cluster_member.${resourceName(nodes[2])}`]);
+  });
+});
