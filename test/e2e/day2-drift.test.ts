@@ -4,7 +4,7 @@
  * only the affected node, only with in-place updates (nothing replaced, nothing destroyed); one apply converges; the
  * next plan is empty; no test code calls a backend to help. The lab runs on its `instant` profile.
  */
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -98,5 +98,20 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
       await c.close();
     }
     await healsInOneApply([`rackform_cluster_member.${resourceName(nodes[2])}`]);
+  });
+
+  it("the flavor baseline edited in code (GPU count): the plan re-checks every BMC and changes nothing else", async () => {
+    const tf = await readFile(join(w.dir, "main.tf"), "utf8");
+    await w.write({ "main.tf": tf.replace("gpu_count = 8", "gpu_count = 4") });
+    try {
+      const changes = (await plannedChanges(w)).filter((c) => !["no-op", "read"].includes(c.actions.join()));
+      expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
+        nodes.map((n) => `rackform_bmc.${resourceName(n)} update`).sort(),
+      );
+    } finally {
+      await w.write({ "main.tf": tf });
+    }
+    const back = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(back.code, back.stdout + back.stderr).toBe(0);
   });
 });
