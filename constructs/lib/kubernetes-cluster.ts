@@ -29,7 +29,10 @@ export interface KubernetesClusterProps {
   readonly labels?: Readonly<Record<string, string>>;
   /** Taints every node gets. @default none */
   readonly taints?: readonly KubernetesTaint[];
-  /** Disruption budget: at most this many nodes of the cluster drained at once by one apply. @default no limit */
+  /**
+   * Disruption budget: at most this many nodes of the cluster out of service at once (this apply's drains plus nodes
+   * already cordoned or NotReady). @default no limit
+   */
   readonly maxUnavailable?: number;
 }
 

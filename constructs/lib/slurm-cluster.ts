@@ -18,7 +18,10 @@ export interface SlurmClusterProps {
   readonly partition?: string;
   /** Node features for --constraint. @default the flavor's GPU model in lower case, e.g. ["h100"] */
   readonly features?: readonly string[];
-  /** Disruption budget: at most this many nodes of the same partitions drained at once by one apply. @default no limit */
+  /**
+   * Disruption budget: at most this many nodes of the same partitions out of service at once (this apply's drains plus
+   * nodes Slurm already reports drained, down or not responding). @default no limit
+   */
   readonly maxUnavailable?: number;
 }
 

@@ -1,6 +1,8 @@
 /**
- * The disruption budget of cluster members: at most `max_unavailable` nodes of one budget key out of the cluster at
- * once, within one provider process (one engine run).
+ * The disruption budget of cluster members: at most `max_unavailable` nodes of one budget key out of service at once.
+ * This run's drains hold slots in the provider process (one engine run); nodes the scheduler already reports out
+ * (drained or down by hand, not responding, cordoned, NotReady) count too, looked at when a drain asks and every tick
+ * while drains wait.
  *
  * Why in the provider: on a reimage every node's first step is its member's destroy (the drain), the engine makes all
  * of them ready at once and its parallelism semaphore is FIFO, so whatever -parallelism says every node drains before
@@ -54,6 +56,11 @@ export interface SlotRequest {
   readonly signal: AbortSignal;
   /** RPCs the server is serving now (Context.inFlight); without it the guard cannot judge this waiter. */
   readonly inFlight?: () => number;
+  /**
+   * Nodes of this key the scheduler reports out of service now (drained, down, not responding, cordoned, NotReady):
+   * they count against `max` like drains of this run. A failed look counts as none (the run's own drains still do).
+   */
+  readonly outOfService?: () => Promise<readonly string[]>;
   readonly log: Logger;
 }
 
@@ -65,6 +72,8 @@ interface Holder {
 
 interface Waiter {
   readonly req: SlotRequest;
+  /** Logged as waiting (it could not take a slot when it came): its wait counts against timeouts.delete. */
+  waited: boolean;
   readonly grant: () => void;
   readonly fail: (e: unknown) => void;
 }
@@ -78,6 +87,9 @@ export class DisruptionBudget {
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
   private stuckSince: number | undefined;
+  /** Per key: nodes the scheduler last reported out of service, and whether a look is under way. */
+  private readonly outside = new Map<string, readonly string[]>();
+  private readonly looking = new Map<string, Promise<void>>();
 
   constructor(opts: DisruptionBudgetOptions = {}) {
     this.quietMs = opts.quietMs ?? 5_000;
@@ -90,6 +102,17 @@ export class DisruptionBudget {
     return this.holders.filter((h) => h.key === key).map((h) => h.node);
   }
 
+  /** Nodes of `key` out of service in the scheduler that hold no slot of this run (as last looked at). */
+  outOfService(key: string): string[] {
+    const mine = new Set(this.holders.filter((h) => h.key === key).flatMap((h) => [...h.names]));
+    return (this.outside.get(key) ?? []).filter((n) => !mine.has(n));
+  }
+
+  /** Everything that counts against `key`'s limit: this run's drains, then nodes already out in the scheduler. */
+  unavailable(key: string, self: readonly string[] = []): string[] {
+    return [...this.inUse(key), ...this.outOfService(key)].filter((n) => !self.includes(n));
+  }
+
   /**
    * Takes a slot for the node, waiting while `max` of its key are held; resolves true when it had to wait. Rejects on
    * abort or with BudgetDeadlockError.
@@ -97,25 +120,18 @@ export class DisruptionBudget {
   acquire(req: SlotRequest): Promise<boolean> {
     if (req.signal.aborted) return Promise.reject(req.signal.reason);
     if (this.holding(req)) return Promise.resolve(false);
-    if (this.waiters.every((w) => w.req.key !== req.key) && this.inUse(req.key).length < req.max) {
-      this.take(req);
-      return Promise.resolve(false);
-    }
-    const inUse = this.inUse(req.key);
-    req.log.info(
-      `drain of ${req.node} waits for the disruption budget (${inUse.length} of ${req.max} in use: ${inUse.join(", ")})`,
-      { node: req.node, budget: req.key, in_use: inUse },
-    );
     return new Promise<boolean>((resolve, reject) => {
       const onAbort = () => {
         this.drop(w);
         reject(req.signal.reason);
       };
+      // Queued at once, in arrival order: first come, first served per key, whatever the scheduler look costs.
       const w: Waiter = {
         req,
+        waited: false,
         grant: () => {
           req.signal.removeEventListener("abort", onAbort);
-          resolve(true);
+          resolve(w.waited);
         },
         fail: (e) => {
           req.signal.removeEventListener("abort", onAbort);
@@ -124,7 +140,19 @@ export class DisruptionBudget {
       };
       req.signal.addEventListener("abort", onAbort, { once: true });
       this.waiters.push(w);
-      this.watch();
+      const decide = () => {
+        this.grantWaiting();
+        if (!this.waiters.includes(w) || w.waited) return;
+        w.waited = true;
+        const out = this.unavailable(req.key, namesOf(req));
+        req.log.info(
+          `drain of ${req.node} waits for the disruption budget (${out.length} of ${req.max} out of service: ${out.join(", ")})`,
+          { node: req.node, budget: req.key, in_use: this.inUse(req.key), out_of_service: this.outOfService(req.key) },
+        );
+        this.watch();
+      };
+      if (req.outOfService) void this.look(req).then(decide);
+      else decide();
     });
   }
 
@@ -146,7 +174,32 @@ export class DisruptionBudget {
       },
     );
     this.grantWaiting();
+    this.stuckSince = undefined;
     return h.node;
+  }
+
+  /** Asks the scheduler which nodes of the request's key are out of service; concurrent askers share one look. */
+  private look(req: SlotRequest): Promise<void> {
+    const pending = this.looking.get(req.key);
+    if (pending || !req.outOfService) return pending ?? Promise.resolve();
+    const ask = req.outOfService;
+    const p = (async () => {
+      try {
+        this.outside.set(req.key, await ask());
+      } catch (e) {
+        req.log.warn(
+          "could not list the scheduler's nodes for the disruption budget; counting this run's drains only",
+          {
+            budget: req.key,
+            error: (e as Error)?.message ?? String(e),
+          },
+        );
+      } finally {
+        this.looking.delete(req.key);
+      }
+    })();
+    this.looking.set(req.key, p);
+    return p;
   }
 
   private holding(req: SlotRequest): boolean {
@@ -171,17 +224,19 @@ export class DisruptionBudget {
   /** First come, first served per key: a later drain never overtakes an earlier one of its key. */
   private grantWaiting(): void {
     const blocked = new Set<string>();
+    let granted = false;
     for (const w of [...this.waiters]) {
       if (blocked.has(w.req.key)) continue;
-      if (this.inUse(w.req.key).length >= w.req.max) {
+      if (this.unavailable(w.req.key, namesOf(w.req)).length >= w.req.max) {
         blocked.add(w.req.key);
         continue;
       }
       this.drop(w);
       this.take(w.req);
       w.grant();
+      granted = true;
     }
-    this.stuckSince = undefined;
+    if (granted) this.stuckSince = undefined;
   }
 
   private watch(): void {
@@ -198,6 +253,11 @@ export class DisruptionBudget {
 
   /** The guard: only waiting drains in flight, slots held, for quietMs on end → fail every waiting drain. */
   private check(): void {
+    // Nodes out in the scheduler come back by themselves (or by hand): look again for every key that has waiters.
+    const firstOfKey = new Map(this.waiters.map((w) => [w.req.key, w.req] as const));
+    for (const req of firstOfKey.values()) {
+      if (req.outOfService) void this.look(req).then(() => this.grantWaiting());
+    }
     const counts = this.waiters.map((w) => w.req.inFlight?.());
     if (counts.some((c) => c === undefined) || this.holders.length === 0) {
       this.stuckSince = undefined;
@@ -221,4 +281,9 @@ export class DisruptionBudget {
       w.fail(new BudgetDeadlockError(w.req.node, holders));
     }
   }
+}
+
+/** The names a request knows its node by. */
+function namesOf(req: SlotRequest): string[] {
+  return [req.node, ...(req.aliases ?? [])];
 }

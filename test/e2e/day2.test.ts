@@ -178,7 +178,7 @@ describe.each(ENGINES)("day 2 of an 8-node rack under %s", (name) => {
       // AND the provider logged on stderr which drains waited for whom (TF_LOG=debug: the engines show rackform's log
       // lines raw at debug, as go-plugin does not parse their millisecond @timestamp)
       expect(apply.stderr).toMatch(
-        /drain of r\d+-n\d+ waits for the disruption budget \(2 of 2 in use: r\d+-n\d+, r\d+-n\d+\)/,
+        /drain of r\d+-n\d+ waits for the disruption budget \(2 of 2 out of service: r\d+-n\d+, r\d+-n\d+\)/,
       );
 
       // AND the next plan is empty

@@ -38,6 +38,16 @@ export function maxUnavailableOf(state: ObjectValue, priv: PrivateState): number
   return typeof v === "number" && v >= 1 ? Math.floor(v) : null;
 }
 
+/** "a, b (draining in this run), c (out in the scheduler)". */
+function outNames(budget: DisruptionBudget, key: string): string {
+  const mine = budget.inUse(key);
+  const theirs = budget.outOfService(key);
+  return [
+    ...(mine.length ? [`${mine.join(", ")} (draining in this run)`] : []),
+    ...(theirs.length ? [`${theirs.join(", ")} (already out in the scheduler)`] : []),
+  ].join("; ");
+}
+
 const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`);
 
 /**
@@ -52,6 +62,7 @@ export async function waitForSlot(
   ms: number,
   what: string,
   diags: Diagnostics,
+  outOfService?: (key: string) => Promise<readonly string[]>,
 ): Promise<number | undefined> {
   const max = maxUnavailableOf(state, priv);
   if (max === null) return 0;
@@ -68,6 +79,7 @@ export async function waitForSlot(
         max,
         signal,
         inFlight: ctx.inFlight,
+        ...(outOfService ? { outOfService: () => outOfService(key) } : {}),
         log: ctx.log,
       }),
     );
@@ -84,7 +96,7 @@ export async function waitForSlot(
     } else if (e instanceof OperationTimeoutError) {
       diags.error(
         "Drain waited too long for the disruption budget",
-        `${what} was not drained: ${max} of ${max} slots stayed in use (${budget.inUse(key).join(", ")}) for ` +
+        `${what} was not drained: ${max} of ${max} nodes stayed out of service (${outNames(budget, key)}) for ` +
           `${fmt(ms)}. ${unchanged} Re-apply to continue the rollout, raise timeouts.delete, or raise max_unavailable.`,
         path("max_unavailable"),
       );

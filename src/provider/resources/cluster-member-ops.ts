@@ -55,6 +55,11 @@ export interface SchedulerOps {
   whatIsThere(node: string): Promise<string>;
   /** Admits the node (idempotent) and reports it afterwards. */
   join(node: string, spec: JoinSpec): Promise<Observed>;
+  /**
+   * Nodes sharing the budget `key` (see budgetKey) that are out of service now: Slurm nodes of the same partitions that
+   * are drained, down or not responding; Kubernetes nodes cordoned or NotReady.
+   */
+  outOfService(key: string): Promise<string[]>;
   /** Drains without killing anything; throws DrainTimeoutError after `timeoutMs`. Resolves at once when the node is gone. */
   drain(node: string, timeoutMs: number, pollMs: number, signal: AbortSignal): Promise<void>;
 }
@@ -67,6 +72,9 @@ function names(all: readonly { name: string }[]): string {
   const shown = all.slice(0, 8).map((n) => n.name);
   return `${all.length} node${all.length > 1 ? "s" : ""} (${shown.join(", ")}${all.length > 8 ? ", …" : ""})`;
 }
+
+/** The budget key of Slurm nodes in `partitions` (as budgetKey computes it from a member's state). */
+export const slurmKey = (partitions: readonly string[]): string => `slurm:${[...partitions].sort().join(",")}`;
 
 /** A Slurm node has registered once slurmctld knows it and its slurmd answers. */
 function slurmRegistered(n: SlurmNode): boolean {
@@ -102,6 +110,10 @@ export function slurmOps(client: SlurmClient): SchedulerOps {
       if (n)
         return `slurmctld lists ${node} as ${n.state.join("+")} (reason: ${n.reason || "none"}): its slurmd has not registered`;
       return `slurmctld knows ${names(all)}, none named ${node}`;
+    },
+    async outOfService(key) {
+      const all = await client.listNodes();
+      return all.filter((n) => slurmKey(n.partitions) === key && !n.schedulable).map((n) => n.name);
     },
     async join(node, spec) {
       const n = await client.resume(node, spec.features ? { features: spec.features } : {});
@@ -148,6 +160,10 @@ export function kubernetesOps(client: KubernetesClient): SchedulerOps {
         if (isNotFound(e)) return undefined;
         throw e;
       }
+    },
+    async outOfService(key) {
+      if (key !== "kubernetes") return [];
+      return (await client.listNodes()).filter((n) => n.unschedulable || !n.ready).map((n) => n.name);
     },
     async whatIsThere(node) {
       return `the API server knows ${names(await client.listNodes())}, none named ${node}: its kubelet has not registered`;

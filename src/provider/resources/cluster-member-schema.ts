@@ -121,8 +121,10 @@ export const clusterMemberSchema: Schema = {
       optional: true,
       description:
         "Disruption budget: at most this many nodes of the same budget (scheduler and partitions: the nodes in the " +
-        "same Slurm partitions; for Kubernetes the whole cluster) are drained at once by one apply — a rolling " +
-        "reimage drains a node only while fewer are out, and the others stay in the cluster. A node's slot is given " +
+        "same Slurm partitions; for Kubernetes the whole cluster) are out of service at once — a drain starts only " +
+        "while fewer are out, counting this apply's own drains (including nodes being removed) and nodes the " +
+        "scheduler already reports out (Slurm: drained, down or not responding; Kubernetes: cordoned or NotReady), " +
+        "looked at again every 250 ms while a drain waits. The others stay in the cluster. A node's slot is given " +
         "back when it rejoins, or when its chain stops in this run (failed drain, release, deploy or acceptance gate: " +
         "the rollout goes on without it) or its machine is deleted. The value applies to drains of this apply even " +
         "when it is set in the same change. Keep -parallelism above the number of nodes minus max_unavailable: a " +

@@ -297,7 +297,9 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       const total = timeoutMs(st, "delete", DEFAULT_TIMEOUT_MS.delete);
       const node = nodeOf(st);
       const { budget } = slot.get();
-      const waited = await waitForSlot(req.context, budget, st, req.private, total, what(st), resp.diagnostics);
+      const waited = await waitForSlot(req.context, budget, st, req.private, total, what(st), resp.diagnostics, (k) =>
+        ops.outOfService(k),
+      );
       if (waited === undefined) return;
       // A wait for the budget counts against timeouts.delete too.
       const ms = waited > 0 ? Math.max(total - waited, 1_000) : total;

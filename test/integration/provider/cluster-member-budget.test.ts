@@ -109,4 +109,31 @@ describe("rackform_cluster_member disruption budget (slurm)", () => {
     expect(drained("gpu-02")).toBe(false);
     expect(r.newState).toEqual(s2);
   }, 30_000);
+
+  it("counts a node drained by hand in the partition: the drain waits, then fails at timeouts.delete naming it", async () => {
+    const [s1] = await joinedRack();
+    // GIVEN gpu-03 drained by hand (out of service in slurmctld; this run did not drain it)
+    rig.slurm.hooks.node("gpu-03")!.drain = true;
+    // WHEN gpu-01 is to be recycled with max_unavailable = 1 and at most 2 s to leave
+    const cfg = config("gpu-01", { gate_id: UNKNOWN, max_unavailable: 1 });
+    const p = await rig.srv.planResourceChange({
+      typeName: T,
+      priorState: { ...s1, timeouts: { create: null, read: null, update: null, delete: "2s" } },
+      proposedNewState: proposedNew(clusterMemberSchema, cfg, s1),
+      config: cfg,
+      priorPrivate: new Uint8Array(0),
+    });
+    const r = await rig.srv.applyResourceChange({
+      typeName: T,
+      priorState: { ...s1, timeouts: { create: null, read: null, update: null, delete: "2s" } },
+      plannedState: null,
+      config: null,
+      plannedPrivate: p.plannedPrivate,
+    });
+    // THEN it never drained: 1 of 1 was already out, and the diagnostic names that node
+    const text = lines(r.diagnostics);
+    expect(text).toContain("Drain waited too long for the disruption budget");
+    expect(text).toContain("gpu-03 (already out in the scheduler)");
+    expect(drained("gpu-01")).toBe(false);
+  }, 30_000);
 });

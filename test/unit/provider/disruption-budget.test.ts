@@ -16,7 +16,11 @@ const lines: string[] = [];
 const log = createLogger({ write: (l) => lines.push((JSON.parse(l) as LogFields)["@message"] as string) });
 
 /** A drain's request for a slot of "slurm:gpu" with at most 2 held. */
-function ask(b: DisruptionBudget, node: string, opts: { inFlight?: () => number; signal?: AbortSignal } = {}) {
+function ask(
+  b: DisruptionBudget,
+  node: string,
+  opts: { inFlight?: () => number; signal?: AbortSignal; outOfService?: () => Promise<readonly string[]> } = {},
+) {
   const p = b.acquire({
     key: "slurm:gpu",
     node,
@@ -24,6 +28,7 @@ function ask(b: DisruptionBudget, node: string, opts: { inFlight?: () => number;
     max: 2,
     signal: opts.signal ?? new AbortController().signal,
     inFlight: opts.inFlight,
+    ...(opts.outOfService ? { outOfService: opts.outOfService } : {}),
     log,
   });
   const seen = { done: false, error: undefined as unknown };
@@ -53,7 +58,33 @@ describe("DisruptionBudget", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect([n01.done, n02.done, n03.done]).toEqual([true, true, false]);
     expect(b.inUse("slurm:gpu")).toEqual(["n01", "n02"]);
-    expect(lines).toContain("drain of n03 waits for the disruption budget (2 of 2 in use: n01, n02)");
+    expect(lines).toContain("drain of n03 waits for the disruption budget (2 of 2 out of service: n01, n02)");
+  });
+
+  it("counts nodes already out in the scheduler against the limit, and lets a drain go once they are back", async () => {
+    const b = new DisruptionBudget();
+    // GIVEN n09 drained by hand in the same partition (the scheduler reports it out; this run holds no slot for it)
+    let outside: string[] = ["n09"];
+    const outOfService = async () => outside;
+    const n01 = ask(b, "n01", { outOfService });
+    const n02 = ask(b, "n02", { outOfService });
+    await vi.advanceTimersByTimeAsync(0);
+    // THEN one drain goes (1 + n09 = 2 of 2), the next waits, and the log says who is out
+    expect([n01.done, n02.done]).toEqual([true, false]);
+    expect(lines).toContain("drain of n02 waits for the disruption budget (2 of 2 out of service: n01, n09)");
+    // WHEN n09 is back in service THEN the next look lets n02 drain
+    outside = [];
+    await vi.advanceTimersByTimeAsync(300);
+    expect(n02.done).toBe(true);
+    expect(b.inUse("slurm:gpu")).toEqual(["n01", "n02"]);
+  });
+
+  it("does not count a node of this run twice when the scheduler also reports it out", async () => {
+    const b = new DisruptionBudget();
+    const outOfService = async () => ["n01", "maas:n02"];
+    const [n01, n02] = [ask(b, "n01", { outOfService }), ask(b, "n02", { outOfService })];
+    await vi.advanceTimersByTimeAsync(0);
+    expect([n01.done, n02.done]).toEqual([true, true]);
   });
 
   it("hands a slot to the first waiting drain when a node rejoins, by node name or by machine id", async () => {
