@@ -207,7 +207,8 @@ export interface Backend {
   /**
    * Runs the acceptance gate (MAAS testing script `rackform-acceptance`, Ironic service step
    * `deploy.rackform_acceptance`) and waits for it. A machine rackform quarantined earlier is returned to service
-   * first (a re-run is the way back); a machine taken out of service by someone else is a failed outcome.
+   * first (a re-run is the way back), and so is one taken out of service by hand (MAAS Broken, Ironic
+   * maintenance): the configuration says the node serves, and the gate decides; a failing node is quarantined again.
    */
   runAcceptance(id: string, o: AcceptanceOptions): Promise<AcceptanceRun>;
   /** The evidence of the latest gate run, read without running anything; undefined when there is none. */

@@ -317,12 +317,15 @@ export class IronicBackend implements Backend {
     const s = await this.settle(id, o);
     let n = s.kind === "failed" ? await this.client.getNode(id, { fields: FIELDS, signal: o.signal }) : s.node;
     if (n.maintenance) {
-      if (!(n.maintenanceReason ?? "").startsWith(QUARANTINE_PREFIX)) {
-        const why = `the node was put in maintenance by hand (${n.maintenanceReason ?? "no reason"}); rackform leaves it alone`;
-        return { outcome: await this.failed(n, why, o) };
-      }
-      // rackform quarantined it after an earlier run: re-running the gate is the way back into service.
-      o.log.info("lifting rackform's quarantine to run the gate again", { backend: "ironic", id });
+      // Re-running the gate is the way back into service, whoever set maintenance: the gate decides.
+      const byHand = !(n.maintenanceReason ?? "").startsWith(QUARANTINE_PREFIX);
+      const why = byHand
+        ? `put in maintenance by hand (${n.maintenanceReason ?? "no reason"})`
+        : "quarantined by rackform";
+      o.log.warn(`node ${id} was ${why}: running the acceptance gate to return it to service`, {
+        backend: "ironic",
+        id,
+      });
       await this.client.setMaintenance(id, false, undefined, o.signal);
     }
     if (n.provisionState === "service failed") {

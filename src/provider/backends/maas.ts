@@ -263,13 +263,15 @@ export class MaasBackend implements Backend {
     const gate = this.gate();
     let m = await this.client.getMachine(id, o.signal);
     if (m.status === MAAS_STATUS.BROKEN) {
-      if (!m.statusMessage.startsWith(QUARANTINE_PREFIX)) {
-        const message = `the machine was marked Broken by hand (${m.statusMessage || "no comment"}); rackform leaves it alone`;
-        return { outcome: { kind: "failed", facts: facts(m), message } };
-      }
-      // rackform quarantined it after an earlier run: re-running the gate is the way back into service.
-      o.log.info("lifting rackform's quarantine to run the gate again", { backend: "maas", id });
-      m = await this.client.markFixed(id, "rackform: running the acceptance gate again");
+      // Re-running the gate is the way back into service, whoever took the machine out: the configuration says the
+      // node serves, and the gate decides (a failing node is quarantined again, with the gate's evidence).
+      const byHand = !m.statusMessage.startsWith(QUARANTINE_PREFIX);
+      const why = byHand ? `marked Broken by hand (${m.statusMessage || "no comment"})` : "quarantined by rackform";
+      o.log.warn(`machine ${id} was ${why}: running the acceptance gate to return it to service`, {
+        backend: "maas",
+        id,
+      });
+      m = await this.client.markFixed(id, `rackform: ${why}; running the acceptance gate to return it to service`);
     }
     if (m.status !== MAAS_STATUS.TESTING) {
       if (!TESTABLE.has(m.status)) {

@@ -56,7 +56,9 @@ export const acceptanceSchema: Schema = {
     "GPU count, XID events and firmware versions. A pass records the measured values as evidence. A failure reports " +
     "measured against threshold for every failed check, quarantines the machine in the backend (MAAS Broken with a " +
     "comment, Ironic maintenance with a reason) so it never joins a scheduler, and is recorded as tainted: the next " +
-    "apply runs the gate again (after lifting rackform's own quarantine). Refresh re-reads the backend's status and " +
+    "apply runs the gate again (after lifting rackform's own quarantine). A machine taken out of service by hand " +
+    "(MAAS Broken, Ironic maintenance) reads as not passed; the next apply returns it to service and runs the gate, " +
+    "which decides whether it rejoins. Refresh re-reads the backend's status and " +
     "latest gate result, so a degraded or quarantined node shows `passed` changing and a planned re-run. Changing a " +
     "threshold re-runs the gate. Destroy forgets the result and leaves the machine as it is. Import with the machine id.",
   attributes: {

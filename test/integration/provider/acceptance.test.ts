@@ -100,7 +100,7 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
     expect(replacePaths(pl)).toEqual(["dcgm_level"]);
   });
 
-  it("GIVEN the node was quarantined since WHEN refresh THEN passed turns false and the plan re-runs the gate", async () => {
+  it("GIVEN the node was taken out of service by hand WHEN refresh THEN passed turns false; the re-run returns it to service", async () => {
     const raw = machineId.replace(/^\w+:/, "");
     if (backend === "maas") await ml.maas.markBroken(raw, "GPU 3 fell off the bus");
     else await ml.ironic.setMaintenance(raw, true, "GPU 3 fell off the bus");
@@ -109,6 +109,12 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
     expect(r.newState).toMatchObject({ passed: false });
     const pl = await plan(p.srv, gate(machineId), r.newState);
     expect(replacePaths(pl)).toEqual(["passed"]);
+    // AND the re-run returns the machine to service (the gate decides): it passes and is no longer quarantined
+    const again = await apply(p.srv, gate(machineId));
+    expect(lines(again.diagnostics)).toBe("");
+    expect(again.newState).toMatchObject({ passed: true });
+    expect(await quarantined(machineId)).toBeUndefined();
+    state = again.newState as ObjectValue;
   });
 
   it("GIVEN marginal NCCL and a missing GPU WHEN create THEN every failed check shows measured vs threshold, and the node is quarantined and tainted", async () => {

@@ -5,11 +5,12 @@
  * instead of hanging, the node still joined.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SlurmClient } from "../../../src/clients/slurm/index.js";
 import { type ObjectValue, UNKNOWN, type Value } from "../../../src/framework/index.js";
 import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { proposedNew } from "../../support/kitchen-sink/engine-sim.js";
-import { apply, lines, member, type SchedulerRig, startRig, T } from "./cluster-member-support.js";
+import { apply, lines, member, type SchedulerRig, SLURM_TOKEN, startRig, T } from "./cluster-member-support.js";
 
 let rig: SchedulerRig;
 beforeEach(async () => {
@@ -112,8 +113,9 @@ describe("rackform_cluster_member disruption budget (slurm)", () => {
 
   it("counts a node drained by hand in the partition: the drain waits, then fails at timeouts.delete naming it", async () => {
     const [s1] = await joinedRack();
-    // GIVEN gpu-03 drained by hand (out of service in slurmctld; this run did not drain it)
-    rig.slurm.hooks.node("gpu-03")!.drain = true;
+    // GIVEN gpu-03 drained by hand with scontrol (out of service in slurmctld; this run did not drain it)
+    const op = new SlurmClient({ url: rig.slurmUrl, user: "rackform", token: SLURM_TOKEN });
+    await op.drain("gpu-03", "bad DIMM?").finally(() => op.close());
     // WHEN gpu-01 is to be recycled with max_unavailable = 1 and at most 2 s to leave
     const cfg = config("gpu-01", { gate_id: UNKNOWN, max_unavailable: 1 });
     const p = await rig.srv.planResourceChange({
