@@ -1,14 +1,20 @@
 /**
  * Session hygiene under the real engines: every Redfish session a provider process opens on a BMC or PDU is deleted
  * before the process exits (real BMCs allow few — the lab's Dell style 8 — so leaked sessions from CI plans would
- * lock a rack out). After an apply and each of ten plans, the lab's SessionService counts no live session anywhere.
+ * lock a rack out). Issue 13 asks for 30 plans against one rack: after an apply and each plan, the lab's
+ * SessionService counts no live session on any BMC or PDU (stricter than the issue's "at most 1 per BMC").
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
 import { builtProvider, freshInstall, outletResources, providerBlock, testLab } from "../support/rackform-e2e.js";
 
-const PLANS = 5;
+/**
+ * Plans per engine. Terraform runs the issue's 30; OpenTofu runs 10, because both engines start the same provider
+ * binary and close its sessions through the same Shutdown/SIGTERM path, so the extra 20 plans under OpenTofu would
+ * prove nothing new and cost the suite's time budget about as much again as Terraform's run.
+ */
+const PLANS = { terraform: 30, tofu: 10 } as const;
 let lab: Lab;
 let cliConfig: string;
 
@@ -29,7 +35,8 @@ function live(): Record<string, number> {
 
 describe.each(ENGINES)("Redfish sessions under %s", (name) => {
   const nodes = ["r01-n01", "r01-n02"];
-  it(`leaves no live session on any BMC or PDU after an apply and ${PLANS} plans`, async () => {
+  const plans = PLANS[name];
+  it(`leaves no live session on any BMC or PDU after an apply and ${plans} plans`, async () => {
     const bmcs = nodes
       .map((n) => {
         const info = lab.info.nodes.find((x) => x.name === n)!;
@@ -40,15 +47,24 @@ describe.each(ENGINES)("Redfish sessions under %s", (name) => {
       "main.tf": providerBlock(lab) + outletResources(lab, nodes, "On") + bmcs,
     });
     await w.ok(["init", "-no-color"]);
+    const since = lab.requests.last();
     await w.ok(["apply", "-auto-approve", "-no-color"]);
     expect(live(), "after apply").toEqual({});
-    for (let i = 1; i <= PLANS; i++) {
+    for (let i = 1; i <= plans; i++) {
       const r = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(live(), `after plan ${i}`).toEqual({});
     }
-    // The plans really used sessions (a provider on basic auth would pass the check above trivially).
-    const logins = lab.requests.since(0).filter((e) => e.method === "POST" && e.path.endsWith("/Sessions"));
-    expect(logins.length).toBeGreaterThan(PLANS);
+    // The plans really used sessions, on every BMC (a provider on basic auth would pass the check above trivially),
+    // and deleted each one it opened.
+    const entries = lab.requests.since(since);
+    for (const n of nodes) {
+      const address = lab.world.node(n)!.address;
+      const on = entries.filter((e) => e.address === address);
+      const logins = on.filter((e) => e.method === "POST" && e.path.endsWith("/Sessions") && e.status === 201);
+      const logouts = on.filter((e) => e.method === "DELETE" && /\/Sessions\/[^/]+$/.test(e.path));
+      expect(logins.length, `${n}: logins`).toBeGreaterThan(plans);
+      expect(logouts.length, `${n}: logouts`).toBe(logins.length);
+    }
   });
 });

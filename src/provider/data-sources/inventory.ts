@@ -65,6 +65,8 @@ const ROW = {
   cpu_count: "number",
   macs: ["list", "string"],
   firmware: ["map", "string"],
+  bios_version: "string",
+  bmc_firmware_version: "string",
 } as const;
 
 /** The BMCs a configuration names; problems go to `diags` with the attribute path and line/column. */
@@ -119,6 +121,8 @@ function emptyRow(e: InventoryEntry): Row {
     cpu_count: null,
     macs: null,
     firmware: null,
+    bios_version: null,
+    bmc_firmware_version: null,
   };
 }
 
@@ -170,7 +174,7 @@ export function inventoryDataSource(): DataSource {
         nodes: attr.list(["object", ROW], {
           computed: true,
           description:
-            "One row per BMC, in input order: name, endpoint, rack, u, reachable, error (null when the BMC was read), system_id, serial, model, manufacturer, gpu_model, gpu_count, memory_gib, cpu_count, macs, firmware (component Id → version). Hardware fields are null when the BMC could not be read.",
+            "One row per BMC, in input order: name, endpoint, rack, u, reachable, error (null when the BMC was read), system_id, serial, model, manufacturer, gpu_model, gpu_count, memory_gib, cpu_count, macs, firmware (component Id → version), bios_version, bmc_firmware_version. Hardware fields are null when the BMC could not be read.",
         }),
       },
     },
@@ -187,11 +191,14 @@ export function inventoryDataSource(): DataSource {
       const pd = slot.get();
       const limit = getNumber(req.config, "concurrency") ?? DEFAULT_CONCURRENCY;
       const ms = parseDuration(getString(req.config, "bmc_timeout") ?? DEFAULT_BMC_TIMEOUT);
-      const rows = await mapLimit(entries, limit, async (e): Promise<Row> => {
+      // Dead links each BMC skipped, by entry index: reported after the reads, in input order.
+      const skipped: (readonly string[] | undefined)[] = [];
+      const rows = await mapLimit(entries, limit, async (e, i): Promise<Row> => {
         const row = emptyRow(e);
         try {
           const client = pd.redfishClient(new URL(e.endpoint).origin);
           const { inv } = await discover(req.context, client, undefined, { ms, op: "read", waitForReady: false });
+          skipped[i] = inv.warnings;
           return {
             ...row,
             reachable: true,
@@ -205,12 +212,23 @@ export function inventoryDataSource(): DataSource {
             cpu_count: inv.cpus.length,
             macs: [...inv.macs],
             firmware: firmwareMap(inv),
+            bios_version: inv.biosVersion ?? null,
+            bmc_firmware_version: inv.bmcFirmwareVersion ?? null,
           };
         } catch (err) {
           const code = isClientError(err) ? ` (${err.code})` : "";
           req.context.log.warn("BMC not read", { name: e.name, endpoint: e.endpoint, code });
           return { ...row, reachable: !isUnreachable(err), error: `${(err as Error).message}${code}` };
         }
+      });
+      entries.forEach((e, i) => {
+        const w = skipped[i];
+        if (!w?.length) return;
+        resp.diagnostics.warning(
+          // One summary per node: the engines fold warnings of one summary into the first.
+          `BMC inventory incomplete: ${e.name}`,
+          `${e.name} (${e.endpoint}): some linked resources could not be read and were left out of its row:\n${w.join("\n")}\nThe node's identity (system, MACs, serial) was read; check the BMC's firmware if a count looks low.`,
+        );
       });
       resp.state = { ...req.config, nodes: rows };
     },

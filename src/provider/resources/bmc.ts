@@ -78,7 +78,13 @@ function nonConformance(v: ObjectValue, d: Discovered): string | undefined {
   const diffs = baseline ? conformanceDifferences(baseline, d.inv) : [];
   if (diffs.length === 0) return undefined;
   const n = diffs.length;
-  return `${what(v, d)}: ${n} difference${n > 1 ? "s" : ""} from expected:\n${formatDifferences(diffs)}`;
+  const skipped = d.inv.warnings ?? [];
+  // A part behind a dead link is missing from the inventory, not from the node: say which links, so the user checks them.
+  const hidden =
+    skipped.length > 0
+      ? `\nThe BMC did not answer for ${skipped.length} linked resource${skipped.length > 1 ? "s" : ""}, which may hide what is missing:\n${skipped.join("\n")}\nCheck those on the BMC (a BMC firmware update often repairs dead links) before replacing any part.`
+      : "";
+  return `${what(v, d)}: ${n} difference${n > 1 ? "s" : ""} from expected:\n${formatDifferences(diffs)}${hidden}`;
 }
 
 /** How the system's identity differs from the (known) planned one, or undefined; the engine wants them equal. */
@@ -134,7 +140,9 @@ async function converge(
   }
   if (d.inv.warnings?.length)
     diags.warning(
-      "BMC inventory incomplete",
+      // The BMC in the summary: the engines fold warnings of one summary into the first ("and N more similar
+      // warnings"), which would hide every other node's dead links.
+      `BMC inventory incomplete: ${client.origin}`,
       `${site(plan).what}: some linked resources could not be read and were left out:\n${d.inv.warnings?.join("\n")}\nThe node's identity (system, MACs, serial) was read; check the BMC's firmware if a count looks low.`,
     );
   const swapped = identityChange(plan, d);

@@ -310,6 +310,16 @@ export class DataRackformInventoryNodesOutputReference extends cdktf.ComplexObje
   public get firmware() {
     return this._firmware;
   }
+
+  // bios_version - computed: true, optional: false, required: false
+  public get biosVersion() {
+    return this.getStringAttribute('bios_version');
+  }
+
+  // bmc_firmware_version - computed: true, optional: false, required: false
+  public get bmcFirmwareVersion() {
+    return this.getStringAttribute('bmc_firmware_version');
+  }
 }
 
 export class DataRackformInventoryNodesList extends cdktf.ComplexList {
