@@ -101,7 +101,7 @@ interface Case {
 /** The links the `dead-member-links` quirk kills, as the warnings name them (URL and status). */
 const deadLinks = (i: number) => [
   `${lab.info.nodes[i].bmc.url}/redfish/v1/Chassis/${nodeOf(i).chassisId}/PCIeDevices/Dead.1: HTTP 404`,
-  "/redfish/v1/UpdateService/FirmwareInventory/Unreadable.1: HTTP 500",
+  `${lab.info.nodes[i].bmc.url}/redfish/v1/UpdateService/FirmwareInventory/Unreadable.1: HTTP 500`,
 ];
 
 const CASES: readonly Case[] = [

@@ -282,7 +282,8 @@ export class RedfishClient {
         return [parseFirmware(await this.t.getJson(r))];
       } catch (e) {
         if (!warnings || !isDeadLink(e)) throw e;
-        warnings.push(`skipped ${r}: HTTP ${(e as HttpStatusError).status}`);
+        // The full URL, as collectInventory names its skipped members: a warning must say which BMC it was.
+        warnings.push(`skipped ${(e as HttpStatusError).url ?? r}: HTTP ${(e as HttpStatusError).status}`);
         return [];
       }
     });
