@@ -264,7 +264,11 @@ describe("rackform_inventory in process", () => {
     ]);
     expect(rows[0].error).toBeNull();
     expect(rows[0].gpu_model).toBe("NVIDIA H100 80GB HBM3");
+    const n5 = lab.world.node("r01-n05")!;
+    expect(rows[0].bios_version).toBe(lab.world.firmwareVersion(n5, "bios"));
+    expect(rows[0].bmc_firmware_version).toBe(lab.world.firmwareVersion(n5, "bmc"));
     expect(rows[1].error).toMatch(/RACKFORM_ERR_HTTP_CONNECT/);
+    expect(rows[1].bios_version).toBeNull();
   });
 
   it("fails on duplicate names in bmcs, naming the element", async () => {
