@@ -15,6 +15,11 @@ import { builtProvider, freshInstall, outletResources, providerBlock, testLab } 
  * prove nothing new and cost the suite's time budget about as much again as Terraform's run.
  */
 const PLANS = { terraform: 30, tofu: 10 } as const;
+/**
+ * A plan costs 1–4 s of engine and provider start-up (1 s on a quiet machine, 4 s on the shared CI machine under a full
+ * run), so 30 of them can outlast the suite's default 120 s: this timeout only stops a hung run.
+ */
+const TIMEOUT_MS = 300_000;
 let lab: Lab;
 let cliConfig: string;
 
@@ -36,35 +41,39 @@ function live(): Record<string, number> {
 describe.each(ENGINES)("Redfish sessions under %s", (name) => {
   const nodes = ["r01-n01", "r01-n02"];
   const plans = PLANS[name];
-  it(`leaves no live session on any BMC or PDU after an apply and ${plans} plans`, async () => {
-    const bmcs = nodes
-      .map((n) => {
-        const info = lab.info.nodes.find((x) => x.name === n)!;
-        return `resource "rackform_bmc" ${JSON.stringify(n)} {\n  endpoint   = ${JSON.stringify(info.bmc.url)}\n  depends_on = [rackform_pdu_outlet.${n}]\n}\n`;
-      })
-      .join("\n");
-    const w = await Workdir.create(engine(name), cliConfig, {
-      "main.tf": providerBlock(lab) + outletResources(lab, nodes, "On") + bmcs,
-    });
-    await w.ok(["init", "-no-color"]);
-    const since = lab.requests.last();
-    await w.ok(["apply", "-auto-approve", "-no-color"]);
-    expect(live(), "after apply").toEqual({});
-    for (let i = 1; i <= plans; i++) {
-      const r = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(live(), `after plan ${i}`).toEqual({});
-    }
-    // The plans really used sessions, on every BMC (a provider on basic auth would pass the check above trivially),
-    // and deleted each one it opened.
-    const entries = lab.requests.since(since);
-    for (const n of nodes) {
-      const address = lab.world.node(n)!.address;
-      const on = entries.filter((e) => e.address === address);
-      const logins = on.filter((e) => e.method === "POST" && e.path.endsWith("/Sessions") && e.status === 201);
-      const logouts = on.filter((e) => e.method === "DELETE" && /\/Sessions\/[^/]+$/.test(e.path));
-      expect(logins.length, `${n}: logins`).toBeGreaterThan(plans);
-      expect(logouts.length, `${n}: logouts`).toBe(logins.length);
-    }
-  });
+  it(
+    `leaves no live session on any BMC or PDU after an apply and ${plans} plans`,
+    async () => {
+      const bmcs = nodes
+        .map((n) => {
+          const info = lab.info.nodes.find((x) => x.name === n)!;
+          return `resource "rackform_bmc" ${JSON.stringify(n)} {\n  endpoint   = ${JSON.stringify(info.bmc.url)}\n  depends_on = [rackform_pdu_outlet.${n}]\n}\n`;
+        })
+        .join("\n");
+      const w = await Workdir.create(engine(name), cliConfig, {
+        "main.tf": providerBlock(lab) + outletResources(lab, nodes, "On") + bmcs,
+      });
+      await w.ok(["init", "-no-color"]);
+      const since = lab.requests.last();
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      expect(live(), "after apply").toEqual({});
+      for (let i = 1; i <= plans; i++) {
+        const r = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+        expect(r.code, r.stdout + r.stderr).toBe(0);
+        expect(live(), `after plan ${i}`).toEqual({});
+      }
+      // The plans really used sessions, on every BMC (a provider on basic auth would pass the check above trivially),
+      // and deleted each one it opened.
+      const entries = lab.requests.since(since);
+      for (const n of nodes) {
+        const address = lab.world.node(n)!.address;
+        const on = entries.filter((e) => e.address === address);
+        const logins = on.filter((e) => e.method === "POST" && e.path.endsWith("/Sessions") && e.status === 201);
+        const logouts = on.filter((e) => e.method === "DELETE" && /\/Sessions\/[^/]+$/.test(e.path));
+        expect(logins.length, `${n}: logins`).toBeGreaterThan(plans);
+        expect(logouts.length, `${n}: logouts`).toBe(logins.length);
+      }
+    },
+    TIMEOUT_MS,
+  );
 });
