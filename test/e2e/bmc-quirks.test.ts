@@ -13,8 +13,11 @@
  * and `vendor-message-ids` (the lab answers its vendor MessageId on a SimpleUpdate refused while a task runs) are
  * covered here only by their nodes converging with the quirk on (the client's handling is in the integration test
  * clients-vs-lab/redfish-quirks). rackform sends no Redfish reset itself either — host power goes through MAAS or
- * Ironic — so `action-info-404` and `misspelled-allowable-values` are reached by the rack chain, whose MAAS powers the
- * every-quirk node through its Redfish Reset action (On, then ForceRestart for the deploy).
+ * Ironic — so `action-info-404` and `misspelled-allowable-values` are reached only by the rack chain, whose MAAS powers
+ * the every-quirk node through its Redfish Reset action. The lab's MAAS posts the ResetType without reading the
+ * advertised values, as MAAS's redfish power driver does, so this shows the quirks break no reset the chain sends; the
+ * client's own choice of ResetType against them is in the integration test. (Real Ironic's sushy does read them; the
+ * contract test of real Ironic runs no quirky node yet.)
  */
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
