@@ -65,11 +65,11 @@ function differing(c: ResourceChange): string[] {
 
 /** "firmware HostBIOS_0 1.6.7 → 1.7.0" for each component of a map that changed; sensitive ones stay hidden. */
 function mapCauses(c: ResourceChange, owner: string, name: string): string[] {
-  const before = (c.change.before as Record<string, unknown>)?.[name];
-  const after = (c.change.after as Record<string, unknown>)?.[name];
-  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const side = (v: unknown) => ((v as Record<string, unknown> | null)?.[name] ?? {}) as Record<string, unknown>;
+  const [before, after] = [side(c.change.before), side(c.change.after)];
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...keys]
-    .filter((k) => JSON.stringify((before as never)?.[k]) !== JSON.stringify((after as never)?.[k]))
+    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
     .sort()
     .map(
       (k) =>
