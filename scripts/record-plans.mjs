@@ -1,8 +1,11 @@
 // Records the golden plans that test/unit/cli/plan-summary.test.ts summarises: real `show -json` output of real plans
-// of the demo rack (8 nodes via MAAS, Terraform) against the lab — create, reimage, partial failure, destroy.
+// of the demo rack (8 nodes via MAAS, Terraform) against the lab — create, reimage, partial failure, destroy, and the
+// day-2 plans: rollout (a reimage under max_unavailable = 2 with one node removed) and drift (an outlet switched off
+// and a GPU lost behind the engine's back).
 // Secrets never reach the files: variable values are replaced and every lab credential is searched for before writing.
 // Run after changing the provider or the demo configuration: `npm run build && node --import tsx scripts/record-plans.mjs`
-// (RACKFORM_PLAN_ENGINE=tofu records with OpenTofu instead).
+// (RACKFORM_PLAN_ENGINE=tofu records with OpenTofu instead; RACKFORM_PLANS=rollout,drift records only those scenarios,
+// named as the files are, so that the others keep their recorded ids).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,7 +38,11 @@ function scrub(planJson, secrets) {
   return text;
 }
 
+const ONLY = process.env.RACKFORM_PLANS?.split(",").filter(Boolean);
+const wanted = (...names) => !ONLY || names.some((n) => ONLY.includes(n));
+
 async function record(w, name, planArgs, secrets) {
+  if (!wanted(name)) return;
   const plan = await w.run(["plan", "-out=golden.tfplan", "-no-color", ...planArgs]);
   if (plan.code !== 0) throw new Error(`plan for ${name} failed\n${plan.stdout}\n${plan.stderr}`);
   const shown = await w.ok(["show", "-json", "-no-color", "golden.tfplan"]);
@@ -50,39 +57,65 @@ async function main() {
   mkdirSync(OUT, { recursive: true });
 
   // create, then reimage and destroy of the converged rack
-  const lab = await testLab(8);
-  try {
-    await uploadGoldenImage(lab);
-    await uploadGoldenImage(lab, REIMAGE);
-    const secrets = labSecrets(lab);
-    const nodes = lab.info.nodes.map((n) => n.name);
-    const w = await rackStack(eng, cliConfig, lab, "maas", nodes);
-    await w.ok(["init", "-no-color"]);
-    await record(w, "create", [], secrets);
-    await w.ok(["apply", "-auto-approve", "-no-color"]);
-    await w.write({ "main.tf": rackConfig(lab, "maas", nodes, { image: REIMAGE }) });
-    await record(w, "reimage", [], secrets);
-    await w.write({ "main.tf": rackConfig(lab, "maas", nodes) });
-    await record(w, "destroy", ["-destroy"], secrets);
-  } finally {
-    await lab.close();
-  }
+  const lab = wanted("create", "reimage", "destroy") ? await testLab(8) : undefined;
+  if (lab)
+    try {
+      await uploadGoldenImage(lab);
+      await uploadGoldenImage(lab, REIMAGE);
+      const secrets = labSecrets(lab);
+      const nodes = lab.info.nodes.map((n) => n.name);
+      const w = await rackStack(eng, cliConfig, lab, "maas", nodes);
+      await w.ok(["init", "-no-color"]);
+      await record(w, "create", [], secrets);
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      await w.write({ "main.tf": rackConfig(lab, "maas", nodes, { image: REIMAGE }) });
+      await record(w, "reimage", [], secrets);
+      await w.write({ "main.tf": rackConfig(lab, "maas", nodes) });
+      await record(w, "destroy", ["-destroy"], secrets);
+    } finally {
+      await lab.close();
+    }
+
+  // day 2 on a converged rack under max_unavailable = 2: a reimage that also removes the last node, then (config
+  // restored) an outlet switched off and a GPU lost behind the engine's back
+  const day2 = wanted("rollout", "drift") ? await testLab(8) : undefined;
+  if (day2)
+    try {
+      await uploadGoldenImage(day2);
+      await uploadGoldenImage(day2, REIMAGE);
+      const secrets = labSecrets(day2);
+      const nodes = day2.info.nodes.map((n) => n.name);
+      const budget = { maxUnavailable: 2 };
+      const w = await rackStack(eng, cliConfig, day2, "maas", nodes, budget);
+      await w.ok(["init", "-no-color"]);
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      await w.write({ "main.tf": rackConfig(day2, "maas", nodes.slice(0, -1), { ...budget, image: REIMAGE }) });
+      await record(w, "rollout", [], secrets);
+      await w.write({ "main.tf": rackConfig(day2, "maas", nodes, budget) });
+      const off = day2.info.nodes[1];
+      day2.world.setOutlet(off.pdu, off.outlet, "Off");
+      day2.world.faults.add({ kind: "missing-gpu", node: nodes[4] });
+      await record(w, "drift", [], secrets);
+    } finally {
+      await day2.close();
+    }
 
   // two nodes fail the acceptance gate (NCCL below threshold); the plan after that apply
-  const faulty = await testLab(8);
-  try {
-    await uploadGoldenImage(faulty);
-    const secrets = labSecrets(faulty);
-    const nodes = faulty.info.nodes.map((n) => n.name);
-    for (const n of [nodes[2], nodes[5]]) faulty.world.faults.add({ kind: "marginal-nccl", node: n, value: 300 });
-    const w = await rackStack(eng, cliConfig, faulty, "maas", nodes);
-    await w.ok(["init", "-no-color"]);
-    const failed = await w.run(["apply", "-auto-approve", "-no-color"]);
-    if (failed.code === 0) throw new Error("the apply with two faulty nodes succeeded: the fault did not take");
-    await record(w, "partial-failure", [], secrets);
-  } finally {
-    await faulty.close();
-  }
+  const faulty = wanted("partial-failure") ? await testLab(8) : undefined;
+  if (faulty)
+    try {
+      await uploadGoldenImage(faulty);
+      const secrets = labSecrets(faulty);
+      const nodes = faulty.info.nodes.map((n) => n.name);
+      for (const n of [nodes[2], nodes[5]]) faulty.world.faults.add({ kind: "marginal-nccl", node: n, value: 300 });
+      const w = await rackStack(eng, cliConfig, faulty, "maas", nodes);
+      await w.ok(["init", "-no-color"]);
+      const failed = await w.run(["apply", "-auto-approve", "-no-color"]);
+      if (failed.code === 0) throw new Error("the apply with two faulty nodes succeeded: the fault did not take");
+      await record(w, "partial-failure", [], secrets);
+    } finally {
+      await faulty.close();
+    }
   // As `npm run lint` wants them (biome folds short arrays), so that re-recording shows only real differences.
   execFileSync(join(ROOT, "node_modules", ".bin", "biome"), ["format", "--write", OUT], { stdio: "inherit" });
 }

@@ -167,6 +167,44 @@ describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
     });
   });
 
+  // Day-2 plans on Terraform only (the summary reads the same JSON format from both engines; the four scenarios above
+  // cover OpenTofu): a rollout under max_unavailable = 2 that also removes a node, then drift made behind the engine's
+  // back. Only plans: nothing of either is applied.
+  if (name === "terraform")
+    describe("a converged rack under max_unavailable = 2, on day 2", () => {
+      let lab: Lab;
+      afterAll(async () => {
+        await lab?.close();
+      });
+
+      it("summarises the rollout and the drift plans: 8 nodes (not 9), at most 2 out at once; causes beside fixes", async () => {
+        lab = await testLab(8);
+        await uploadGoldenImage(lab);
+        await uploadGoldenImage(lab, REIMAGE);
+        const nodes = lab.info.nodes.map((n) => n.name);
+        const budget = { maxUnavailable: 2 };
+        const w = await rackStack(engine(name), cliConfig, lab, "maas", nodes, budget);
+        await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes, budget)) });
+        await w.ok(["init", "-no-color"]);
+        await w.ok(["apply", "-auto-approve", "-no-color"]);
+        // the last node removed from the rack while the others are reimaged
+        await w.write({
+          "main.tf": cdktfNames(rackConfig(lab, "maas", nodes.slice(0, -1), { ...budget, image: REIMAGE })),
+        });
+        const rollout = await review(await showPlan(w), "rollout");
+        expect(rollout).toContain(
+          "Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, at most 2 out of service at once (max_unavailable = 2).",
+        );
+        // back to the applied configuration; then an outlet switched off and a GPU lost behind the engine's back
+        await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes, budget)) });
+        const off = lab.info.nodes[1];
+        lab.world.setOutlet(off.pdu, off.outlet, "Off");
+        lab.world.faults.add({ kind: "missing-gpu", node: nodes[4] });
+        const drift = await review(await showPlan(w), "drift");
+        expect(drift).toMatch(/\| r01-n02 +\| outlet power_state On → Off; BMC conformant true → false;/);
+      });
+    });
+
   describe("the gpu-rack example synthesized by CDKTF (the Rack construct's logical ids)", () => {
     let lab: Lab;
     afterAll(async () => {

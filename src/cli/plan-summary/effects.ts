@@ -155,6 +155,30 @@ function machine(c: ResourceChange, ev: Set<NodeEvent>): string {
 
 const version = (c: ResourceChange, side: "before" | "after") => display(attr(c.change, side, "image", "version"));
 
+/** What forces a replacement, by attribute name: `image.sha256` → "sha256", `machine_id` → "machine". */
+function replacedBy(c: ResourceChange): string[] {
+  const paths = c.change.replace_paths ?? [];
+  const names = paths.map((p) => {
+    const leaf = String(p[0] === "image" && p.length > 1 ? p[1] : p[0]);
+    return leaf === "machine_id" ? "machine" : leaf;
+  });
+  return [...new Set(names.length > 0 ? names : changedAttrs(c).filter((a) => !["status", "power_state"].includes(a)))];
+}
+
+/**
+ * "reimage 2026.06.2 → 2026.07.1"; when the version reads the same on both sides (same version, new sha256 or URL; a
+ * new machine under it; both sensitive) the cell says what does change instead of "reimage X → X".
+ */
+function reimage(c: ResourceChange): string {
+  const from = version(c, "before");
+  const to = version(c, "after");
+  if (from !== to) return `reimage ${from} → ${to}`;
+  const known = attr(c.change, "before", "image", "version").kind === "known";
+  const why = replacedBy(c).filter((a) => a !== "version" || !known);
+  const what = why.length > 0 ? ` (new ${why.join(", ")})` : "";
+  return known ? `reimage ${from}${what}` : `reimage${what}`;
+}
+
 function image(c: ResourceChange, ev: Set<NodeEvent>): string {
   switch (kindOf(c)) {
     case "create":
@@ -166,7 +190,7 @@ function image(c: ResourceChange, ev: Set<NodeEvent>): string {
         return `redeploy ${version(c, "after")} (failed last apply)`;
       }
       ev.add("reimage");
-      return `reimage ${version(c, "before")} → ${version(c, "after")}`;
+      return reimage(c);
     case "delete": {
       ev.add("undeploy");
       const erase = knownText(attr(c.change, "before", "erase_on_destroy"));

@@ -3,8 +3,9 @@
  * condition (errored, incomplete, drift, no changes), and per rack the counts and a table of the nodes that change.
  * Renders on GitHub and GitLab alike (plain tables and blockquotes, no HTML beyond <sub>).
  */
-import { type Column, DISRUPTIVE, type NodeEvent } from "./effects.js";
-import type { PlanSummary, RackSummary } from "./model.js";
+import { type Column, DISRUPTIVE, type NodeEffects, type NodeEvent } from "./effects.js";
+import type { PlanStatus, PlanSummary, RackSummary } from "./model.js";
+import type { OutBy, Rollout } from "./rollout.js";
 
 /** The first line of every summary; pipelines find their sticky comment by it. */
 export const SUMMARY_HEADING = "## rackform plan summary";
@@ -106,6 +107,63 @@ export function banner(racks: readonly RackSummary[]): string | undefined {
   return parts.length > 0 ? `> **⚠ ${parts.join(", ")}.**` : undefined;
 }
 
+const OUT_BY: readonly OutBy[] = ["reimaged", "re-enrolled", "drained and rejoined", "removed"];
+
+/** "16 nodes reimaged, at most 2 out of service at once (max_unavailable = 2)" and its budget. */
+export function rolloutLine(r: Rollout): string {
+  const parts: [number, string][] = OUT_BY.filter((by) => (r.drained.get(by) ?? 0) > 0).map((by) => [
+    r.drained.get(by) ?? 0,
+    by,
+  ]);
+  if (r.undrained > 0) parts.push([r.undrained, "out without a drain"]);
+  const words = parts.map(([n, by], i) => `${i === 0 ? plural(n, "node") : n} ${by}`);
+  const what = words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+  const shape =
+    r.limits.length === 0
+      ? `no max_unavailable${r.atOnce > 1 ? `: all ${r.atOnce} may be out of service at once` : ""}`
+      : `at most ${r.atOnce} out of service at once (max_unavailable = ${r.limits.join(", ")})`;
+  return `Rollout, ${escapeCell(r.budget)}: ${what}, ${shape}.`;
+}
+
+/** Warnings of the rollouts: every node of a partition out at once, or more than the budget. */
+function rolloutWarnings(s: PlanSummary): string[] {
+  const several = s.plans.length > 1;
+  return s.plans.flatMap((p) =>
+    p.rollouts
+      .filter((r) => r.warning !== undefined)
+      .map((r) => `> **⚠ ${several ? `${escapeCell(p.label ?? p.source)}, ` : ""}${escapeCell(r.warning ?? "")}.**`),
+  );
+}
+
+/** "Power: Off → On; BMC: re-check (not conformant)": what the plan does to a node, as one cell. */
+function fixOf(e: NodeEffects | undefined): string {
+  if (!e || e.cells.size === 0) return "nothing planned";
+  return COLUMNS.filter(([c]) => e.cells.has(c))
+    .map(([c, h]) => `${h}: ${e.cells.get(c)}`)
+    .join("; ");
+}
+
+/** The "Changed outside rackform" section of each plan with drift: the causes beside the planned fix. */
+function driftSections(s: PlanSummary): string[] {
+  const out: string[] = [];
+  const several = s.plans.length > 1;
+  for (const p of s.plans.filter((x: PlanStatus) => x.drift.length > 0)) {
+    const which = several ? ` · ${escapeCell(p.label ?? p.source)}` : "";
+    const rows = p.drift.map((d) => [
+      escapeCell(d.name),
+      escapeCell(d.causes.join("; ")),
+      escapeCell(fixOf(p.effects.get(d.name))),
+    ]);
+    out.push(
+      `### Changed outside rackform${which}`,
+      "",
+      ...table(["Node", "Changed outside rackform", "Planned fix"], rows),
+      "",
+    );
+  }
+  return out;
+}
+
 function countsLine(r: RackSummary): string {
   return EVENT_ORDER.filter((ev) => (r.counts.get(ev) ?? 0) > 0)
     .map((ev) => `${r.counts.get(ev)} ${COUNTED[ev]}`)
@@ -117,6 +175,7 @@ function rackSection(r: RackSummary): string[] {
   if (r.changed.length === 0) return [...out, "No changes to this rack's nodes.", ""];
   const counts = countsLine(r);
   if (counts) out.push(counts, "");
+  for (const roll of r.rollouts) out.push(rolloutLine(roll), "");
   const cols = COLUMNS.filter(([c]) => r.changed.some((n) => n.cells.has(c)));
   const rows = r.changed.map((n) => [escapeCell(n.name), ...cols.map(([c]) => escapeCell(n.cells.get(c) ?? "·"))]);
   out.push(...table(["Node", ...cols.map(([, h]) => h)], rows), "");
@@ -145,9 +204,7 @@ function statusLines(s: PlanSummary): string[] {
     }
     if (p.incomplete)
       out.push(`ℹ ${name}: the plan is incomplete — some changes are deferred to a later plan and apply.`);
-    if (p.drift.length > 0) {
-      out.push(`ℹ ${name}: changed outside rackform since the last apply: ${p.drift.map(escapeCell).join(", ")}.`);
-    }
+    if (p.label === undefined) for (const roll of p.rollouts) out.push(`ℹ ${name}: ${rolloutLine(roll)}`);
     if (p.others.length > 0) {
       const list = p.others.map((c) => `\`${escapeCell(c.address)}\` (${c.change.actions.join(", then ")})`);
       out.push(`ℹ ${name}: changes outside the node chain: ${list.join(", ")}.`);
@@ -178,9 +235,10 @@ function footer(s: PlanSummary): string {
 /** The Markdown of a summary, ending with a newline. */
 export function renderMarkdown(s: PlanSummary): string {
   const out = [SUMMARY_HEADING, ""];
-  const b = banner(s.racks);
-  if (b) out.push(b, "");
+  const warnings = [banner(s.racks), ...rolloutWarnings(s)].filter((w): w is string => w !== undefined);
+  if (warnings.length > 0) out.push(warnings.join("\n>\n"), "");
   out.push(...statusLines(s));
+  out.push(...driftSections(s));
   if (s.racks.length > 1) out.push(...overview(s.racks));
   for (const r of s.racks) out.push(...rackSection(r));
   out.push(footer(s));

@@ -2,9 +2,11 @@
  * From plans to racks: every plan's nodes grouped into racks (the label the plan was given, else the node's PDU),
  * with the events counted per rack and the plan-level conditions (errored, incomplete, drift) a reviewer must see.
  */
+import { type DriftNode, driftByNode } from "./drift.js";
 import { type NodeEffects, type NodeEvent, nodeEffects } from "./effects.js";
 import { planNodes } from "./nodes.js";
 import type { PlanJson, ResourceChange } from "./plan-json.js";
+import { type Rollout, rollouts } from "./rollout.js";
 
 /** One plan given to the command: its JSON, where it came from, and the rack label the user gave it (if any). */
 export interface PlanInput {
@@ -23,6 +25,8 @@ export interface RackSummary {
   readonly changed: readonly NodeEffects[];
   /** How many nodes each event touches. */
   readonly counts: ReadonlyMap<NodeEvent, number>;
+  /** The plan's rollouts, when this rack is the whole plan (a labelled plan); else the plan's status carries them. */
+  readonly rollouts: readonly Rollout[];
 }
 
 /** What one plan reports about itself, apart from its changes. */
@@ -34,8 +38,12 @@ export interface PlanStatus {
   readonly errored: boolean;
   readonly incomplete: boolean;
   readonly changes: number;
-  /** Node names (or addresses) whose resources changed outside the engine since the last apply. */
-  readonly drift: readonly string[];
+  /** What changed outside the engine since the last apply, by node (or address), with the causes. */
+  readonly drift: readonly DriftNode[];
+  /** What the plan does to each node, by name (the fix beside a drift's cause). */
+  readonly effects: ReadonlyMap<string, NodeEffects>;
+  /** Per disruption budget, how many nodes go out of service and how many at once. */
+  readonly rollouts: readonly Rollout[];
   /** Changes to resources outside a node's chain (other providers, data sources read during apply). */
   readonly others: readonly ResourceChange[];
 }
@@ -50,34 +58,6 @@ const NO_PDU = "nodes without a PDU outlet in the plan";
 
 const isChange = (c: ResourceChange) => !c.change.actions.every((a) => a === "no-op" || a === "read");
 
-/** Top-level attributes whose values differ between before and after. */
-function differing(c: ResourceChange): Set<string> {
-  const before = (c.change.before ?? {}) as Record<string, unknown>;
-  const after = (c.change.after ?? {}) as Record<string, unknown>;
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return new Set([...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])));
-}
-
-/**
- * Drift the planned changes depend on, as the engines themselves report it: observed values (status, power state)
- * change on every refresh and would bury the drift that matters.
- */
-function driftOf(plan: PlanJson, nameOf: Map<string, string>): string[] {
-  const relevant = plan.relevant_attributes ?? [];
-  const matters = (c: ResourceChange) => {
-    if (c.change.after === null || c.change.after === undefined) return true;
-    const diff = differing(c);
-    return relevant.some(
-      (r) => r.resource === c.address && (r.attribute.length === 0 || diff.has(String(r.attribute[0]))),
-    );
-  };
-  const drifted = (plan.resource_drift ?? [])
-    .filter(isChange)
-    .filter(matters)
-    .map((c) => nameOf.get(c.address) ?? c.address);
-  return [...new Set(drifted)].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-}
-
 /** Summarises the plans; racks keep the order the plans were given in, PDU groups sort by name within a plan. */
 export function summarise(inputs: readonly PlanInput[]): PlanSummary {
   const plans: PlanStatus[] = [];
@@ -86,21 +66,25 @@ export function summarise(inputs: readonly PlanInput[]): PlanSummary {
     const { nodes, others } = planNodes(input.plan);
     const nameOf = new Map<string, string>();
     for (const n of nodes) for (const cs of n.changes.values()) for (const c of cs) nameOf.set(c.address, n.name);
-    plans.push({
+    const effects = nodes.map(nodeEffects);
+    const plan: PlanStatus = {
       source: input.source,
       label: input.label,
       engineVersion: input.plan.terraform_version,
       errored: input.plan.errored === true,
       incomplete: input.plan.complete === false,
       changes: (input.plan.resource_changes ?? []).filter(isChange).length,
-      drift: driftOf(input.plan, nameOf),
+      drift: driftByNode(input.plan, nameOf, new Set(effects.filter((e) => e.retried).map((e) => e.name))),
+      effects: new Map(effects.map((e) => [e.name, e])),
+      rollouts: rollouts(nodes, effects),
       others: others.filter(isChange),
-    });
+    };
+    plans.push(plan);
     const groups = new Map<string, NodeEffects[]>();
-    for (const n of nodes) {
+    nodes.forEach((n, i) => {
       const label = input.label ?? (n.pdu ? `PDU ${n.pdu}` : NO_PDU);
-      groups.set(label, [...(groups.get(label) ?? []), nodeEffects(n)]);
-    }
+      groups.set(label, [...(groups.get(label) ?? []), effects[i]]);
+    });
     const labels = [...groups.keys()].sort((a, b) =>
       a === NO_PDU ? 1 : b === NO_PDU ? -1 : a.localeCompare(b, "en", { numeric: true }),
     );
@@ -110,7 +94,8 @@ export function summarise(inputs: readonly PlanInput[]): PlanSummary {
       const changed = all.filter((e) => e.cells.size > 0);
       const counts = new Map<NodeEvent, number>();
       for (const e of changed) for (const ev of e.events) counts.set(ev, (counts.get(ev) ?? 0) + 1);
-      racks.push({ label, source: input.source, nodeCount: all.length, changed, counts });
+      const own = input.label !== undefined ? plan.rollouts : [];
+      racks.push({ label, source: input.source, nodeCount: all.length, changed, counts, rollouts: own });
     }
   }
   return { plans, racks };

@@ -2,9 +2,11 @@
  * Which planned changes belong to which node. Resource names cannot tell (HCL says `rackform_machine.r12_u07`, CDKTF
  * says `rackform_machine.Rack_r12_u07_machine_1A2B3C4D`), so the chain is rebuilt from the plan itself: references in
  * `configuration` (deployment.machine_id → machine, member.gate_id → acceptance, bmc depends_on outlet, …) and equal
- * attribute values (deployment.machine_id = machine.id, machine.name = member.node, …).
+ * attribute values (deployment.machine_id = machine.id, machine.name = member.node, …), and for resources removed from
+ * the configuration by the dependencies the engine recorded in state (a removed node's BMC `depends_on` its outlet),
+ * so that a removed node's outlet is part of that node, not a node of its own.
  */
-import type { ConfigModule, PlanJson, ResourceChange } from "./plan-json.js";
+import type { ConfigModule, PlanJson, ResourceChange, StateModule } from "./plan-json.js";
 import { attr, current, knownText } from "./values.js";
 
 /** The resource types of a node's chain, in the order a node walks them. */
@@ -86,6 +88,22 @@ function configEdges(mod: ConfigModule | undefined, prefix: string, out: [string
   }
 }
 
+/** `module.a.rackform_b.c` → is its resource type one of the chain's. */
+const chainAddress = (address: string): boolean => {
+  const parts = address.split(".");
+  return parts.length >= 2 && isChain(parts[parts.length - 2]);
+};
+
+/** Edges from the state's recorded dependencies (absolute addresses; instance keys dropped as in configuration). */
+function stateEdges(mod: StateModule | undefined, out: [string, string][]): void {
+  for (const r of mod?.resources ?? []) {
+    for (const dep of r.depends_on ?? []) {
+      if (chainAddress(configAddress(dep))) out.push([configAddress(r.address), configAddress(dep)]);
+    }
+  }
+  for (const child of mod?.child_modules ?? []) stateEdges(child, out);
+}
+
 function nodeName(changes: ReadonlyMap<ChainType, readonly ResourceChange[]>): string {
   const first = (t: ChainType) => changes.get(t)?.[0];
   const text = (t: ChainType, attr: string) => {
@@ -130,6 +148,7 @@ export function planNodes(plan: PlanJson): { nodes: PlanNode[]; others: Resource
   });
   const edges: [string, string][] = [];
   configEdges(plan.configuration?.root_module, "", edges);
+  stateEdges(plan.prior_state?.values?.root_module, edges);
   for (const [from, to] of edges) {
     const a = byConfig.get(from);
     const b = byConfig.get(to);

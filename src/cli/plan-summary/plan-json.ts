@@ -56,6 +56,12 @@ export interface ConfigModule {
   readonly module_calls?: { readonly [name: string]: { readonly module?: ConfigModule } };
 }
 
+/** A module of `prior_state.values`: each resource with the dependencies the engine recorded in state. */
+export interface StateModule {
+  readonly resources?: readonly { readonly address: string; readonly depends_on?: readonly string[] }[];
+  readonly child_modules?: readonly StateModule[];
+}
+
 /** The plan as `show -json` writes it (the fields plan-summary reads). */
 export interface PlanJson {
   readonly format_version: string;
@@ -65,6 +71,8 @@ export interface PlanJson {
   /** The attributes of drifted resources that this plan's changes depend on (what the engine shows as drift). */
   readonly relevant_attributes?: readonly { readonly resource: string; readonly attribute: readonly unknown[] }[];
   readonly configuration?: { readonly root_module?: ConfigModule };
+  /** The state the plan started from; its recorded dependencies tie resources the configuration no longer has. */
+  readonly prior_state?: { readonly values?: { readonly root_module?: StateModule } };
   readonly errored?: boolean;
   readonly complete?: boolean;
   readonly applyable?: boolean;

@@ -9,10 +9,10 @@ import {
   parseArgs,
   parsePlanArg,
   planSummary,
-  type ResourceChange,
   renderMarkdown,
   summarise,
 } from "../../../src/cli/plan-summary/index.js";
+import { image, plan, rc } from "../../support/plan-json.js";
 
 function fakeIo(files: Record<string, string>, stdin = "") {
   const out = { stdout: "", stderr: "", written: new Map<string, string>() };
@@ -29,44 +29,6 @@ function fakeIo(files: Record<string, string>, stdin = "") {
   return { io, out };
 }
 
-type Change = ResourceChange["change"];
-
-function rc(
-  type: string,
-  name: string,
-  actions: string[],
-  before: Record<string, unknown> | null,
-  after: Record<string, unknown> | null,
-  extra: Partial<Change> & { action_reason?: string } = {},
-): ResourceChange {
-  const { action_reason, ...change } = extra;
-  return {
-    address: `${type}.${name}`,
-    mode: "managed",
-    type,
-    name,
-    change: {
-      actions: actions as Change["actions"],
-      before,
-      after,
-      after_unknown: {},
-      before_sensitive: {},
-      after_sensitive: {},
-      ...change,
-    },
-    ...(action_reason ? { action_reason } : {}),
-  };
-}
-
-const plan = (changes: ResourceChange[] | undefined, extra: Partial<PlanJson> = {}): PlanJson => ({
-  format_version: "1.2",
-  terraform_version: "1.11.4",
-  ...(changes ? { resource_changes: changes } : {}),
-  errored: false,
-  complete: true,
-  ...extra,
-});
-
 /** Markdown with table padding folded, so assertions read as the rows do. */
 const flat = (text: string) => text.replace(/ {2,}/g, " ");
 const md = (p: PlanJson, label = "r12") => flat(renderMarkdown(summarise([{ plan: p, source: "plan.json", label }])));
@@ -79,8 +41,6 @@ const outlet = (name: string, pdu: string, id: string, actions: string[], from: 
     from === null ? null : { endpoint: "https://127.11.1.1", pdu_id: pdu, outlet_id: id, power_state: from },
     to === null ? null : { endpoint: "https://127.11.1.1", pdu_id: pdu, outlet_id: id, power_state: to },
   );
-
-const image = (version: string) => ({ name: "ubuntu-gpu", version, url: "http://images/x.qcow2", sha256: "00" });
 
 describe("plan-summary edge cases", () => {
   it("says so when the plan changes nothing", () => {
@@ -134,9 +94,9 @@ describe("plan-summary edge cases", () => {
         },
       ),
     ]);
-    // THEN the version cells say (sensitive), neither secret appears, and the node is named from its address instead
+    // THEN the cell says what changes without a value, neither secret appears, and the node is named from its address instead
     const text = md(p);
-    expect(text).toContain("reimage (sensitive) → (sensitive)");
+    expect(text).toContain("| reimage (new image) |");
     expect(text).not.toContain(secret);
     expect(text).not.toContain("hidden-name");
     expect(text).toContain("| rackform_machine.m |");

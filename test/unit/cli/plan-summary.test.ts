@@ -17,7 +17,7 @@ import {
 import { ROOT } from "../../support/rackform-e2e.js";
 
 const FIXTURES = join(ROOT, "test", "fixtures", "plans");
-const GOLDEN = ["create", "reimage", "partial-failure", "destroy"] as const;
+const GOLDEN = ["create", "reimage", "partial-failure", "destroy", "rollout", "drift"] as const;
 const fixtureText = (name: string) => readFileSync(join(FIXTURES, `${name}.json`), "utf8");
 const fixture = (name: string): PlanJson => parsePlanJson(fixtureText(name), `${name}.json`);
 const md = (plan: PlanJson, label?: string, source = "plan.json") =>
@@ -139,7 +139,7 @@ describe("plan-summary identifies nodes from the plan, not from resource names",
   }
 
   it("ties a converged node's chain by attribute values when the configuration is left out", () => {
-    // GIVEN the reimage plan (ids known from state) without its configuration, under unrelated names
+    // GIVEN the reimage plan (ids known from state) without its configuration and state, under unrelated names
     const p = renamed(
       fixture("reimage"),
       (t, n) =>
@@ -147,7 +147,7 @@ describe("plan-summary identifies nodes from the plan, not from resource names",
           .toString("hex")
           .slice(-10)}`,
     );
-    const bare = { ...p, configuration: undefined };
+    const bare = { ...p, configuration: undefined, prior_state: undefined };
     // THEN every node is still found whole except the outlet, which only a reference ties to the BMC
     const { nodes } = planNodes(bare);
     const named = nodes.filter((n) => /^r01-n0\d$/.test(n.name));
