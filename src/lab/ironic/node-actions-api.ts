@@ -1,4 +1,6 @@
 /** /v1/nodes/{id}/states/provision, /states/power, /states, /maintenance, /validate, /ports. */
+
+import type { ConductorDeployDefaults } from "./conductor-types.js";
 import { type Ctx, objectBody, type Reply } from "./context.js";
 import { fault, invalid, invalidState, nodeLocked, pyRepr } from "./errors.js";
 import { nodeOr404 } from "./nodes-api.js";
@@ -6,7 +8,6 @@ import { renderPort, renderStates } from "./render.js";
 import { isActionable, POWER_TARGETS, S, VERBS } from "./states.js";
 import { checkSteps, type StepRequest } from "./steps.js";
 import type { NodeRecord } from "./store.js";
-import type { ConductorDeployDefaults } from "./conductor-types.js";
 
 const PROVISION_ARGS = new Set([
   "target",
