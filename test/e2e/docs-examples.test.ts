@@ -38,6 +38,8 @@ interface Page {
   /** The page's own resource type (imported again by its id); absent for the provider and data source pages. */
   readonly type?: string;
   readonly lab?: PageLab;
+  /** An output of the example and what each of its values must match (the data source really read the node). */
+  readonly output?: { readonly name: string; readonly each: RegExp };
 }
 
 /** Pages by the engine that runs them: about the same work on each side. */
@@ -49,7 +51,7 @@ const PAGES: Record<Engine["name"], readonly Page[]> = {
     { file: "resources/cluster_member.md", type: "rackform_cluster_member", lab: { conductorDefaults: true } },
   ],
   tofu: [
-    { file: "data-sources/inventory.md", lab: { powered: true } },
+    { file: "data-sources/inventory.md", lab: { powered: true }, output: { name: "gpus", each: /^8 x .*H100/ } },
     { file: "resources/bmc.md", type: "rackform_bmc" },
     { file: "resources/machine.md", type: "rackform_machine" },
     { file: "resources/acceptance.md", type: "rackform_acceptance", lab: { maasImage: true } },
@@ -170,6 +172,14 @@ describe.each(ENGINES)("the docs/ examples under %s", (name) => {
           // THEN the next plan is empty
           const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
           expect(again.code, planText(again)).toBe(0);
+          if (page.output) {
+            const out = JSON.parse((await w.ok(["output", "-json", page.output.name])).stdout) as Record<
+              string,
+              string
+            >;
+            expect(Object.keys(out)).toEqual([NODE.name]);
+            expect(out[NODE.name]).toMatch(page.output.each);
+          }
           if (!page.type) return;
 
           // AND the resource's id has a form the Import section shows, and importing it plans no create or destroy
