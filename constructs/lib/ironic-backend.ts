@@ -15,10 +15,14 @@ export type IronicAuth = "none" | "basic" | "token";
 export interface IronicBackendProps {
   /** The Ironic API URL, e.g. "http://ironic.example:6385". */
   readonly url: string;
-  /** Deploy (IPA) kernel URL written to each node's driver_info. */
-  readonly deployKernel: string;
-  /** Deploy (IPA) ramdisk URL written to each node's driver_info. */
-  readonly deployRamdisk: string;
+  /**
+   * Deploy (IPA) kernel URL written to each node's driver_info; set it with deployRamdisk. Needed when ironic.conf
+   * has no `[conductor]deploy_kernel` (Ironic takes its defaults only when driver_info names neither image).
+   * @default none: the conductor's default applies
+   */
+  readonly deployKernel?: string;
+  /** Deploy (IPA) ramdisk URL written to each node's driver_info; set it with deployKernel. @default the conductor's */
+  readonly deployRamdisk?: string;
   /** Authentication: "none" (noauth), "basic" (username + ironic_password) or "token" (ironic_token). @default "none" */
   readonly auth?: IronicAuth;
   /** HTTP basic user (auth "basic" only). @default none */
@@ -36,7 +40,7 @@ const url = (fix: string) => ({ type: "string", format: "http-url", expect: "an 
 const SCHEMA: PropsSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["url", "deployKernel", "deployRamdisk"],
+  required: ["url"],
   properties: {
     url: url("use the API URL, e.g. http://ironic.example:6385"),
     deployKernel: url("give the IPA kernel URL, e.g. http://images.example/ipa.kernel"),
@@ -54,6 +58,14 @@ function crossProblems(base: string, p: IronicBackendProps): ValidationProblem[]
     ...literalSecretProblem(`${base}/password`, p.password, "ironic_password"),
     ...literalSecretProblem(`${base}/token`, p.token, "ironic_token"),
   ];
+  if ((p.deployKernel === undefined) !== (p.deployRamdisk === undefined)) {
+    const missing = p.deployKernel === undefined ? "deployKernel" : "deployRamdisk";
+    problems.push({
+      path: `${base}/${missing}`,
+      problem: `is missing while ${missing === "deployKernel" ? "deployRamdisk" : "deployKernel"} is set`,
+      fix: "set both, or neither to use ironic.conf's [conductor]deploy_kernel/deploy_ramdisk",
+    });
+  }
   if ((p.auth ?? "none") === "basic" && p.username === undefined) {
     problems.push({
       path: `${base}/username`,
@@ -99,9 +111,10 @@ export class IronicBackend extends Construct implements IBackend {
     return this.props.resourceClass !== undefined ? { resourceClass: this.props.resourceClass } : {};
   }
 
-  /** The deploy kernel and ramdisk every deployment writes to driver_info. */
-  deploymentFields(): { deployKernel: string; deployRamdisk: string } {
-    return { deployKernel: this.props.deployKernel, deployRamdisk: this.props.deployRamdisk };
+  /** The deploy kernel and ramdisk every deployment writes to driver_info, when set. */
+  deploymentFields(): { deployKernel?: string; deployRamdisk?: string } {
+    const { deployKernel, deployRamdisk } = this.props;
+    return deployKernel !== undefined && deployRamdisk !== undefined ? { deployKernel, deployRamdisk } : {};
   }
 
   /** Ironic writes the image from its URL (instance_info.image_source), so the image needs one. */

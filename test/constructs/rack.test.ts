@@ -137,6 +137,16 @@ describe("Rack", () => {
     expect(json.variable?.maas_api_key).toBeUndefined();
   });
 
+  it("leaves deploy_kernel/deploy_ramdisk out when the Ironic backend sets neither (ironic.conf's [conductor] defaults apply)", () => {
+    const { json } = oneRack((_s, stack) => ({
+      backend: new IronicBackend(stack, "ironic", { url: "http://127.0.0.1:6385" }),
+    }));
+    for (const d of Object.values(resources(json, "rackform_deployment"))) {
+      expect(d).not.toHaveProperty("deploy_kernel");
+      expect(d).not.toHaveProperty("deploy_ramdisk");
+    }
+  });
+
   it("joins Kubernetes with the GPU label by default and asks the image to register with Kubernetes", () => {
     const { json } = oneRack((_s, stack) => ({
       cluster: new KubernetesCluster(stack, "k8s", { url: "https://127.0.0.1:6443", maxUnavailable: 2 }),

@@ -76,7 +76,7 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_pdu_outlet under
     const r = await w.run(["import", "-no-color", `rackform_pdu_outlet.${nodes[1]}`, "outlet-7"]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("Invalid import id for rackform_pdu_outlet");
-    expect(r.stderr).toContain("/redfish/v1/PowerEquipment/RackPDUs/1/Outlets/A1");
+    expect(r.stderr).toContain("/redfish/v1/PowerEquipment/RackPDUs/r01-pdu-a/Outlets/7");
   });
 
   it("GIVEN power_state_on_destroy = Off WHEN destroy THEN the outlets are switched off", async () => {

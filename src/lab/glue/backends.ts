@@ -103,6 +103,7 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
     maxVersion: "1.87",
     clock: timers,
     bmc: redfishBmc({ caPem: opts.caPem, agent: bmcAgent }),
+    conductor: world.spec.ironic?.conductor,
     delays: {
       verifyMs: 0,
       inspectMs: t.duration("commissionMs"),

@@ -5,7 +5,13 @@ import { type LabClock, systemClock } from "../maas/clock.js";
 import { listenOn } from "../net.js";
 import { type BmcDriver, redfishBmc } from "./bmc.js";
 import { Conductor } from "./conductor.js";
-import type { FaultOp, IronicDelays, ProvisionListener, StepRunner } from "./conductor-types.js";
+import type {
+  ConductorDeployDefaults,
+  FaultOp,
+  IronicDelays,
+  ProvisionListener,
+  StepRunner,
+} from "./conductor-types.js";
 import type { Ctx } from "./context.js";
 import { fault, IronicHttpError, notFound, pyJson, webobError } from "./errors.js";
 import { ironicRoutes } from "./routes.js";
@@ -32,6 +38,8 @@ export interface IronicApiOptions {
   readonly clock?: LabClock;
   /** How redfish nodes' BMCs are reached. @default redfishBmc() with Node's trust store */
   readonly bmc?: BmcDriver;
+  /** ironic.conf `[conductor]deploy_kernel` / `deploy_ramdisk` for nodes whose driver_info names neither. @default none */
+  readonly conductor?: ConductorDeployDefaults;
 }
 
 /** One line of the request log. */
@@ -86,6 +94,7 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
   };
   const store = new IronicStore(() => clock.now());
   const conductor = new Conductor(store, clock, delays, opts.bmc ?? redfishBmc());
+  conductor.deployDefaults = { ...opts.conductor };
   const routes = ironicRoutes(clock, delays);
   const requests: IronicRequestLogEntry[] = [];
 

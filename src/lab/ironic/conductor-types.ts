@@ -23,3 +23,13 @@ export type StepRunner = (n: Readonly<NodeRecord>, step: Readonly<StepRequest>) 
 
 /** Told of every provision state change (after it happened). */
 export type ProvisionListener = (n: Readonly<NodeRecord>, from: string, to: string) => void;
+
+/**
+ * The deploy (IPA) kernel and ramdisk ironic.conf gives every node (`[conductor]deploy_kernel`, `deploy_ramdisk`).
+ * As Ironic's redfish-virtual-media boot does, they apply only when a node's driver_info names neither of the two:
+ * a node naming one takes nothing from the conductor (a half-set pair is an operator's mistake, reported as missing).
+ */
+export interface ConductorDeployDefaults {
+  readonly deployKernel?: string;
+  readonly deployRamdisk?: string;
+}

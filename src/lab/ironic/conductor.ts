@@ -3,7 +3,13 @@ import { randomUUID } from "node:crypto";
 import type { LabClock } from "../maas/clock.js";
 import type { BmcDriver, RedfishDriverInfo } from "./bmc.js";
 import { ConductorTimers } from "./conductor-timers.js";
-import type { FaultOp, IronicDelays, ProvisionListener, StepRunner } from "./conductor-types.js";
+import type {
+  ConductorDeployDefaults,
+  FaultOp,
+  IronicDelays,
+  ProvisionListener,
+  StepRunner,
+} from "./conductor-types.js";
 import { isoTime } from "./render.js";
 import { S } from "./states.js";
 import { defaultResult, type StepOutcome, type StepRequest, type StepResult, stepRepr, supportsStep } from "./steps.js";
@@ -19,6 +25,8 @@ export class Conductor {
   stepRunner: StepRunner | undefined;
   /** Steps the lab adds beyond the driver's catalogue (e.g. an in-band hardware manager's deploy.rackform_acceptance). */
   readonly extraSteps: { interface: string; step: string }[] = [];
+  /** ironic.conf `[conductor]deploy_kernel` / `deploy_ramdisk`: used when a node's driver_info names neither. */
+  deployDefaults: ConductorDeployDefaults = {};
 
   constructor(
     private readonly store: IronicStore,

@@ -10,7 +10,13 @@ export {
   redfishBmc,
   type VerifiedBmc,
 } from "./bmc.js";
-export type { FaultOp, IronicDelays, ProvisionListener, StepRunner } from "./conductor-types.js";
+export type {
+  ConductorDeployDefaults,
+  FaultOp,
+  IronicDelays,
+  ProvisionListener,
+  StepRunner,
+} from "./conductor-types.js";
 export { S as ProvisionStates } from "./states.js";
 export type { StepOutcome, StepRequest, StepResult } from "./steps.js";
 export type { AllocationRecord, NodeRecord, PortRecord } from "./store.js";

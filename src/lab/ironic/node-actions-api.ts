@@ -1,4 +1,6 @@
 /** /v1/nodes/{id}/states/provision, /states/power, /states, /maintenance, /validate, /ports. */
+
+import type { ConductorDeployDefaults } from "./conductor-types.js";
 import { type Ctx, objectBody, type Reply } from "./context.js";
 import { fault, invalid, invalidState, nodeLocked, pyRepr } from "./errors.js";
 import { nodeOr404 } from "./nodes-api.js";
@@ -17,8 +19,21 @@ const PROVISION_ARGS = new Set([
 ]);
 const SERVICE_MINOR = 87;
 
+/**
+ * The deploy kernel/ramdisk a redfish node boots, as Ironic's redfish-virtual-media boot reads them: the node's
+ * driver_info when it names either, else both from the conductor's defaults. Absent keys are missing.
+ */
+function deployImages(n: NodeRecord, defaults: ConductorDeployDefaults): Record<string, unknown> {
+  const own = { deploy_kernel: n.driver_info.deploy_kernel, deploy_ramdisk: n.driver_info.deploy_ramdisk };
+  if (own.deploy_kernel || own.deploy_ramdisk) return own;
+  return { deploy_kernel: defaults.deployKernel, deploy_ramdisk: defaults.deployRamdisk };
+}
+
 /** Per-interface validation (GET …/validate), with the reasons Ironic's redfish interfaces give. */
-export function validateNode(n: NodeRecord): Record<string, { result: boolean; reason?: string }> {
+export function validateNode(
+  n: NodeRecord,
+  defaults: ConductorDeployDefaults = {},
+): Record<string, { result: boolean; reason?: string }> {
   const ok = { result: true };
   if (n.driver !== "redfish") {
     const names = [
@@ -43,7 +58,8 @@ export function validateNode(n: NodeRecord): Record<string, { result: boolean; r
         reason: `Missing the following Redfish properties in node ${n.uuid} driver_info: ${missingBmc.join(", ")}`,
       }
     : ok;
-  const missingBoot = ["deploy_kernel", "deploy_ramdisk"].filter((k) => !n.driver_info[k]);
+  const images = deployImages(n, defaults);
+  const missingBoot = ["deploy_kernel", "deploy_ramdisk"].filter((k) => !images[k]);
   const boot = missingBoot.length
     ? {
         result: false,
@@ -71,7 +87,7 @@ export function validateNode(n: NodeRecord): Record<string, { result: boolean; r
 
 /** GET /v1/nodes/{id}/validate */
 export function validate(ctx: Ctx): Reply {
-  return { status: 200, body: validateNode(nodeOr404(ctx)) };
+  return { status: 200, body: validateNode(nodeOr404(ctx), ctx.conductor.deployDefaults) };
 }
 
 /** GET /v1/nodes/{id}/states */
@@ -145,7 +161,7 @@ export function setProvisionState(ctx: Ctx): Reply {
       break;
     case "deploy":
     case "rebuild": {
-      const v = validateNode(n);
+      const v = validateNode(n, ctx.conductor.deployDefaults);
       const bad = v.deploy.result ? (v.power.result ? undefined : v.power) : v.deploy;
       if (bad)
         throw invalid(
@@ -184,7 +200,7 @@ export function setPowerState(ctx: Ctx): Reply {
   }
   if (n.reservation) throw nodeLocked(n.uuid, n.reservation);
   if (n.provision_state === S.ENROLL && n.driver === "redfish" && !n.driver_info.redfish_address) {
-    throw fault(400, validateNode(n).power.reason ?? "power interface is not valid");
+    throw fault(400, validateNode(n, ctx.conductor.deployDefaults).power.reason ?? "power interface is not valid");
   }
   ctx.conductor.power(n, target);
   return { status: 202, headers: { Location: `${ctx.base}/v1/nodes/${n.uuid}/states` } };

@@ -84,6 +84,12 @@ export const DEFAULT_SESSION_LIMITS: Readonly<Record<VendorStyle, number>> = {
   contoso: 16,
 };
 
+/** Settings of the lab's Ironic, named after the ironic.conf options they model. */
+export interface IronicSpec {
+  /** `[conductor]deploy_kernel` / `deploy_ramdisk`: the IPA images of nodes whose driver_info names neither. */
+  readonly conductor?: { readonly deployKernel?: string; readonly deployRamdisk?: string };
+}
+
 /** The whole lab. */
 export interface LabSpec {
   readonly version: 1;
@@ -91,6 +97,8 @@ export interface LabSpec {
   readonly racks: readonly RackSpec[];
   readonly pdus: readonly PduSpec[];
   readonly nodes: readonly NodeSpec[];
+  /** @default no conductor defaults: every node's driver_info must name its deploy kernel and ramdisk */
+  readonly ironic?: IronicSpec;
 }
 
 const str = { type: "string", minLength: 1 };
@@ -108,6 +116,7 @@ export const LAB_SPEC_SCHEMA = obj(
   {
     version: { const: 1 },
     credentials: obj({ username: str, password: str }, ["username", "password"]),
+    ironic: obj({ conductor: obj({ deployKernel: str, deployRamdisk: str }, []) }, []),
     racks: { type: "array", items: obj({ name: str, index: int(1, 255) }, ["name", "index"]) },
     pdus: {
       type: "array",

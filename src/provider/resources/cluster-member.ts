@@ -62,7 +62,13 @@ const DAEMON: Record<SchedulerKind, string> = { slurm: "slurmd", kubernetes: "th
 const kindOf = (v: ObjectValue): SchedulerKind => getString(v, "scheduler") as SchedulerKind;
 const nodeOf = (v: ObjectValue): string => getString(v, "node") ?? "";
 const what = (v: ObjectValue) => `${LABEL[kindOf(v)] ?? "scheduler"} node ${nodeOf(v)}`;
-const site = (v: ObjectValue) => ({ what: what(v), notFoundPath: path("node") });
+/** Where a failure points: the node for not-found, the scheduler (and its provider `<scheduler>.url`) for the rest. */
+const site = (v: ObjectValue) => ({
+  what: what(v),
+  notFoundPath: path("node"),
+  endpointPath: path("scheduler"),
+  endpointSetting: LABEL[kindOf(v)] ? `${kindOf(v)}.url` : undefined,
+});
 
 function strings(v: Value): string[] | null {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;

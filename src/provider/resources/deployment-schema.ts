@@ -113,13 +113,20 @@ export const deploymentSchema: Schema = {
     }),
     deploy_kernel: attr.string({
       optional: true,
-      description: "Ironic deploy (IPA) kernel URL written to driver_info (Ironic only; else the conductor's default).",
+      description:
+        "Ironic only: URL of the deploy (IPA) kernel, written to the node's driver_info before the deploy. Needed " +
+        "when the Ironic conductor has no `[conductor]deploy_kernel` default in ironic.conf: without either, Ironic " +
+        'refuses the deploy ("Some parameters were missing in node\'s driver_info"). Set it together with ' +
+        "deploy_ramdisk: Ironic takes the conductor's defaults only when driver_info names neither. @default not " +
+        "written (the conductor's default applies)",
       validators: [stringMatches(IMAGE_URL, "an http(s):// or file:// URL")],
     }),
     deploy_ramdisk: attr.string({
       optional: true,
       description:
-        "Ironic deploy (IPA) ramdisk URL written to driver_info (Ironic only; else the conductor's default).",
+        "Ironic only: URL of the deploy (IPA) ramdisk, written to the node's driver_info before the deploy. Needed " +
+        "when the Ironic conductor has no `[conductor]deploy_ramdisk` default; set it together with deploy_kernel. " +
+        "@default not written (the conductor's default applies)",
       validators: [stringMatches(IMAGE_URL, "an http(s):// or file:// URL")],
     }),
     erase_on_destroy: attr.bool({
@@ -190,6 +197,15 @@ export function checkDeploymentConfig(c: ObjectValue, diags: Diagnostics): void 
         "Ironic needs image.url",
         "Ironic deploys from instance_info.image_source: set image.url to where the image is served.",
         path("image", "url"),
+      );
+    }
+    const [k, r] = [c.deploy_kernel, c.deploy_ramdisk];
+    if (isKnown(c, "deploy_kernel") && isKnown(c, "deploy_ramdisk") && (k === null) !== (r === null)) {
+      const missing = k === null ? "deploy_kernel" : "deploy_ramdisk";
+      diags.error(
+        "Set deploy_kernel and deploy_ramdisk together",
+        `Ironic takes the conductor's [conductor]deploy_kernel/deploy_ramdisk only when the node's driver_info names neither, so with one set it would refuse the deploy for want of ${missing}. Set ${missing} too, or remove both to use the conductor's defaults.`,
+        path(missing),
       );
     }
     for (const a of ["osystem", "distro_series"]) {

@@ -156,7 +156,8 @@ export function pduOutletResource(): Resource {
         id: attr.string({
           computed: true,
           description:
-            "The outlet's Redfish URL, e.g. https://10.0.0.9/redfish/v1/PowerEquipment/RackPDUs/1/Outlets/A1.",
+            "The outlet's Redfish URL, with the rack PDU's own id and the outlet's, e.g. " +
+            "https://10.0.0.9/redfish/v1/PowerEquipment/RackPDUs/r01-pdu-a/Outlets/7; also its import id.",
           planModifiers: [useStateForUnknown()],
         }),
         endpoint: attr.string({
@@ -169,13 +170,14 @@ export function pduOutletResource(): Resource {
         pdu_id: attr.string({
           optional: true,
           computed: true,
-          description: "Id of the rack PDU under PowerEquipment/RackPDUs. @default the service's only rack PDU",
+          description:
+            'Id of the rack PDU under PowerEquipment/RackPDUs, e.g. "r01-pdu-a". @default the service\'s only rack PDU',
           validators: [stringLength({ min: 1 })],
           planModifiers: [useStateForUnknown(), requiresReplace()],
         }),
         outlet_id: attr.string({
           required: true,
-          description: 'Id of the outlet, e.g. "A1". Changing it replaces the resource.',
+          description: 'Id of the outlet as the PDU names it, e.g. "7" (or "A1"). Changing it replaces the resource.',
           validators: [stringLength({ min: 1, max: 64 })],
           planModifiers: [requiresReplace()],
         }),
@@ -274,7 +276,7 @@ export function pduOutletResource(): Resource {
       if (!m) {
         resp.diagnostics.error(
           "Invalid import id for rackform_pdu_outlet",
-          `Expected the outlet's Redfish URL, e.g. https://10.0.0.9/redfish/v1/PowerEquipment/RackPDUs/1/Outlets/A1; got ${JSON.stringify(req.id)}.`,
+          `Expected the outlet's Redfish URL (its id), e.g. https://10.0.0.9/redfish/v1/PowerEquipment/RackPDUs/r01-pdu-a/Outlets/7; got ${JSON.stringify(req.id)}.`,
         );
         return;
       }

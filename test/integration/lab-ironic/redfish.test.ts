@@ -120,6 +120,60 @@ describe("redfish driver against the lab BMC", () => {
     expect(await settled(uuid)).toMatchObject({ provision_state: "available", power_state: "power off" });
   });
 
+  it("takes the deploy kernel/ramdisk from [conductor] defaults when driver_info names neither, never half from each", async () => {
+    // As ironic.conf's [conductor]deploy_kernel / deploy_ramdisk: only when the node names neither image.
+    const withDefaults = createIronicApi({
+      bmc: redfishBmc({ caPem: readFileSync(caPath, "utf8") }),
+      delays: { verifyMs: 0, inspectMs: 10, cleanMs: 10, deployMs: 10, deleteMs: 10, powerMs: 0 },
+      conductor: { deployKernel: "http://127.0.0.1/ipa.kernel", deployRamdisk: "http://127.0.0.1/ipa.initramfs" },
+    });
+    const s = await withDefaults.listen("127.0.0.1", 0);
+    try {
+      const other = dc.info.nodes[1].bmc;
+      const mk = async (name: string, extra: Record<string, unknown>) =>
+        (
+          await call(s.url, "POST", "/v1/nodes", {
+            body: {
+              name,
+              driver: "redfish",
+              driver_info: { ...creds(), redfish_address: other.url, ...extra },
+              instance_info: { image_source: "http://127.0.0.1/ubuntu-gpu.qcow2" },
+            },
+          })
+        ).json.uuid as string;
+      const half = await mk("half", { deploy_kernel: "http://127.0.0.1/own.kernel" });
+      expect((await call(s.url, "GET", `/v1/nodes/${half}/validate`)).json.deploy).toEqual({
+        result: false,
+        reason:
+          "Error validating Redfish virtual media. Some parameters were missing in node's driver_info. Missing are: ['deploy_ramdisk']",
+      });
+      await call(s.url, "DELETE", `/v1/nodes/${half}`);
+      const plain = await mk("plain", {});
+      expect((await call(s.url, "GET", `/v1/nodes/${plain}/validate`)).json.deploy).toEqual({ result: true });
+      for (const target of ["manage", "provide"]) {
+        await provision(s.url, plain, { target });
+        await until(async () => {
+          const n = await node(s.url, plain);
+          return n.target_provision_state === null ? n : undefined;
+        }, target);
+      }
+      expect((await provision(s.url, plain, { target: "active" })).status).toBe(202);
+      const deployed = await until(async () => {
+        const n = await node(s.url, plain);
+        return n.target_provision_state === null ? n : undefined;
+      }, "deploy");
+      expect(deployed.provision_state).toBe("active");
+      await provision(s.url, plain, { target: "deleted" });
+      await until(async () => {
+        const n = await node(s.url, plain);
+        return n.target_provision_state === null && n.provision_state === "available" ? n : undefined;
+      }, "tear down");
+    } finally {
+      withDefaults.stop();
+      await s.close();
+    }
+  });
+
   it("fails verification of an unreachable BMC back to enroll with last_error", async () => {
     const uuid = await redfishNode("rf-gone", { ...creds(), redfish_address: "https://127.0.0.1:1" });
     await provision(url, uuid, { target: "manage" });

@@ -33,6 +33,13 @@ describe("lab spec", () => {
     }
   });
 
+  it("takes the lab Ironic's [conductor] deploy kernel/ramdisk defaults, and names a misspelled one", () => {
+    const conductor = { deployKernel: "http://images/ipa.kernel", deployRamdisk: "http://images/ipa.initramfs" };
+    expect(validateLabSpec({ ...defaultSpec({ nodes: 1 }), ironic: { conductor } }).ironic).toEqual({ conductor });
+    const bad = { ...defaultSpec({ nodes: 1 }), ironic: { conductor: { deploy_kernel: "x" } } };
+    expect(() => validateLabSpec(bad)).toThrow('ironic.conductor: unknown field "deploy_kernel"');
+  });
+
   it("fails cross references: unknown PDU, outlet out of range, shared outlet", () => {
     const spec = structuredClone(defaultSpec({ nodes: 6 })) as Json;
     spec.nodes[0].pdu = "ghost";

@@ -161,6 +161,24 @@ describe("rackform_cluster_member validation", () => {
   });
 });
 
+describe("a scheduler that cannot be reached", () => {
+  it("names the provider's slurm.url / kubernetes.url and points at scheduler", async () => {
+    const dead = "http://127.0.0.1:1";
+    const s = await configured({
+      slurm: { url: dead, user: "rackform", token: SLURM_TOKEN },
+      kubernetes: { url: dead, token: KUBE_TOKEN, ca_file: null },
+    });
+    for (const scheduler of ["slurm", "kubernetes"]) {
+      const r = await create(s, { scheduler, timeouts: { create: "2s", read: null, update: null, delete: null } });
+      expect(lines(r.diagnostics), scheduler).toEqual([
+        `error Failed to join ${scheduler === "slurm" ? "Slurm" : "Kubernetes"} @ scheduler`,
+      ]);
+      expect(r.diagnostics[0].detail).toContain(`Check the provider's \`${scheduler}.url\`.`);
+      expect(r.diagnostics[0].detail).toContain("RACKFORM_ERR_HTTP_CONNECT");
+    }
+  });
+});
+
 describe("provider slurm and kubernetes blocks", () => {
   const saved = { ...process.env };
   afterEach(() => {

@@ -99,6 +99,15 @@ describe("rackform_deployment validation", () => {
     expect(lines(m.validate)).toEqual(["warning deploy_kernel is ignored by MAAS @ deploy_kernel"]);
   });
 
+  it("fails an Ironic deployment naming only one of deploy_kernel/deploy_ramdisk (Ironic would take neither from its conductor)", async () => {
+    const ironic = { machine_id: "ironic:1be26c0b", image: image({ url: "http://img/x.qcow2" }) };
+    const r = await validateAndPlan(deployment({ ...ironic, deploy_kernel: "http://img/ipa.kernel" }));
+    expect(lines(r.validate)).toEqual(["error Set deploy_kernel and deploy_ramdisk together @ deploy_ramdisk"]);
+    const both = { deploy_kernel: "http://img/ipa.kernel", deploy_ramdisk: "http://img/ipa.initramfs" };
+    expect((await validateAndPlan(deployment({ ...ironic, ...both }))).validate).toEqual([]);
+    expect((await validateAndPlan(deployment(ironic))).validate).toEqual([]);
+  });
+
   it("plans a valid deployment with erase_on_destroy true by default, without calling a backend", async () => {
     const r = await validateAndPlan(deployment({}));
     expect(r.validate).toEqual([]);

@@ -14,13 +14,13 @@ export interface PduOutletConfig extends cdktf.TerraformMetaArguments {
   */
   readonly endpoint: string;
   /**
-  * Id of the rack PDU under PowerEquipment/RackPDUs. @default the service's only rack PDU
+  * Id of the rack PDU under PowerEquipment/RackPDUs, e.g. "r01-pdu-a". @default the service's only rack PDU
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/pdu_outlet#pdu_id PduOutlet#pdu_id}
   */
   readonly pduId?: string;
   /**
-  * Id of the outlet, e.g. "A1". Changing it replaces the resource.
+  * Id of the outlet as the PDU names it, e.g. "7" (or "A1"). Changing it replaces the resource.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/pdu_outlet#outlet_id PduOutlet#outlet_id}
   */
