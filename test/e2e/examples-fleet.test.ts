@@ -1,0 +1,159 @@
+/**
+ * The fleet example as users run it: `cdktf deploy '*' --auto-approve` of fleet-rollout (3 racks, a canary wave, state
+ * in PostgreSQL) under Terraform and under OpenTofu against the lab. A wave-1 acceptance failure halts the deploy
+ * before any request reaches a wave-2 BMC; once the fault is gone the racks converge in waves; locking holds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Lab } from "../../src/lab/index.js";
+import { CdktfProject, outputOf } from "../support/cdktf.js";
+import { ENGINES, engine } from "../support/engines.js";
+import {
+  DEPLOY_TIMEOUT_MS,
+  exampleEnv,
+  expectNoDiff,
+  maasStatuses,
+  rackLab,
+  secretsOf,
+  slurmStates,
+  synthAndUpload,
+} from "../support/examples.js";
+import type { Postgres } from "../support/postgres.js";
+import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { testDatabase } from "../support/shared-counterparts.js";
+
+let cliConfig: string;
+beforeAll(async () => {
+  cliConfig = await freshInstall([builtProvider()]);
+});
+
+describe.each(ENGINES)("the fleet example under %s", (name) => {
+  describe("fleet-rollout (3 racks, 2 waves, state in PostgreSQL)", () => {
+    let lab: Lab;
+    let labFile: string;
+    let pg: Postgres;
+    let p: CdktfProject;
+    beforeAll(async () => {
+      pg = await testDatabase(name);
+      ({ lab, labFile } = await rackLab(3, 2));
+      p = await CdktfProject.create(
+        "fleet-rollout",
+        engine(name),
+        cliConfig,
+        exampleEnv(lab, labFile, {
+          RACKFORM_PG_CONN_STR: pg.connStr,
+          PGPASSWORD: pg.password,
+          // As a pipeline would: wait for a state lock instead of failing. Terraform's pg backend also takes one
+          // database-wide lock while an apply creates a new stack's state, so a wave's new racks queue for it once.
+          TF_CLI_ARGS_apply: "-lock-timeout=10m",
+        }),
+      );
+      await synthAndUpload(p, lab);
+    });
+    afterAll(async () => {
+      await lab?.close();
+      await pg?.stop();
+    });
+
+    const rackOf = (node: string) => lab.info.nodes.find((n) => n.name === node)!.rack;
+    /** Stacks by wave: wave 1 has no dependencies, wave 2 depends on wave 1. */
+    const waves = () => {
+      const stacks = p.stacks();
+      const first = stacks.filter((s) => s.dependencies.length === 0).map((s) => s.name);
+      const second = stacks.filter((s) => s.dependencies.length > 0);
+      return { first, second: second.map((s) => s.name), dependsOn: second.map((s) => s.dependencies.sort()) };
+    };
+
+    it("synthesizes one stack per rack: the canary rack in wave 1, the other two in wave 2, each depending on wave 1", () => {
+      const w = waves();
+      expect(w.first).toHaveLength(1);
+      expect(w.second).toHaveLength(2);
+      for (const deps of w.dependsOn) expect(deps).toEqual(w.first);
+    });
+
+    it(
+      "halts: a wave-1 node failing its acceptance gate fails the deploy, and no request ever reaches a wave-2 BMC or PDU",
+      async () => {
+        // GIVEN a marginal NCCL bandwidth on the canary rack's first node
+        const canary = lab.info.nodes[0];
+        lab.world.faults.add({ kind: "marginal-nccl", node: canary.name, value: 300 });
+        const since = lab.requests.last();
+
+        // WHEN every stack is deployed
+        const deploy = await p.deploy();
+
+        // THEN the deploy fails at the gate, naming measured against threshold
+        expect(deploy.code, outputOf(deploy)).not.toBe(0);
+        expect((deploy.stdout + deploy.stderr).replace(/\s+/g, " ")).toContain(
+          "measured all_reduce busbw 300 GB/s; threshold ≥ 370 GB/s",
+        );
+        // AND wave 2 never started: nothing addressed its racks' BMCs or PDUs
+        const wave1Rack = canary.rack;
+        const wave2Targets = new Set([
+          ...lab.info.nodes.filter((n) => n.rack !== wave1Rack).map((n) => n.name),
+          ...lab.info.pdus.filter((d) => d.rack !== wave1Rack).map((d) => d.id),
+        ]);
+        const entries = lab.requests.since(since);
+        expect(entries.filter((e) => e.target === canary.name).length).toBeGreaterThan(0);
+        expect(entries.filter((e) => e.target !== undefined && wave2Targets.has(e.target))).toEqual([]);
+        expect(lab.info.nodes.filter((n) => n.rack !== wave1Rack && lab.world.outletOf(n.name).on)).toEqual([]);
+        lab.world.faults.clear();
+      },
+      DEPLOY_TIMEOUT_MS,
+    );
+
+    it(
+      "once the fault is gone, cdktf deploy converges all three racks in waves; cdktf diff shows no changes for every stack",
+      async () => {
+        const deploy = await p.deploy();
+        expect(deploy.code, outputOf(deploy)).toBe(0);
+        for (const secret of secretsOf(lab)) expect(deploy.stdout + deploy.stderr).not.toContain(secret);
+        const nodes = lab.info.nodes.map((n) => n.name);
+        expect(new Set(nodes.map(rackOf)).size).toBe(3);
+        expect(await maasStatuses(lab, nodes)).toEqual(nodes.map((n) => [n, "Deployed"]));
+        expect(await slurmStates(lab, nodes)).toEqual(nodes.map((n) => [n, "IDLE"]));
+        await expectNoDiff(p);
+      },
+      DEPLOY_TIMEOUT_MS,
+    );
+
+    it(
+      "keeps each stack's state in its own PostgreSQL row, and the engine takes the state lock",
+      async () => {
+        // THEN one state row per stack, each holding that stack's resources
+        const rows = await pg.query(
+          "SELECT table_schema FROM information_schema.tables WHERE table_name = 'states' ORDER BY table_schema",
+        );
+        const schemas = rows.map((r) => r[0]);
+        // One schema per stack, named as RackformStack documents: rackform_<stack id> with non-alphanumerics as "_".
+        const schemaOf = (stack: string) => `rackform_${stack.replace(/[^A-Za-z0-9]/g, "_")}`;
+        expect(schemas).toEqual(
+          p
+            .stacks()
+            .map((s) => schemaOf(s.name))
+            .sort(),
+        );
+        for (const schema of schemas) {
+          const [[count, size]] = await pg.query(`SELECT count(*), max(length(data)) FROM "${schema}".states`);
+          expect([schema, count]).toEqual([schema, "1"]);
+          expect(Number(size)).toBeGreaterThan(1000);
+        }
+
+        // WHEN another pipeline holds a wave-2 stack's state lock THEN cdktf diff of that stack fails to lock
+        const stack = waves().second[0];
+        const schema = schemaOf(stack);
+        const release = await pg.holdLock(`SELECT pg_try_advisory_lock(id) FROM "${schema}".states`);
+        try {
+          const locked = await p.diff(stack);
+          expect(locked.code, outputOf(locked)).not.toBe(0);
+          expect(outputOf(locked)).toMatch(/Error acquiring the state lock/);
+        } finally {
+          await release();
+        }
+        // AND once released, the stack plans again with no changes
+        const diff = await p.diff(stack);
+        expect(diff.stdout, outputOf(diff)).toMatch(/No changes\./);
+      },
+      DEPLOY_TIMEOUT_MS,
+    );
+  });
+});
