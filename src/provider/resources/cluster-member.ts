@@ -282,7 +282,8 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       resp.state = stateOf(st, o, imported);
       if (!o.joined && !imported) {
         resp.diagnostics.warning(
-          `Node no longer accepts work in ${LABEL[ops.kind]}`,
+          // The node in the summary: the engines fold warnings of one summary into the first.
+          `Node no longer accepts work in ${LABEL[ops.kind]}: ${nodeOf(st)}`,
           `${what(st)} is ${o.state}${o.reason ? ` (reason: ${o.reason})` : ""}: it was ${ops.kind === "slurm" ? "drained or set DOWN" : "cordoned"} outside rackform. The plan updates this rackform_cluster_member to re-join it.`,
           path("joined"),
         );

@@ -91,7 +91,7 @@ describe("rackform_cluster_member (kubernetes)", () => {
     await kubectl((c) => c.cordon("gpu-01"));
     const refreshed = await read(rig.srv, s);
     expect(refreshed.newState).toMatchObject({ joined: false, state: "Ready,SchedulingDisabled" });
-    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Kubernetes"]);
+    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Kubernetes: gpu-01"]);
     const p = await plan(rig.srv, gpu01(), refreshed.newState);
     expect(p.requiresReplace).toEqual([]);
     expect((p.plannedState as ObjectValue).joined).toBe(true);

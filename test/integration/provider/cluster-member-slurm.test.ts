@@ -144,7 +144,7 @@ describe("rackform_cluster_member (slurm)", () => {
     const refreshed = await read(rig.srv, created);
     // THEN the drift is visible, as a warning naming the reason
     expect(refreshed.newState).toMatchObject({ joined: false, state: "IDLE+DRAIN" });
-    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Slurm"]);
+    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Slurm: gpu-01"]);
     expect(refreshed.diagnostics[0].detail).toContain("reason: bad DIMM?");
     // AND the plan is an in-place update that re-joins
     const p = await plan(rig.srv, gpu01(), refreshed.newState);
