@@ -157,6 +157,25 @@ export class DisruptionBudget {
   }
 
   /**
+   * Takes a slot for a drain that has no limit of its own (its member sets no max_unavailable, e.g. a node removed from
+   * the rack while the remaining members of its partition set one): it never waits, but counts against the limit of
+   * every other drain of its key until released, like any drain of this run.
+   */
+  hold(req: Pick<SlotRequest, "key" | "node" | "aliases" | "log">): void {
+    if (this.holders.some((h) => h.key === req.key && h.node === req.node)) return;
+    this.holders.push({ key: req.key, node: req.node, names: new Set([req.node, ...(req.aliases ?? [])]) });
+    const inUse = this.inUse(req.key);
+    req.log.info(
+      `drain of ${req.node} (no limit of its own) takes a disruption budget slot (${inUse.length} in use: ${inUse.join(", ")})`,
+      {
+        node: req.node,
+        budget: req.key,
+        in_use: inUse,
+      },
+    );
+  }
+
+  /**
    * Gives back the slot of the node known by any of `names` (node name or machine id); `why` is logged. Returns the
    * node released, or undefined when it held none (most calls: nodes that were never drained in this run).
    */

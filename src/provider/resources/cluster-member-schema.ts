@@ -28,6 +28,9 @@ export const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as 
 /** The reason a destroy sets on a Slurm node it drains (shown by sinfo -R). */
 export const DRAIN_REASON = "rackform: leaving";
 
+/** The reason left on a Slurm node removed for good that slurmctld cannot delete (a node slurm.conf lists). */
+export const REMOVED_REASON = "rackform: removed from the rack; delete it from slurm.conf";
+
 /** Default bounds: create waits for the OS to boot and the node to register; delete waits for jobs to finish. */
 export const DEFAULT_TIMEOUT_MS = { create: 30 * 60_000, read: 2 * 60_000, update: 10 * 60_000, delete: 30 * 60_000 };
 
