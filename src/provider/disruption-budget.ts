@@ -9,7 +9,9 @@
  * any rejoins. Cross-node depends_on cannot help (destroy-then-create inverts it). So a drain takes a slot here first
  * and waits while the key's slots are held; the slot comes back when the node rejoins (member create, success or
  * failure), when its chain stops for this run (a failed drain, release, deploy or gate: the rollout goes on without
- * it), or when its machine is deleted.
+ * it), when it leaves the scheduler for good (removed from the rack), or when its machine is deleted. A drain whose
+ * member sets no limit holds a slot too (without waiting), so a node removed by the same apply counts against the
+ * limits of the rest of its partition.
  *
  * Deadlock guard: a waiting drain holds one of the engine's parallelism slots. When every RPC in flight is a waiting
  * drain for `quietMs` on end while slots are held, the nodes holding them can never take their next step, so the

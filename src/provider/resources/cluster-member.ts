@@ -12,6 +12,9 @@
  * (PodDisruptionBudgets honoured). When that takes longer than timeouts.delete the destroy fails, naming what still
  * runs, and the resource stays in state with the node drained or cordoned.
  *
+ * Removal: a member destroyed for good (not the destroy half of a reimage) leaves its scheduler after its drain
+ * (cluster-member-removal.ts).
+ *
  * Rolling: with max_unavailable a drain first takes a slot of the disruption budget (cluster-member-budget.ts), and
  * create gives it back when the node rejoins (or fails to), so a reimage of the whole rack keeps the rest joined.
  */
