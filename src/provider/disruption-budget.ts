@@ -9,7 +9,9 @@
  * any rejoins. Cross-node depends_on cannot help (destroy-then-create inverts it). So a drain takes a slot here first
  * and waits while the key's slots are held; the slot comes back when the node rejoins (member create, success or
  * failure), when its chain stops for this run (a failed drain, release, deploy or gate: the rollout goes on without
- * it), or when its machine is deleted.
+ * it), when it leaves the scheduler for good (removed from the rack), or when its machine is deleted. A drain whose
+ * member sets no limit holds a slot too (without waiting), so a node removed by the same apply counts against the
+ * limits of the rest of its partition.
  *
  * Deadlock guard: a waiting drain holds one of the engine's parallelism slots. When every RPC in flight is a waiting
  * drain for `quietMs` on end while slots are held, the nodes holding them can never take their next step, so the
@@ -154,6 +156,25 @@ export class DisruptionBudget {
       if (req.outOfService) void this.look(req).then(decide);
       else decide();
     });
+  }
+
+  /**
+   * Takes a slot for a drain that has no limit of its own (its member sets no max_unavailable, e.g. a node removed from
+   * the rack while the remaining members of its partition set one): it never waits, but counts against the limit of
+   * every other drain of its key until released, like any drain of this run.
+   */
+  hold(req: Pick<SlotRequest, "key" | "node" | "aliases" | "log">): void {
+    if (this.holders.some((h) => h.key === req.key && h.node === req.node)) return;
+    this.holders.push({ key: req.key, node: req.node, names: new Set([req.node, ...(req.aliases ?? [])]) });
+    const inUse = this.inUse(req.key);
+    req.log.info(
+      `drain of ${req.node} (no limit of its own) takes a disruption budget slot (${inUse.length} in use: ${inUse.join(", ")})`,
+      {
+        node: req.node,
+        budget: req.key,
+        in_use: inUse,
+      },
+    );
   }
 
   /**

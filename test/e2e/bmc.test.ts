@@ -97,7 +97,8 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_bmc under %s", (
     try {
       const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
       expect(plan.code, plan.stdout + plan.stderr).toBe(2);
-      expect(folded(plan)).toContain("Node no longer conforms to its expected baseline");
+      const bmcUrl = lab.info.nodes.find((x) => x.name === good)!.bmc.url;
+      expect(folded(plan)).toContain(`Node no longer conforms to its expected baseline: ${bmcUrl}`);
       expect(folded(plan)).toContain(`firmware["BIOS"]: found 0.0.1-rogue, expected ${n.firmware.bios}`);
       expect(plan.stdout).toMatch(/conformant\s+= false -> true/);
       // Drift is never destruction: the inventory stays known, so nothing built on the MACs would be replaced.

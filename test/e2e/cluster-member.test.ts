@@ -1,7 +1,8 @@
 /**
  * rackform_cluster_member under the real engines (Terraform and OpenTofu) with the built provider, against the lab's
- * slurmrestd and Kubernetes API on loopback: Slurm join, hand-drain drift re-joined, destroy draining a running job;
- * Kubernetes join. Credentials come from the RACKFORM_* environment and must never reach state or output.
+ * slurmrestd and Kubernetes API on loopback: Slurm join, hand-drain drift re-joined, a replacement that only drains
+ * and rejoins, destroy draining a running job and then leaving Slurm (a slurm.conf node: DOWN with its reason);
+ * Kubernetes join, and destroy deleting the Node. Credentials come from the RACKFORM_* environment and must never reach state or output.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -116,6 +117,16 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_cluster_member u
     expect(slurm.hooks.node(sNode)!.drain).toBe(false);
   });
 
+  it("GIVEN apply -replace (as a reimage recycles a member) WHEN apply THEN the node drains and rejoins, never deleted", async () => {
+    const before = slurm.requests.length;
+    const r = await w.ok(["apply", "-auto-approve", "-no-color", "-replace=rackform_cluster_member.slurm"]);
+    expect(r.stdout).toContain("1 added, 0 changed, 1 destroyed");
+    const writes = slurm.requests.slice(before).filter((q) => q.method !== "GET" && q.path.endsWith(`/node/${sNode}`));
+    // DRAIN, then RESUME: the destroy half of a replacement only drains (the engine hands it the plan's private data)
+    expect(writes.map((q) => q.method)).toEqual(["POST", "POST"]);
+    expect(slurm.hooks.node(sNode)).toMatchObject({ drain: false, down: false });
+  });
+
   it("GIVEN a running job WHEN destroy THEN the node drains, destroy waits for the job, and nothing is killed", async () => {
     const job = slurm.hooks.startJob(sNode);
     const d = w.run(["destroy", "-auto-approve", "-no-color"]);
@@ -126,7 +137,13 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_cluster_member u
     const r = await d;
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain("1 destroyed");
-    expect(slurm.hooks.node(sNode)).toMatchObject({ drain: true, down: false });
+    // Destroyed for good: slurmctld refuses to delete a node slurm.conf lists, so it stays DOWN, saying why
+    expect(slurm.hooks.node(sNode)).toMatchObject({
+      drain: true,
+      down: true,
+      reason: "rackform: removed from the rack; delete it from slurm.conf",
+    });
+    expect((r.stdout + r.stderr).replace(/\s+/g, " ")).toContain(`Warning: Node stays listed in Slurm: ${sNode}`);
     await expectNoSecrets(w, r);
   });
 
@@ -145,6 +162,10 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_cluster_member u
     expect(n.spec.taints?.map((t) => t.key)).toEqual(["nvidia.com/gpu"]);
     const plan = await w2.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    await expectNoSecrets(w2, apply, plan);
+    // WHEN destroyed for good THEN the Node object is deleted after its drain
+    const gone = await w2.ok(["destroy", "-auto-approve", "-no-color"]);
+    expect(gone.stdout).toContain("1 destroyed");
+    expect(kube.hooks.node(kNode)).toBeUndefined();
+    await expectNoSecrets(w2, apply, plan, gone);
   });
 });

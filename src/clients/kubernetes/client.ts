@@ -145,6 +145,20 @@ export class KubernetesClient {
     }
   }
 
+  /**
+   * Deletes the Node object (as `kubectl delete node`): the API server forgets it and the pod garbage collector removes
+   * pods still bound to it. Drain first. RACKFORM_ERR_KUBERNETES_NOT_FOUND when it is already gone; a kubelet that
+   * still runs registers it again.
+   */
+  async deleteNode(name: string): Promise<void> {
+    this.nodes.invalidate();
+    try {
+      await this.json("DELETE", `/api/v1/nodes/${encodeURIComponent(name)}`, undefined, undefined, name);
+    } finally {
+      this.nodes.invalidate();
+    }
+  }
+
   /** Pods bound to the node (GET /api/v1/pods?fieldSelector=spec.nodeName=…). */
   async podsOn(name: string): Promise<KubernetesPod[]> {
     const q = new URLSearchParams({ fieldSelector: `spec.nodeName=${name}` });
@@ -255,7 +269,7 @@ export class KubernetesClient {
       code === "RACKFORM_ERR_KUBERNETES_AUTH"
         ? "; check the token"
         : code === "RACKFORM_ERR_KUBERNETES_FORBIDDEN"
-          ? "; the token's identity needs RBAC rights to patch nodes, list pods and create pods/eviction"
+          ? "; the token's identity needs RBAC rights to patch (and, to remove a node for good, delete) nodes, list pods and create pods/eviction"
           : code === "RACKFORM_ERR_KUBERNETES_NOT_FOUND" && object
             ? `; node ${object} is not registered`
             : "";

@@ -171,6 +171,28 @@ export class SlurmClient {
     }
   }
 
+  /**
+   * Sets the node DOWN with a reason (jobs on it are killed: drain first). The reason is what sinfo -R shows.
+   */
+  async down(name: string, reason: string): Promise<void> {
+    if (!reason.trim()) throw new ClientConfigError("down: Slurm requires a reason to set a node DOWN");
+    await this.update(name, { state: ["DOWN"], reason });
+  }
+
+  /**
+   * DELETE /node/{name} (`scontrol delete nodename=`). slurmctld deletes only dynamic nodes (`slurmd -Z`) with no job:
+   * a node slurm.conf lists is refused with RACKFORM_ERR_SLURM_REJECTED carrying errors[] 2028 ("Can't delete
+   * non-dynamic node"), a busy one with 2016. RACKFORM_ERR_SLURM_NOT_FOUND when Slurm does not know the node.
+   */
+  async deleteNode(name: string): Promise<void> {
+    this.nodes.invalidate();
+    try {
+      await this.send("DELETE", `/node/${encodeURIComponent(name)}`, undefined, name);
+    } finally {
+      this.nodes.invalidate();
+    }
+  }
+
   /** Replaces the node's available (and active) features. */
   async setFeatures(name: string, features: readonly string[]): Promise<void> {
     await this.update(name, { features: [...features] });

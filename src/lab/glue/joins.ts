@@ -48,6 +48,14 @@ export function joinTargets(userData: string | undefined): JoinTarget[] {
   return [...out];
 }
 
+/**
+ * Whether the user data starts slurmd as a dynamic node (`slurmd -Z`, e.g. in a runcmd line): slurmctld then creates
+ * the node when it registers, and it can be deleted; otherwise the node is one slurm.conf lists.
+ */
+export function slurmdDynamic(userData: string | undefined): boolean {
+  return (userData ?? "").split("\n").some((l) => /\bslurmd\b/.test(l) && /(^|[\s"'])-Z($|[\s"',\]])/.test(l));
+}
+
 // Ironic's config drive: a dict with user_data (API ≥ 1.56), or a gzipped ISO/plain text we try to read as text.
 function configDriveText(cd: unknown): string | undefined {
   if (cd && typeof cd === "object") {
@@ -63,6 +71,7 @@ interface Member {
   readonly name: string;
   readonly targets: JoinTarget[];
   readonly node: LabNode;
+  readonly dynamic: boolean;
   registered: boolean;
   gone: boolean;
 }
@@ -88,7 +97,8 @@ export function wireJoins(deps: JoinDeps): void {
     if (m.gone) return;
     m.registered = true;
     const visible = world.visibleGpus(m.node).length;
-    if (m.targets.includes("slurm")) deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible));
+    if (m.targets.includes("slurm"))
+      deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible, m.dynamic));
     if (m.targets.includes("kubernetes"))
       deps.kubernetes?.hooks.registerNode(m.name, kubeletRegistration(m.node, visible));
   }
@@ -97,7 +107,7 @@ export function wireJoins(deps: JoinDeps): void {
     leave(key);
     const targets = targetsOf(userData);
     if (targets.length === 0) return;
-    const m: Member = { name, targets, node, registered: false, gone: false };
+    const m: Member = { name, targets, node, dynamic: slurmdDynamic(userData), registered: false, gone: false };
     members.set(key, m);
     void boot(m);
   }

@@ -29,18 +29,20 @@ export function hardwareFeatures(node: LabNode): string[] {
 /**
  * slurmd's registration. The lab models slurm.conf listing the node with ReturnToService=0: a node slurmctld has seen
  * DOWN stays DOWN ("Not responding") when its slurmd registers, until an operator (rackform) RESUMEs it. A node the lab
- * has never seen appears at its first registration in that same DOWN state.
+ * has never seen appears at its first registration in that same DOWN state. `dynamic`: slurmd runs with -Z, so the
+ * node is in no slurm.conf line: slurmctld creates it IDLE at its first registration, and it can be deleted.
  */
-export function slurmRegistration(node: LabNode, visibleGpus: number): NodeRegistration {
+export function slurmRegistration(node: LabNode, visibleGpus: number, dynamic = false): NodeRegistration {
   const hw = node.spec.hardware;
   return {
     gres: hw.gpus ? `gpu:${gpuSlug(hw.gpus.model)}:${visibleGpus}` : "",
     features: hardwareFeatures(node),
     partitions: ["gpu"],
-    state: "DOWN",
-    reason: "Not responding",
+    // A dynamic node is created IDLE by its first registration; a slurm.conf node waits DOWN for its RESUME.
+    ...(dynamic ? { state: "IDLE" as const } : { state: "DOWN" as const, reason: "Not responding" }),
     cpus: hw.cpu.sockets * hw.cpu.coresPerSocket * 2,
     realMemoryMiB: hw.memory.dimms * hw.memory.dimmGiB * 1024,
+    dynamic,
   };
 }
 

@@ -37,6 +37,19 @@ export class K8sCluster {
     return n;
   }
 
+  /**
+   * Deletes the Node object; its pods go with it, as the pod garbage collector deletes pods bound to a node that no
+   * longer exists. Returns the node as it was.
+   */
+  deleteNode(name: string): K8sObject {
+    const n = this.getNode(name);
+    this.nodes.delete(name);
+    for (const [k, p] of this.pods)
+      if ((p.spec as { nodeName?: string } | undefined)?.nodeName === name) this.pods.delete(k);
+    this.nextRv();
+    return n;
+  }
+
   /** Keeps the unschedulable taint in step with spec.unschedulable, as the node lifecycle controller does. */
   syncUnschedulableTaint(n: K8sObject): void {
     const spec = (n.spec ?? {}) as Record<string, unknown>;

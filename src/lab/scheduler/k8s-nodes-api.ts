@@ -1,4 +1,4 @@
-/** Kubernetes core/v1 nodes: list (labelSelector), get, and merge or strategic merge patch. */
+/** Kubernetes core/v1 nodes: list (labelSelector), get, merge or strategic merge patch, and delete. */
 import type { IncomingMessage } from "node:http";
 import { readText } from "./http-io.js";
 import type { K8sCluster, K8sRoute } from "./k8s-cluster.js";
@@ -97,6 +97,16 @@ export function nodeRoutes(c: K8sCluster): K8sRoute[] {
         const name = decodeURIComponent(node[1]);
         auth(true, "patch", `nodes "${name}"`);
         return [200, await patchNode(c, req, name)];
+      },
+    },
+    {
+      // A Node has no finalizers: the API server deletes it at once and answers 200 with the object as it was.
+      method: "DELETE",
+      pattern: /^\/api\/v1\/nodes\/([^/]+)$/,
+      run: async ({ auth }, node) => {
+        const name = decodeURIComponent(node[1]);
+        auth(true, "delete", `nodes "${name}"`);
+        return [200, c.deleteNode(name)];
       },
     },
   ];

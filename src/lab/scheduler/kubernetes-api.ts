@@ -124,9 +124,7 @@ export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
         c.nodes.set(name, n);
       },
       deleteNode(name) {
-        c.nodes.delete(name);
-        for (const [k, p] of c.pods)
-          if ((p.spec as { nodeName?: string } | undefined)?.nodeName === name) c.pods.delete(k);
+        if (c.nodes.has(name)) c.deleteNode(name);
       },
       addPod(p) {
         c.pods.set(`${p.namespace}/${p.name}`, newPod(p, c.nextRv(), c.iso()));

@@ -139,6 +139,15 @@ export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
       sendJson(res, 200, { meta: meta(m), errors: [], warnings: [] });
       return 200;
     }
+    if (one && method === "DELETE") {
+      const name = decodeURIComponent(one[1]);
+      if (!operators.has(user)) {
+        throw new SlurmCtldError(SLURM_ERRNO.ESLURM_ACCESS_DENIED, `Failure to delete node ${name}`);
+      }
+      table.remove(name);
+      sendJson(res, 200, { meta: meta(m), errors: [], warnings: [] });
+      return 200;
+    }
     throw new RestFailure(404, [
       restError(9007, "Unknown URL or method", `Unable to find ${method} ${url.pathname}`, "rest_api"),
     ]);
@@ -207,7 +216,11 @@ function toFailure(e: unknown): RestFailure {
         e.errorNumber,
         SLURM_STRERROR[e.errorNumber] ?? e.message,
         e.description,
-        e.description.startsWith("Failure to update") ? "_update_node" : "_dump_nodes",
+        e.description.startsWith("Failure to update")
+          ? "_update_node"
+          : e.description.startsWith("Failure to delete")
+            ? "slurm_delete_node()"
+            : "_dump_nodes",
       ),
     ]);
   }

@@ -8,6 +8,7 @@ import type { SchedulerClock } from "./http-io.js";
 /** Slurm error numbers (slurm/slurm_errno.h) the lab answers with. */
 export const SLURM_ERRNO = {
   ESLURM_ACCESS_DENIED: 2002,
+  ESLURM_NODES_BUSY: 2016,
   ESLURM_INVALID_NODE_NAME: 2018,
   ESLURM_INVALID_NODE_STATE: 2028,
   ESLURM_REST_INVALID_QUERY: 9000,
@@ -17,6 +18,7 @@ export const SLURM_ERRNO = {
 /** The text slurm_strerror() gives for each number above. */
 export const SLURM_STRERROR: Readonly<Record<number, string>> = {
   2002: "Access/permission denied",
+  2016: "Requested nodes are busy",
   2018: "Invalid node name specified",
   2028: "Invalid node state specified",
   9000: "Rejecting request. Failure parsing query.",
@@ -51,6 +53,11 @@ export interface NodeRegistration {
   readonly reason?: string;
   readonly cpus?: number;
   readonly realMemoryMiB?: number;
+  /**
+   * A dynamic node (`slurmd -Z`: it is in no NodeName= line of slurm.conf and slurmctld created it when slurmd
+   * registered). Only dynamic nodes can be deleted. @default false (a node slurm.conf lists)
+   */
+  readonly dynamic?: boolean;
 }
 
 /** The lab's record of one node. */
@@ -70,6 +77,8 @@ export interface LabSlurmNode {
   readonly cpus: number;
   readonly realMemoryMiB: number;
   readonly bootTime: number;
+  /** Created by a `slurmd -Z` registration rather than listed in slurm.conf. */
+  readonly dynamic: boolean;
 }
 
 /** The body of POST /slurm/v0.0.41/node/{name} (v0.0.41_update_node_msg), the fields the lab honours. */
@@ -128,6 +137,7 @@ export class SlurmNodeTable {
       cpus: reg.cpus ?? 112,
       realMemoryMiB: reg.realMemoryMiB ?? 2_000_000,
       bootTime: this.nowSec(),
+      dynamic: reg.dynamic ?? false,
     };
     node.gres = reg.gres ?? node.gres;
     node.features = features;
@@ -138,15 +148,45 @@ export class SlurmNodeTable {
     return node;
   }
 
-  /** slurmctld's reaction to a slurmd that stopped answering: DOWN (jobs killed), reason set by slurm. No-op if unknown. */
+  /**
+   * slurmctld's reaction to a slurmd that stopped answering: DOWN (jobs killed). As set_node_down_ptr() does, the
+   * reason becomes `reason` (set by slurm) only when the node has none or a "Not responding" one: an operator's reason
+   * stays. No-op if unknown.
+   */
   lost(name: string, reason = "Not responding"): void {
     const n = this.nodes.get(name);
     if (!n) return;
     n.down = true;
     n.jobs.clear();
-    n.reason = reason;
-    n.reasonSetByUser = "slurm";
-    n.reasonChangedAt = this.nowSec();
+    if (!n.reason || n.reason.startsWith("Not responding")) {
+      n.reason = reason;
+      n.reasonSetByUser = "slurm";
+      n.reasonChangedAt = this.nowSec();
+    }
+    this.touch();
+  }
+
+  /**
+   * `scontrol delete nodename=` as slurmctld's delete_nodes() does it: only a dynamic node can go ("Can't delete
+   * non-dynamic node": a slurm.conf node stays until slurm.conf no longer lists it and slurmctld restarts), and not
+   * while a job runs on it.
+   */
+  remove(name: string): void {
+    const desc = `Failure to delete node ${name}`;
+    const n = this.get(name, desc);
+    if (!n.dynamic) {
+      throw new SlurmCtldError(
+        SLURM_ERRNO.ESLURM_INVALID_NODE_STATE,
+        `${desc}: Can't delete non-dynamic node '${name}'.`,
+      );
+    }
+    if (n.jobs.size > 0) {
+      throw new SlurmCtldError(
+        SLURM_ERRNO.ESLURM_NODES_BUSY,
+        `${desc}: Node '${name}' can't be delete because it's still in use.`,
+      );
+    }
+    this.nodes.delete(name);
     this.touch();
   }
 
@@ -253,7 +293,8 @@ export class SlurmNodeTable {
 /** The v0.0.41 `state` array: base state then flags. */
 export function nodeStates(n: LabSlurmNode): string[] {
   const base = n.down ? "DOWN" : n.jobs.size > 0 ? "ALLOCATED" : "IDLE";
-  return n.drain ? [base, "DRAIN"] : [base];
+  // A node slurmd -Z created carries the DYNAMIC_NORM flag (scontrol shows State=IDLE+DYNAMIC_NORM).
+  return [base, ...(n.drain ? ["DRAIN"] : []), ...(n.dynamic ? ["DYNAMIC_NORM"] : [])];
 }
 
 function csv(v: readonly string[] | string): string[] {

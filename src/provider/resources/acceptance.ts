@@ -54,7 +54,8 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, diags
       if (verdict?.passed) {
         if (run.outcome.kind === "failed") {
           diags.warning(
-            "The backend reports the gate failed",
+            // The node in the summary: the engines fold warnings of one summary into the first.
+            `The backend reports the gate failed: ${run.outcome.facts.name || m.id}`,
             `${LABEL[m.backend]} machine ${m.id}: ${run.outcome.message}\nEvery configured threshold passed ` +
               "(allow_xid), so rackform records a pass; check the machine's status in the backend.",
           );

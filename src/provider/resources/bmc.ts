@@ -264,7 +264,8 @@ export function bmcResource(): Resource {
         } else if (isUnreachable(e) && st.conformant !== null) {
           resp.state = { ...st, conformant: false };
           resp.diagnostics.warning(
-            "BMC not answering; node marked non-conformant",
+            // The node in every per-node summary: the engines fold warnings of one summary into the first.
+            `BMC not answering; node marked non-conformant: ${origin(getString(st, "endpoint")!)}`,
             `${what(st)}: ${(e as Error).message}\nThe plan re-checks this node with an update; it fails until the BMC answers again (check its outlet and network).`,
             path("endpoint"),
           );
@@ -275,7 +276,7 @@ export function bmcResource(): Resource {
       resp.state = stateOf(st, d, bad === undefined);
       if (bad) {
         resp.diagnostics.warning(
-          "Node no longer conforms to its expected baseline",
+          `Node no longer conforms to its expected baseline: ${origin(getString(st, "endpoint")!)}`,
           `${bad}\nThe plan updates this rackform_bmc to re-check it; that apply fails until the node conforms again or expected is changed.`,
           path("expected"),
         );

@@ -52,7 +52,7 @@ const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.rou
 
 /**
  * Waits, within `ms`, for the node's slot before its drain: the milliseconds it waited (0 when a slot was free or no
- * limit applies), or undefined after a diagnostic: the node was not touched.
+ * limit applies: the slot is then taken without waiting), or undefined after a diagnostic: the node was not touched.
  */
 export async function waitForSlot(
   ctx: Context,
@@ -65,10 +65,14 @@ export async function waitForSlot(
   outOfService?: (key: string) => Promise<readonly string[]>,
 ): Promise<number | undefined> {
   const max = maxUnavailableOf(state, priv);
-  if (max === null) return 0;
   const node = getString(state, "node") ?? "";
   const gate = getString(state, "gate_id");
   const key = budgetKey(state);
+  if (max === null) {
+    // No limit of its own, but other members of its budget may have one: its drain counts against theirs.
+    budget.hold({ key, node, aliases: gate ? [gate] : [], log: ctx.log });
+    return 0;
+  }
   const started = Date.now();
   try {
     const waited = await bounded(ctx, ms, "delete", `${what} waiting for the disruption budget`, (signal) =>

@@ -4,8 +4,8 @@
  */
 import { isClientError } from "../../clients/errors.js";
 import type { KubernetesClient, KubernetesNode, Taint } from "../../clients/kubernetes/index.js";
-import type { SlurmClient, SlurmNode } from "../../clients/slurm/index.js";
-import { DRAIN_REASON, type SchedulerKind } from "./cluster-member-schema.js";
+import { type SlurmClient, SlurmError, type SlurmNode } from "../../clients/slurm/index.js";
+import { DRAIN_REASON, REMOVED_REASON, type SchedulerKind } from "./cluster-member-schema.js";
 
 /** The node as the scheduler reports it, in the resource's terms. */
 export interface Observed {
@@ -46,6 +46,14 @@ export class DrainTimeoutError extends Error {
   }
 }
 
+/**
+ * What became of a drained node removed from the rack for good: deleted from the scheduler, already gone, or kept
+ * (the scheduler refuses; `why` says what stays behind, for a warning).
+ */
+export type Removal =
+  | { readonly outcome: "deleted" | "gone" }
+  | { readonly outcome: "kept"; readonly why: string; readonly fix: string };
+
 /** One scheduler, as the resource uses it. */
 export interface SchedulerOps {
   readonly kind: SchedulerKind;
@@ -62,7 +70,11 @@ export interface SchedulerOps {
   outOfService(key: string): Promise<string[]>;
   /** Drains without killing anything; throws DrainTimeoutError after `timeoutMs`. Resolves at once when the node is gone. */
   drain(node: string, timeoutMs: number, pollMs: number, signal: AbortSignal): Promise<void>;
+  /** Deletes a drained node that leaves the rack for good, where the scheduler allows it. */
+  remove(node: string): Promise<Removal>;
 }
+
+const ESLURM_INVALID_NODE_STATE = 2028;
 
 const isNotFound = (e: unknown) =>
   isClientError(e, "RACKFORM_ERR_SLURM_NOT_FOUND") || isClientError(e, "RACKFORM_ERR_KUBERNETES_NOT_FOUND");
@@ -113,7 +125,10 @@ export function slurmOps(client: SlurmClient): SchedulerOps {
     },
     async outOfService(key) {
       const all = await client.listNodes();
-      return all.filter((n) => slurmKey(n.partitions) === key && !n.schedulable).map((n) => n.name);
+      // A node rackform removed from the rack but slurm.conf still lists is no longer one of the partition's nodes.
+      return all
+        .filter((n) => slurmKey(n.partitions) === key && !n.schedulable && n.reason !== REMOVED_REASON)
+        .map((n) => n.name);
     },
     async join(node, spec) {
       const n = await client.resume(node, spec.features ? { features: spec.features } : {});
@@ -135,6 +150,26 @@ export function slurmOps(client: SlurmClient): SchedulerOps {
         }
         throw e;
       }
+    },
+    async remove(node) {
+      try {
+        await client.deleteNode(node);
+        return { outcome: "deleted" };
+      } catch (e) {
+        if (isNotFound(e)) return { outcome: "gone" };
+        const refused =
+          isClientError(e, "RACKFORM_ERR_SLURM_REJECTED") &&
+          e instanceof SlurmError &&
+          e.slurmErrors.some((x) => x.error_number === ESLURM_INVALID_NODE_STATE);
+        if (!refused) throw e;
+      }
+      // slurmctld deletes only dynamic nodes: one slurm.conf lists stays, DOWN with a reason that says why.
+      await client.down(node, REMOVED_REASON);
+      return {
+        outcome: "kept",
+        why: `slurmctld cannot delete it: slurm.conf lists it (only dynamic nodes, started with slurmd -Z, can be deleted). It stays DOWN with reason "${REMOVED_REASON}", and counts as out of service in its partitions`,
+        fix: `Remove ${node} from slurm.conf (its NodeName= line and its partitions' Nodes=) and restart slurmctld.`,
+      };
     },
   };
 }
@@ -196,6 +231,20 @@ export function kubernetesOps(client: KubernetesClient): SchedulerOps {
           );
         }
         throw e;
+      }
+    },
+    async remove(node) {
+      try {
+        await client.deleteNode(node);
+        return { outcome: "deleted" };
+      } catch (e) {
+        if (isNotFound(e)) return { outcome: "gone" };
+        if (!isClientError(e, "RACKFORM_ERR_KUBERNETES_FORBIDDEN")) throw e;
+        return {
+          outcome: "kept",
+          why: "the token may not delete nodes (HTTP 403). It stays cordoned, and counts as out of service",
+          fix: `Grant the token's identity the delete verb on nodes, or delete it yourself: kubectl delete node ${node}.`,
+        };
       }
     },
   };

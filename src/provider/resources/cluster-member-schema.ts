@@ -28,6 +28,9 @@ export const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as 
 /** The reason a destroy sets on a Slurm node it drains (shown by sinfo -R). */
 export const DRAIN_REASON = "rackform: leaving";
 
+/** The reason left on a Slurm node removed for good that slurmctld cannot delete (a node slurm.conf lists). */
+export const REMOVED_REASON = "rackform: removed from the rack; delete it from slurm.conf";
+
 /** Default bounds: create waits for the OS to boot and the node to register; delete waits for jobs to finish. */
 export const DEFAULT_TIMEOUT_MS = { create: 30 * 60_000, read: 2 * 60_000, update: 10 * 60_000, delete: 30 * 60_000 };
 
@@ -43,7 +46,13 @@ export const clusterMemberSchema: Schema = {
     "honouring PodDisruptionBudgets), bounded by timeouts.delete (default 30m); nothing is ever killed: on timeout the " +
     "destroy fails naming what still runs, and the node stays drained or cordoned. With max_unavailable a drain first " +
     "waits for the disruption budget, so a reimage of the whole rack recycles a few nodes at a time while the rest " +
-    "stay joined. Import with slurm:<node> or kubernetes:<node>.",
+    "stay joined. A member destroyed for good (removed from the configuration, or terraform destroy; not the destroy " +
+    "half of a replacement such as a reimage, where the node comes back) then leaves its scheduler: Kubernetes " +
+    "deletes the Node object (DELETE /api/v1/nodes/{name}); Slurm deletes a dynamic node (one slurmd -Z registered; " +
+    "slurmrestd DELETE /node/{name}). slurmctld refuses to delete a node slurm.conf lists, so such a node stays listed, " +
+    `DOWN with reason "${REMOVED_REASON}", and the destroy warns: remove it from slurm.conf and restart slurmctld. ` +
+    "A token the API server does not allow to delete nodes leaves the Node cordoned, with the same kind of warning. " +
+    "Import with slurm:<node> or kubernetes:<node>.",
   attributes: {
     id: attr.string({
       computed: true,
@@ -115,18 +124,20 @@ export const clusterMemberSchema: Schema = {
       computed: true,
       default: true,
       description:
-        "Drain before leaving on destroy. false: destroy only forgets the node, which keeps running jobs and accepting new ones. @default true",
+        "Drain before leaving on destroy (and, when the member is destroyed for good, remove the node from the scheduler). false: destroy only forgets the node, which stays in the scheduler, keeps running jobs and accepts new ones. @default true",
     }),
     max_unavailable: attr.number({
       optional: true,
       description:
         "Disruption budget: at most this many nodes of the same budget (scheduler and partitions: the nodes in the " +
         "same Slurm partitions; for Kubernetes the whole cluster) are out of service at once — a drain starts only " +
-        "while fewer are out, counting this apply's own drains (including nodes being removed) and nodes the " +
-        "scheduler already reports out (Slurm: drained, down or not responding; Kubernetes: cordoned or NotReady), " +
+        "while fewer are out, counting this apply's own drains (including nodes being removed, even when their own " +
+        "state sets no max_unavailable, until they have left the scheduler) and nodes the " +
+        "scheduler already reports out (Slurm: drained, down or not responding, except nodes rackform removed that " +
+        `slurm.conf still lists, reason "${REMOVED_REASON}"; Kubernetes: cordoned or NotReady), ` +
         "looked at again every 250 ms while a drain waits. The others stay in the cluster. A node's slot is given " +
         "back when it rejoins, or when its chain stops in this run (failed drain, release, deploy or acceptance gate: " +
-        "the rollout goes on without it) or its machine is deleted. The value applies to drains of this apply even " +
+        "the rollout goes on without it), it leaves the scheduler for good, or its machine is deleted. The value applies to drains of this apply even " +
         "when it is set in the same change. Keep -parallelism above the number of nodes minus max_unavailable: a " +
         "waiting drain holds one of the engine's parallel operations, and when nothing but waiting drains is left " +
         "the waiting ones fail (the node stays joined) instead of hanging; re-apply to continue. " +

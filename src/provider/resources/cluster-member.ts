@@ -12,6 +12,9 @@
  * (PodDisruptionBudgets honoured). When that takes longer than timeouts.delete the destroy fails, naming what still
  * runs, and the resource stays in state with the node drained or cordoned.
  *
+ * Removal: a member destroyed for good (not the destroy half of a reimage) leaves its scheduler after its drain
+ * (cluster-member-removal.ts).
+ *
  * Rolling: with max_unavailable a drain first takes a slot of the disruption budget (cluster-member-budget.ts), and
  * create gives it back when the node rejoins (or fails to), so a reimage of the whole rack keeps the rest joined.
  */
@@ -42,6 +45,13 @@ import {
   type SchedulerOps,
   slurmOps,
 } from "./cluster-member-ops.js";
+import {
+  leaveForGood,
+  PRIVATE_SUCCESSOR,
+  removedForGood,
+  successorOf,
+  withoutSuccessor,
+} from "./cluster-member-removal.js";
 import {
   clusterMemberSchema,
   DEFAULT_TIMEOUT_MS,
@@ -251,6 +261,7 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       const ops = opsFor(req.plan, resp.diagnostics);
       const s = ops && (await converge(ops, poll(), req.context, req.plan, null, resp.diagnostics));
       if (s) resp.state = s;
+      resp.private = withoutSuccessor(resp.private);
       // Joined or not, this node's recycling is over for this run: the next node may drain.
       const why = s?.joined === true ? "rejoined" : "did not rejoin";
       slot.get().budget.release([nodeOf(req.plan), getString(req.plan, "gate_id")], why, req.context.log);
@@ -260,6 +271,7 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       const ops = opsFor(req.plan, resp.diagnostics);
       const s = ops && (await converge(ops, poll(), req.context, req.plan, req.state, resp.diagnostics));
       if (s) resp.state = s;
+      resp.private = withoutSuccessor(resp.private);
     },
 
     async read(req, resp) {
@@ -288,7 +300,8 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       resp.state = stateOf(st, o, imported);
       if (!o.joined && !imported) {
         resp.diagnostics.warning(
-          `Node no longer accepts work in ${LABEL[ops.kind]}`,
+          // The node in the summary: the engines fold warnings of one summary into the first.
+          `Node no longer accepts work in ${LABEL[ops.kind]}: ${nodeOf(st)}`,
           `${what(st)} is ${o.state}${o.reason ? ` (reason: ${o.reason})` : ""}: it was ${ops.kind === "slurm" ? "drained or set DOWN" : "cordoned"} outside rackform. The plan updates this rackform_cluster_member to re-join it.`,
           path("joined"),
         );
@@ -315,6 +328,12 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
         await bounded(req.context, ms + poll() + 30_000, "delete", what(st), (signal) =>
           ops.drain(node, ms, poll(), signal),
         );
+        // Removed from the rack (not the destroy half of a reimage): the node leaves its scheduler for real.
+        if (removedForGood(st, req.private)) {
+          await leaveForGood(req.context, ops, node, what(st), budget, resp.diagnostics, (e) =>
+            addClientError(resp.diagnostics, e, `remove the node from ${LABEL[ops.kind]}`, site(st)),
+          );
+        }
       } catch (e) {
         // This node will not be recycled in this run; the rollout goes on without it.
         budget.release([node], "did not drain", req.context.log);
@@ -337,6 +356,8 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       // The destroy half of a replacement sees only the prior state: the planned limit reaches it through private.
       const max = plan.max_unavailable ?? null;
       if (max === null || typeof max === "number") resp.private = { ...resp.private, [PRIVATE_MAX_UNAVAILABLE]: max };
+      // The member goes on existing under this id: a destroy half of this plan only drains (see cluster-member-removal).
+      resp.private = { ...resp.private, [PRIVATE_SUCCESSOR]: successorOf(plan) };
       // The id is scheduler:node, so a replacement's plan can name it (one less "known after apply" per node).
       const [kind, node] = [plan.scheduler, plan.node];
       const id = typeof kind === "string" && typeof node === "string" ? `${kind}:${node}` : undefined;

@@ -224,7 +224,8 @@ export function deploymentResource(): Resource {
         resp.state = got ? withFacts(st, m.backend, got.f, got.power) : null;
         if (got?.power === "unknown") {
           resp.diagnostics.warning(
-            "Host power unknown",
+            // The node in the summary: the engines fold warnings of one summary into the first.
+            `Host power unknown: ${got.f.name || m.id}`,
             `${LABEL[m.backend]} could not tell the power state of machine ${m.id} (its BMC did not answer): the plan ` +
               "powers it on through the backend, which changes nothing if it runs. Check the BMC and its PDU outlet.",
           );

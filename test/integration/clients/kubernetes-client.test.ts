@@ -76,6 +76,18 @@ describe("KubernetesClient nodes", () => {
   });
 });
 
+describe("KubernetesClient node deletion", () => {
+  it("deletes the Node with its pods; the next read no longer finds it, and a repeat is NotFound", async () => {
+    api.hooks.addPod({ namespace: "ml", name: "trainer-0", node: "gpu-002" });
+    await client.getNode("gpu-002");
+    await client.deleteNode("gpu-002");
+    expect((await caught(client.getNode("gpu-002"))).code).toBe("RACKFORM_ERR_KUBERNETES_NOT_FOUND");
+    expect(api.hooks.pods("gpu-002")).toEqual([]);
+    expect((await caught(client.deleteNode("gpu-002"))).code).toBe("RACKFORM_ERR_KUBERNETES_NOT_FOUND");
+    expect((await client.listNodes()).map((n) => n.name)).toEqual(["gpu-001", "gpu-003"]);
+  });
+});
+
 describe("KubernetesClient drain", () => {
   beforeEach(() => {
     api.hooks.addPod({ namespace: "ml", name: "trainer-5f6d-aaaaa", node: "gpu-003" });
@@ -140,6 +152,15 @@ describe("KubernetesClient auth", () => {
     await reader.close();
     expect(e.code).toBe("RACKFORM_ERR_KUBERNETES_FORBIDDEN");
     expect(e.message).toContain("RBAC");
+  });
+
+  it("fails a node deletion with RACKFORM_ERR_KUBERNETES_FORBIDDEN when RBAC denies it, naming the right", async () => {
+    const reader = new KubernetesClient({ url: srv.url, token: "reader-token-secret" });
+    const e = await caught(reader.deleteNode("gpu-001"));
+    await reader.close();
+    expect(e.code).toBe("RACKFORM_ERR_KUBERNETES_FORBIDDEN");
+    expect(e.message).toContain('cannot delete resource "nodes"');
+    expect(api.hooks.node("gpu-001")).toBeDefined();
   });
 
   it("never writes the token to the log", async () => {

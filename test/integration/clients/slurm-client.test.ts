@@ -142,6 +142,38 @@ describe("SlurmClient drain", () => {
   });
 });
 
+describe("SlurmClient node removal", () => {
+  it("deletes a dynamic node (slurmd -Z); the next read no longer finds it", async () => {
+    api.hooks.registerNode("gpu-009", { dynamic: true });
+    expect((await client.getNode("gpu-009")).state).toEqual(["IDLE", "DYNAMIC_NORM"]);
+    await client.deleteNode("gpu-009");
+    expect((await caught(client.getNode("gpu-009"))).code).toBe("RACKFORM_ERR_SLURM_NOT_FOUND");
+    expect((await caught(client.deleteNode("gpu-009"))).code).toBe("RACKFORM_ERR_SLURM_NOT_FOUND");
+  });
+
+  it("is refused for a node slurm.conf lists (2028) and for a dynamic node still running a job (2016)", async () => {
+    const conf = await caught(client.deleteNode("gpu-002"));
+    expect(conf.code).toBe("RACKFORM_ERR_SLURM_REJECTED");
+    expect(conf.slurmErrors.map((x) => [x.error_number, x.description])).toEqual([
+      [2028, "Failure to delete node gpu-002: Can't delete non-dynamic node 'gpu-002'."],
+    ]);
+    api.hooks.registerNode("gpu-009", { dynamic: true });
+    const job = api.hooks.startJob("gpu-009");
+    const busy = await caught(client.deleteNode("gpu-009"));
+    expect(busy.slurmErrors.map((x) => x.error_number)).toEqual([2016]);
+    api.hooks.endJob(job);
+    await client.deleteNode("gpu-009");
+  });
+
+  it("sets a node DOWN with a reason, which a lost slurmd later keeps (as slurmctld keeps an operator's reason)", async () => {
+    await client.down("gpu-002", "removed from the rack");
+    api.hooks.nodeLost("gpu-002");
+    const n = await client.getNode("gpu-002", { fresh: true });
+    expect(n.state).toEqual(["DOWN"]);
+    expect(n.reason).toBe("removed from the rack");
+  });
+});
+
 describe("SlurmClient errors", () => {
   it("fails with RACKFORM_ERR_SLURM_AUTH on a bad token, and never shows the token", async () => {
     const bad = new SlurmClient({

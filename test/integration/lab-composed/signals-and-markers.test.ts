@@ -1,6 +1,6 @@
 /** The join marker in user data, gate parameter parsing, and the control API's view of a node's acceptance signals. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinTargets, type Lab } from "../../../src/lab/index.js";
+import { joinTargets, type Lab, slurmdDynamic } from "../../../src/lab/index.js";
 import { control, startComposedLab } from "./support.js";
 
 describe("rackform-join marker", () => {
@@ -9,6 +9,14 @@ describe("rackform-join marker", () => {
     expect(joinTargets("#cloud-config\nrackform-join: K8s\n")).toEqual(["kubernetes"]);
     expect(joinTargets("#!/bin/bash\necho rackform-join: slurm\n")).toEqual([]);
     expect(joinTargets(undefined)).toEqual([]);
+  });
+
+  it("registers a dynamic Slurm node when the user data starts slurmd with -Z", () => {
+    expect(slurmdDynamic("#cloud-config\nruncmd:\n  - [slurmd, -Z, --conf, 'Feature=h100']\n")).toBe(true);
+    expect(slurmdDynamic("#cloud-config\nruncmd:\n  - slurmd -Z\n")).toBe(true);
+    expect(slurmdDynamic("#cloud-config\nruncmd:\n  - systemctl start slurmd\n")).toBe(false);
+    expect(slurmdDynamic("# rackform-join: slurm\nzfs -Z\n")).toBe(false);
+    expect(slurmdDynamic(undefined)).toBe(false);
   });
 });
 

@@ -105,6 +105,28 @@ describe("lab slurmrestd nodes", () => {
     ]);
   });
 
+  it("deletes only a dynamic node (DYNAMIC_NORM), as slurmctld's delete_nodes(); a slurm.conf node or a stranger fails in errors[]", async () => {
+    api.hooks.registerNode("dyn-001", { dynamic: true });
+    expect(await state("dyn-001")).toEqual(["IDLE", "DYNAMIC_NORM"]);
+    const conf = await call("DELETE", `${V}/node/gpu-001`);
+    expect(conf.status).toBe(500);
+    expect(conf.json.errors).toEqual([
+      {
+        error_number: 2028,
+        error: "Invalid node state specified",
+        description: "Failure to delete node gpu-001: Can't delete non-dynamic node 'gpu-001'.",
+        source: "slurm_delete_node()",
+      },
+    ]);
+    const viewer = { "x-slurm-user-name": "viewer", "x-slurm-user-token": "viewer-jwt" };
+    expect((await call("DELETE", `${V}/node/dyn-001`, undefined, viewer)).json.errors[0].error_number).toBe(2002);
+    const ok = await call("DELETE", `${V}/node/dyn-001`);
+    expect(ok.status).toBe(200);
+    expect(ok.json.errors).toEqual([]);
+    expect(api.hooks.node("dyn-001")).toBeUndefined();
+    expect((await call("DELETE", `${V}/node/dyn-001`)).json.errors[0].error_number).toBe(2018);
+  });
+
   it("walks DRAIN → draining (ALLOCATED+DRAIN) while a job runs → drained (IDLE+DRAIN) after it ends → RESUME", async () => {
     const job = api.hooks.startJob("gpu-001");
     expect(await state()).toEqual(["ALLOCATED"]);

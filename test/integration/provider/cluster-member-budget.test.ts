@@ -1,8 +1,9 @@
 /**
  * rackform_cluster_member's disruption budget through the provider server against the lab's slurmrestd: a rolling
  * reimage's drains wait for max_unavailable, a rejoin hands the slot on, a limit set in the same change as the new gate
- * applies (through the plan's private data), and a drain left waiting with nothing else in flight fails with the fix
- * instead of hanging, the node still joined.
+ * applies (through the plan's private data), a drain left waiting with nothing else in flight fails with the fix
+ * instead of hanging, the node still joined, and a node removed from the rack by the same apply takes a slot while it
+ * drains even though its own state sets no limit.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SlurmClient } from "../../../src/clients/slurm/index.js";
@@ -10,7 +11,16 @@ import { type ObjectValue, UNKNOWN, type Value } from "../../../src/framework/in
 import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { proposedNew } from "../../support/kitchen-sink/engine-sim.js";
-import { apply, lines, member, type SchedulerRig, SLURM_TOKEN, startRig, T } from "./cluster-member-support.js";
+import {
+  apply,
+  destroy,
+  lines,
+  member,
+  type SchedulerRig,
+  SLURM_TOKEN,
+  startRig,
+  T,
+} from "./cluster-member-support.js";
 
 let rig: SchedulerRig;
 beforeEach(async () => {
@@ -109,6 +119,45 @@ describe("rackform_cluster_member disruption budget (slurm)", () => {
     expect(text).toContain("The node stays joined; nothing was changed.");
     expect(drained("gpu-02")).toBe(false);
     expect(r.newState).toEqual(s2);
+  }, 30_000);
+
+  it("counts a node being removed by the same apply (no limit of its own) against the others' max_unavailable", async () => {
+    const [s1, s2, s3] = await joinedRack();
+    // GIVEN gpu-03 is removed from the rack (its state has no max_unavailable) and still runs a job
+    const job = rig.slurm.hooks.startJob("gpu-03");
+    const removal = destroy(rig.srv, s3);
+    for (let i = 0; i < 100 && !drained("gpu-03"); i++) await settle();
+    expect(drained("gpu-03")).toBe(true);
+    // WHEN gpu-01 is to be recycled with max_unavailable = 1 and at most 2 s to leave
+    const slow = { ...s1, timeouts: { create: null, read: null, update: null, delete: "2s" } };
+    const cfg = config("gpu-01", { gate_id: UNKNOWN, max_unavailable: 1 });
+    const p = await rig.srv.planResourceChange({
+      typeName: T,
+      priorState: slow,
+      proposedNewState: proposedNew(clusterMemberSchema, cfg, slow),
+      config: cfg,
+      priorPrivate: new Uint8Array(0),
+    });
+    const r = await rig.srv.applyResourceChange({
+      typeName: T,
+      priorState: slow,
+      plannedState: null,
+      config: null,
+      plannedPrivate: p.plannedPrivate,
+    });
+    // THEN it never drained: the removal held the only slot, as a drain of this run
+    const text = lines(r.diagnostics);
+    expect(text).toContain("Drain waited too long for the disruption budget");
+    expect(text).toContain("gpu-03 (draining in this run)");
+    expect(drained("gpu-01")).toBe(false);
+    // WHEN the job ends THEN gpu-03 leaves the rack (a slurm.conf node: left DOWN, said in a warning) and gives the
+    // slot back; a node left behind that way no longer counts, so gpu-02's drain goes ahead at once
+    rig.slurm.hooks.endJob(job);
+    const gone = await removal;
+    expect(gone.diagnostics.map((d) => d.summary)).toEqual(["Node stays listed in Slurm: gpu-03"]);
+    const d2 = await drainForReimage(s2);
+    expect(lines((await d2.drain).diagnostics)).toBe("");
+    expect(drained("gpu-02")).toBe(true);
   }, 30_000);
 
   it("counts a node drained by hand in the partition: the drain waits, then fails at timeouts.delete naming it", async () => {

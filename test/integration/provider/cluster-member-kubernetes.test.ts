@@ -5,10 +5,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KubernetesClient } from "../../../src/clients/kubernetes/index.js";
-import { isUnknown, type ObjectValue } from "../../../src/framework/index.js";
+import { isUnknown, type ObjectValue, UNKNOWN } from "../../../src/framework/index.js";
 import {
   apply,
   destroy,
+  destroyForReplacement,
   expectNoSecrets,
   KUBE_TOKEN,
   lines,
@@ -91,7 +92,7 @@ describe("rackform_cluster_member (kubernetes)", () => {
     await kubectl((c) => c.cordon("gpu-01"));
     const refreshed = await read(rig.srv, s);
     expect(refreshed.newState).toMatchObject({ joined: false, state: "Ready,SchedulingDisabled" });
-    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Kubernetes"]);
+    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Kubernetes: gpu-01"]);
     const p = await plan(rig.srv, gpu01(), refreshed.newState);
     expect(p.requiresReplace).toEqual([]);
     expect((p.plannedState as ObjectValue).joined).toBe(true);
@@ -131,7 +132,7 @@ describe("rackform_cluster_member (kubernetes)", () => {
 
   it("drains on destroy by eviction, retrying while a PodDisruptionBudget refuses; DaemonSet pods stay", async () => {
     rig.kube.hooks.registerNode("gpu-01");
-    const s = (await apply(rig.srv, gpu01())).newState as ObjectValue;
+    const s = (await apply(rig.srv, gpu01({ gate_id: "maas:gpu-01" }))).newState as ObjectValue;
     rig.kube.hooks.addPod({ namespace: "ml", name: "trainer-0", node: "gpu-01" });
     rig.kube.hooks.addPod({
       namespace: "kube-system",
@@ -140,12 +141,26 @@ describe("rackform_cluster_member (kubernetes)", () => {
       ownerKind: "DaemonSet",
     });
     rig.kube.hooks.blockEviction("ml", "trainer-0", 3);
-    const r = await destroy(rig.srv, s);
+    // The destroy half of a reimage: the node comes back, so it is only drained.
+    const r = await destroyForReplacement(rig.srv, s, gpu01({ gate_id: UNKNOWN }));
     expect(lines(r.diagnostics)).toBe("");
     expect(rig.kube.hooks.pods("gpu-01").map((p) => p.metadata.name)).toEqual(["dcgm-exporter-x"]);
     expect(labNode("gpu-01").spec.unschedulable).toBe(true);
+    expect(rig.kube.requests.filter((q) => q.method === "DELETE")).toEqual([]);
     const evictions = rig.kube.requests.filter((q) => q.path.endsWith("/trainer-0/eviction"));
     expect(evictions.map((q) => q.status)).toEqual([429, 429, 429, 201]);
+  });
+
+  it("deletes the Node object of a node removed from the rack for good, after its drain", async () => {
+    rig.kube.hooks.registerNode("gpu-01");
+    const s = (await apply(rig.srv, gpu01())).newState as ObjectValue;
+    rig.kube.hooks.addPod({ namespace: "ml", name: "trainer-0", node: "gpu-01" });
+    const r = await destroy(rig.srv, s);
+    expect(lines(r.diagnostics)).toBe("");
+    expect(rig.kube.hooks.node("gpu-01")).toBeUndefined();
+    const writes = rig.kube.requests.filter((q) => q.method !== "GET").map((q) => `${q.method} ${q.status}`);
+    // cordon, evict, delete
+    expect(writes.slice(-3)).toEqual(["PATCH 200", "POST 201", "DELETE 200"]);
   });
 
   it("fails a destroy whose evictions stay refused past timeouts.delete, naming the pods; nothing is deleted by force", async () => {

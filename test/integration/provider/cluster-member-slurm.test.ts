@@ -9,6 +9,7 @@ import { isUnknown, type ObjectValue, UNKNOWN } from "../../../src/framework/ind
 import {
   apply,
   destroy,
+  destroyForReplacement,
   expectNoSecrets,
   lines,
   member,
@@ -144,7 +145,7 @@ describe("rackform_cluster_member (slurm)", () => {
     const refreshed = await read(rig.srv, created);
     // THEN the drift is visible, as a warning naming the reason
     expect(refreshed.newState).toMatchObject({ joined: false, state: "IDLE+DRAIN" });
-    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Slurm"]);
+    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Slurm: gpu-01"]);
     expect(refreshed.diagnostics[0].detail).toContain("reason: bad DIMM?");
     // AND the plan is an in-place update that re-joins
     const p = await plan(rig.srv, gpu01(), refreshed.newState);
@@ -172,10 +173,11 @@ describe("rackform_cluster_member (slurm)", () => {
 
   it("drains on destroy: DRAINING while a job runs, done once it ends; nothing is killed", async () => {
     rig.slurm.hooks.registerNode("gpu-01");
-    const s = (await apply(rig.srv, gpu01())).newState as ObjectValue;
+    const s = (await apply(rig.srv, gpu01({ gate_id: "maas:gpu-01" }))).newState as ObjectValue;
     const job = rig.slurm.hooks.startJob("gpu-01");
     let done = false;
-    const d = destroy(rig.srv, s).then((r) => {
+    // The destroy half of a reimage: the node comes back, so it is only drained.
+    const d = destroyForReplacement(rig.srv, s, gpu01({ gate_id: UNKNOWN })).then((r) => {
       done = true;
       return r;
     });
@@ -190,6 +192,39 @@ describe("rackform_cluster_member (slurm)", () => {
     expect(lines(r.diagnostics)).toBe("");
     expect(r.newState).toBeNull();
     expect(rig.slurm.hooks.node("gpu-01")).toMatchObject({ drain: true, down: false });
+    expect(rig.slurm.requests.filter((q) => q.method === "DELETE")).toEqual([]);
+  });
+
+  it("deletes a dynamic node (slurmd -Z) removed from the rack for good, after its drain", async () => {
+    rig.slurm.hooks.registerNode("gpu-01", { dynamic: true });
+    const s = (await apply(rig.srv, gpu01())).newState as ObjectValue;
+    // WHEN the member is destroyed for good (removed from the configuration, or terraform destroy)
+    const r = await destroy(rig.srv, s);
+    // THEN slurmctld no longer knows the node: drained first, then deleted
+    expect(lines(r.diagnostics)).toBe("");
+    expect(r.newState).toBeNull();
+    expect(rig.slurm.hooks.node("gpu-01")).toBeUndefined();
+    const writes = rig.slurm.requests.filter((q) => q.method !== "GET").map((q) => `${q.method} ${q.status}`);
+    expect(writes.slice(-2)).toEqual(["POST 200", "DELETE 200"]);
+  });
+
+  it("leaves a slurm.conf node removed for good DOWN with a reason that says so, and warns naming the fix", async () => {
+    rig.slurm.hooks.registerNode("gpu-01");
+    const s = (await apply(rig.srv, gpu01())).newState as ObjectValue;
+    const r = await destroy(rig.srv, s);
+    // THEN the destroy succeeds; slurmctld refused the delete (a slurm.conf node), so the node stays, DOWN
+    expect(r.newState).toBeNull();
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.summary}`)).toEqual([
+      "warning Node stays listed in Slurm: gpu-01",
+    ]);
+    expect(r.diagnostics[0].detail).toContain("slurm.conf lists it (only dynamic nodes, started with slurmd -Z");
+    expect(r.diagnostics[0].detail).toContain("Remove gpu-01 from slurm.conf");
+    expect(rig.slurm.hooks.node("gpu-01")).toMatchObject({
+      drain: true,
+      down: true,
+      reason: "rackform: removed from the rack; delete it from slurm.conf",
+    });
+    expect(rig.slurm.requests.filter((q) => q.method === "DELETE").map((q) => q.status)).toEqual([500]);
   });
 
   it("fails a destroy whose drain outlasts timeouts.delete, saying what still runs and that nothing was killed", async () => {

@@ -114,6 +114,22 @@ export function destroy(srv: ProviderServer, state: Value) {
   });
 }
 
+/**
+ * The destroy half of a replacement (a reimage onto a new gate), as the engine runs it: it gets the replacement plan's
+ * private data, which says the member goes on (so the node is only drained, not removed from its scheduler).
+ */
+export async function destroyForReplacement(srv: ProviderServer, state: ObjectValue, config: ObjectValue) {
+  const p = await plan(srv, config, state);
+  expect(p.requiresReplace.length).toBeGreaterThan(0);
+  return srv.applyResourceChange({
+    typeName: T,
+    priorState: state,
+    plannedState: null,
+    config: null,
+    plannedPrivate: p.plannedPrivate,
+  });
+}
+
 /** Refresh, as the engine would. */
 export function read(srv: ProviderServer, state: Value) {
   return srv.readResource({ typeName: T, currentState: state, private: new Uint8Array(0) });

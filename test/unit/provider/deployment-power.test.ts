@@ -89,7 +89,7 @@ describe("rackform_deployment: power is state", () => {
     const r = await read(s);
     const st = r.newState as ObjectValue;
     expect(st.power_state).toBe("unknown");
-    expect(r.diagnostics.map((d) => `${d.severity} ${d.summary}`)).toEqual(["warning Host power unknown"]);
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.summary}`)).toEqual(["warning Host power unknown: n1"]);
     // Every other attribute keeps its known value.
     expect({ ...st, power_state: "on" }).toEqual(s);
     const p = await planChange(srv, T, deploymentSchema, config(), st);
