@@ -8,6 +8,7 @@ import { Conductor } from "./conductor.js";
 import type { FaultOp, IronicDelays, ProvisionListener, StepRunner } from "./conductor-types.js";
 import type { Ctx } from "./context.js";
 import { fault, IronicHttpError, notFound, pyJson, webobError } from "./errors.js";
+import { type PowerSyncOptions, startPowerSync } from "./power-sync.js";
 import { ironicRoutes } from "./routes.js";
 import type { StepOutcome } from "./steps.js";
 import { IronicStore, type NodeRecord } from "./store.js";
@@ -32,6 +33,8 @@ export interface IronicApiOptions {
   readonly clock?: LabClock;
   /** How redfish nodes' BMCs are reached. @default redfishBmc() with Node's trust store */
   readonly bmc?: BmcDriver;
+  /** The periodic power-state sync and power-failure recovery (power-sync.ts). @default off */
+  readonly powerSync?: PowerSyncOptions;
 }
 
 /** One line of the request log. */
@@ -85,7 +88,9 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     ...opts.delays,
   };
   const store = new IronicStore(() => clock.now());
-  const conductor = new Conductor(store, clock, delays, opts.bmc ?? redfishBmc());
+  const bmc = opts.bmc ?? redfishBmc();
+  const conductor = new Conductor(store, clock, delays, bmc);
+  const stopSync = opts.powerSync ? startPowerSync(store, clock, bmc, opts.powerSync) : () => undefined;
   const routes = ironicRoutes(clock, delays);
   const requests: IronicRequestLogEntry[] = [];
 
@@ -177,7 +182,16 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
       conductor.extraSteps.push({ interface: iface, step });
     },
     onProvisionState: (fn) => conductor.onProvisionState(fn),
-    stop: () => conductor.stop(),
-    listen: (host, port) => listenOn(handler, host, port, { onClose: () => conductor.stop() }),
+    stop: () => {
+      stopSync();
+      conductor.stop();
+    },
+    listen: (host, port) =>
+      listenOn(handler, host, port, {
+        onClose: () => {
+          stopSync();
+          conductor.stop();
+        },
+      }),
   };
 }
