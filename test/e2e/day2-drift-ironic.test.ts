@@ -69,6 +69,17 @@ async function untilIronic(name: string, cond: (n: IronicNode) => boolean, what:
   });
 }
 
+/** Reads the lab's Kubernetes nodes every 50 ms until `name` is (or is not) Ready. */
+async function untilReady(name: string, ready: boolean): Promise<void> {
+  await withKube(async (c) => {
+    for (let i = 0; i < 600; i++) {
+      if ((await c.getNode(name, { fresh: true })).ready === ready) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`Kubernetes never reported ${name} ${ready ? "Ready" : "NotReady"}`);
+  });
+}
+
 /** Every Kubernetes node as name → whether it is Ready and schedulable. */
 const kubeView = () =>
   withKube(async (c) => new Map((await c.listNodes()).map((n) => [n.name, n.ready && !n.unschedulable])));
@@ -115,6 +126,8 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
     lab.world.setOutlet(n.pdu, n.outlet, "Off");
     // Ironic's power sync finds the BMC silent, retries, then records power None under its own maintenance.
     await untilIronic(nodes[1], (x) => x.fault === "power failure", "in power-failure maintenance");
+    await untilReady(nodes[1], false); // the node monitor grace period passed
+
     const plan = await w.run(["plan", "-no-color"]);
     expect(plan.stdout).toMatch(/power_state\s+= "Off" -> "On"/);
     expect(plan.stdout).toMatch(/power_state\s+= "unknown" -> "on"/);
@@ -127,6 +140,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
   it("a host powered off through its BMC: only its deployment plans a power-on, and apply powers it on", async () => {
     lab.world.setHostPower(node(1), false);
     await untilIronic(nodes[1], (x) => x.powerState === "power off", "powered off"); // its next power sync
+    await untilReady(nodes[1], false);
     const plan = await w.run(["plan", "-no-color"]);
     expect(plan.stdout).toMatch(/power_state\s+= "off" -> "on"/);
     await healsInOneApply([`rackform_deployment.${resourceName(nodes[1])}`]);

@@ -36,6 +36,15 @@ async function maasView(): Promise<Map<string, string>> {
   }
 }
 
+/** Reads slurmctld every 50 ms until `node`'s state includes `state` (what it has noticed so far). */
+async function untilSlurm(node: string, state: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if ((await slurmNodes(lab)).get(node)?.state.split("+").includes(state)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`slurmctld never reported ${node} ${state}`);
+}
+
 describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (name) => {
   let w: Workdir;
   let nodes: string[];
@@ -75,21 +84,29 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
   it("a PDU outlet switched off: the outlet, that node's BMC re-check and its host power are fixed in place", async () => {
     const n = lab.info.nodes[1];
     lab.world.setOutlet(n.pdu, n.outlet, "Off");
+    await untilSlurm(nodes[1], "DOWN"); // SlurmdTimeout passed: "Not responding"
     const plan = await w.run(["plan", "-no-color"]);
     // The plan says why: the outlet is off, the BMC did not answer, the host's power is unknown.
     expect(plan.stdout).toMatch(/power_state\s+= "Off" -> "On"/);
     expect(plan.stdout).toMatch(/power_state\s+= "unknown" -> "on"/);
     expect(plan.stdout).not.toContain("forces replacement");
     const r = resourceName(nodes[1]);
-    await healsInOneApply([`rackform_pdu_outlet.${r}`, `rackform_bmc.${r}`, `rackform_deployment.${r}`]);
+    await healsInOneApply([
+      `rackform_pdu_outlet.${r}`,
+      `rackform_bmc.${r}`,
+      `rackform_deployment.${r}`,
+      `rackform_cluster_member.${r}`, // RESUMEs the node once its slurmd is back (ReturnToService=0)
+    ]);
     expect(lab.world.powerState(node())).toBe("On");
   });
 
-  it("a host powered off through its BMC: only its deployment plans a power-on, and apply powers it on", async () => {
+  it("a host powered off through its BMC: its deployment plans a power-on and its member the re-join", async () => {
     lab.world.setHostPower(node(), false);
+    await untilSlurm(nodes[1], "DOWN");
     const plan = await w.run(["plan", "-no-color"]);
     expect(plan.stdout).toMatch(/power_state\s+= "off" -> "on"/);
-    await healsInOneApply([`rackform_deployment.${resourceName(nodes[1])}`]);
+    const r = resourceName(nodes[1]);
+    await healsInOneApply([`rackform_deployment.${r}`, `rackform_cluster_member.${r}`]);
     expect(lab.world.powerState(node())).toBe("On");
   });
 
