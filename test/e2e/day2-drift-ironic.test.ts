@@ -4,6 +4,7 @@
  * hand-made change at a time. For each: the plan touches only the affected node, only with the minimal fix; one apply
  * converges; the next plan is empty; no test code calls a backend to help. The lab runs on its `instant` profile.
  */
+import { spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IronicClient, type IronicNode } from "../../src/clients/ironic/index.js";
 import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
+import type { NicPort } from "../../src/lab/world/model.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
 import { plannedChanges, rackStack, resourceName, shownState } from "../support/rack.js";
-import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
 
 let lab: Lab;
 let cliConfig: string;
@@ -77,6 +79,22 @@ async function untilReady(name: string, ready: boolean): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`Kubernetes never reported ${name} ${ready ? "Ready" : "NotReady"}`);
+  });
+}
+
+/** Runs the built `rackform plan-summary` with a plan's JSON on stdin. */
+function summarise(planJson: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "plan-summary"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(planJson);
   });
 }
 
@@ -196,6 +214,35 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
         nodes[2],
       );
       expect((await ironicView()).get(nodes[2])).not.toContain(uuid);
+    });
+
+  if (name === "terraform")
+    it("a NIC replaced (new MACs): the plan re-enrolls that node only, flagged ⚠ by plan-summary", async () => {
+      // The NIC whose MAC the machine was enrolled with: its ports come back with new MACs.
+      const host = node(1);
+      const r = resourceName(nodes[1]);
+      const machine = (await shownState(w)).find((x) => x.address === `rackform_machine.${r}`);
+      const enrolled = String((machine?.values.macs as string[])[0]).toLowerCase();
+      const nic = host.ports.find((p) => p.mac.toLowerCase() === enrolled)!.nic;
+      (host as unknown as { ports: NicPort[] }).ports = host.ports.map((p) =>
+        p.nic === nic ? { ...p, mac: `02:aa:bb:${p.mac.slice(9)}` } : p,
+      );
+      const expected = ["rackform_machine", "rackform_deployment", "rackform_acceptance", "rackform_cluster_member"];
+      const changes = (await plannedChanges(w)).filter((c) => !["no-op", "read"].includes(c.actions.join()));
+      expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
+        expected.map((t) => `${t}.${r} delete,create`).sort(),
+      );
+      const json = (await w.ok(["show", "-json", "-no-color", "rack.tfplan"])).stdout;
+      const summary = await summarise(json);
+      expect(summary.code, summary.stderr).toBe(0);
+      expect(summary.stdout).toContain("⚠");
+      expect(summary.stdout).toContain("macs");
+      await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
+      const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      const after = await ironicView();
+      for (const [n, v] of after) expect(v, n).toMatch(/^active\/in-service\//);
+      expect((await kubeView()).get(nodes[1])).toBe(true);
     });
 
   it("a firmware component changed version (the flavor pins none): the refresh records it and nothing is planned", async () => {

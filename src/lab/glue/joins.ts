@@ -122,8 +122,8 @@ export function wireJoins(deps: JoinDeps): void {
         if (!slurmDown && !notReady) continue;
         await clock.sleep(bootMs());
         if (m.gone) return;
-        const visible = world.visibleGpus(m.node).length;
-        if (slurmDown) deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible));
+        // slurmd registers again; slurmctld keeps what it knew of the node (features set with scontrol included).
+        if (slurmDown) deps.slurm?.hooks.registerNode(m.name, {});
         if (notReady) deps.kubernetes?.hooks.kubeletPosting(m.name, true);
         slurmDown = notReady = false;
         continue;
