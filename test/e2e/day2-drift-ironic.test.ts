@@ -236,7 +236,8 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
       const summary = await summarise(json);
       expect(summary.code, summary.stderr).toBe(0);
       expect(summary.stdout).toContain("⚠");
-      expect(summary.stdout).toContain("macs");
+      expect(summary.stdout).toMatch(new RegExp(`${nodes[1]}\\b.*re-enroll`));
+      expect(summary.stdout).toMatch(new RegExp(`changed outside rackform.*${nodes[1]}`));
       await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
       const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
       expect(again.code, again.stdout + again.stderr).toBe(0);
