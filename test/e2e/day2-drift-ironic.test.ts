@@ -222,7 +222,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
       const host = node(1);
       const r = resourceName(nodes[1]);
       const machine = (await shownState(w)).find((x) => x.address === `rackform_machine.${r}`);
-      const enrolled = String((machine?.values.macs as string[])[0]).toLowerCase();
+      const enrolled = String((machine?.values.macs as string[] | undefined)?.[0]).toLowerCase();
       const nic = host.ports.find((p) => p.mac.toLowerCase() === enrolled)!.nic;
       (host as unknown as { ports: NicPort[] }).ports = host.ports.map((p) =>
         p.nic === nic ? { ...p, mac: `02:aa:bb:${p.mac.slice(9)}` } : p,
