@@ -130,7 +130,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
     await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
     const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(again.code, again.stdout + again.stderr).toBe(0);
-    // Nothing was re-enrolled: every node keeps its uuid, is active and in service.
+    // Nothing else was re-enrolled: every other node keeps its uuid; all are active and in service.
     const after = await ironicView();
     expect([...after.keys()].sort()).toEqual([...before.keys(), ...(reenrolled ? [reenrolled] : [])].sort());
     for (const [n, v] of before) if (n !== reenrolled) expect(after.get(n)?.split("/")[2], n).toBe(v.split("/")[2]);
