@@ -19,7 +19,7 @@ export interface PowerSyncOptions {
   readonly maxRetries?: number;
   /** power_failure_recovery_interval. Ironic's default: 300 s. */
   readonly recoveryIntervalMs: number;
-  /** The shortest wait between two passes, so that a zero interval (the lab's `instant` profile) does not spin. @default 100 */
+  /** The shortest wait between two passes, so that a zero interval (the lab's `instant` profile) does not spin. @default 250 */
   readonly minPassMs?: number;
 }
 
@@ -41,7 +41,7 @@ export function startPowerSync(
   opts: PowerSyncOptions,
 ): () => void {
   const maxRetries = opts.maxRetries ?? 3;
-  const minPass = opts.minPassMs ?? 100;
+  const minPass = opts.minPassMs ?? 250;
   const failures = new Map<string, number>();
   let stopped = false;
   const cancels = new Set<() => void>();
