@@ -23,6 +23,14 @@ export interface TimeProfile {
   readonly deployMs: number;
   readonly burnInMs: number;
   readonly cleaningMs: number;
+  /** slurm.conf SlurmdTimeout: a registered node whose slurmd stops answering goes DOWN "Not responding" (real: 300 s). */
+  readonly slurmdTimeoutMs: number;
+  /** kube-controller-manager --node-monitor-grace-period: a silent kubelet's Node goes NotReady (real: 40 s). */
+  readonly nodeMonitorGraceMs: number;
+  /** Ironic [conductor]sync_power_state_interval: how often the conductor reads power from the BMCs (real: 60 s). */
+  readonly powerSyncMs: number;
+  /** Ironic [conductor]power_failure_recovery_interval: re-reads of nodes in power-failure maintenance (real: 300 s). */
+  readonly powerRecoveryMs: number;
 }
 
 /** Profiles by name: `instant` for unit tests, `demo` for an 8-node rack well under a minute, `realistic` for soak tests. */
@@ -39,6 +47,10 @@ export const PROFILES: Readonly<Record<string, TimeProfile>> = {
     deployMs: 0,
     burnInMs: 0,
     cleaningMs: 0,
+    slurmdTimeoutMs: 0,
+    nodeMonitorGraceMs: 0,
+    powerSyncMs: 0,
+    powerRecoveryMs: 0,
   },
   demo: {
     name: "demo",
@@ -52,6 +64,10 @@ export const PROFILES: Readonly<Record<string, TimeProfile>> = {
     deployMs: 5_000,
     burnInMs: 3_000,
     cleaningMs: 2_000,
+    slurmdTimeoutMs: 3_000,
+    nodeMonitorGraceMs: 1_000,
+    powerSyncMs: 1_000,
+    powerRecoveryMs: 3_000,
   },
   realistic: {
     name: "realistic",
@@ -65,6 +81,10 @@ export const PROFILES: Readonly<Record<string, TimeProfile>> = {
     deployMs: 900_000,
     burnInMs: 3_600_000,
     cleaningMs: 600_000,
+    slurmdTimeoutMs: 300_000,
+    nodeMonitorGraceMs: 40_000,
+    powerSyncMs: 60_000,
+    powerRecoveryMs: 300_000,
   },
 };
 

@@ -36,6 +36,15 @@ async function maasView(): Promise<Map<string, string>> {
   }
 }
 
+/** Reads slurmctld every 50 ms until `node`'s state includes `state` (what it has noticed so far). */
+async function untilSlurm(node: string, state: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if ((await slurmNodes(lab)).get(node)?.state.split("+").includes(state)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`slurmctld never reported ${node} ${state}`);
+}
+
 describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (name) => {
   let w: Workdir;
   let nodes: string[];
@@ -50,9 +59,9 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
 
   /**
    * Plans, checks that only `expected` (addresses of the affected node; in-place updates unless an action is given)
-   * change; applies; plans again; every machine keeps its id and is Deployed, every node accepts work.
+   * change; applies; plans again; every machine (but `reenrolled`) keeps its id and is Deployed, every node accepts work.
    */
-  async function healsInOneApply(expected: readonly string[]): Promise<void> {
+  async function healsInOneApply(expected: readonly string[], reenrolled?: string): Promise<void> {
     const before = await maasView();
     const changes = (await plannedChanges(w)).filter(
       (c) => c.actions.join() !== "no-op" && c.actions.join() !== "read",
@@ -65,7 +74,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
     expect(again.code, again.stdout + again.stderr).toBe(0);
     // Nothing was re-enrolled or reimaged: every machine keeps its id and is Deployed.
     const after = await maasView();
-    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    expect([...after.keys()].sort()).toEqual([...before.keys(), ...(reenrolled ? [reenrolled] : [])].sort());
     for (const [n, v] of before) expect(after.get(n)?.split("/")[1], n).toBe(v.split("/")[1]);
     for (const v of after.values()) expect(v).toMatch(/^Deployed\//);
     const slurm = await slurmNodes(lab);
@@ -75,21 +84,29 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
   it("a PDU outlet switched off: the outlet, that node's BMC re-check and its host power are fixed in place", async () => {
     const n = lab.info.nodes[1];
     lab.world.setOutlet(n.pdu, n.outlet, "Off");
+    await untilSlurm(nodes[1], "DOWN"); // SlurmdTimeout passed: "Not responding"
     const plan = await w.run(["plan", "-no-color"]);
     // The plan says why: the outlet is off, the BMC did not answer, the host's power is unknown.
     expect(plan.stdout).toMatch(/power_state\s+= "Off" -> "On"/);
     expect(plan.stdout).toMatch(/power_state\s+= "unknown" -> "on"/);
     expect(plan.stdout).not.toContain("forces replacement");
     const r = resourceName(nodes[1]);
-    await healsInOneApply([`rackform_pdu_outlet.${r}`, `rackform_bmc.${r}`, `rackform_deployment.${r}`]);
+    await healsInOneApply([
+      `rackform_pdu_outlet.${r}`,
+      `rackform_bmc.${r}`,
+      `rackform_deployment.${r}`,
+      `rackform_cluster_member.${r}`, // RESUMEs the node once its slurmd is back (ReturnToService=0)
+    ]);
     expect(lab.world.powerState(node())).toBe("On");
   });
 
-  it("a host powered off through its BMC: only its deployment plans a power-on, and apply powers it on", async () => {
+  it("a host powered off through its BMC: its deployment plans a power-on and its member the re-join", async () => {
     lab.world.setHostPower(node(), false);
+    await untilSlurm(nodes[1], "DOWN");
     const plan = await w.run(["plan", "-no-color"]);
     expect(plan.stdout).toMatch(/power_state\s+= "off" -> "on"/);
-    await healsInOneApply([`rackform_deployment.${resourceName(nodes[1])}`]);
+    const r = resourceName(nodes[1]);
+    await healsInOneApply([`rackform_deployment.${r}`, `rackform_cluster_member.${r}`]);
     expect(lab.world.powerState(node())).toBe("On");
   });
 
@@ -132,6 +149,29 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
       `rackform_cluster_member.${r} delete,create`,
     ]);
   });
+
+  // One engine is enough for the costliest case (a whole re-enrollment); day2-drift-ironic runs it on Ironic under terraform.
+  if (name === "tofu")
+    it("a machine deleted from MAAS by hand: that node alone is re-enrolled, redeployed, re-accepted and rejoined", async () => {
+      const id = (await maasView()).get(nodes[2])!.split("/")[1];
+      const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
+      try {
+        await c.deleteMachine(id);
+      } finally {
+        await c.close();
+      }
+      const r = resourceName(nodes[2]);
+      await healsInOneApply(
+        [
+          `rackform_machine.${r} create`,
+          `rackform_deployment.${r} create`,
+          `rackform_acceptance.${r} create`,
+          `rackform_cluster_member.${r} delete,create`,
+        ],
+        nodes[2],
+      );
+      expect((await maasView()).get(nodes[2])).not.toContain(id);
+    });
 
   it("the flavor baseline edited in code (GPU count): the plan re-checks every BMC and changes nothing else", async () => {
     const tf = await readFile(join(w.dir, "main.tf"), "utf8");

@@ -64,6 +64,8 @@ export interface RackOptions {
   readonly image?: DemoImage;
   /** Every member's max_unavailable. @default unset (no limit) */
   readonly maxUnavailable?: number;
+  /** The scheduler every node joins. @default "slurm" */
+  readonly scheduler?: "slurm" | "kubernetes";
 }
 
 /** The demo configuration for `nodes` on `backend` (main.tf of a rack stack); rewrite it to change the rack. */
@@ -73,7 +75,10 @@ export function rackConfig(
   nodes: readonly string[],
   opts: RackOptions = {},
 ): string {
-  const extra = opts.maxUnavailable !== undefined ? { maxUnavailable: opts.maxUnavailable } : {};
+  const extra = {
+    ...(opts.maxUnavailable !== undefined ? { maxUnavailable: opts.maxUnavailable } : {}),
+    ...(opts.scheduler !== undefined ? { scheduler: opts.scheduler } : {}),
+  };
   return demoConfig(lab.info, opts.image ?? GOLDEN_IMAGE, { backend, nodes, ...extra });
 }
 
@@ -87,10 +92,11 @@ export async function rackStack(
   opts: RackOptions = {},
 ): Promise<Workdir> {
   const slurm = lab.info.slurm;
-  if (!slurm) throw new Error("the lab started without Slurm");
+  const kube = lab.info.kubernetes;
+  if (!slurm || !kube) throw new Error("the lab started without Slurm or Kubernetes");
   const env: Record<string, string> = {
     TF_VAR_redfish_password: lab.info.nodes[0].bmc.password,
-    TF_VAR_slurm_token: slurm.token,
+    ...(opts.scheduler === "kubernetes" ? { TF_VAR_kube_token: kube.token } : { TF_VAR_slurm_token: slurm.token }),
   };
   if (backend === "maas") env.TF_VAR_maas_api_key = lab.info.maas!.apiKey;
   return Workdir.create(eng, cliConfig, { "main.tf": rackConfig(lab, backend, nodes, opts) }, env);

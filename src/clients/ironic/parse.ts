@@ -32,6 +32,7 @@ export function parseNode(j: unknown): IronicNode {
     targetPowerState: optStr(j.target_power_state),
     maintenance: typeof j.maintenance === "boolean" ? j.maintenance : undefined,
     maintenanceReason: optStr(j.maintenance_reason),
+    fault: optStr(j.fault),
     lastError: optStr(j.last_error),
     instanceUuid: optStr(j.instance_uuid),
     resourceClass: optStr(j.resource_class),

@@ -14,6 +14,8 @@ export interface IronicNode {
   readonly targetPowerState?: string | null;
   readonly maintenance?: boolean;
   readonly maintenanceReason?: string | null;
+  /** What Ironic itself found wrong (API 1.42): "power failure" when its power sync put the node in maintenance. */
+  readonly fault?: string | null;
   /** Ironic's description of the last failure, or null. */
   readonly lastError?: string | null;
   readonly instanceUuid?: string | null;

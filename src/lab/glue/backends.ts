@@ -114,6 +114,7 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
       allocationMs: 0,
       stepMs: t.duration("burnInMs"),
     },
+    powerSync: { intervalMs: t.duration("powerSyncMs"), recoveryIntervalMs: t.duration("powerRecoveryMs") },
   });
   const schedClock = { now: () => clock.now() };
   const slurm = createSlurmApi({ jwtTokens: { [SLURM_USER]: slurmToken }, clock: schedClock });

@@ -12,6 +12,11 @@ import type { LabNode, World } from "../world/model.js";
 import { nodeByBmcAddress } from "./adapters.js";
 import { kubeletRegistration, slurmRegistration } from "./registration.js";
 
+/** How often the lab looks at a joined node's host for its heartbeats (at least). */
+const HEARTBEAT_TICK_MS = 50;
+/** The shortest silence slurmctld or Kubernetes notice, whatever the profile. */
+const MIN_SILENCE_MS = 150;
+
 /** Which schedulers a node joins. */
 export type JoinTarget = "slurm" | "kubernetes";
 
@@ -101,10 +106,55 @@ export function wireJoins(deps: JoinDeps): void {
       deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible, m.dynamic));
     if (m.targets.includes("kubernetes"))
       deps.kubernetes?.hooks.registerNode(m.name, kubeletRegistration(m.node, visible));
+    void heartbeat(m);
+  }
+
+  /**
+   * What slurmctld and the node lifecycle controller see of a joined node whose host stops running (powered off
+   * through its BMC, or its outlet off): after SlurmdTimeout the node is DOWN "Not responding"; after the node monitor
+   * grace period its Node's Ready condition is Unknown. When the host runs again, the OS boots: slurmd registers (the
+   * node stays DOWN until RESUMEd, ReturnToService=0) and the kubelet posts Ready again.
+   */
+  async function heartbeat(m: Member): Promise<void> {
+    // Short outages (a reboot) go unnoticed, as a real timeout outlasts them; the lab's instant profile has none.
+    const slurmTimeout = Math.max(world.time.duration("slurmdTimeoutMs"), MIN_SILENCE_MS);
+    const grace = Math.max(world.time.duration("nodeMonitorGraceMs"), MIN_SILENCE_MS);
+    const tick = Math.max(Math.min(slurmTimeout, grace) / 4, HEARTBEAT_TICK_MS);
+    let silentSince: number | undefined;
+    let slurmDown = false;
+    let notReady = false;
+    while (!m.gone) {
+      await clock.sleep(tick);
+      if (m.gone) return;
+      if (world.powerState(m.node) === "On") {
+        if (silentSince === undefined) continue;
+        silentSince = undefined;
+        if (!slurmDown && !notReady) continue;
+        await clock.sleep(bootMs());
+        if (m.gone) return;
+        // slurmd registers again; slurmctld keeps what it knew of the node (features set with scontrol included).
+        if (slurmDown) deps.slurm?.hooks.registerNode(m.name, {});
+        if (notReady) deps.kubernetes?.hooks.kubeletPosting(m.name, true);
+        slurmDown = notReady = false;
+        continue;
+      }
+      silentSince ??= clock.now();
+      const silent = clock.now() - silentSince;
+      if (!slurmDown && m.targets.includes("slurm") && silent >= slurmTimeout) {
+        deps.slurm?.hooks.nodeLost(m.name);
+        slurmDown = true;
+      }
+      if (!notReady && m.targets.includes("kubernetes") && silent >= grace) {
+        deps.kubernetes?.hooks.kubeletPosting(m.name, false);
+        notReady = true;
+      }
+    }
   }
 
   function join(key: string, name: string, node: LabNode, userData: string | undefined): void {
     leave(key);
+    // One host runs one OS: a machine enrolled anew (another backend id) replaces what ran there before.
+    for (const [k, m] of members) if (m.node === node) leave(k);
     const targets = targetsOf(userData);
     if (targets.length === 0) return;
     const m: Member = { name, targets, node, dynamic: slurmdDynamic(userData), registered: false, gone: false };

@@ -14,6 +14,7 @@ import type {
 } from "./conductor-types.js";
 import type { Ctx } from "./context.js";
 import { fault, IronicHttpError, notFound, pyJson, webobError } from "./errors.js";
+import { type PowerSyncOptions, startPowerSync } from "./power-sync.js";
 import { ironicRoutes } from "./routes.js";
 import type { StepOutcome } from "./steps.js";
 import { IronicStore, type NodeRecord } from "./store.js";
@@ -40,6 +41,8 @@ export interface IronicApiOptions {
   readonly bmc?: BmcDriver;
   /** ironic.conf `[conductor]deploy_kernel` / `deploy_ramdisk` for nodes whose driver_info names neither. @default none */
   readonly conductor?: ConductorDeployDefaults;
+  /** The periodic power-state sync and power-failure recovery (power-sync.ts). @default off */
+  readonly powerSync?: PowerSyncOptions;
 }
 
 /** One line of the request log. */
@@ -93,8 +96,10 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     ...opts.delays,
   };
   const store = new IronicStore(() => clock.now());
-  const conductor = new Conductor(store, clock, delays, opts.bmc ?? redfishBmc());
+  const bmc = opts.bmc ?? redfishBmc();
+  const conductor = new Conductor(store, clock, delays, bmc);
   conductor.deployDefaults = { ...opts.conductor };
+  const stopSync = opts.powerSync ? startPowerSync(store, clock, bmc, opts.powerSync) : () => undefined;
   const routes = ironicRoutes(clock, delays);
   const requests: IronicRequestLogEntry[] = [];
 
@@ -186,7 +191,16 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
       conductor.extraSteps.push({ interface: iface, step });
     },
     onProvisionState: (fn) => conductor.onProvisionState(fn),
-    stop: () => conductor.stop(),
-    listen: (host, port) => listenOn(handler, host, port, { onClose: () => conductor.stop() }),
+    stop: () => {
+      stopSync();
+      conductor.stop();
+    },
+    listen: (host, port) =>
+      listenOn(handler, host, port, {
+        onClose: () => {
+          stopSync();
+          conductor.stop();
+        },
+      }),
   };
 }

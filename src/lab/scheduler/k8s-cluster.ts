@@ -5,7 +5,11 @@ import { type K8sObject, notFound } from "./k8s-objects.js";
 
 const UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
 
+/** The taint the node lifecycle controller puts on a node whose kubelet stopped posting status. */
+const UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
+
 /** Nodes, pods and eviction blocks, with one resourceVersion counter for every write. */
+
 export class K8sCluster {
   readonly nodes = new Map<string, K8sObject>();
   readonly pods = new Map<string, K8sObject>();
@@ -48,6 +52,41 @@ export class K8sCluster {
       if ((p.spec as { nodeName?: string } | undefined)?.nodeName === name) this.pods.delete(k);
     this.nextRv();
     return n;
+  }
+
+  /**
+   * The node lifecycle controller's view of the kubelet: `false` (no status posted within --node-monitor-grace-period)
+   * sets the Ready condition Unknown (NodeStatusUnknown) and adds the node.kubernetes.io/unreachable taints; `true`
+   * (the kubelet posts again) sets Ready True and removes them.
+   */
+  setKubeletPosting(name: string, posting: boolean): void {
+    const n = this.nodes.get(name);
+    if (!n) return;
+    const status = (n.status ?? {}) as { conditions?: Record<string, unknown>[] };
+    const now = this.iso();
+    const ready = posting
+      ? { status: "True", reason: "KubeletReady", message: "kubelet is posting ready status" }
+      : { status: "Unknown", reason: "NodeStatusUnknown", message: "Kubelet stopped posting node status." };
+    const others = (status.conditions ?? []).filter((c) => c.type !== "Ready");
+    const old = (status.conditions ?? []).find((c) => c.type === "Ready");
+    const changed = old?.status !== ready.status;
+    status.conditions = [
+      ...others,
+      { type: "Ready", ...ready, lastHeartbeatTime: now, lastTransitionTime: changed ? now : old?.lastTransitionTime },
+    ];
+    n.status = status;
+    const spec = (n.spec ?? {}) as Record<string, unknown>;
+    const taints = ((spec.taints as Record<string, unknown>[] | undefined) ?? []).filter(
+      (t) => t.key !== UNREACHABLE_TAINT,
+    );
+    if (!posting) {
+      taints.push({ key: UNREACHABLE_TAINT, effect: "NoSchedule", timeAdded: now });
+      taints.push({ key: UNREACHABLE_TAINT, effect: "NoExecute", timeAdded: now });
+    }
+    if (taints.length) spec.taints = taints;
+    else delete spec.taints;
+    n.spec = spec;
+    n.metadata.resourceVersion = this.nextRv();
   }
 
   /** Keeps the unschedulable taint in step with spec.unschedulable, as the node lifecycle controller does. */

@@ -38,6 +38,11 @@ export interface KubernetesApiOptions {
 export interface KubernetesLabHooks {
   /** The kubelet on the node registered it. */
   registerNode(name: string, reg?: KubeletRegistration): void;
+  /**
+   * The kubelet stopped posting status for longer than the node monitor grace period (`false`: Ready Unknown, the
+   * unreachable taints) or posts again (`true`: Ready True).
+   */
+  kubeletPosting(name: string, posting: boolean): void;
   /** The Node object is deleted (machine deprovisioned); its pods go with it, as the pod GC does. */
   deleteNode(name: string): void;
   /** A pod is scheduled and running on a node. */
@@ -123,6 +128,7 @@ export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
         c.syncUnschedulableTaint(n);
         c.nodes.set(name, n);
       },
+      kubeletPosting: (name, posting) => c.setKubeletPosting(name, posting),
       deleteNode(name) {
         if (c.nodes.has(name)) c.deleteNode(name);
       },

@@ -64,6 +64,7 @@ const FIELDS = [
   "last_error",
   "maintenance",
   "maintenance_reason",
+  "fault",
   "driver_info",
   "instance_info",
 ];
@@ -88,14 +89,21 @@ const FOREVER_MS = 30 * 86_400_000;
 // Transitions per operation: a node needs at most manage, inspect, provide (plus one repair); more means a loop.
 const MAX_STEPS = 8;
 
+/**
+ * Taken out of service by a person or by rackform: in maintenance for another reason than Ironic's own power sync
+ * (fault "power failure": the BMC did not answer; the conductor lifts it when the BMC answers again, so it is no
+ * hand-made change and says nothing about the machine).
+ */
+const outOfService = (n: IronicNode): boolean => n.maintenance === true && n.fault !== "power failure";
+
 function facts(n: IronicNode, macs: readonly string[]): MachineFacts {
   const ps = n.provisionState ?? "unknown";
   return {
     id: n.uuid,
     name: n.name ?? n.uuid,
-    state: n.maintenance ? "broken" : (IRONIC_STATE_TABLE[ps] ?? "other"),
+    state: outOfService(n) ? "broken" : (IRONIC_STATE_TABLE[ps] ?? "other"),
     status: ps,
-    message: n.maintenance ? (n.maintenanceReason ?? "in maintenance") : (n.lastError ?? ""),
+    message: outOfService(n) ? (n.maintenanceReason ?? "in maintenance") : (n.lastError ?? ""),
     macs: [...new Set(macs.map(normalMac))].sort(),
     power: n.powerState === "power on" ? "on" : n.powerState === "power off" ? "off" : "unknown",
     image: deployedImage(n),
@@ -316,7 +324,7 @@ export class IronicBackend implements Backend {
   async runAcceptance(id: string, o: AcceptanceOptions): Promise<AcceptanceRun> {
     const s = await this.settle(id, o);
     let n = s.kind === "failed" ? await this.client.getNode(id, { fields: FIELDS, signal: o.signal }) : s.node;
-    if (n.maintenance) {
+    if (outOfService(n)) {
       // Re-running the gate is the way back into service, whoever set maintenance: the gate decides.
       const byHand = !(n.maintenanceReason ?? "").startsWith(QUARANTINE_PREFIX);
       const why = byHand
@@ -369,7 +377,8 @@ export class IronicBackend implements Backend {
     const s = await this.settle(id, o);
     if (s.kind === "failed") return s;
     const ps = s.node.provisionState ?? "";
-    if (ps === target && !s.node.maintenance) return { kind: "complete", facts: await this.factsOf(s.node, o.signal) };
+    if (ps === target && !outOfService(s.node))
+      return { kind: "complete", facts: await this.factsOf(s.node, o.signal) };
     const why = s.node.lastError ? `: ${s.node.lastError}` : "";
     return this.failed(s.node, `node ${s.node.name ?? id} settled in ${ps} instead of ${target}${why}`, o);
   }

@@ -5,7 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../../src/lab/index.js";
-import { control, ironic, ironicState, joinUserData, kube, powerOutlet, startComposedLab, until } from "./support.js";
+import {
+  control,
+  ironic,
+  ironicState,
+  type Json,
+  joinUserData,
+  kube,
+  powerOutlet,
+  startComposedLab,
+  until,
+} from "./support.js";
 
 describe("composed lab: Ironic deploy joins Kubernetes, undeploy leaves it", () => {
   let lab: Lab;
@@ -84,6 +94,26 @@ describe("composed lab: Ironic deploy joins Kubernetes, undeploy leaves it", () 
       parameters: { dcgm_level: 2, burn_in_s: 259_200 },
       gpu_count: 8,
     });
+
+    // The host powered off behind everyone's back: past the node monitor grace period the Node is NotReady (Ready
+    // Unknown, unreachable taints); powered on again, its kubelet posts Ready.
+    const host = lab.world.node(node.name)!;
+    const readyOf = (n: Json) => n.status.conditions.find((c: { type: string }) => c.type === "Ready");
+    lab.world.setHostPower(host, false);
+    const silent = await until("Node gpu-b1 NotReady", async () => {
+      const n = (await kube(lab, "GET", "/api/v1/nodes/gpu-b1")).json;
+      return readyOf(n).status === "Unknown" ? n : undefined;
+    });
+    expect(readyOf(silent).reason).toBe("NodeStatusUnknown");
+    expect(silent.spec.taints.map((t: { key: string; effect: string }) => `${t.key}:${t.effect}`)).toEqual(
+      expect.arrayContaining(["node.kubernetes.io/unreachable:NoSchedule", "node.kubernetes.io/unreachable:NoExecute"]),
+    );
+    lab.world.setHostPower(host, true);
+    const back = await until("Node gpu-b1 Ready again", async () => {
+      const n = (await kube(lab, "GET", "/api/v1/nodes/gpu-b1")).json;
+      return readyOf(n).status === "True" ? n : undefined;
+    });
+    expect(back.spec.taints.map((t: { key: string }) => t.key)).not.toContain("node.kubernetes.io/unreachable");
 
     await ironic(lab, "PUT", "/v1/nodes/gpu-b1/states/provision", { target: "deleted" });
     await ironicState(lab, "gpu-b1", "available");

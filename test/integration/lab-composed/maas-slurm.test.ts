@@ -60,6 +60,22 @@ describe("composed lab: MAAS deploy joins Slurm, release leaves it", () => {
     expect(resumed.status, resumed.text).toBe(200);
     expect((await slurm(lab, "GET", "/node/gpu-a1")).json.nodes[0].state).toEqual(["IDLE"]);
 
+    // The host powered off by hand: past SlurmdTimeout slurmctld marks it DOWN "Not responding"; powered on again, its
+    // slurmd registers but the node stays DOWN (ReturnToService=0) until resumed.
+    const host = lab.world.node(lab.info.nodes[0].name)!;
+    lab.world.setHostPower(host, false);
+    const silent = await until("gpu-a1 DOWN after SlurmdTimeout", async () => {
+      const n = (await slurm(lab, "GET", "/node/gpu-a1")).json.nodes[0];
+      return n.state.includes("DOWN") ? n : undefined;
+    });
+    expect(silent.reason).toBe("Not responding");
+    lab.world.setHostPower(host, true);
+    await new Promise((r) => setTimeout(r, 300)); // a few heartbeat ticks: slurmd is back
+    expect((await slurm(lab, "GET", "/node/gpu-a1")).json.nodes[0].state).toEqual(["DOWN"]);
+    const again = await slurm(lab, "POST", "/node/gpu-a1", { state: ["RESUME"] });
+    expect(again.status, again.text).toBe(200);
+    expect((await slurm(lab, "GET", "/node/gpu-a1")).json.nodes[0].state).toEqual(["IDLE"]);
+
     const rel = await maas(lab, "POST", `machines/${id}/`, { op: "release", erase: "true" });
     expect(rel.status, rel.text).toBe(200);
     await maasStatus(lab, id, "Ready");
