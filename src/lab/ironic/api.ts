@@ -8,6 +8,7 @@ import { Conductor } from "./conductor.js";
 import type { FaultOp, IronicDelays, ProvisionListener, StepRunner } from "./conductor-types.js";
 import type { Ctx } from "./context.js";
 import { fault, IronicHttpError, notFound, pyJson, webobError } from "./errors.js";
+import { type ImageFetcher, loopbackFetcher } from "./images.js";
 import { ironicRoutes } from "./routes.js";
 import type { StepOutcome } from "./steps.js";
 import { IronicStore, type NodeRecord } from "./store.js";
@@ -32,6 +33,11 @@ export interface IronicApiOptions {
   readonly clock?: LabClock;
   /** How redfish nodes' BMCs are reached. @default redfishBmc() with Node's trust store */
   readonly bmc?: BmcDriver;
+  /**
+   * How image_source is reached (HEAD at deploy validation, GET + checksum when the image is written). @default
+   * loopback http(s) only; other hosts are not fetched
+   */
+  readonly images?: ImageFetcher;
 }
 
 /** One line of the request log. */
@@ -85,7 +91,7 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     ...opts.delays,
   };
   const store = new IronicStore(() => clock.now());
-  const conductor = new Conductor(store, clock, delays, opts.bmc ?? redfishBmc());
+  const conductor = new Conductor(store, clock, delays, opts.bmc ?? redfishBmc(), opts.images ?? loopbackFetcher);
   const routes = ironicRoutes(clock, delays);
   const requests: IronicRequestLogEntry[] = [];
 
@@ -100,10 +106,10 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     out.end(text);
   }
 
-  function serve(
+  async function serve(
     req: IncomingMessage,
     rawBody: string,
-  ): { status: number; body: unknown; headers: Record<string, string>; version: string | null } {
+  ): Promise<{ status: number; body: unknown; headers: Record<string, string>; version: string | null }> {
     const url = new URL(req.url ?? "/", "http://lab.invalid");
     const method = (req.method ?? "GET").toUpperCase();
     const path = url.pathname.replace(/\/+$/, "") || "/";
@@ -123,7 +129,7 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
         if (!match || m !== method) continue;
         const params: Record<string, string> = match[1] ? { id: decodeURIComponent(match[1]) } : {};
         const ctx: Ctx = { method, params, query: url.searchParams, base, version, rawBody, store, conductor };
-        const reply = handler(ctx);
+        const reply = await handler(ctx);
         return {
           status: reply.status,
           body: reply.body,
@@ -145,9 +151,9 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     const path = new URL(req.url ?? "/", "http://lab.invalid").pathname;
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
       try {
-        const r = serve(req, Buffer.concat(chunks).toString("utf8"));
+        const r = await serve(req, Buffer.concat(chunks).toString("utf8"));
         requests.push({ method, path, status: r.status, version: r.version });
         send(out, r.status, r.body, r.headers);
       } catch (e) {
