@@ -44,22 +44,30 @@ export async function readyMachine(
   return (a.newState as ObjectValue).id as string;
 }
 
+/** Where the lab's image server serves image version `version` (content whose sha256 is `shaOf(version)`). */
+export const imageUrlOf = (ml: MachineLab, version: string): string =>
+  `${ml.lab.images.url}ubuntu-gpu-${version}.qcow2`;
+
 /** A deployment config of image version `version` on `machineId`. */
-export function deploymentConfig(machineId: string, version: string, set: Record<string, Value> = {}): ObjectValue {
+export function deploymentConfig(
+  ml: MachineLab,
+  machineId: string,
+  version: string,
+  set: Record<string, Value> = {},
+): ObjectValue {
   const ironic = machineId.startsWith("ironic:");
+  const images = ml.lab.images.url;
   return configOf(deploymentSchema, {
     machine_id: machineId,
     image: {
       name: "ubuntu-gpu",
       version,
-      url: ironic ? `http://images.lab/ubuntu-gpu-${version}.qcow2` : null,
+      url: ironic ? imageUrlOf(ml, version) : null,
       sha256: shaOf(version),
       signature: null,
     },
     user_data: "#cloud-config\n# rackform-join: none\n",
-    ...(ironic
-      ? { deploy_kernel: "http://images.lab/ipa.kernel", deploy_ramdisk: "http://images.lab/ipa.initramfs" }
-      : {}),
+    ...(ironic ? { deploy_kernel: `${images}ipa.kernel`, deploy_ramdisk: `${images}ipa.initramfs` } : {}),
     ...set,
   });
 }

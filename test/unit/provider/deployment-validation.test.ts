@@ -90,6 +90,27 @@ describe("rackform_deployment validation", () => {
     expect(lines(r.validate)).toEqual(["error Ironic needs image.url @ image.url"]);
   });
 
+  it("fails an image.url that is not an http(s) URL at image.url, never echoing credentials", async () => {
+    for (const url of ["file:///srv/images/x.qcow2", "ftp://mirror:pa55word@img/x.qcow2", "img/x.qcow2"]) {
+      const r = await validateAndPlan(deployment({ machine_id: "ironic:1be26c0b", image: image({ url }) }));
+      expect(lines(r.validate)).toEqual(["error Invalid image URL @ image.url"]);
+      expect(r.validate[0].detail).not.toContain("pa55word");
+    }
+  });
+
+  it("plans image.check_url = true unless it is set", async () => {
+    const config = deployment({ machine_id: "ironic:1be26c0b", image: image({ url: "https://img/x.qcow2" }) });
+    const p = await srv.planResourceChange({
+      typeName: T,
+      priorState: null,
+      proposedNewState: proposedNew(deploymentSchema, config, null),
+      config,
+      priorPrivate: new Uint8Array(0),
+    });
+    expect(p.diagnostics).toEqual([]);
+    expect((p.plannedState as { image: { check_url: unknown } }).image.check_url).toBe(true);
+  });
+
   it("warns about MAAS settings on Ironic and Ironic settings on MAAS", async () => {
     const i = await validateAndPlan(
       deployment({ machine_id: "ironic:1be26c0b", image: image({ url: "http://img/x.qcow2" }), osystem: "ubuntu" }),
