@@ -8,7 +8,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DemoImage } from "../../src/cli/demo-config.js";
+import { type DemoImage, demoImageUrl } from "../../src/cli/demo-config.js";
 import { IronicClient } from "../../src/clients/ironic/index.js";
 import { MaasClient } from "../../src/clients/maas/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
@@ -47,7 +47,10 @@ type Machine = { readonly id: string; readonly status: string; readonly image: s
 type Backend = "maas" | "ironic";
 
 /** What the backend reports for each node name, and what a node deployed with `image` reports. */
-const VIEWS: Record<Backend, { machines(lab: Lab): Promise<Map<string, Machine>>; deployed(i: DemoImage): Machine }> = {
+const VIEWS: Record<
+  Backend,
+  { machines(lab: Lab): Promise<Map<string, Machine>>; deployed(i: DemoImage, lab: Lab): Machine }
+> = {
   maas: {
     async machines(lab) {
       const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
@@ -80,7 +83,7 @@ const VIEWS: Record<Backend, { machines(lab: Lab): Promise<Map<string, Machine>>
         await c.close();
       }
     },
-    deployed: (i) => ({ id: "", status: "active", image: `http://images.lab/${i.name}-${i.version}.qcow2` }),
+    deployed: (i, lab) => ({ id: "", status: "active", image: demoImageUrl(lab.info, i) }),
   },
 };
 
@@ -168,7 +171,7 @@ describe.each(ENGINES)("day 2 of an 8-node rack under %s", (name) => {
       const members = byNode(after, "rackform_cluster_member");
       const slurm = await slurmNodes(lab);
       for (const n of nodes) {
-        expect(machines.get(n), n).toEqual({ ...view.deployed(NEW_IMAGE), id: machinesBefore.get(n)?.id });
+        expect(machines.get(n), n).toEqual({ ...view.deployed(NEW_IMAGE, lab), id: machinesBefore.get(n)?.id });
         const gate = gates.get(resourceName(n));
         expect(gate?.passed, n).toBe(true);
         expect(typeof gate?.evidence, n).toBe("string");

@@ -20,6 +20,8 @@ let cliConfig: string;
 let maas: MaasClient;
 let ironic: IronicClient;
 
+/** Where the lab's image server serves version `version` (its bytes hash to `shaOf(version)`). */
+const imageUrl = (version: string) => `${lab.images.url}ubuntu-gpu-${version}.qcow2`;
 const shaOf = (version: string) => createHash("sha256").update(`ubuntu-gpu-${version}`).digest("hex");
 
 /** Uploads custom image ubuntu-gpu-<version> to the lab MAAS, as an operator does before deploying it. */
@@ -60,8 +62,8 @@ function mainTf(nodes: { readonly maas: string; readonly ironic: string }, versi
     const mac = lab.world.node(name)!.ports[0].mac.toLowerCase();
     const ironicOnly =
       backend === "ironic"
-        ? `  deploy_kernel  = "http://images.lab/ipa.kernel"
-  deploy_ramdisk = "http://images.lab/ipa.initramfs"
+        ? `  deploy_kernel  = "${lab.images.url}ipa.kernel"
+  deploy_ramdisk = "${lab.images.url}ipa.initramfs"
 `
         : "";
     return `resource "rackform_machine" ${JSON.stringify(name)} {
@@ -75,7 +77,7 @@ resource "rackform_deployment" ${JSON.stringify(name)} {
   image = {
     name    = "ubuntu-gpu"
     version = ${JSON.stringify(version)}
-    url     = "http://images.lab/ubuntu-gpu-${version}.qcow2"
+    url     = "${imageUrl(version)}"
     sha256  = ${JSON.stringify(shaOf(version))}
   }
   user_data = "#cloud-config\\n"
@@ -118,7 +120,7 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_deployment under
     expect([m.statusName, m.osystem, m.distroSeries]).toEqual(["Deployed", "custom", "ubuntu-gpu-2026.06.1"]);
     const [n] = await ironicNode();
     expect(n.provisionState).toBe("active");
-    expect(n.instanceInfo?.image_source).toBe("http://images.lab/ubuntu-gpu-2026.06.1.qcow2");
+    expect(n.instanceInfo?.image_source).toBe(imageUrl("2026.06.1"));
     const state = JSON.parse(await readFile(join(w.dir, "terraform.tfstate"), "utf8"));
     const gates = state.resources.filter((r: { type: string }) => r.type === "rackform_acceptance");
     expect(
@@ -148,10 +150,7 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_deployment under
     const events = await maas.events({ systemId: m.systemId, limit: 30 });
     expect(events.map((e) => e.type)).toContain("Disk erasing");
     const [n] = await ironicNode();
-    expect([n.provisionState, n.instanceInfo?.image_source]).toEqual([
-      "active",
-      "http://images.lab/ubuntu-gpu-2026.06.2.qcow2",
-    ]);
+    expect([n.provisionState, n.instanceInfo?.image_source]).toEqual(["active", imageUrl("2026.06.2")]);
   });
 
   it("GIVEN marginal NCCL WHEN the gate runs again THEN it fails with measured vs threshold, MAAS quarantines the node, and the result is tainted", async () => {

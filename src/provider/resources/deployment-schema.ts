@@ -87,14 +87,13 @@ export const deploymentSchema: Schema = {
         }),
         check_url: attr.bool({
           optional: true,
-          computed: true,
-          default: true,
           description:
             "Before an Ironic deploy, ask the image server whether image.url answers (a HEAD, or a one-byte ranged " +
             "GET when the server refuses HEAD), trusting the CA bundle the provider trusts (redfish.ca_file) and " +
             "its insecure setting; a 404, a refused connection or a timeout fails the apply with a diagnostic on " +
             "image.url, and nothing is sent to Ironic. Set false when only the backend's provisioning network " +
-            "reaches the URL. A change is recorded in place. @default true",
+            "reaches the URL. Unset means true, so existing deployments plan no change; a change is recorded in place. " +
+            "@default true",
         }),
         sha256: attr.string({
           required: true,

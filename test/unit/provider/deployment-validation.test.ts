@@ -98,19 +98,6 @@ describe("rackform_deployment validation", () => {
     }
   });
 
-  it("plans image.check_url = true unless it is set", async () => {
-    const config = deployment({ machine_id: "ironic:1be26c0b", image: image({ url: "https://img/x.qcow2" }) });
-    const p = await srv.planResourceChange({
-      typeName: T,
-      priorState: null,
-      proposedNewState: proposedNew(deploymentSchema, config, null),
-      config,
-      priorPrivate: new Uint8Array(0),
-    });
-    expect(p.diagnostics).toEqual([]);
-    expect((p.plannedState as { image: { check_url: unknown } }).image.check_url).toBe(true);
-  });
-
   it("warns about MAAS settings on Ironic and Ironic settings on MAAS", async () => {
     const i = await validateAndPlan(
       deployment({ machine_id: "ironic:1be26c0b", image: image({ url: "http://img/x.qcow2" }), osystem: "ubuntu" }),
