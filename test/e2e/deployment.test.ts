@@ -9,8 +9,9 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uploadImages } from "../../src/cli/demo.js";
 import { IronicClient } from "../../src/clients/ironic/index.js";
-import { authorizationHeader, MaasClient, parseApiKey } from "../../src/clients/maas/index.js";
+import { MaasClient } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
 import { builtProvider, freshInstall, providerBlock, testLab } from "../support/rackform-e2e.js";
@@ -24,20 +25,9 @@ let ironic: IronicClient;
 const imageUrl = (version: string) => `${lab.images.url}ubuntu-gpu-${version}.qcow2`;
 const shaOf = (version: string) => createHash("sha256").update(`ubuntu-gpu-${version}`).digest("hex");
 
-/** Uploads custom image ubuntu-gpu-<version> to the lab MAAS, as an operator does before deploying it. */
+/** Uploads custom image ubuntu-gpu-<version> to the lab MAAS from the lab image server, as an operator does. */
 async function uploadMaasImage(version: string): Promise<void> {
-  const body = new URLSearchParams({
-    name: `custom/ubuntu-gpu-${version}`,
-    architecture: "amd64/generic",
-    sha256: shaOf(version),
-    size: "1000",
-  });
-  const r = await fetch(`${lab.info.maas!.url}api/2.0/boot-resources/`, {
-    method: "POST",
-    headers: { Authorization: authorizationHeader(parseApiKey(lab.info.maas!.apiKey)) },
-    body,
-  });
-  if (r.status !== 201) throw new Error(`uploading the image to the lab MAAS failed: ${r.status} ${await r.text()}`);
+  await uploadImages(lab.info, [{ name: "ubuntu-gpu", version, sha256: shaOf(version) }]);
 }
 
 beforeAll(async () => {
