@@ -50,8 +50,16 @@ function connectionReason(u: URL, e: unknown): string {
 async function fetchImage(url: string, method: "HEAD" | "GET"): Promise<ImageFetch | undefined> {
   const u = fetchable(url);
   if (!u) return undefined;
+  // Credentials in the URL go as basic auth, as python-requests sends them.
+  const headers: Record<string, string> = {};
+  if (u.username || u.password) {
+    const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+    headers.authorization = `Basic ${Buffer.from(pair).toString("base64")}`;
+    u.username = "";
+    u.password = "";
+  }
   try {
-    const res = await fetch(u, { method, signal: AbortSignal.timeout(30_000), redirect: "follow" });
+    const res = await fetch(u, { method, headers, signal: AbortSignal.timeout(30_000), redirect: "follow" });
     const body = method === "GET" ? Buffer.from(await res.arrayBuffer()) : Buffer.alloc(0);
     return { kind: "status", status: res.status, body };
   } catch (e) {

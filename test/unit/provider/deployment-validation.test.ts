@@ -124,4 +124,9 @@ describe("image labels (what the backend reports once deployed)", () => {
       `http://img/x.qcow2 sha256:${SHA}`,
     );
   });
+
+  it("never shows credentials of an image URL in the Ironic label (deployed_image)", () => {
+    const spec = { name: "ubuntu-gpu", version: "2026.06.2", sha256: SHA, url: "https://mirror:s3cret@img/x.qcow2" };
+    expect(imageLabel("ironic", spec)).toBe(`https://img/x.qcow2 sha256:${SHA}`);
+  });
 });
