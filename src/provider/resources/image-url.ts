@@ -21,6 +21,8 @@ import { bounded } from "../timeouts.js";
 
 /** Statuses that mean "this server does not do HEAD": then a one-byte ranged GET asks again. */
 const NO_HEAD: ReadonlySet<number> = new Set([405, 501]);
+/** The code the diagnostic carries (docs/errors.md). */
+const IMAGE_URL_UNREACHABLE = "RACKFORM_ERR_IMAGE_URL_UNREACHABLE";
 /** Budget of the whole check (retries of a refused connection included). */
 export const IMAGE_URL_CHECK_TIMEOUT_MS = 30_000;
 
@@ -145,7 +147,8 @@ export async function imageUrlAnswers(
     "Image URL does not answer",
     `${problem}.\n${backendLabel} downloads the image from image.url, so the deploy would fail; nothing was sent to ` +
       `${backendLabel}. Publish the image at that URL or correct image.url, then apply again. If only the ` +
-      "backend's provisioning network reaches the URL, set image.check_url = false.",
+      "backend's provisioning network reaches the URL, set image.check_url = false. " +
+      `(${IMAGE_URL_UNREACHABLE})`,
     path("image", "url"),
   );
   return false;

@@ -118,6 +118,7 @@ describe("rackform_deployment on Ironic", () => {
     expect(errors[0].attribute).toEqual([{ attr: "image" }, { attr: "url" }]);
     expect(errors[0].detail).toContain(`HEAD ${imageUrlOf(ml, version)} answered HTTP 404 (Not Found)`);
     expect(errors[0].detail).toContain("Publish the image at that URL or correct image.url");
+    expect(errors[0].detail).toContain("(RACKFORM_ERR_IMAGE_URL_UNREACHABLE)");
     expect(a.newState).toBeNull();
     expect(touched(spare, from)).toEqual([]);
   });
