@@ -102,12 +102,14 @@ const provisionAccepted = (ctx: Ctx, n: NodeRecord): Reply => ({
 
 /** Deploy after the deploy interface validated the image (a HEAD of image_source), as do_node_deploy does. */
 async function validatedDeploy(ctx: Ctx, n: NodeRecord, body: Record<string, unknown>): Promise<Reply> {
+  const from = n.provision_state;
   const bad = await ctx.conductor.validateImage(n);
   if (bad) {
     throw invalid(`RPC do_node_deploy failed to validate deploy or power info for node ${n.uuid}. Error: ${bad}`);
   }
-  // The node may have been taken while the image was checked.
+  // The node may have been taken, or moved on, while the image was checked.
   if (n.reservation) throw nodeLocked(n.uuid, n.reservation);
+  if (n.provision_state !== from) throw invalidState(String(body.target), n.uuid, n.provision_state);
   // Ironic keeps the config drive in instance_info (masked in responses) until tear-down clears it.
   if (body.configdrive !== undefined && body.configdrive !== null) {
     n.instance_info = { ...n.instance_info, configdrive: body.configdrive };
