@@ -21,6 +21,8 @@ export interface LabFile {
   readonly maas?: { url: string };
   readonly ironic?: { url: string };
   readonly slurm?: { url: string; user: string };
+  /** The lab's image server (golden images and the IPA kernel/ramdisk over HTTP). */
+  readonly images?: { url: string };
 }
 
 /** A controller an example needs from the lab. */
@@ -39,6 +41,15 @@ export function readLabFile(needs: readonly LabService[]): LabFile {
 /** The racks of the lab, in order of their first node. */
 export function rackNames(lab: LabFile): string[] {
   return [...new Set(lab.nodes.map((n) => n.rack))];
+}
+
+/**
+ * Where the lab serves an image file: the image server Ironic downloads from (and rackform checks before a deploy).
+ * Against real hardware this is your own image mirror.
+ */
+export function imageUrl(lab: LabFile, file: string): string {
+  if (!lab.images) throw new Error("the lab file has no image server (images.url): start the lab with rackform lab up");
+  return `${lab.images.url}${file}`;
 }
 
 /** One rack's PDUs and its nodes by U position, PDU outlet and BMC address, as Rack and Fleet take them. */

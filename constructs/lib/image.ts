@@ -17,6 +17,11 @@ export interface ImageProps {
   readonly sha256: string;
   /** Detached signature, recorded with each deployment (a change does not reimage). @default none */
   readonly signature?: string;
+  /**
+   * Whether apply asks the image server that `url` answers (HEAD, or a ranged GET) before an Ironic deploy; false
+   * when only the backend's provisioning network reaches the URL. @default true
+   */
+  readonly checkUrl?: boolean;
 }
 
 const SCHEMA: PropsSchema = {
@@ -44,6 +49,7 @@ const SCHEMA: PropsSchema = {
       fix: "use the output of `sha256sum IMAGE` (64 hex digits)",
     },
     signature: { type: "string", minLength: 1, expect: "a non-empty signature", fix: "leave signature out" },
+    checkUrl: { type: "boolean" },
   },
 };
 
@@ -59,6 +65,8 @@ export class Image extends Construct {
   readonly sha256: string;
   /** The detached signature, if given. */
   readonly signature: string | undefined;
+  /** Whether apply checks that the URL answers before an Ironic deploy (undefined: the provider's default, true). */
+  readonly checkUrl: boolean | undefined;
 
   /** Validates the props; throws RackformValidationError naming the field and the fix. */
   constructor(scope: Construct, id: string, props: ImageProps) {
@@ -69,6 +77,7 @@ export class Image extends Construct {
     this.url = props.url;
     this.sha256 = props.sha256.toLowerCase();
     this.signature = props.signature;
+    this.checkUrl = props.checkUrl;
   }
 
   /** The rackform_deployment `image` block. */
@@ -79,6 +88,7 @@ export class Image extends Construct {
       sha256: this.sha256,
       ...(this.url !== undefined ? { url: this.url } : {}),
       ...(this.signature !== undefined ? { signature: this.signature } : {}),
+      ...(this.checkUrl !== undefined ? { checkUrl: this.checkUrl } : {}),
     };
   }
 }

@@ -7,7 +7,7 @@
  */
 import { App } from "cdktf";
 import { AcceptancePolicy, Flavor, Fleet, Image, MaasBackend, SlurmCluster } from "../../constructs/lib/index.js";
-import { rackLayout, rackNames, readLabFile } from "../lab-file.js";
+import { imageUrl, rackLayout, rackNames, readLabFile } from "../lab-file.js";
 
 const lab = readLabFile(["maas", "slurm"]);
 const app = new App();
@@ -15,7 +15,7 @@ const app = new App();
 // Shared by every rack; they create no resources themselves, so they live beside the stacks.
 const image = new Image(app, "ubuntu-gpu", {
   version: "2026.06.2",
-  url: "http://images.lab/ubuntu-gpu-2026.06.2.qcow2",
+  url: imageUrl(lab, "ubuntu-gpu-2026.06.2.qcow2"),
   sha256: "762af2a3c180385ab91b1ae939b9f4a73a621fd01ac43a2ab212826e610acf39",
 });
 const flavor = new Flavor(app, "hgx-h100", { gpus: { model: "H100", count: 8 }, minMemoryGiB: 1024 });

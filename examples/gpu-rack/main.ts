@@ -14,7 +14,7 @@ import {
   RackformStack,
   SlurmCluster,
 } from "../../constructs/lib/index.js";
-import { rackLayout, rackNames, readLabFile } from "../lab-file.js";
+import { imageUrl, rackLayout, rackNames, readLabFile } from "../lab-file.js";
 
 const lab = readLabFile(["maas", "slurm"]);
 const app = new App();
@@ -22,7 +22,7 @@ const stack = new RackformStack(app, "gpu-rack");
 
 const image = new Image(stack, "ubuntu-gpu", {
   version: "2026.06.2",
-  url: "http://images.lab/ubuntu-gpu-2026.06.2.qcow2",
+  url: imageUrl(lab, "ubuntu-gpu-2026.06.2.qcow2"),
   sha256: "762af2a3c180385ab91b1ae939b9f4a73a621fd01ac43a2ab212826e610acf39",
 });
 const flavor = new Flavor(stack, "hgx-h100", { gpus: { model: "H100", count: 8 }, minMemoryGiB: 1024 });

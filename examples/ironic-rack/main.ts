@@ -13,7 +13,7 @@ import {
   RackformStack,
   SlurmCluster,
 } from "../../constructs/lib/index.js";
-import { rackLayout, rackNames, readLabFile } from "../lab-file.js";
+import { imageUrl, rackLayout, rackNames, readLabFile } from "../lab-file.js";
 
 const lab = readLabFile(["ironic", "slurm"]);
 const app = new App();
@@ -22,7 +22,7 @@ const stack = new RackformStack(app, "ironic-rack");
 // Ironic writes the image from its URL and checks the sha256; nothing is uploaded beforehand.
 const image = new Image(stack, "ubuntu-gpu", {
   version: "2026.06.2",
-  url: "http://images.lab/ubuntu-gpu-2026.06.2.qcow2",
+  url: imageUrl(lab, "ubuntu-gpu-2026.06.2.qcow2"),
   sha256: "762af2a3c180385ab91b1ae939b9f4a73a621fd01ac43a2ab212826e610acf39",
 });
 const flavor = new Flavor(stack, "hgx-h100", { gpus: { model: "H100", count: 8 }, minMemoryGiB: 1024 });
@@ -36,8 +36,8 @@ new Rack(stack, rack, {
   acceptance,
   backend: new IronicBackend(stack, "ironic", {
     url: lab.ironic!.url,
-    deployKernel: "http://images.lab/ipa.kernel",
-    deployRamdisk: "http://images.lab/ipa.initramfs",
+    deployKernel: imageUrl(lab, "ipa.kernel"),
+    deployRamdisk: imageUrl(lab, "ipa.initramfs"),
   }),
   cluster: new SlurmCluster(stack, "slurm", { url: lab.slurm!.url, user: lab.slurm!.user }),
   redfish: { username: lab.nodes[0].bmc.username, caFile: lab.ca },

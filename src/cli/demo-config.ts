@@ -18,9 +18,9 @@ export interface DemoConfigOptions {
   readonly backend?: "maas" | "ironic";
   /** Names of the lab nodes to include. @default every node of the lab file */
   readonly nodes?: readonly string[];
-  /** Ironic deploy (IPA) kernel URL. @default "http://images.lab/ipa.kernel" (Ironic only) */
+  /** Ironic deploy (IPA) kernel URL. @default the lab image server's ipa.kernel (Ironic only) */
   readonly deployKernel?: string;
-  /** Ironic deploy (IPA) ramdisk URL. @default "http://images.lab/ipa.initramfs" (Ironic only) */
+  /** Ironic deploy (IPA) ramdisk URL. @default the lab image server's ipa.initramfs (Ironic only) */
   readonly deployRamdisk?: string;
   /** Every member's max_unavailable: a reimage recycles this many nodes at a time. @default no limit (not written) */
   readonly maxUnavailable?: number;
@@ -30,10 +30,20 @@ export interface DemoConfigOptions {
 
 const q = JSON.stringify;
 
-function ironicDeployFields(opts: DemoConfigOptions): string {
+/** Where the lab serves images (its image server; a lab file from before it had one: the old placeholder host). */
+export function imagesBase(info: LabInfo): string {
+  return info.images?.url ?? "http://images.lab/";
+}
+
+/** The URL the demo deploys `image` from: the lab image server serves it with the demo's sha256. */
+export function demoImageUrl(info: LabInfo, image: DemoImage): string {
+  return `${imagesBase(info)}${image.name}-${image.version}.qcow2`;
+}
+
+function ironicDeployFields(info: LabInfo, opts: DemoConfigOptions): string {
   if (opts.backend !== "ironic") return "";
-  return `  deploy_kernel  = ${q(opts.deployKernel ?? "http://images.lab/ipa.kernel")}
-  deploy_ramdisk = ${q(opts.deployRamdisk ?? "http://images.lab/ipa.initramfs")}
+  return `  deploy_kernel  = ${q(opts.deployKernel ?? `${imagesBase(info)}ipa.kernel`)}
+  deploy_ramdisk = ${q(opts.deployRamdisk ?? `${imagesBase(info)}ipa.initramfs`)}
 `;
 }
 
@@ -70,7 +80,7 @@ resource "rackform_deployment" "${id}" {
   machine_id = rackform_machine.${id}.id
   image      = local.image
   user_data  = local.user_data
-${ironicDeployFields(opts)}}
+${ironicDeployFields(info, opts)}}
 
 resource "rackform_acceptance" "${id}" {
   machine_id          = rackform_deployment.${id}.id
@@ -162,7 +172,7 @@ locals {
   image = {
     name    = ${q(image.name)}
     version = ${q(image.version)}
-    url     = "http://images.lab/${image.name}-${image.version}.qcow2"
+    url     = ${q(demoImageUrl(info, image))}
     sha256  = ${q(image.sha256)}
   }
   user_data = "#cloud-config\\nrackform-join: ${opts.scheduler ?? "slurm"}\\n"

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { authorizationHeader, parseApiKey } from "../clients/maas/index.js";
 import { type Lab, type LabInfo, startLab } from "../lab/index.js";
-import type { DemoImage } from "./demo-config.js";
+import { type DemoImage, demoImageUrl } from "./demo-config.js";
 import { install, type ProviderPackage } from "./install.js";
 
 /** Options of the demo. */
@@ -78,23 +78,42 @@ export function imagesOf(stackJson: readonly unknown[]): DemoImage[] {
   return [...seen.values()];
 }
 
-/** Uploads each image to the lab MAAS as custom/<name>-<version>, as an operator does before deploying it. */
+/**
+ * Uploads each image to the lab MAAS as custom/<name>-<version>, as an operator does before deploying it: downloads
+ * it from where the configuration says it is served (the lab image server), creates the boot resource with its sha256
+ * and size, then sends the bytes to the file's upload_uri. MAAS checks the sha256 when the last byte arrives and
+ * answers "Saved content does not match given SHA256 value." otherwise; such an image is not deployable.
+ */
 export async function uploadImages(info: LabInfo, images: readonly DemoImage[]): Promise<void> {
   const maas = info.maas;
   if (!maas) return;
+  const key = parseApiKey(maas.apiKey);
   for (const image of images) {
+    const url = demoImageUrl(info, image);
+    const got = await fetch(url);
+    if (!got.ok) throw new Error(`downloading ${url} for the MAAS upload failed: HTTP ${got.status}`);
+    const bytes = Buffer.from(await got.arrayBuffer());
     const body = new URLSearchParams({
       name: `custom/${image.name}-${image.version}`,
       architecture: "amd64/generic",
       sha256: image.sha256,
-      size: "1000",
+      size: String(bytes.length),
     });
     const r = await fetch(`${maas.url}api/2.0/boot-resources/`, {
       method: "POST",
-      headers: { Authorization: authorizationHeader(parseApiKey(maas.apiKey)) },
+      headers: { Authorization: authorizationHeader(key) },
       body,
     });
     if (r.status !== 201) throw new Error(`uploading the image to the lab MAAS failed: ${r.status} ${await r.text()}`);
+    const created = (await r.json()) as { sets: Record<string, { files: Record<string, { upload_uri?: string }> }> };
+    const file = Object.values(Object.values(created.sets)[0]?.files ?? {})[0];
+    if (!file?.upload_uri) continue;
+    const put = await fetch(new URL(file.upload_uri, maas.url), {
+      method: "PUT",
+      headers: { Authorization: authorizationHeader(key), "Content-Type": "application/octet-stream" },
+      body: bytes,
+    });
+    if (!put.ok) throw new Error(`uploading ${url} to the lab MAAS failed: ${put.status} ${await put.text()}`);
   }
 }
 

@@ -10,6 +10,13 @@ export {
 } from "./acceptance/signals.js";
 export { type BackendInfo, type BackendPorts, type Backends, SLURM_USER } from "./glue/backends.js";
 export { type JoinMode, type JoinTarget, joinTargets, slurmdDynamic } from "./glue/joins.js";
+export {
+  DEMO_IMAGE_FILE,
+  demoImageContent,
+  type ImageRequestLogEntry,
+  type ImageServer,
+  startImageServer,
+} from "./images/server.js";
 export { type Lab, type LabEndpoint, type LabInfo, type StartLabOptions, startLab } from "./lab.js";
 export { RequestLog, type RequestLogEntry } from "./request-log.js";
 export {

@@ -4,6 +4,7 @@ import type { Server } from "node:http";
 import { startControlServer } from "./control/server.js";
 import { type BackendInfo, type BackendPorts, type Backends, startBackends } from "./glue/backends.js";
 import type { JoinMode } from "./glue/joins.js";
+import { type ImageServer, startImageServer } from "./images/server.js";
 import { RedfishFleet } from "./redfish/server.js";
 import { issueLabTls } from "./redfish/tls.js";
 import { RequestLog } from "./request-log.js";
@@ -49,6 +50,8 @@ export interface LabEndpoint {
 export interface LabInfo extends Partial<BackendInfo> {
   readonly ca: string;
   readonly control: { readonly url: string };
+  /** The image server's base URL (ends in "/"): the demo's golden images are `<url><name>-<version>.qcow2`. */
+  readonly images?: { readonly url: string };
   readonly pdus: readonly ({ readonly id: string; readonly rack: string } & LabEndpoint)[];
   readonly nodes: readonly {
     readonly name: string;
@@ -70,6 +73,8 @@ export interface Lab {
   readonly spec: LabSpec;
   /** The running backends (undefined with `backends: false`): their test hooks (failNext, scheduler hooks, …). */
   readonly backends: Backends | undefined;
+  /** The image server (golden images over HTTP, as Ironic and MAAS uploads fetch them): put/remove files, its log. */
+  readonly images: ImageServer;
   /** Live Redfish sessions at a BMC or PDU address, as its SessionService counts them. */
   liveSessions(address: string): number;
   /** Writes `info` as JSON (mode 0600: it holds credentials). */
@@ -93,9 +98,11 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
   const fleet = new RedfishFleet({ world, tls, log: requests, port: opts.port });
   let control: { server: Server; url: string } | undefined;
   let backends: Backends | undefined;
+  let images: ImageServer | undefined;
   try {
     await fleet.start();
     control = await startControlServer(world, requests, "127.0.0.1", opts.controlPort ?? 0);
+    images = await startImageServer();
     if (opts.backends ?? true) {
       backends = await startBackends({
         world,
@@ -106,6 +113,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
       });
     }
   } catch (e) {
+    await images?.close();
     if (control) await closeServer(control.server);
     await fleet.close();
     throw e;
@@ -114,6 +122,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
   const info: LabInfo = {
     ca: tls.caPath,
     control: { url: control.url },
+    images: { url: images.url },
     pdus: [...world.pdus.values()].map((p) => ({
       id: p.spec.id,
       rack: p.spec.rack,
@@ -133,18 +142,21 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
   };
   let closed: Promise<void> | undefined;
   const controlServer = control.server;
+  const imageServer = images;
   return {
     info,
     world,
     requests,
     spec,
     backends,
+    images: imageServer,
     liveSessions: (address) => fleet.liveSessions(address),
     writeInfo: (path) => writeFileSync(path, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 }),
     close: () => {
       closed ??= (async () => {
         await backends?.close();
         await closeServer(controlServer);
+        await imageServer.close();
         await fleet.close();
       })();
       return closed;

@@ -62,6 +62,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       `lab up: ${lab.info.nodes.length} nodes, ${lab.info.pdus.length} PDUs (profile ${lab.world.time.profile.name})`,
       `  control  ${lab.info.control.url}`,
       `  CA       ${lab.info.ca}`,
+      `  images   ${lab.images.url} (golden images <name>-<version>.qcow2, ipa.kernel, ipa.initramfs)`,
       first ? `  BMC      ${first.name} ${first.bmc.url} (user ${first.bmc.username}; password in the lab file)` : "",
       ...(lab.info.maas ? [`  MAAS     ${lab.info.maas.url} (API key in the lab file)`] : []),
       ...(lab.info.ironic ? [`  Ironic   ${lab.info.ironic.url} (noauth, API 1.87)`] : []),

@@ -6,6 +6,10 @@
 export const PROVIDER_ERROR_CODES = {
   RACKFORM_ERR_BACKEND_NOT_CONFIGURED:
     "A machine names a backend (maas or ironic) whose endpoint the provider block does not configure.",
+  RACKFORM_ERR_IMAGE_URL_UNREACHABLE:
+    "rackform_deployment's image.url did not answer before an Ironic deploy (a status other than 2xx/3xx, a refused " +
+    "connection, a TLS failure or a timeout); nothing was sent to Ironic. Publish the image or fix the URL, or set " +
+    "image.check_url = false when only the provisioning network reaches it.",
   RACKFORM_ERR_BACKEND_AMBIGUOUS:
     "Several machines in the backend match one node's name, MACs or BMC address; rackform will not guess which one.",
 } as const;

@@ -23,6 +23,14 @@ describe("settings constructs", () => {
     expect(image.toDeploymentImage()).toEqual({ name: "ubuntu-gpu", version: "2026.06.2", sha256: SHA });
   });
 
+  it("Image hands checkUrl = false to the deployment only when it is set (else the provider checks the URL)", () => {
+    const url = "https://mirror.internal/ubuntu-gpu-2026.06.2.qcow2";
+    const off = new Image(Testing.app(), "ubuntu-gpu", { version: "2026.06.2", sha256: SHA, url, checkUrl: false });
+    expect(off.toDeploymentImage()).toMatchObject({ url, checkUrl: false });
+    const on = new Image(Testing.app(), "ubuntu-gpu", { version: "2026.06.2", sha256: SHA, url });
+    expect(on.toDeploymentImage()).not.toHaveProperty("checkUrl");
+  });
+
   it("Flavor's line rate is rails × rail rate / 8, one 400 Gb/s rail per GPU by default", () => {
     const app = Testing.app();
     expect(new Flavor(app, "hgx", { gpus: { model: "H100", count: 8 } }).fabricLineRateGBps).toBe(400);

@@ -9,8 +9,9 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uploadImages } from "../../src/cli/demo.js";
 import { IronicClient } from "../../src/clients/ironic/index.js";
-import { authorizationHeader, MaasClient, parseApiKey } from "../../src/clients/maas/index.js";
+import { MaasClient } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
 import { builtProvider, freshInstall, providerBlock, testLab } from "../support/rackform-e2e.js";
@@ -20,22 +21,13 @@ let cliConfig: string;
 let maas: MaasClient;
 let ironic: IronicClient;
 
+/** Where the lab's image server serves version `version` (its bytes hash to `shaOf(version)`). */
+const imageUrl = (version: string) => `${lab.images.url}ubuntu-gpu-${version}.qcow2`;
 const shaOf = (version: string) => createHash("sha256").update(`ubuntu-gpu-${version}`).digest("hex");
 
-/** Uploads custom image ubuntu-gpu-<version> to the lab MAAS, as an operator does before deploying it. */
+/** Uploads custom image ubuntu-gpu-<version> to the lab MAAS from the lab image server, as an operator does. */
 async function uploadMaasImage(version: string): Promise<void> {
-  const body = new URLSearchParams({
-    name: `custom/ubuntu-gpu-${version}`,
-    architecture: "amd64/generic",
-    sha256: shaOf(version),
-    size: "1000",
-  });
-  const r = await fetch(`${lab.info.maas!.url}api/2.0/boot-resources/`, {
-    method: "POST",
-    headers: { Authorization: authorizationHeader(parseApiKey(lab.info.maas!.apiKey)) },
-    body,
-  });
-  if (r.status !== 201) throw new Error(`uploading the image to the lab MAAS failed: ${r.status} ${await r.text()}`);
+  await uploadImages(lab.info, [{ name: "ubuntu-gpu", version, sha256: shaOf(version) }]);
 }
 
 beforeAll(async () => {
@@ -60,8 +52,8 @@ function mainTf(nodes: { readonly maas: string; readonly ironic: string }, versi
     const mac = lab.world.node(name)!.ports[0].mac.toLowerCase();
     const ironicOnly =
       backend === "ironic"
-        ? `  deploy_kernel  = "http://images.lab/ipa.kernel"
-  deploy_ramdisk = "http://images.lab/ipa.initramfs"
+        ? `  deploy_kernel  = "${lab.images.url}ipa.kernel"
+  deploy_ramdisk = "${lab.images.url}ipa.initramfs"
 `
         : "";
     return `resource "rackform_machine" ${JSON.stringify(name)} {
@@ -75,7 +67,7 @@ resource "rackform_deployment" ${JSON.stringify(name)} {
   image = {
     name    = "ubuntu-gpu"
     version = ${JSON.stringify(version)}
-    url     = "http://images.lab/ubuntu-gpu-${version}.qcow2"
+    url     = "${imageUrl(version)}"
     sha256  = ${JSON.stringify(shaOf(version))}
   }
   user_data = "#cloud-config\\n"
@@ -118,7 +110,7 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_deployment under
     expect([m.statusName, m.osystem, m.distroSeries]).toEqual(["Deployed", "custom", "ubuntu-gpu-2026.06.1"]);
     const [n] = await ironicNode();
     expect(n.provisionState).toBe("active");
-    expect(n.instanceInfo?.image_source).toBe("http://images.lab/ubuntu-gpu-2026.06.1.qcow2");
+    expect(n.instanceInfo?.image_source).toBe(imageUrl("2026.06.1"));
     const state = JSON.parse(await readFile(join(w.dir, "terraform.tfstate"), "utf8"));
     const gates = state.resources.filter((r: { type: string }) => r.type === "rackform_acceptance");
     expect(
@@ -148,10 +140,7 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_deployment under
     const events = await maas.events({ systemId: m.systemId, limit: 30 });
     expect(events.map((e) => e.type)).toContain("Disk erasing");
     const [n] = await ironicNode();
-    expect([n.provisionState, n.instanceInfo?.image_source]).toEqual([
-      "active",
-      "http://images.lab/ubuntu-gpu-2026.06.2.qcow2",
-    ]);
+    expect([n.provisionState, n.instanceInfo?.image_source]).toEqual(["active", imageUrl("2026.06.2")]);
   });
 
   it("GIVEN marginal NCCL WHEN the gate runs again THEN it fails with measured vs threshold, MAAS quarantines the node, and the result is tainted", async () => {

@@ -9,7 +9,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { DemoImage } from "../../src/cli/demo-config.js";
+import { type DemoImage, demoImageUrl } from "../../src/cli/demo-config.js";
 import { IronicClient } from "../../src/clients/ironic/index.js";
 import { MaasClient } from "../../src/clients/maas/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
@@ -61,7 +61,7 @@ export type Backend = "maas" | "ironic";
 /** What the backend reports for each node name, and what a node deployed with `image` reports. */
 export const VIEWS: Record<
   Backend,
-  { machines(lab: Lab): Promise<Map<string, Machine>>; deployed(i: DemoImage): Machine }
+  { machines(lab: Lab): Promise<Map<string, Machine>>; deployed(i: DemoImage, lab: Lab): Machine }
 > = {
   maas: {
     async machines(lab) {
@@ -95,7 +95,7 @@ export const VIEWS: Record<
         await c.close();
       }
     },
-    deployed: (i) => ({ id: "", status: "active", image: `http://images.lab/${i.name}-${i.version}.qcow2` }),
+    deployed: (i, lab) => ({ id: "", status: "active", image: demoImageUrl(lab.info, i) }),
   },
 };
 
@@ -169,7 +169,7 @@ export async function rollingReimage(
   const members = byNode(after, "rackform_cluster_member");
   const slurm = await slurmNodes(lab);
   for (const n of nodes) {
-    expect(machines.get(n), n).toEqual({ ...view.deployed(NEW_IMAGE), id: machinesBefore.get(n)?.id });
+    expect(machines.get(n), n).toEqual({ ...view.deployed(NEW_IMAGE, lab), id: machinesBefore.get(n)?.id });
     const gate = gates.get(resourceName(n));
     expect(gate?.passed, n).toBe(true);
     expect(typeof gate?.evidence, n).toBe("string");

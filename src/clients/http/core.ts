@@ -85,6 +85,11 @@ export interface HttpRequest {
   readonly totalTimeoutMs?: number;
   /** Statuses that are success. @default 200–299 */
   readonly okStatus?: (status: number) => boolean;
+  /**
+   * Drop the response body unread (at most 64 KiB is drained, then the connection is closed): for a probe such as a
+   * ranged GET of an image, whose server may ignore the range and send gigabytes. The response's body is "".
+   */
+  readonly discardBody?: boolean;
 }
 
 /** A fully read response. */
@@ -213,7 +218,7 @@ export class HttpCore {
         let failure: RackformClientError;
         try {
           const signed = req.signPerAttempt ? { ...headers, ...lower(req.signPerAttempt()) } : headers;
-          const res = await this.attempt(pool, gate, url, method, signed, body, signal, attempt);
+          const res = await this.attempt(pool, gate, url, method, signed, body, signal, attempt, req.discardBody);
           if ((req.okStatus ?? is2xx)(res.status)) return res;
           failure = statusError(this.redactor, res, ctx);
           if (RETRYABLE_STATUSES.has(res.status) && repeatable) {
@@ -256,6 +261,7 @@ export class HttpCore {
     body: string | undefined,
     signal: AbortSignal,
     attempt: number,
+    discardBody = false,
   ): Promise<HttpResponse> {
     const release = await gate.acquire(signal);
     try {
@@ -269,7 +275,7 @@ export class HttpCore {
         headersTimeout: this.limits.headersTimeoutMs,
         bodyTimeout: this.limits.bodyTimeoutMs,
       });
-      const text = await res.body.text();
+      const text = discardBody ? await res.body.dump({ limit: 65_536 }).then(() => "") : await res.body.text();
       const h: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k.toLowerCase()] = String(v);
       this.log(`${method} ${safeUrl(url)} -> ${res.statusCode}`);

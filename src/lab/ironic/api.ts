@@ -14,6 +14,7 @@ import type {
 } from "./conductor-types.js";
 import type { Ctx } from "./context.js";
 import { fault, IronicHttpError, notFound, pyJson, webobError } from "./errors.js";
+import { type ImageFetcher, loopbackFetcher } from "./images.js";
 import { type PowerSyncOptions, startPowerSync } from "./power-sync.js";
 import { ironicRoutes } from "./routes.js";
 import type { StepOutcome } from "./steps.js";
@@ -43,6 +44,11 @@ export interface IronicApiOptions {
   readonly conductor?: ConductorDeployDefaults;
   /** The periodic power-state sync and power-failure recovery (power-sync.ts). @default off */
   readonly powerSync?: PowerSyncOptions;
+  /**
+   * How image_source is reached (HEAD at deploy validation, GET + checksum when the image is written). @default
+   * loopback http(s) only; other hosts are not fetched
+   */
+  readonly images?: ImageFetcher;
 }
 
 /** One line of the request log. */
@@ -97,7 +103,7 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
   };
   const store = new IronicStore(() => clock.now());
   const bmc = opts.bmc ?? redfishBmc();
-  const conductor = new Conductor(store, clock, delays, bmc);
+  const conductor = new Conductor(store, clock, delays, bmc, opts.images ?? loopbackFetcher);
   conductor.deployDefaults = { ...opts.conductor };
   const stopSync = opts.powerSync ? startPowerSync(store, clock, bmc, opts.powerSync) : () => undefined;
   const routes = ironicRoutes(clock, delays);
@@ -114,10 +120,10 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     out.end(text);
   }
 
-  function serve(
+  async function serve(
     req: IncomingMessage,
     rawBody: string,
-  ): { status: number; body: unknown; headers: Record<string, string>; version: string | null } {
+  ): Promise<{ status: number; body: unknown; headers: Record<string, string>; version: string | null }> {
     const url = new URL(req.url ?? "/", "http://lab.invalid");
     const method = (req.method ?? "GET").toUpperCase();
     const path = url.pathname.replace(/\/+$/, "") || "/";
@@ -137,7 +143,7 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
         if (!match || m !== method) continue;
         const params: Record<string, string> = match[1] ? { id: decodeURIComponent(match[1]) } : {};
         const ctx: Ctx = { method, params, query: url.searchParams, base, version, rawBody, store, conductor };
-        const reply = handler(ctx);
+        const reply = await handler(ctx);
         return {
           status: reply.status,
           body: reply.body,
@@ -159,9 +165,9 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     const path = new URL(req.url ?? "/", "http://lab.invalid").pathname;
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
       try {
-        const r = serve(req, Buffer.concat(chunks).toString("utf8"));
+        const r = await serve(req, Buffer.concat(chunks).toString("utf8"));
         requests.push({ method, path, status: r.status, version: r.version });
         send(out, r.status, r.body, r.headers);
       } catch (e) {

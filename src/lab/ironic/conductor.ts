@@ -10,6 +10,7 @@ import type {
   ProvisionListener,
   StepRunner,
 } from "./conductor-types.js";
+import { downloadAndVerify, type ImageFetcher, loopbackFetcher, validateHref } from "./images.js";
 import { isoTime } from "./render.js";
 import { S } from "./states.js";
 import { defaultResult, type StepOutcome, type StepRequest, type StepResult, stepRepr, supportsStep } from "./steps.js";
@@ -33,6 +34,7 @@ export class Conductor {
     private readonly clock: LabClock,
     private readonly delays: IronicDelays,
     private readonly bmc: BmcDriver,
+    private readonly images: ImageFetcher = loopbackFetcher,
   ) {
     this.timers = new ConductorTimers(clock);
   }
@@ -289,11 +291,22 @@ export class Conductor {
     this.timers.abort(n.uuid);
   }
 
+  /**
+   * The deploy interface's image check at do_node_deploy validation (redfish nodes): Ironic's HEAD of a non-Glance
+   * image_source. The ImageRefValidationFailed message, or undefined when it answers 200 (or is not fetched).
+   */
+  validateImage(n: NodeRecord): Promise<string | undefined> {
+    const href = n.instance_info.image_source;
+    if (n.driver !== "redfish" || typeof href !== "string") return Promise.resolve(undefined);
+    return validateHref(this.images, href);
+  }
+
   /** available (deploy) / active, deploy failed, error (rebuild) → deploying → active. */
   deploy(n: NodeRecord): void {
     n.last_error = null;
     n.deploy_step = { interface: "deploy", step: "deploy", args: {}, priority: 100 };
     this.set(n, S.DEPLOYING, S.ACTIVE, true);
+    let step = "deploy.deploy";
     this.task(
       n,
       async () => {
@@ -302,6 +315,11 @@ export class Conductor {
         if (n.driver === "redfish") {
           await this.bmc.setBootDevice(this.info(n), "cd");
           await this.powerVia(n, "rebooting");
+          // The ramdisk downloads the image and checks its digest before writing it to the root device.
+          step = "deploy.write_image";
+          n.deploy_step = { interface: "deploy", step: "write_image", args: {}, priority: 80 };
+          const bad = await downloadAndVerify(this.images, n.instance_info as Record<string, unknown>, "/dev/sda");
+          if (bad) throw new Error(bad);
         } else n.power_state = "power on";
         if (n.instance_info.image_source && !n.instance_info.image_type) {
           n.instance_info = { ...n.instance_info, image_type: "whole-disk" };
@@ -311,7 +329,7 @@ export class Conductor {
         this.set(n, S.ACTIVE, null, false);
       },
       (msg) => {
-        n.last_error = `Deploy step deploy.deploy failed on node ${n.uuid}. ${msg}`;
+        n.last_error = `Deploy step ${step} failed on node ${n.uuid}. ${msg}`;
         n.deploy_step = {};
         this.set(n, S.DEPLOYFAIL, S.ACTIVE, false);
       },

@@ -111,8 +111,31 @@ function steps(body: Record<string, unknown>, field: string): StepRequest[] {
   return body[field] as StepRequest[];
 }
 
+const provisionAccepted = (ctx: Ctx, n: NodeRecord): Reply => ({
+  status: 202,
+  headers: { Location: `${ctx.base}/v1/nodes/${n.uuid}/states` },
+});
+
+/** Deploy after the deploy interface validated the image (a HEAD of image_source), as do_node_deploy does. */
+async function validatedDeploy(ctx: Ctx, n: NodeRecord, body: Record<string, unknown>): Promise<Reply> {
+  const from = n.provision_state;
+  const bad = await ctx.conductor.validateImage(n);
+  if (bad) {
+    throw invalid(`RPC do_node_deploy failed to validate deploy or power info for node ${n.uuid}. Error: ${bad}`);
+  }
+  // The node may have been taken, or moved on, while the image was checked.
+  if (n.reservation) throw nodeLocked(n.uuid, n.reservation);
+  if (n.provision_state !== from) throw invalidState(String(body.target), n.uuid, n.provision_state);
+  // Ironic keeps the config drive in instance_info (masked in responses) until tear-down clears it.
+  if (body.configdrive !== undefined && body.configdrive !== null) {
+    n.instance_info = { ...n.instance_info, configdrive: body.configdrive };
+  }
+  ctx.conductor.deploy(n);
+  return provisionAccepted(ctx, n);
+}
+
 /** PUT /v1/nodes/{id}/states/provision */
-export function setProvisionState(ctx: Ctx): Reply {
+export function setProvisionState(ctx: Ctx): Reply | Promise<Reply> {
   const n = nodeOr404(ctx);
   const body = objectBody(ctx);
   const allowedArgs = new Set(PROVISION_ARGS);
@@ -172,12 +195,7 @@ export function setProvisionState(ctx: Ctx): Reply {
           `RPC do_node_deploy failed to validate deploy or power info for node ${n.uuid}. Error: Some parameters were missing in node's instance_info. Missing are: ['image_source']`,
         );
       }
-      // Ironic keeps the config drive in instance_info (masked in responses) until tear-down clears it.
-      if (body.configdrive !== undefined && body.configdrive !== null) {
-        n.instance_info = { ...n.instance_info, configdrive: body.configdrive };
-      }
-      c.deploy(n);
-      break;
+      return validatedDeploy(ctx, n, body);
     }
     case "delete":
       c.undeploy(n);

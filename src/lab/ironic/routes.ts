@@ -7,7 +7,7 @@ import * as actions from "./node-actions-api.js";
 import * as nodes from "./nodes-api.js";
 import * as ports from "./ports-api.js";
 
-type Handler = (ctx: Ctx) => Reply;
+type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
 /** One route: method, path pattern (its first group is the `id` parameter), handler. */
 export type Route = [method: string, pattern: RegExp, handler: Handler];
 

@@ -80,8 +80,12 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
     const method = (req.method ?? "GET").toUpperCase();
     const query = parseQuery(url.search);
     let params = query;
+    let raw: Buffer | undefined;
     if (method === "POST" || method === "PUT") {
-      params = Params.merge(query, parseBody(req.headers["content-type"], await readBody(req)));
+      raw = await readBody(req);
+      const type = req.headers["content-type"] ?? "";
+      // A file upload's bytes are the body itself, not a form.
+      if (!type.startsWith("application/octet-stream")) params = Params.merge(query, parseBody(type, raw));
     }
     const op = params.get("op") ?? null;
     if (url.pathname === `${API}/describe/` || url.pathname === `${API}/describe`) {
@@ -94,7 +98,11 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
     const user = authenticate(req.headers.authorization, creds, nonces);
     const action = router.action(matched.handler, method, op ?? undefined);
     if (!action.anon && !user) throw unauthorizedChallenge();
-    const reply = await action.run({ params, user, path: matched.path });
+    const reply = await action.run({ params, user, path: matched.path, raw });
+    if ("text" in reply) {
+      sendText(res, reply.status ?? 200, reply.text);
+      return { op, status: reply.status ?? 200 };
+    }
     if (!("json" in reply)) {
       res.writeHead(204);
       res.end();

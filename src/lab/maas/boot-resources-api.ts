@@ -1,6 +1,6 @@
 /** MAAS handlers for boot-resources/: synced Ubuntu images and uploaded custom images. */
 import { createHash } from "node:crypto";
-import { invalid, notFound } from "./http-io.js";
+import { badRequest, invalid, MaasHttpError, notFound } from "./http-io.js";
 import { parseArchitecture } from "./machine-forms.js";
 import type { RegionDeps } from "./region-deps.js";
 import { renderBootResource } from "./render.js";
@@ -56,6 +56,36 @@ function createBootResource(deps: RegionDeps, ctx: ActionContext): BootResourceR
   return b;
 }
 
+/**
+ * PUT boot-resources/{id}/upload/{file_id}/: one chunk of an uploaded image's file, as MAAS's
+ * BootResourceFileUploadHandler takes it. When the last byte arrives the content must hash to the sha256 given at
+ * create, else 400 "Saved content does not match given SHA256 value." and the file stays incomplete (not usable).
+ */
+function uploadChunk(deps: RegionDeps, ctx: ActionContext): { text: string } {
+  const b = deps.store.bootResources.get(Number(ctx.path.id));
+  const fileIndex = Number(ctx.path.file_id) - 1;
+  const f = b?.files[fileIndex];
+  if (!b || !f) throw notFound("BootResourceFile");
+  if (b.type !== "Uploaded") throw new MaasHttpError(403, `Cannot upload to a resource of type: ${b.type}.`);
+  const data = ctx.raw ?? Buffer.alloc(0);
+  if (data.length === 0) throw badRequest("Missing data.");
+  if (f.complete) throw badRequest("Cannot upload to a complete file.");
+  const sofar = b.content ?? Buffer.alloc(0);
+  if (sofar.length + data.length > f.size) throw badRequest("Too much data received.");
+  const content = Buffer.concat([sofar, data]);
+  if (content.length < f.size) {
+    b.content = content;
+    return { text: "OK" };
+  }
+  if (createHash("sha256").update(content).digest("hex") !== f.sha256) {
+    b.content = null;
+    throw badRequest("Saved content does not match given SHA256 value.");
+  }
+  b.content = content;
+  f.complete = true;
+  return { text: "OK" };
+}
+
 /** Boot-resource handlers, bound to a region. */
 export function bootResourceHandlers(deps: RegionDeps): Handler[] {
   const { store } = deps;
@@ -91,6 +121,20 @@ export function bootResourceHandlers(deps: RegionDeps): Handler[] {
           op: "is_importing",
           doc: "Whether images are importing.",
           run: () => ({ json: false }),
+        },
+      ],
+    },
+    {
+      name: "BootResourceFileUploadHandler",
+      path: "boot-resources/{id}/upload/{file_id}/",
+      doc: "Upload a boot resource file.",
+      actions: [
+        {
+          name: "update",
+          method: "PUT",
+          op: null,
+          doc: "Upload piece of boot resource file.",
+          run: (ctx) => uploadChunk(deps, ctx),
         },
       ],
     },

@@ -128,14 +128,15 @@ export function parseSeries(
 ): [string, string] {
   const s = series ?? "jammy";
   const bare = s.replace(/^custom\//, "");
-  for (const b of store.bootResources.values()) {
-    if (b.type === "Uploaded" && b.name.replace(/^custom\//, "") === bare) return ["custom", bare];
+  // Only a usable image can be deployed: an upload whose file has not all arrived (or failed its sha256) is not one.
+  const usable = [...store.bootResources.values()].filter(
+    (b) => b.type === "Uploaded" && b.files.every((f) => f.complete),
+  );
+  for (const b of usable) {
+    if (b.name.replace(/^custom\//, "") === bare) return ["custom", bare];
   }
   if ((osystem ?? "ubuntu") === "ubuntu" && UBUNTU_SERIES.includes(s)) return ["ubuntu", s];
-  const choices = [
-    ...UBUNTU_SERIES.map((x) => `ubuntu/${x}`),
-    ...[...store.bootResources.values()].filter((b) => b.type === "Uploaded").map((b) => b.name),
-  ];
+  const choices = [...UBUNTU_SERIES.map((x) => `ubuntu/${x}`), ...usable.map((b) => b.name)];
   throw invalid({
     distro_series: [
       `'${s}' is not a valid distro_series.  It should be one of: ${choices.map((c) => `'${c}'`).join(", ")}.`,

@@ -187,15 +187,17 @@ export function renderBootResource(b: BootResourceRecord, withSets: boolean): Re
   const complete = b.files.every((f) => f.complete);
   const size = b.files.reduce((n, f) => n + f.size, 0);
   const files: Record<string, unknown> = {};
-  for (const f of b.files) {
+  b.files.forEach((f, i) => {
     files[f.filename] = {
       filename: f.filename,
       filetype: f.filetype,
       sha256: f.sha256,
       size: f.size,
       complete: f.complete,
+      // Where the bytes of an uploaded file go, until they have all arrived (boot_resource_file_to_dict).
+      ...(b.type === "Uploaded" && !f.complete ? { upload_uri: `${API}/boot-resources/${b.id}/upload/${i + 1}/` } : {}),
     };
-  }
+  });
   base.sets = {
     [b.version]: { version: b.version, label: b.type === "Uploaded" ? "uploaded" : "stable", size, complete, files },
   };

@@ -9,10 +9,12 @@ export interface ActionContext {
   params: Params;
   user: ApiCredential | undefined;
   path: Record<string, string>;
+  /** The request body as sent (POST/PUT), for handlers that take raw bytes (boot-resource file uploads). */
+  raw?: Buffer;
 }
 
-/** An action's answer: JSON (default 200), or an empty body (204 for DELETE). */
-export type Reply = { status?: number; json: unknown } | { status: 204 };
+/** An action's answer: JSON (default 200), plain text (piston's rc.ALL_OK), or an empty body (204 for DELETE). */
+export type Reply = { status?: number; json: unknown } | { status?: number; text: string } | { status: 204 };
 
 /** One operation on a handler: REST (op null) or `?op=name`. */
 export interface Action {

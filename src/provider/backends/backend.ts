@@ -143,7 +143,12 @@ export function imageLabel(backend: BackendName, image: ImageSpec): string {
   if (backend === "maas") {
     return `${image.osystem ?? "custom"}/${image.distroSeries ?? `${image.name}-${image.version}`}`;
   }
-  return `${image.url ?? ""} sha256:${image.sha256.toLowerCase()}`;
+  return `${withoutUserinfo(image.url ?? "")} sha256:${image.sha256.toLowerCase()}`;
+}
+
+/** A URL without its `user:password@` part (otherwise unchanged): what may be shown, e.g. in deployed_image. */
+export function withoutUserinfo(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, "$1");
 }
 
 /** An enrolled machine found by identity, and which parts of the identity matched. */

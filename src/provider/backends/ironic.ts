@@ -26,6 +26,7 @@ import {
   pickOne,
   QUARANTINE_PREFIX,
   type ReleaseOptions,
+  withoutUserinfo,
 } from "./backend.js";
 import { acceptanceStep, lastEvidence } from "./ironic-acceptance.js";
 import { ironicPowerOn, ironicPowerState } from "./power.js";
@@ -116,7 +117,7 @@ function deployedImage(n: IronicNode): string | undefined {
   const src = n.instanceInfo.image_source;
   if (typeof src !== "string" || src === "") return "";
   const hash = n.instanceInfo.image_os_hash_value ?? n.instanceInfo.image_checksum;
-  return `${src} sha256:${typeof hash === "string" ? hash.toLowerCase() : ""}`;
+  return `${withoutUserinfo(src)} sha256:${typeof hash === "string" ? hash.toLowerCase() : ""}`;
 }
 
 function isNotFound(e: unknown): boolean {

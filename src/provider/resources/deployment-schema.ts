@@ -15,6 +15,7 @@ import {
   type Value,
 } from "../../framework/index.js";
 import type { BackendName, ImageSpec } from "../backends/backend.js";
+import { imageUrl } from "./image-url.js";
 
 /** A machine id as rackform_machine records it: `<backend>:<id>`. */
 export const MACHINE_ID = /^(maas|ironic):(\S+)$/;
@@ -23,7 +24,7 @@ export const SHA256 = /^[0-9a-fA-F]{64}$/;
 /** An image version: starts with a letter or digit, then letters, digits and . _ + - (e.g. 2026.06.2). */
 export const IMAGE_VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 
-/** Where Ironic (or IPA) fetches an image from: http, https or file. */
+/** Where Ironic (or IPA) fetches the deploy kernel and ramdisk from: http, https or file. */
 export const IMAGE_URL = /^(https?|file):\/\/\S+$/;
 
 /** The image attributes whose change means a reimage (signature alone is recorded in place). */
@@ -77,8 +78,22 @@ export const deploymentSchema: Schema = {
         }),
         url: attr.string({
           optional: true,
-          description: "Where the image is served; required by Ironic (instance_info.image_source), unused by MAAS.",
-          validators: [stringMatches(IMAGE_URL, "an http(s):// or file:// URL")],
+          description:
+            "Where the image is served, an http or https URL; required by Ironic (instance_info.image_source), " +
+            "unused by MAAS (which deploys the boot resource uploaded under distro_series). Credentials in the URL " +
+            "(user:password@) are sent as HTTP basic auth and never shown. For Ironic, apply first checks that the " +
+            "URL answers (see check_url).",
+          validators: [imageUrl()],
+        }),
+        check_url: attr.bool({
+          optional: true,
+          description:
+            "Before an Ironic deploy, ask the image server whether image.url answers (a HEAD, or a one-byte ranged " +
+            "GET when the server refuses HEAD), trusting the CA bundle the provider trusts (redfish.ca_file) and " +
+            "its insecure setting; a 404, a refused connection or a timeout fails the apply with a diagnostic on " +
+            "image.url, and nothing is sent to Ironic. Set false when only the backend's provisioning network " +
+            "reaches the URL. Unset means true, so existing deployments plan no change; a change is recorded in place. " +
+            "@default true",
         }),
         sha256: attr.string({
           required: true,
@@ -91,7 +106,10 @@ export const deploymentSchema: Schema = {
           description: "Detached signature of the image, recorded with the deployment (a change does not reimage).",
         }),
       },
-      { required: true, description: "The golden image: name, version, url, sha256 and signature." },
+      {
+        required: true,
+        description: "The golden image: name, version, url, sha256, signature, and whether apply checks the url.",
+      },
     ),
     user_data: attr.string({
       optional: true,

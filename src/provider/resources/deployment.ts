@@ -36,6 +36,7 @@ import {
   parseMachineId,
   REPLACE_ATTRIBUTES,
 } from "./deployment-schema.js";
+import { imageUrlAnswers } from "./image-url.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 60 * 60_000, read: 2 * 60_000, update: 2 * 60_000, delete: 60 * 60_000 };
 /** States in which the machine holds no deployment any more: read reports the deployment gone. */
@@ -62,6 +63,10 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
     return undefined;
   }
   if (diags.hasError()) return undefined;
+  // Ironic downloads image.url: a URL that does not answer is reported here, before the backend is asked anything.
+  if (m.backend === "ironic" && !(await imageUrlAnswers(ctx, data.core, plan, LABEL[m.backend], diags))) {
+    return undefined;
+  }
   let b: Backend;
   try {
     b = backendFor(data, m.backend);

@@ -1,4 +1,5 @@
 // The lab Ironic's redfish driver against the lab's own HTTPS Redfish BMCs: verify, inspect, power, deploy, tear down.
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,6 +52,8 @@ async function redfishNode(name: string, driverInfo: Record<string, unknown>) {
   expect(r.status).toBe(201);
   return r.json.uuid as string;
 }
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 const creds = () => ({ redfish_address: bmc.url, redfish_username: bmc.username, redfish_password: bmc.password });
 
@@ -111,11 +114,17 @@ describe("redfish driver against the lab BMC", () => {
       body: [
         { op: "add", path: "/driver_info/deploy_kernel", value: "http://127.0.0.1/ipa.kernel" },
         { op: "add", path: "/driver_info/deploy_ramdisk", value: "http://127.0.0.1/ipa.initramfs" },
-        { op: "add", path: "/instance_info/image_source", value: "http://127.0.0.1/ubuntu-gpu.qcow2" },
+        { op: "add", path: "/instance_info/image_source", value: `${dc.images.url}ubuntu-gpu-2026.06.2.qcow2` },
+        { op: "add", path: "/instance_info/image_os_hash_algo", value: "sha256" },
+        { op: "add", path: "/instance_info/image_os_hash_value", value: sha256("ubuntu-gpu-2026.06.2") },
       ],
     });
     expect((await provision(url, uuid, { target: "active" })).status).toBe(202);
     expect(await settled(uuid)).toMatchObject({ provision_state: "active", power_state: "power on" });
+    // The conductor checked the image (HEAD) and the ramdisk downloaded it (GET) from the image server.
+    expect(
+      dc.images.requests.filter((r) => r.path.endsWith("ubuntu-gpu-2026.06.2.qcow2")).map((r) => r.method),
+    ).toEqual(["HEAD", "GET"]);
     await provision(url, uuid, { target: "deleted" });
     expect(await settled(uuid)).toMatchObject({ provision_state: "available", power_state: "power off" });
   });
@@ -137,7 +146,7 @@ describe("redfish driver against the lab BMC", () => {
               name,
               driver: "redfish",
               driver_info: { ...creds(), redfish_address: other.url, ...extra },
-              instance_info: { image_source: "http://127.0.0.1/ubuntu-gpu.qcow2" },
+              instance_info: { image_source: `${dc.images.url}ubuntu-gpu-2026.06.2.qcow2` },
             },
           })
         ).json.uuid as string;
@@ -172,6 +181,51 @@ describe("redfish driver against the lab BMC", () => {
       withDefaults.stop();
       await s.close();
     }
+  });
+
+  it("refuses a deploy whose image_source answers 404 with Ironic's own validation error, and changes nothing", async () => {
+    const uuid = ironic.node("rf-1")?.uuid as string;
+    const missing = `${dc.images.url}ubuntu-gpu-missing.img`;
+    await call(url, "PATCH", `/v1/nodes/${uuid}`, {
+      body: [
+        { op: "add", path: "/driver_info/deploy_kernel", value: `${dc.images.url}ipa.kernel` },
+        { op: "add", path: "/driver_info/deploy_ramdisk", value: `${dc.images.url}ipa.initramfs` },
+        { op: "add", path: "/instance_info/image_source", value: missing },
+      ],
+    });
+    const refused = await provision(url, uuid, { target: "active" });
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.json.error_message).faultstring).toBe(
+      `RPC do_node_deploy failed to validate deploy or power info for node ${uuid}. Error: Validation of image ` +
+        `href ${missing} failed, reason: Got HTTP code 404 instead of 200 in response to HEAD request.`,
+    );
+    expect(await settled(uuid)).toMatchObject({ provision_state: "available" });
+  });
+
+  it("fails the deploy when the downloaded image does not match image_os_hash_value, with IPA's checksum error", async () => {
+    const uuid = ironic.node("rf-1")?.uuid as string;
+    const file = "ubuntu-gpu-2026.06.9.qcow2";
+    dc.images.put(file, "a different build");
+    const wanted = sha256("ubuntu-gpu-2026.06.9");
+    await call(url, "PATCH", `/v1/nodes/${uuid}`, {
+      body: [
+        { op: "add", path: "/instance_info/image_source", value: `${dc.images.url}${file}` },
+        { op: "add", path: "/instance_info/image_os_hash_algo", value: "sha256" },
+        { op: "add", path: "/instance_info/image_os_hash_value", value: wanted },
+      ],
+    });
+    expect((await provision(url, uuid, { target: "active" })).status).toBe(202);
+    const n = await until(async () => {
+      const got = await node(url, uuid);
+      return got.provision_state === "deploy failed" && got.reservation === null ? got : undefined;
+    }, "the deploy to fail");
+    expect(n.last_error).toBe(
+      `Deploy step deploy.write_image failed on node ${uuid}. Image failed to verify against checksum. location: ` +
+        `${file}; image ID: /dev/sda; image checksum: ${wanted}; verification checksum: ${sha256("a different build")}`,
+    );
+    // Tear-down from deploy failed returns the node to available, as in Ironic.
+    await provision(url, uuid, { target: "deleted" });
+    expect((await settled(uuid)).provision_state).toBe("available");
   });
 
   it("fails verification of an unreachable BMC back to enroll with last_error", async () => {

@@ -75,6 +75,65 @@ describe("MAAS lab boot resources", () => {
   });
 });
 
+describe("MAAS lab boot resources uploaded in pieces (sha256 and size first, then the bytes)", () => {
+  async function put(uri: string, bytes: Buffer) {
+    const res = await fetch(new URL(uri, lab.url), {
+      method: "PUT",
+      body: new Uint8Array(bytes),
+      headers: { Authorization: oauthHeader(API_KEY), "Content-Type": "application/octet-stream" },
+    });
+    return { status: res.status, text: await res.text() };
+  }
+  const fileOf = (json: Record<string, unknown>) =>
+    Object.values(
+      Object.values(json.sets as Record<string, { files: Record<string, Record<string, unknown>> }>)[0].files,
+    )[0];
+
+  it("takes the bytes at upload_uri in chunks and makes the image deployable once they hash to its sha256", async () => {
+    const content = Buffer.from("golden image bytes, in two pieces");
+    const sha256 = createHash("sha256").update(content).digest("hex");
+    const created = await upload({
+      name: "custom/gpu-2026.07.1",
+      architecture: "amd64/generic",
+      sha256,
+      size: String(content.length),
+    });
+    expect(created.status).toBe(201);
+    const uri = fileOf(created.json).upload_uri as string;
+    expect(uri).toMatch(/^\/MAAS\/api\/2\.0\/boot-resources\/\d+\/upload\/1\/$/);
+    expect(await put(uri, content.subarray(0, 10))).toEqual({ status: 200, text: "OK" });
+    expect(await put(uri, content.subarray(10))).toEqual({ status: 200, text: "OK" });
+    const read = await call(lab, `boot-resources/${created.json.id}/`);
+    expect(fileOf(read.json)).toMatchObject({ complete: true, sha256 });
+    expect(fileOf(read.json).upload_uri).toBeUndefined();
+    expect((await put(uri, Buffer.from("x"))).text).toBe("Cannot upload to a complete file.");
+  });
+
+  it("refuses bytes whose sha256 differs with MAAS's own error, and the image cannot be deployed", async () => {
+    const created = await upload({
+      name: "custom/gpu-2026.07.2",
+      architecture: "amd64/generic",
+      sha256: createHash("sha256").update("the real build").digest("hex"),
+      size: String("a tampered one".length),
+    });
+    const uri = fileOf(created.json).upload_uri as string;
+    expect(await put(uri, Buffer.from("a tampered one"))).toEqual({
+      status: 400,
+      text: "Saved content does not match given SHA256 value.",
+    });
+    expect(fileOf((await call(lab, `boot-resources/${created.json.id}/`)).json).complete).toBe(false);
+    const m = await createMachine(lab, "img-2", "52:54:00:20:00:02");
+    await lab.clock.advance(DELAYS.commissionMs + DELAYS.testMs);
+    const d = await call(lab, `machines/${m.system_id}/`, {
+      method: "POST",
+      op: "deploy",
+      form: { distro_series: "gpu-2026.07.2" },
+    });
+    expect(d.status).toBe(400);
+    expect(JSON.stringify(d.json)).toContain("'gpu-2026.07.2' is not a valid distro_series.");
+  });
+});
+
 describe("MAAS lab tags and events", () => {
   it("creates a tag, attaches machines, and lists them", async () => {
     const m = await createMachine(lab, "tagged", "52:54:00:30:00:01");

@@ -36,7 +36,7 @@ afterAll(async () => {
 /** A deployed machine's id. */
 async function deployed(node: string, backend: "maas" | "ironic"): Promise<string> {
   const id = await readyMachine(p.srv, ml, node, backend);
-  const d = await applyDeployment(p.srv, deploymentConfig(id, "2026.06.1"));
+  const d = await applyDeployment(p.srv, deploymentConfig(ml, id, "2026.06.1"));
   expect(lines(d.diagnostics)).toBe("");
   return id;
 }

@@ -9,6 +9,7 @@ import {
   apply,
   deploymentConfig,
   destroy,
+  imageUrlOf,
   plan,
   read,
   readyMachine,
@@ -33,15 +34,17 @@ const uuid = (machineId: string) => machineId.replace(/^ironic:/, "");
 
 describe("rackform_deployment on Ironic", () => {
   let machineId: string;
+  /** An enrolled, available node the image URL cases deploy to (r01-n02, after its failed deploy is cleaned). */
+  let spare: string;
   let state: ObjectValue;
 
   it("GIVEN an available node WHEN create THEN Ironic reports it active with the image and its sha256", async () => {
     machineId = await readyMachine(p.srv, ml, "r01-n01", "ironic");
-    const config = deploymentConfig(machineId, "2026.06.1");
+    const config = deploymentConfig(ml, machineId, "2026.06.1");
     const a = await apply(p.srv, config);
     expect(lines(a.diagnostics)).toBe("");
     state = a.newState as ObjectValue;
-    const url = "http://images.lab/ubuntu-gpu-2026.06.1.qcow2";
+    const url = imageUrlOf(ml, "2026.06.1");
     expect(state).toMatchObject({
       id: machineId,
       status: "active",
@@ -56,7 +59,7 @@ describe("rackform_deployment on Ironic", () => {
   });
 
   it("GIVEN a new image version WHEN plan THEN it must be replaced; destroy undeploys with cleaning and create reimages", async () => {
-    const next = deploymentConfig(machineId, "2026.06.2");
+    const next = deploymentConfig(ml, machineId, "2026.06.2");
     const pl = await plan(p.srv, next, state);
     expect(replacePaths(pl).sort()).toEqual(["image.sha256", "image.url", "image.version"]);
 
@@ -74,7 +77,7 @@ describe("rackform_deployment on Ironic", () => {
     const c = await apply(p.srv, next);
     expect(lines(c.diagnostics)).toBe("");
     state = c.newState as ObjectValue;
-    expect(state.deployed_image).toBe(`http://images.lab/ubuntu-gpu-2026.06.2.qcow2 sha256:${shaOf("2026.06.2")}`);
+    expect(state.deployed_image).toBe(`${imageUrlOf(ml, "2026.06.2")} sha256:${shaOf("2026.06.2")}`);
   });
 
   it("GIVEN the node was undeployed by hand WHEN refresh THEN the deployment is gone", async () => {
@@ -88,8 +91,8 @@ describe("rackform_deployment on Ironic", () => {
 
   it("GIVEN a deploy failure WHEN create THEN the error carries last_error, the state is tainted and destroy cleans it", async () => {
     const id = await readyMachine(p.srv, ml, "r01-n02", "ironic");
-    ml.lab.world.faults.add({ kind: "deploy-failure", node: "r01-n02" });
-    const a = await apply(p.srv, deploymentConfig(id, "2026.06.1"));
+    const fault = ml.lab.world.faults.add({ kind: "deploy-failure", node: "r01-n02" });
+    const a = await apply(p.srv, deploymentConfig(ml, id, "2026.06.1"));
     const errors = a.diagnostics.filter((d) => d.severity === "error");
     expect(errors.map((d) => d.summary)).toEqual(["Deployment failed"]);
     expect(errors[0].detail).toMatch(/deploy failed/);
@@ -97,5 +100,55 @@ describe("rackform_deployment on Ironic", () => {
     const d = await destroy(p.srv, a.newState);
     expect(lines(d.diagnostics)).toBe("");
     expect((await ml.ironic.getNode(uuid(id))).provisionState).toBe("available");
+    ml.lab.world.faults.remove(fault.id);
+    spare = id;
+  });
+
+  /** Ironic requests that touched the node since `from` (an index into the request log). */
+  const touched = (id: string, from: number) =>
+    ml.lab.backends!.ironic.requests.slice(from).filter((r) => r.method !== "GET" && r.path.includes(uuid(id)));
+
+  it("GIVEN an image URL that answers 404 WHEN create THEN a diagnostic on image.url names the status and the fix, and Ironic is not asked", async () => {
+    const version = "2026.06.404";
+    ml.lab.images.remove(`ubuntu-gpu-${version}.qcow2`);
+    const from = ml.lab.backends!.ironic.requests.length;
+    const a = await apply(p.srv, deploymentConfig(ml, spare, version));
+    const errors = a.diagnostics.filter((d) => d.severity === "error");
+    expect(errors.map((d) => d.summary)).toEqual(["Image URL does not answer"]);
+    expect(errors[0].attribute).toEqual([{ attr: "image" }, { attr: "url" }]);
+    expect(errors[0].detail).toContain(`HEAD ${imageUrlOf(ml, version)} answered HTTP 404 (Not Found)`);
+    expect(errors[0].detail).toContain("Publish the image at that URL or correct image.url");
+    expect(errors[0].detail).toContain("(RACKFORM_ERR_IMAGE_URL_UNREACHABLE)");
+    expect(a.newState).toBeNull();
+    expect(touched(spare, from)).toEqual([]);
+  });
+
+  it("GIVEN a 404 image URL and check_url = false WHEN create THEN Ironic's own validation error is the evidence", async () => {
+    const version = "2026.06.404";
+    const config = deploymentConfig(ml, spare, version);
+    const a = await apply(p.srv, { ...config, image: { ...(config.image as ObjectValue), check_url: false } });
+    const errors = a.diagnostics.filter((d) => d.severity === "error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0].detail).toContain(
+      `Validation of image href ${imageUrlOf(ml, version)} failed, reason: Got HTTP code 404 instead of 200 in ` +
+        "response to HEAD request.",
+    );
+    expect(a.newState).toBeNull();
+    expect((await ml.ironic.getNode(uuid(spare))).provisionState).toBe("available");
+  });
+
+  it("GIVEN image content whose sha256 differs WHEN create THEN the deploy fails with Ironic's checksum error as evidence", async () => {
+    const version = "2026.06.7";
+    ml.lab.images.put(`ubuntu-gpu-${version}.qcow2`, "a tampered build");
+    const a = await apply(p.srv, deploymentConfig(ml, spare, version));
+    const errors = a.diagnostics.filter((d) => d.severity === "error");
+    expect(errors.map((d) => d.summary)).toEqual(["Deployment failed"]);
+    expect(errors[0].detail).toContain(
+      `Deploy step deploy.write_image failed on node ${uuid(spare)}. Image failed to verify against checksum. ` +
+        `location: ubuntu-gpu-${version}.qcow2; image ID: /dev/sda; image checksum: ${shaOf(version)}`,
+    );
+    expect(a.newState).toMatchObject({ id: spare, status: "deploy failed" });
+    const d = await destroy(p.srv, a.newState);
+    expect(lines(d.diagnostics)).toBe("");
   });
 });

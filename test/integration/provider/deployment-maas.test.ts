@@ -39,7 +39,7 @@ describe("rackform_deployment on MAAS", () => {
 
   it("GIVEN a Ready machine WHEN create THEN MAAS reports it Deployed with the custom image and the plan is empty", async () => {
     machineId = await readyMachine(p.srv, ml, "r01-n01", "maas");
-    const config = deploymentConfig(machineId, "2026.06.1");
+    const config = deploymentConfig(ml, machineId, "2026.06.1");
     const a = await apply(p.srv, config);
     expect(lines(a.diagnostics)).toBe("");
     state = a.newState as ObjectValue;
@@ -57,7 +57,7 @@ describe("rackform_deployment on MAAS", () => {
   });
 
   it("GIVEN a new image version WHEN plan THEN it must be replaced; destroy erases the disks and create reimages", async () => {
-    const next = deploymentConfig(machineId, "2026.06.2");
+    const next = deploymentConfig(ml, machineId, "2026.06.2");
     const pl = await plan(p.srv, next, state);
     expect(replacePaths(pl).sort()).toEqual(["image.sha256", "image.version"]);
 
@@ -74,7 +74,7 @@ describe("rackform_deployment on MAAS", () => {
   });
 
   it("GIVEN a signature change WHEN apply THEN it is recorded in place without a reimage", async () => {
-    const config = deploymentConfig(machineId, "2026.06.2");
+    const config = deploymentConfig(ml, machineId, "2026.06.2");
     (config.image as Record<string, unknown>).signature = "sig-v2";
     const a = await apply(p.srv, config, state);
     expect(lines(a.diagnostics)).toBe("");
@@ -93,7 +93,7 @@ describe("rackform_deployment on MAAS", () => {
     const r = await read(p.srv, state);
     expect(lines(r.diagnostics)).toBe("");
     expect(r.newState).toMatchObject({ deployed_image: "ubuntu/jammy" });
-    const config = deploymentConfig(machineId, "2026.06.2");
+    const config = deploymentConfig(ml, machineId, "2026.06.2");
     (config.image as Record<string, unknown>).signature = "sig-v2";
     const pl = await plan(p.srv, config, r.newState);
     expect(replacePaths(pl)).toEqual(["deployed_image"]);
@@ -111,7 +111,7 @@ describe("rackform_deployment on MAAS", () => {
   });
 
   it("GIVEN a deployed machine WHEN imported by its id THEN the state matches and the config is recorded without a reimage", async () => {
-    const config = deploymentConfig(machineId, "2026.06.2");
+    const config = deploymentConfig(ml, machineId, "2026.06.2");
     const a = await apply(p.srv, config);
     expect(lines(a.diagnostics)).toBe("");
     const imp = await p.srv.importResourceState({ typeName: "rackform_deployment", id: machineId });
@@ -131,7 +131,7 @@ describe("rackform_deployment on MAAS", () => {
   it("GIVEN a deploy failure WHEN create THEN the error carries MAAS's evidence, the state is tainted and destroy releases it", async () => {
     const id = await readyMachine(p.srv, ml, "r01-n02", "maas");
     ml.lab.world.faults.add({ kind: "deploy-failure", node: "r01-n02" });
-    const a = await apply(p.srv, deploymentConfig(id, "2026.06.1"));
+    const a = await apply(p.srv, deploymentConfig(ml, id, "2026.06.1"));
     const errors = a.diagnostics.filter((d) => d.severity === "error");
     expect(errors.map((d) => d.summary)).toEqual(["Deployment failed"]);
     expect(errors[0].detail).toMatch(/Failed deployment/);
@@ -146,7 +146,7 @@ describe("rackform_deployment on MAAS", () => {
 
   it("GIVEN an image MAAS does not have WHEN create THEN MAAS's refusal is a diagnostic and nothing is recorded", async () => {
     const id = await readyMachine(p.srv, ml, "r01-n03", "maas");
-    const a = await apply(p.srv, deploymentConfig(id, "9.9.9"));
+    const a = await apply(p.srv, deploymentConfig(ml, id, "9.9.9"));
     expect(a.diagnostics.some((d) => d.severity === "error" && /distro_series/.test(d.detail))).toBe(true);
     expect((await ml.maas.getMachine(systemId(id))).statusName).toBe("Ready");
   });

@@ -1,7 +1,7 @@
 /** Drives rackform_deployment (on top of rackform_machine) through the provider server against the lab. */
 import { createHash } from "node:crypto";
 import { expect } from "vitest";
-import { authorizationHeader, parseApiKey } from "../../../src/clients/maas/index.js";
+import { uploadImages } from "../../../src/cli/demo.js";
 import type { ObjectValue, Value } from "../../../src/framework/index.js";
 import { deploymentSchema } from "../../../src/provider/resources/deployment-schema.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
@@ -15,21 +15,9 @@ export const D = "rackform_deployment";
 /** The sha256 of an image version's (fake) content. */
 export const shaOf = (version: string) => createHash("sha256").update(`ubuntu-gpu-${version}`).digest("hex");
 
-/** Uploads custom image `ubuntu-gpu-<version>` to the lab MAAS, as an operator does before deploying it. */
+/** Uploads custom image `ubuntu-gpu-<version>` to the lab MAAS from the lab image server, as an operator does. */
 export async function uploadMaasImage(ml: MachineLab, version: string): Promise<void> {
-  const { url, apiKey } = ml.lab.info.maas!;
-  const body = new URLSearchParams({
-    name: `custom/ubuntu-gpu-${version}`,
-    architecture: "amd64/generic",
-    sha256: shaOf(version),
-    size: "1000",
-  });
-  const r = await fetch(`${url}api/2.0/boot-resources/`, {
-    method: "POST",
-    headers: { Authorization: authorizationHeader(parseApiKey(apiKey)) },
-    body,
-  });
-  expect(r.status, await r.text()).toBe(201);
+  await uploadImages(ml.lab.info, [{ name: "ubuntu-gpu", version, sha256: shaOf(version) }]);
 }
 
 /** Enrolls and commissions `node` as a rackform_machine and returns its id ("maas:…" / "ironic:…"). */
@@ -44,22 +32,30 @@ export async function readyMachine(
   return (a.newState as ObjectValue).id as string;
 }
 
+/** Where the lab's image server serves image version `version` (content whose sha256 is `shaOf(version)`). */
+export const imageUrlOf = (ml: MachineLab, version: string): string =>
+  `${ml.lab.images.url}ubuntu-gpu-${version}.qcow2`;
+
 /** A deployment config of image version `version` on `machineId`. */
-export function deploymentConfig(machineId: string, version: string, set: Record<string, Value> = {}): ObjectValue {
+export function deploymentConfig(
+  ml: MachineLab,
+  machineId: string,
+  version: string,
+  set: Record<string, Value> = {},
+): ObjectValue {
   const ironic = machineId.startsWith("ironic:");
+  const images = ml.lab.images.url;
   return configOf(deploymentSchema, {
     machine_id: machineId,
     image: {
       name: "ubuntu-gpu",
       version,
-      url: ironic ? `http://images.lab/ubuntu-gpu-${version}.qcow2` : null,
+      url: ironic ? imageUrlOf(ml, version) : null,
       sha256: shaOf(version),
       signature: null,
     },
     user_data: "#cloud-config\n# rackform-join: none\n",
-    ...(ironic
-      ? { deploy_kernel: "http://images.lab/ipa.kernel", deploy_ramdisk: "http://images.lab/ipa.initramfs" }
-      : {}),
+    ...(ironic ? { deploy_kernel: `${images}ipa.kernel`, deploy_ramdisk: `${images}ipa.initramfs` } : {}),
     ...set,
   });
 }

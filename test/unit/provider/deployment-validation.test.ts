@@ -90,6 +90,14 @@ describe("rackform_deployment validation", () => {
     expect(lines(r.validate)).toEqual(["error Ironic needs image.url @ image.url"]);
   });
 
+  it("fails an image.url that is not an http(s) URL at image.url, never echoing credentials", async () => {
+    for (const url of ["file:///srv/images/x.qcow2", "ftp://mirror:pa55word@img/x.qcow2", "img/x.qcow2"]) {
+      const r = await validateAndPlan(deployment({ machine_id: "ironic:1be26c0b", image: image({ url }) }));
+      expect(lines(r.validate)).toEqual(["error Invalid image URL @ image.url"]);
+      expect(r.validate[0].detail).not.toContain("pa55word");
+    }
+  });
+
   it("warns about MAAS settings on Ironic and Ironic settings on MAAS", async () => {
     const i = await validateAndPlan(
       deployment({ machine_id: "ironic:1be26c0b", image: image({ url: "http://img/x.qcow2" }), osystem: "ubuntu" }),
@@ -124,5 +132,10 @@ describe("image labels (what the backend reports once deployed)", () => {
     expect(imageLabel("ironic", { ...spec, url: "http://img/x.qcow2", sha256: SHA.toUpperCase() })).toBe(
       `http://img/x.qcow2 sha256:${SHA}`,
     );
+  });
+
+  it("never shows credentials of an image URL in the Ironic label (deployed_image)", () => {
+    const spec = { name: "ubuntu-gpu", version: "2026.06.2", sha256: SHA, url: "https://mirror:s3cret@img/x.qcow2" };
+    expect(imageLabel("ironic", spec)).toBe(`https://img/x.qcow2 sha256:${SHA}`);
   });
 });

@@ -14,7 +14,7 @@ export interface DeploymentConfig extends cdktf.TerraformMetaArguments {
   */
   readonly machineId: string;
   /**
-  * The golden image: name, version, url, sha256 and signature.
+  * The golden image: name, version, url, sha256, signature, and whether apply checks the url.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#image Deployment#image}
   */
@@ -76,11 +76,17 @@ export interface DeploymentImage {
   */
   readonly version: string;
   /**
-  * Where the image is served; required by Ironic (instance_info.image_source), unused by MAAS.
+  * Where the image is served, an http or https URL; required by Ironic (instance_info.image_source), unused by MAAS (which deploys the boot resource uploaded under distro_series). Credentials in the URL (user:password@) are sent as HTTP basic auth and never shown. For Ironic, apply first checks that the URL answers (see check_url).
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#url Deployment#url}
   */
   readonly url?: string;
+  /**
+  * Before an Ironic deploy, ask the image server whether image.url answers (a HEAD, or a one-byte ranged GET when the server refuses HEAD), trusting the CA bundle the provider trusts (redfish.ca_file) and its insecure setting; a 404, a refused connection or a timeout fails the apply with a diagnostic on image.url, and nothing is sent to Ironic. Set false when only the backend's provisioning network reaches the URL. Unset means true, so existing deployments plan no change; a change is recorded in place. @default true
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#check_url Deployment#check_url}
+  */
+  readonly checkUrl?: boolean | cdktf.IResolvable;
   /**
   * sha256 of the image (64 hex digits); Ironic checks it when it writes the image. Changing it reimages.
   *
@@ -104,6 +110,7 @@ export function deploymentImageToTerraform(struct?: DeploymentImage | cdktf.IRes
     name: cdktf.stringToTerraform(struct!.name),
     version: cdktf.stringToTerraform(struct!.version),
     url: cdktf.stringToTerraform(struct!.url),
+    check_url: cdktf.booleanToTerraform(struct!.checkUrl),
     sha256: cdktf.stringToTerraform(struct!.sha256),
     signature: cdktf.stringToTerraform(struct!.signature),
   }
@@ -133,6 +140,12 @@ export function deploymentImageToHclTerraform(struct?: DeploymentImage | cdktf.I
       isBlock: false,
       type: "simple",
       storageClassType: "string",
+    },
+    check_url: {
+      value: cdktf.booleanToHclTerraform(struct!.checkUrl),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "boolean",
     },
     sha256: {
       value: cdktf.stringToHclTerraform(struct!.sha256),
@@ -182,6 +195,10 @@ export class DeploymentImageOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.url = this._url;
     }
+    if (this._checkUrl !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.checkUrl = this._checkUrl;
+    }
     if (this._sha256 !== undefined) {
       hasAnyValues = true;
       internalValueResult.sha256 = this._sha256;
@@ -200,6 +217,7 @@ export class DeploymentImageOutputReference extends cdktf.ComplexObject {
       this._name = undefined;
       this._version = undefined;
       this._url = undefined;
+      this._checkUrl = undefined;
       this._sha256 = undefined;
       this._signature = undefined;
     }
@@ -213,6 +231,7 @@ export class DeploymentImageOutputReference extends cdktf.ComplexObject {
       this._name = value.name;
       this._version = value.version;
       this._url = value.url;
+      this._checkUrl = value.checkUrl;
       this._sha256 = value.sha256;
       this._signature = value.signature;
     }
@@ -258,6 +277,22 @@ export class DeploymentImageOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get urlInput() {
     return this._url;
+  }
+
+  // check_url - computed: false, optional: true, required: false
+  private _checkUrl?: boolean | cdktf.IResolvable; 
+  public get checkUrl() {
+    return this.getBooleanAttribute('check_url');
+  }
+  public set checkUrl(value: boolean | cdktf.IResolvable) {
+    this._checkUrl = value;
+  }
+  public resetCheckUrl() {
+    this._checkUrl = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get checkUrlInput() {
+    return this._checkUrl;
   }
 
   // sha256 - computed: false, optional: false, required: true

@@ -1,0 +1,155 @@
+/**
+ * rackform_deployment's image.url: the plan-time check (an http or https URL) and the apply-time check that it answers
+ * before the backend is asked to deploy from it. Credentials in the URL (user:password@) are sent as HTTP basic auth,
+ * as the backends' downloaders send them, and never shown: every message names the URL without them.
+ */
+import { isClientError } from "../../clients/errors.js";
+import type { HttpCore } from "../../clients/http/index.js";
+import { safeUrl } from "../../clients/redact.js";
+import {
+  type Context,
+  type Diagnostics,
+  getBool,
+  getObject,
+  getString,
+  type ObjectValue,
+  path,
+  type Validator,
+  validator,
+} from "../../framework/index.js";
+import { bounded } from "../timeouts.js";
+
+/** Statuses that mean "this server does not do HEAD": then a one-byte ranged GET asks again. */
+const NO_HEAD: ReadonlySet<number> = new Set([405, 501]);
+/** The code the diagnostic carries (docs/errors.md). */
+const IMAGE_URL_UNREACHABLE = "RACKFORM_ERR_IMAGE_URL_UNREACHABLE";
+/** Budget of the whole check (retries of a refused connection included). */
+export const IMAGE_URL_CHECK_TIMEOUT_MS = 30_000;
+
+/** The URL without credentials, or a placeholder when it does not parse; safe to print. */
+export function shownUrl(raw: string): string {
+  const s = safeUrl(raw);
+  return s === "<invalid URL>" ? "the value" : JSON.stringify(s);
+}
+
+/** image.url must be an http or https URL (what Ironic's image_source and a MAAS upload fetch); never echoes secrets. */
+export function imageUrl(): Validator {
+  return validator("an http or https URL", (req, resp) => {
+    if (typeof req.value !== "string") return;
+    let u: URL | undefined;
+    try {
+      u = /\s/.test(req.value) ? undefined : new URL(req.value);
+    } catch {
+      u = undefined;
+    }
+    const problem = !u
+      ? "is not a URL"
+      : u.protocol !== "http:" && u.protocol !== "https:"
+        ? `has the scheme ${u.protocol.replace(/:$/, "")}, not http or https`
+        : !u.hostname
+          ? "names no host"
+          : undefined;
+    if (problem) {
+      resp.diagnostics.error(
+        "Invalid image URL",
+        `${shownUrl(req.value)} ${problem}. Write where the image is served, e.g. ` +
+          '"https://images.example.com/ubuntu-gpu-2026.06.2.qcow2".',
+        req.path,
+      );
+    }
+  });
+}
+
+const REASON: Readonly<Record<number, string>> = {
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  410: "Gone",
+  416: "Range Not Satisfiable",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+const statusText = (s: number): string => `HTTP ${s}${REASON[s] ? ` (${REASON[s]})` : ""}`;
+
+/** A 2xx, or a redirect the backend's downloader follows. */
+const answers = (s: number): boolean => s >= 200 && s < 400;
+
+/**
+ * Asks the image server whether the image is there: a HEAD, and a one-byte ranged GET (`Range: bytes=0-0`) when the
+ * server refuses HEAD (405/501). Resolves with what went wrong in words (status or connection failure, credentials
+ * redacted), or undefined when the URL answers.
+ */
+export async function probeImageUrl(core: HttpCore, raw: string, signal: AbortSignal): Promise<string | undefined> {
+  const url = new URL(raw);
+  const headers: Record<string, string> = { accept: "*/*" };
+  if (url.username || url.password) {
+    const user = decodeURIComponent(url.username);
+    const password = decodeURIComponent(url.password);
+    // A URL with only a user part (https://TOKEN@host/…) carries a token there.
+    core.redactor.addBasicAuth(user, password).add(password || user, url.password || url.username);
+    headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+    url.username = "";
+    url.password = "";
+  }
+  const shown = safeUrl(url);
+  const common = { url, signal, okStatus: () => true, totalTimeoutMs: IMAGE_URL_CHECK_TIMEOUT_MS } as const;
+  try {
+    const head = await core.request({ ...common, method: "HEAD", headers });
+    if (answers(head.status)) return undefined;
+    if (!NO_HEAD.has(head.status)) return `HEAD ${shown} answered ${statusText(head.status)}`;
+    const get = await core.request({
+      ...common,
+      method: "GET",
+      headers: { ...headers, range: "bytes=0-0" },
+      discardBody: true,
+    });
+    if (answers(get.status)) return undefined;
+    return (
+      `HEAD ${shown} answered ${statusText(head.status)} and a ranged GET (Range: bytes=0-0) answered ` +
+      statusText(get.status)
+    );
+  } catch (e) {
+    if (signal.aborted) throw e;
+    // The HTTP core's messages are already redacted and name the URL without credentials.
+    if (isClientError(e)) return core.redactor.redact(e.message);
+    return core.redactor.redact(`${shown}: ${(e as Error)?.message ?? String(e)}`);
+  }
+}
+
+/**
+ * The apply-time check of image.url (Ironic deployments, unless image.check_url = false): true when the URL answers
+ * or is not to be checked; else a diagnostic on image.url naming what the server said and the fix, and false.
+ */
+export async function imageUrlAnswers(
+  ctx: Context,
+  core: HttpCore,
+  plan: ObjectValue,
+  backendLabel: string,
+  diags: Diagnostics,
+): Promise<boolean> {
+  const img = getObject(plan, "image");
+  const raw = getString(img, "url");
+  if (!raw || getBool(img, "check_url") === false) return true;
+  let problem: string | undefined;
+  try {
+    const what = `checking that image.url ${shownUrl(raw)} answers`;
+    problem = await bounded(ctx, IMAGE_URL_CHECK_TIMEOUT_MS, "create", what, (s) => probeImageUrl(core, raw, s));
+  } catch (e) {
+    problem = core.redactor.redact((e as Error)?.message ?? String(e));
+  }
+  if (problem === undefined) return true;
+  diags.error(
+    "Image URL does not answer",
+    `${problem}.\n${backendLabel} downloads the image from image.url, so the deploy would fail; nothing was sent to ` +
+      `${backendLabel}. Publish the image at that URL or correct image.url, then apply again. If only the ` +
+      "backend's provisioning network reaches the URL, set image.check_url = false. " +
+      `(${IMAGE_URL_UNREACHABLE})`,
+    path("image", "url"),
+  );
+  return false;
+}
