@@ -14,20 +14,21 @@ npx tsc --noEmit -p tsconfig.json && npx tsc -p tsconfig.test.json && npx tsc -p
 echo "== tests"
 export TF_CLI_CONFIG_FILE=/dev/null   # the image may point at a missing file; e2e tests set their own
 export RACKFORM_TEST_SUMMARY=.rackform/test-summary.md RACKFORM_TEST_DURATIONS=.rackform/test-durations.json
-# The run writes to a temp folder of its own (each test file to a folder inside it, test/setup/tmpdir.ts), so what is
-# left there afterwards was left by this run, whatever else the machine runs: an entry a test or its processes made
-# (rf-*, engine and cdktf temp files) fails the run; tools' caches (tsx, vite) are removed with the folder.
-run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/rf-run-XXXXXX")
-export TMPDIR="$run_tmp"
+# Nothing a test makes may stay in the temp folder (each file works in a folder of its own there, removed when it ends:
+# test/setup/tmpdir.ts). What this run left is what is new afterwards and named as the tests name things (rf-*, engine
+# and cdktf temp files): in CI it fails the run (vitest ignores an error thrown by a global teardown, so the check is
+# here); on a developer's machine other runs may own what is new, so it is a warning.
+tmp_root="${TMPDIR:-/tmp}"
+ours() { ls -A "$tmp_root" | grep -E '^(rf-|cdktf\.outdir\.|tf-|plugin[0-9]|rackform)' | sort || true; }
+before=$(ours)
 set +e
 npx vitest run "$@"
 code=$?
 set -e
-left=$(ls -A "$run_tmp" | grep -E '^(rf-|cdktf\.outdir\.|tf-|plugin[0-9]|rackform)' || true)
-rm -rf "$run_tmp"
+left=$(comm -13 <(echo "$before") <(ours) | grep -v '^$' || true)
 if [[ -n "$left" ]]; then
-  echo "error: the tests left $(wc -l <<<"$left") entries in the temp folder (lab CA keys, workdirs …):" >&2
+  echo "the tests left $(wc -l <<<"$left") entries in $tmp_root (lab CA keys, workdirs …):" >&2
   sed 's/^/  /' <<<"$left" >&2
-  exit 1
+  [[ -n "${CI:-}" ]] && exit 1
 fi
 exit "$code"

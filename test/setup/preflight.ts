@@ -2,7 +2,7 @@
  * Global setup, first of all: every counterpart the selected projects need is installed, or the run stops here with
  * what is missing and how to get it — no test file fails late because another file was meant to install something.
  * Its teardown, last of all: nothing a test made is left in the temp folder (each file works in a TMPDIR of its own,
- * test/setup/tmpdir.ts); a leftover is listed here, and fails the run under scripts/test.sh.
+ * test/setup/tmpdir.ts); a leftover is listed here, and fails a CI run in scripts/test.sh.
  */
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,8 +21,8 @@ export default function setup(project: TestProject): () => void {
   return () => {
     const left = readdirSync(dir).filter((n) => !before.has(n) && OURS.test(n));
     if (left.length === 0) return;
-    // scripts/test.sh gives the run a temp folder of its own and fails it on a leftover (vitest ignores an error
-    // thrown here); a run started by hand shares the machine's, where other runs may own what is new.
+    // scripts/test.sh fails a CI run on a leftover (vitest ignores an error thrown here); other runs on the machine
+    // may own what is new, so here it is a warning.
     console.warn(`warning: tests left ${left.length} entries in ${dir}: ${left.slice(0, 20).join(", ")}`);
   };
 }
