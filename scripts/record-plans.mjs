@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { engine } from "../test/support/engines.ts";
-import { goldenImage, rackConfig, rackStack, uploadGoldenImage } from "../test/support/rack.ts";
+import { goldenImage, rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../test/support/rack.ts";
 import { builtProvider, freshInstall, ROOT, testLab } from "../test/support/rackform-e2e.ts";
 
 const OUT = join(ROOT, "test", "fixtures", "plans");
@@ -95,6 +95,9 @@ async function main() {
       const off = day2.info.nodes[1];
       day2.world.setOutlet(off.pdu, off.outlet, "Off");
       day2.world.faults.add({ kind: "missing-gpu", node: nodes[4] });
+      // slurmctld notices the host is gone after SlurmdTimeout (the lab's profile): record the plan after that
+      while (!(await slurmNodes(day2)).get(off.name)?.state.includes("DOWN"))
+        await new Promise((r) => setTimeout(r, 50));
       await record(w, "drift", [], secrets);
     } finally {
       await day2.close();

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../src/lab/index.js";
 import { CDKTF_FLAGS, CdktfProject, outputOf } from "../support/cdktf.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
-import { CHAIN, goldenImage, rackConfig, rackStack, uploadGoldenImage } from "../support/rack.js";
+import { CHAIN, goldenImage, rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT, testLab } from "../support/rackform-e2e.js";
 
 const CLI = join(ROOT, "dist", "cli", "main.js");
@@ -200,6 +200,11 @@ describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
         const off = lab.info.nodes[1];
         lab.world.setOutlet(off.pdu, off.outlet, "Off");
         lab.world.faults.add({ kind: "missing-gpu", node: nodes[4] });
+        // as the recording did: slurmctld has noticed the host is gone (DOWN after SlurmdTimeout, the lab's profile)
+        for (let i = 0; !(await slurmNodes(lab)).get(off.name)?.state.includes("DOWN"); i++) {
+          expect(i, `${off.name} never went DOWN in Slurm`).toBeLessThan(200);
+          await new Promise((r) => setTimeout(r, 50));
+        }
         const drift = await review(await showPlan(w), "drift");
         expect(drift).toMatch(/\| r01-n02 +\| outlet power_state On → Off; BMC conformant true → false;/);
       });
