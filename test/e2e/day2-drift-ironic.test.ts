@@ -237,7 +237,11 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
       expect(summary.code, summary.stderr).toBe(0);
       expect(summary.stdout).toContain("⚠");
       expect(summary.stdout).toMatch(new RegExp(`${nodes[1]}\\b.*re-enroll`));
-      expect(summary.stdout).toMatch(new RegExp(`changed outside rackform.*${nodes[1]}`));
+      // the cause beside the fix, and never a "reimage X → X" cell
+      expect(summary.stdout).toMatch(
+        new RegExp(`### Changed outside rackform[^#]*\\| ${nodes[1]} +\\| BMC macs changed`),
+      );
+      expect(summary.stdout).not.toMatch(/reimage (\S+) → \1\b/);
       await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
       const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
       expect(again.code, again.stdout + again.stderr).toBe(0);
