@@ -270,4 +270,30 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(node(0).boot.enabled).toBe("Once"); // and nobody wrote to that BMC
   });
+
+  it("a BMC rebooting (unreachable) during a plan: nothing is replaced, its re-check and host power are fixed in place", async () => {
+    // The BMC stops answering (a firmware reboot) while the host runs on; Ironic's power sync notices it first.
+    const reboot = lab.world.faults.add({ kind: "bmc-unreachable", node: nodes[2] });
+    try {
+      await untilIronic(nodes[2], (x) => x.fault === "power failure", "in power-failure maintenance");
+      // The inventory stays known (MACs, GPUs): nothing built on it is replaced; only the BMC and the host power are
+      // re-checked — on that node alone.
+      const changes = (await plannedChanges(w)).filter((c) => !["no-op", "read"].includes(c.actions.join()));
+      const shown = (await w.ok(["show", "-no-color", "rack.tfplan"])).stdout;
+      expect(shown).not.toContain("forces replacement");
+      expect(shown).toMatch(/power_state\s+= "unknown" -> "on"/);
+      const r = resourceName(nodes[2]);
+      expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
+        [`rackform_bmc.${r} update`, `rackform_deployment.${r} update`].sort(),
+      );
+    } finally {
+      lab.world.faults.remove(reboot.id); // the BMC is back
+    }
+    // One apply of that plan converges, the next plan is empty, and the node is back in service in Ironic.
+    await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
+    const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    for (const [n, v] of await ironicView()) expect(v, n).toMatch(/^active\/in-service\//);
+    expect(lab.world.powerState(node(2))).toBe("On");
+  });
 });
