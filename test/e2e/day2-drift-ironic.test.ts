@@ -4,7 +4,6 @@
  * hand-made change at a time. For each: the plan touches only the affected node, only with the minimal fix; one apply
  * converges; the next plan is empty; no test code calls a backend to help. The lab runs on its `instant` profile.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +14,7 @@ import { type Lab, startLab } from "../../src/lab/index.js";
 import type { NicPort } from "../../src/lab/world/model.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
 import { plannedChanges, rackStack, resourceName, shownState } from "../support/rack.js";
-import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, summarise } from "../support/rackform-e2e.js";
 
 let lab: Lab;
 let cliConfig: string;
@@ -79,22 +78,6 @@ async function untilReady(name: string, ready: boolean): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`Kubernetes never reported ${name} ${ready ? "Ready" : "NotReady"}`);
-  });
-}
-
-/** Runs the built `rackform plan-summary` with a plan's JSON on stdin. */
-function summarise(planJson: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "plan-summary"], {
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(planJson);
   });
 }
 

@@ -4,7 +4,6 @@
  * match the committed snapshot — so the recorded fixtures cannot drift from what the engines really plan. The stack
  * uses CDKTF-style resource names (`r01-n01_deployment`), unlike the recorded HCL names: the summary must not care.
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,9 +13,8 @@ import type { Lab } from "../../src/lab/index.js";
 import { CDKTF_FLAGS, CdktfProject, outputOf } from "../support/cdktf.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
 import { CHAIN, goldenImage, rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../support/rack.js";
-import { builtProvider, freshInstall, ROOT, testLab } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, ROOT, summarise, testLab } from "../support/rackform-e2e.js";
 
-const CLI = join(ROOT, "dist", "cli", "main.js");
 const SNAPSHOTS = join(ROOT, "test", "unit", "cli", "__snapshots__");
 const REIMAGE = goldenImage("2026.07.1");
 
@@ -33,20 +31,6 @@ function cdktfNames(hcl: string): string {
   return hcl.replace(/\b(rackform_[a-z_]+)(\.|" ")(r\d+_n\d+)\b/g, (_, type: string, sep: string, id: string) => {
     const name = `${id.replace("_", "-")}_${type.replace("rackform_", "")}`;
     return sep === "." ? `${type}.${name}` : `${type}" "${name}`;
-  });
-}
-
-/** Runs the built `rackform plan-summary` with the plan JSON on stdin. */
-function summarise(planJson: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "plan-summary", ...args], { stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(planJson);
   });
 }
 

@@ -2,6 +2,7 @@
  * Ground for e2e tests of the built rackform provider: the lab in-process, the provider installed into a fresh mirror,
  * and HCL written from the lab file. The provider under test is dist/ (built by `npm test`), exactly what users run.
  */
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -121,4 +122,22 @@ export async function providerPids(ppid?: number): Promise<number[]> {
     }
   }
   return out;
+}
+
+/** Runs the built `rackform plan-summary` with a plan's JSON (`show -json`) on stdin. */
+export function summarise(
+  planJson: string,
+  args: readonly string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const cli = join(ROOT, "dist", "cli", "main.js");
+    const child = spawn(process.execPath, [cli, "plan-summary", ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(planJson);
+  });
 }
