@@ -239,9 +239,15 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
       } finally {
         await c.close();
       }
+      const from = lab.backends!.maas.requests.length;
       const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
       expect(plan.code, plan.stdout + plan.stderr).toBe(0);
       for (const n of nodes) expect(folded(plan)).toContain(`Warning: Image gone from MAAS: ${n}`);
+      // One boot-resource list served the whole plan, not one request per node.
+      const lists = lab
+        .backends!.maas.requests.slice(from)
+        .filter((q) => q.method === "GET" && /\/boot-resources\/$/.test(q.path));
+      expect(lists).toHaveLength(1);
       expect(folded(plan)).toContain(`runs ${label}, which MAAS no longer lists among its boot resources`);
       expect(folded(plan)).toContain("Upload the image to MAAS again");
       // Uploaded again, as the warning says: the warnings go.
