@@ -188,6 +188,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
     it("a GPU lost: that node's gate re-runs, fails naming the missing GPU, quarantines it and drains it; repaired, one apply returns it", async () => {
       const r = resourceName(nodes[1]);
       const before = await maasView();
+      const from = lab.backends!.maas.requests.length;
       const fault = lab.world.faults.add({ kind: "missing-gpu", node: nodes[1], gpus: 1 });
       try {
         // The refresh names the GPU no longer reported (the same plan, shown as the user runs it).
@@ -218,6 +219,9 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
         const after = await maasView();
         expect(after.get(nodes[1])).toMatch(/^(Failed testing|Broken)\//);
         for (const n of nodes.filter((x) => x !== nodes[1])) expect(after.get(n), n).toBe(before.get(n));
+        const others = nodes.filter((x) => x !== nodes[1]).map((n) => before.get(n)!.split("/")[1]);
+        const writes = lab.backends!.maas.requests.slice(from).filter((q) => q.method !== "GET");
+        expect(writes.filter((q) => others.some((id) => q.path.includes(id)))).toEqual([]);
         const slurm = await slurmNodes(lab);
         expect(slurm.get(nodes[1])?.schedulable).toBe(false);
         for (const n of nodes.filter((x) => x !== nodes[1])) expect(slurm.get(n)?.schedulable, n).toBe(true);
