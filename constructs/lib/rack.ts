@@ -2,7 +2,8 @@
  * A rack: PDUs and nodes by U position and outlet. For every node it creates the chain a node walks, each resource
  * taking the previous one's id so the engine orders a node's steps and runs nodes in parallel:
  * rackform_pdu_outlet → rackform_bmc → rackform_machine → rackform_deployment → rackform_acceptance →
- * rackform_cluster_member (gate_id = the acceptance id, so a new gate drains and rejoins the node).
+ * rackform_cluster_member (gate_id = the acceptance id, so a new gate drains and rejoins the node); the gate follows
+ * the BMC's gpu_count (bmc_gpu_count), so a GPU lost on a running node re-runs it and quarantines the node.
  * Logical ids are `<node>_outlet`, `<node>_bmc`, `<node>_machine`, `<node>_deployment`, `<node>_acceptance` and
  * `<node>_member`, with the node name's characters outside [A-Za-z0-9_] as "_" (see constructs/README.md).
  */
@@ -204,7 +205,9 @@ export class Rack extends Construct {
         ...c.backend.deploymentFields(),
       }),
     );
-    const acceptance = named(new Acceptance(this, id("acceptance"), { machineId: deployment.id, ...c.gate }));
+    const acceptance = named(
+      new Acceptance(this, id("acceptance"), { machineId: deployment.id, bmcGpuCount: bmc.gpuCount, ...c.gate }),
+    );
     const member = named(
       new ClusterMember(this, id("member"), {
         scheduler: c.cluster.scheduler,

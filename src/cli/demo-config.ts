@@ -88,6 +88,7 @@ resource "rackform_acceptance" "${id}" {
   nccl_min_busbw_gbps = 370
   burn_in             = "72h"
   expected_gpu_count  = 8
+  bmc_gpu_count       = rackform_bmc.${id}.gpu_count # a GPU lost on a running node re-runs the gate
 }
 
 resource "rackform_cluster_member" "${id}" {

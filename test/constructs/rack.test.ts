@@ -69,6 +69,7 @@ describe("Rack", () => {
     });
     expect(resources(json, "rackform_acceptance").r1_n03_acceptance).toEqual({
       machine_id: ref("rackform_deployment.r1_n03_deployment.id"),
+      bmc_gpu_count: ref("rackform_bmc.r1_n03_bmc.gpu_count"),
       dcgm_level: 3,
       nccl_min_busbw_gbps: 370,
       burn_in: "72h",

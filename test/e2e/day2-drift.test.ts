@@ -12,7 +12,14 @@ import { MaasClient } from "../../src/clients/maas/index.js";
 import { SlurmClient } from "../../src/clients/slurm/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
-import { plannedChanges, rackStack, resourceName, slurmNodes, uploadGoldenImage } from "../support/rack.js";
+import {
+  GOLDEN_IMAGE,
+  plannedChanges,
+  rackStack,
+  resourceName,
+  slurmNodes,
+  uploadGoldenImage,
+} from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
 
 let lab: Lab;
@@ -35,6 +42,9 @@ async function maasView(): Promise<Map<string, string>> {
     await c.close();
   }
 }
+
+/** The engine wraps diagnostic text at ~78 columns: compare with whitespace folded. */
+const folded = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).replace(/\s+/g, " ");
 
 /** Reads slurmctld every 50 ms until `node`'s state includes `state` (what it has noticed so far). */
 async function untilSlurm(node: string, state: string): Promise<void> {
@@ -171,6 +181,84 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
         nodes[2],
       );
       expect((await maasView()).get(nodes[2])).not.toContain(id);
+    });
+
+  // One engine is enough for each of the next two: the first runs a whole gate twice, the second only plans.
+  if (name === "terraform")
+    it("a GPU lost: that node's gate re-runs, fails naming the missing GPU, quarantines it and drains it; repaired, one apply returns it", async () => {
+      const r = resourceName(nodes[1]);
+      const before = await maasView();
+      const from = lab.backends!.maas.requests.length;
+      const fault = lab.world.faults.add({ kind: "missing-gpu", node: nodes[1], gpus: 1 });
+      try {
+        // The refresh names the GPU no longer reported (the same plan, shown as the user runs it).
+        const planned = await w.ok(["plan", "-out=rack.tfplan", "-no-color"]);
+        expect(folded(planned)).toContain(`Node no longer conforms to its expected baseline`);
+        expect(folded(planned)).toContain("gpu_count: found 7, expected 8");
+        expect(folded(planned)).toMatch(/No longer reported since the last read: GPU serial \S+/);
+        const json = JSON.parse((await w.ok(["show", "-json", "-no-color", "rack.tfplan"])).stdout) as {
+          resource_changes: { address: string; change: { actions: string[] } }[];
+        };
+        const changes = json.resource_changes.filter((c) => !["no-op", "read"].includes(c.change.actions.join()));
+        expect(changes.map((c) => `${c.address} ${c.change.actions.join()}`).sort()).toEqual(
+          [
+            `rackform_bmc.${r} update`, // the re-check records conformant = false
+            `rackform_acceptance.${r} delete,create`, // bmc_gpu_count 8 -> 7: the gate runs again
+            `rackform_cluster_member.${r} delete,create`, // a new gate drains the node first
+          ].sort(),
+        );
+        const shown = await w.ok(["show", "-no-color", "rack.tfplan"]);
+        expect(shown.stdout).toMatch(/bmc_gpu_count\s+= 8 -> 7 # forces replacement/);
+        expect(shown.stdout).not.toMatch(/macs\s+= .*# forces replacement/);
+        const apply = await w.run(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
+        expect(apply.code).not.toBe(0);
+        expect(folded(apply)).toContain(`(${nodes[1]}) failed the gate`);
+        expect(folded(apply)).toContain("expected_gpu_count: measured 7 GPUs visible; threshold 8 GPUs");
+        expect(folded(apply)).toContain("Its BMC reports 7 of 8 GPUs (bmc_gpu_count;");
+        // Quarantined in MAAS, out of Slurm; nothing else touched.
+        const after = await maasView();
+        expect(after.get(nodes[1])).toMatch(/^(Failed testing|Broken)\//);
+        for (const n of nodes.filter((x) => x !== nodes[1])) expect(after.get(n), n).toBe(before.get(n));
+        const others = nodes.filter((x) => x !== nodes[1]).map((n) => before.get(n)!.split("/")[1]);
+        const writes = lab.backends!.maas.requests.slice(from).filter((q) => q.method !== "GET");
+        expect(writes.filter((q) => others.some((id) => q.path.includes(id)))).toEqual([]);
+        const slurm = await slurmNodes(lab);
+        expect(slurm.get(nodes[1])?.schedulable).toBe(false);
+        for (const n of nodes.filter((x) => x !== nodes[1])) expect(slurm.get(n)?.schedulable, n).toBe(true);
+      } finally {
+        lab.world.faults.remove(fault.id);
+      }
+      // The GPU back: the gate re-runs, lifts rackform's quarantine, passes, and the node rejoins.
+      await healsInOneApply([`rackform_acceptance.${r} delete,create`, `rackform_cluster_member.${r} create`]);
+    });
+
+  if (name === "tofu")
+    it("the golden image's boot resource deleted from MAAS by hand: the plan changes nothing and warns for every node", async () => {
+      const label = `custom/${GOLDEN_IMAGE.name}-${GOLDEN_IMAGE.version}`;
+      const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
+      try {
+        const res = await c.catalog.listBootResources();
+        const hit = res.find((b) => `custom/${b.name.replace(/^custom\//, "")}` === label);
+        await c.catalog.deleteBootResource(hit!.id);
+      } finally {
+        await c.close();
+      }
+      const from = lab.backends!.maas.requests.length;
+      const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      for (const n of nodes) expect(folded(plan)).toContain(`Warning: Image gone from MAAS: ${n}`);
+      // One boot-resource list served the whole plan, not one request per node.
+      const lists = lab
+        .backends!.maas.requests.slice(from)
+        .filter((q) => q.method === "GET" && /\/boot-resources\/$/.test(q.path));
+      expect(lists).toHaveLength(1);
+      expect(folded(plan)).toContain(`runs ${label}, which MAAS no longer lists among its boot resources`);
+      expect(folded(plan)).toContain("Upload the image to MAAS again");
+      // Uploaded again, as the warning says: the warnings go.
+      await uploadGoldenImage(lab);
+      const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(again.stdout + again.stderr).not.toContain("Image gone");
     });
 
   it("the flavor baseline edited in code (GPU count): the plan re-checks every BMC and changes nothing else", async () => {

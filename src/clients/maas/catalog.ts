@@ -59,6 +59,11 @@ export class MaasCatalog {
     return parseBootResource(await this.t.get(`boot-resources/${id}/`, {}, signal));
   }
 
+  /** Deletes a boot resource (an operator's cleanup); an absent one counts as deleted. */
+  async deleteBootResource(id: number): Promise<void> {
+    await this.t.delete(`boot-resources/${id}/`);
+  }
+
   /** Starts the import of the selected boot resources; MAAS answers in plain text, returned as is. */
   importBootResources(): Promise<string> {
     return this.t.postForText("boot-resources/", "import", {});

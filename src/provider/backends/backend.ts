@@ -227,6 +227,12 @@ export interface Backend {
   powerOn(id: string, o: OperationOptions): Promise<void>;
   /** Takes the machine out of service with `reason` (MAAS mark_broken, Ironic maintenance); repeat-safe. */
   quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Whether the backend still holds the image a deployment runs, for a warning at plan time (MAAS: a complete
+   * boot resource of that name, from one boot-resource list shared by every read of a plan). Absent on a backend
+   * that deploys from a URL (Ironic): the deployment asks the image server itself.
+   */
+  imageAvailable?(image: ImageSpec, signal?: AbortSignal): Promise<boolean>;
 }
 
 /** Parses a gate document (JSON text or object); undefined unless it is a `rackform-acceptance/v1` document. */

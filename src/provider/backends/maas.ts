@@ -4,9 +4,11 @@
  * would mean fetching every machine's BMC password, so the BMC address is not compared here).
  */
 import { isClientError } from "../../clients/errors.js";
+import { SharedList } from "../../clients/http/shared-list.js";
 import {
   MAAS_FAILED_STATUSES,
   MAAS_STATUS,
+  type MaasBootResource,
   type MaasClient,
   MaasError,
   type MaasMachine,
@@ -20,6 +22,7 @@ import {
   type EnrollSpec,
   type FoundMachine,
   type HostPower,
+  type ImageSpec,
   type MachineFacts,
   type MachineState,
   type NodeIdentity,
@@ -32,6 +35,9 @@ import {
 } from "./backend.js";
 import { AFTER_TEST, type MaasAcceptance, TESTABLE } from "./maas-acceptance.js";
 import { maasPowerOn, maasPowerState } from "./power.js";
+
+/** How long one boot-resource list answers whether a deployment's image is still there. */
+const BOOT_RESOURCE_LIST_MAX_AGE_MS = 60_000;
 
 /** MAAS status id → normalized state (ids of src/maascommon/enums/node.py NodeStatus). */
 export const MAAS_STATE_TABLE: Readonly<Record<number, MachineState>> = {
@@ -120,12 +126,27 @@ export class MaasBackend implements Backend {
   /** `acceptance` reaches what MaasClient lacks for the gate (script parameters, result output). */
   private readonly pollMs: number;
 
+  private readonly bootResources: SharedList<MaasBootResource>;
+
   constructor(
     private readonly client: MaasClient,
     private readonly acceptance: MaasAcceptance,
     opts: { readonly pollMs?: number } = {},
   ) {
     this.pollMs = opts.pollMs ?? 1000;
+    // One boot-resource list serves every deployment read of a plan (a provider process lives one plan or apply).
+    this.bootResources = new SharedList(() => this.client.catalog.listBootResources(), {
+      maxAgeMs: BOOT_RESOURCE_LIST_MAX_AGE_MS,
+    });
+  }
+
+  async imageAvailable(image: ImageSpec, signal?: AbortSignal): Promise<boolean> {
+    signal?.throwIfAborted();
+    const osystem = image.osystem ?? "custom";
+    const wanted = `${osystem}/${image.distroSeries ?? `${image.name}-${image.version}`}`;
+    // An uploaded image may be listed with or without its "custom/" prefix.
+    const named = (n: string) => (n.includes("/") ? n : `custom/${n}`);
+    return (await this.bootResources.all()).some((b) => named(b.name) === wanted);
   }
 
   async find(identity: NodeIdentity): Promise<FoundMachine | undefined> {

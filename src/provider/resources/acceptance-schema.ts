@@ -27,6 +27,13 @@ const rerunUnlessImported = () =>
     "re-runs the gate when changed (not when first recorded after an import)",
   );
 
+// A value first set (state null: an import, or a gate recorded before the attribute existed) is recorded in place.
+const rerunWhenChanged = () =>
+  requiresReplaceIf(
+    (req) => req.stateValue !== null && req.stateValue !== undefined,
+    "re-runs the gate when the value changes (not when first recorded)",
+  );
+
 const wholeNumber = validator("a whole number", (req, resp) => {
   const n = req.value instanceof BigNumber ? Number(req.value.text) : req.value;
   if (typeof n !== "number") return;
@@ -58,7 +65,8 @@ export const acceptanceSchema: Schema = {
     "comment, Ironic maintenance with a reason) so it never joins a scheduler, and is recorded as tainted: the next " +
     "apply runs the gate again (after lifting rackform's own quarantine). A machine taken out of service by hand " +
     "(MAAS Broken, Ironic maintenance) reads as not passed; the next apply returns it to service and runs the gate, " +
-    "which decides whether it rejoins. Refresh re-reads the backend's status and " +
+    "which decides whether it rejoins. With bmc_gpu_count following the BMC, a GPU lost on a running node re-runs " +
+    "the gate too, which fails on the missing GPU and quarantines the node. Refresh re-reads the backend's status and " +
     "latest gate result, so a degraded or quarantined node shows `passed` changing and a planned re-run. Changing a " +
     "threshold re-runs the gate. Destroy forgets the result and leaves the machine as it is. Import with the machine id.",
   attributes: {
@@ -102,6 +110,16 @@ export const acceptanceSchema: Schema = {
       description: "GPUs that must be visible. @default the count the hardware reports it should have",
       validators: [numberBetween(1, 64), wholeNumber],
       planModifiers: [rerunUnlessImported()],
+    }),
+    bmc_gpu_count: attr.number({
+      optional: true,
+      description:
+        "The GPUs the node's BMC reports, usually rackform_bmc.x.gpu_count. When it changes on a running node (a GPU " +
+        "lost, or back after a repair) the gate runs again: a node that lost a GPU fails it, is quarantined and leaves " +
+        "its scheduler (a cluster member whose gate_id is this id drains); the repaired node passes and rejoins. " +
+        "First recorded (after an import, or on a gate created before this attribute), it re-runs nothing. @default not followed",
+      validators: [numberBetween(0, 64), wholeNumber],
+      planModifiers: [rerunWhenChanged()],
     }),
     allow_xid: attr.bool({
       optional: true,

@@ -2,6 +2,7 @@ import {
   type Context,
   type Diagnostics,
   getBool,
+  getNumber,
   getString,
   type ObjectValue,
   parseDuration,
@@ -76,7 +77,8 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, diags
         "Acceptance gate failed",
         `${LABEL[m.backend]} machine ${m.id} (${run.outcome.facts.name}) failed the gate:\n` +
           `${lines.map((l) => `  - ${l}`).join("\n")}\nThe machine is ${quarantine} with this reason, and the ` +
-          "result is recorded as tainted with its evidence: repair the node, then apply again to re-run the gate.",
+          "result is recorded as tainted with its evidence: repair the node, then apply again to re-run the gate." +
+          gpusMissing(plan, run.evidence),
       );
       return withEvidence(plan, id, false, run.evidence, verdict);
     });
@@ -84,6 +86,19 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, diags
     reportBackendError(diags, e, "run the acceptance gate", machineIdSite(m.backend, m.id));
     return undefined;
   }
+}
+
+/** A sentence when the BMC reports fewer GPUs than the gate expects (a GPU lost on a running node); else "". */
+function gpusMissing(plan: ObjectValue, e: AcceptanceEvidence | undefined): string {
+  const seen = getNumber(plan, "bmc_gpu_count");
+  const expected =
+    thresholdsOf(plan).expectedGpuCount ??
+    (typeof e?.gpu_count_expected === "number" ? e.gpu_count_expected : undefined);
+  if (seen === null || expected === undefined || seen >= expected) return "";
+  return (
+    `\nIts BMC reports ${seen} of ${expected} GPUs (bmc_gpu_count; rackform_bmc's warning names the GPU no longer ` +
+    "reported): reseat or replace it, and the next apply re-runs the gate, lifts the quarantine and the node rejoins."
+  );
 }
 
 function messageOf(o: { readonly kind: string; readonly message?: string; readonly facts: MachineFacts }): string {

@@ -73,7 +73,7 @@ export const schemaAttributes = {
     {
       optional: true,
       description:
-        "The conformance baseline a flavor sets. Create fails, listing every difference, when the node does not match; a later mismatch (drift) sets conformant = false and plans an update that re-checks. @default nothing is checked",
+        "The conformance baseline a flavor sets. Create fails, listing every difference, when the node does not match; a later mismatch (drift) sets conformant = false and plans an update that re-checks and records what it finds. @default nothing is checked",
     },
   ),
   boot_source_override_target: attr.string({

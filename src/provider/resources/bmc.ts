@@ -7,9 +7,13 @@
  * apply simply tries again; a tainted object would only add a replacement to the next plan for the same outcome.
  *
  * Drift (a GPU lost, firmware changed out of band) is found by read, which re-inventories the node. Read does NOT fail:
- * it records the fresh values with `conformant = false` and a warning listing every difference, and the plan then holds
- * an in-place update of this node (`conformant: false -> true`) whose apply re-checks and fails with the
- * measured-vs-expected error until the node conforms again or `expected` is changed. Why not an error in read: refresh
+ * it records the fresh values with `conformant = false` and a warning listing every difference (and the GPUs no longer
+ * reported), and the plan then holds an in-place update of this node (`conformant: false -> (known after apply)`)
+ * whose apply re-checks and records what it finds, with the measured-vs-expected lines as a warning, until the node
+ * conforms again or `expected` is changed. Why not an error in that apply: it would stop every resource built on this
+ * BMC in the same apply, the acceptance gate too — and the gate, whose `bmc_gpu_count` follows `gpu_count`, is what
+ * judges the node again and takes it out of service (a GPU lost must not leave the node in its scheduler). An edited
+ * `expected` still fails the apply on a node that does not meet it. Why not an error in read: refresh
  * runs before every plan, apply AND destroy of the whole stack, so one bad node would freeze the whole rack — including
  * the destroy or the baseline change that would deal with it. The update keeps the drift visible
  * (`plan -detailed-exitcode` exits 2) and the failure scoped to the one node. Why not a replacement: replacing the BMC
@@ -56,6 +60,9 @@ const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, read: 2 * 60_000, update: 10 *
  */
 const INVENTORY = ["macs", "gpus", "gpu_count", "memory_gib", "cpu_count", "firmware"] as const;
 
+/** Private flag set by read: the node answered and does not conform (drift), as opposed to a BMC that did not answer. */
+const PRIVATE_DRIFT = "drift";
+
 const SYSTEM_URL = /^(https?:\/\/[^/]+)(?:\/redfish\/v1\/?|\/redfish\/v1\/Systems\/([^/]+)\/?|\/?)$/;
 
 function origin(endpoint: string): string {
@@ -85,6 +92,16 @@ function nonConformance(v: ObjectValue, d: Discovered): string | undefined {
       ? `\nThe BMC did not answer for ${skipped.length} linked resource${skipped.length > 1 ? "s" : ""}, which may hide what is missing:\n${skipped.join("\n")}\nCheck those on the BMC (a BMC firmware update often repairs dead links) before replacing any part.`
       : "";
   return `${what(v, d)}: ${n} difference${n > 1 ? "s" : ""} from expected:\n${formatDifferences(diffs)}${hidden}`;
+}
+
+/** "No longer reported: …" naming the GPUs in `st` (by serial) that the inventory `d` lacks; undefined when none. */
+function vanishedGpus(st: ObjectValue, d: Discovered): string | undefined {
+  const before = Array.isArray(st.gpus) ? (st.gpus as ObjectValue[]) : [];
+  const now = new Set(d.inv.gpus.map((g) => g.serial));
+  const gone = before.filter((g) => typeof g.serial === "string" && !now.has(g.serial));
+  if (gone.length === 0) return undefined;
+  const named = gone.map((g) => `GPU serial ${g.serial}${typeof g.model === "string" ? ` (${g.model})` : ""}`);
+  return `No longer reported since the last read: ${named.join(", ")}.`;
 }
 
 /** How the system's identity differs from the (known) planned one, or undefined; the engine wants them equal. */
@@ -164,6 +181,17 @@ async function converge(
     return undefined;
   }
   const bad = nonConformance(plan, d);
+  if (bad && op === "update" && isUnknown(plan.conformant)) {
+    // The re-check of drift a read found on a running node: recorded, not fatal. An error here would stop every
+    // resource built on this BMC in this apply, the acceptance gate too, which is what takes the node out of service.
+    diags.warning(
+      `Node still does not conform to its expected baseline: ${origin(getString(plan, "endpoint")!)}`,
+      `${bad}\nRecorded as conformant = false. Fix the node (reseat or replace the part, update the firmware) or ` +
+        "change expected to accept it; the next plan re-checks it again.",
+      path("expected"),
+    );
+    return stateOf(plan, d, false);
+  }
   if (bad) {
     diags.error(
       "Node does not conform to its expected baseline",
@@ -209,7 +237,9 @@ export function bmcResource(): Resource {
         "CPUs, firmware) and checks it against `expected`: a node that does not conform fails with one error listing " +
         "every difference, and nothing is recorded. Drift found by a refresh (or a BMC that stopped answering) is a " +
         "warning, conformant = false and a planned in-place update that re-checks the node, so one bad node never blocks " +
-        "the plans of its neighbours. Credentials come from the provider's redfish block. Destroy only forgets the " +
+        "the plans of its neighbours; the re-check of drift records what it finds (a warning, not an error), so the " +
+        "node's acceptance gate (bmc_gpu_count = this gpu_count) can run again and take a node that lost a GPU out of " +
+        "service in the same apply. Credentials come from the provider's redfish block. Destroy only forgets the " +
         "BMC: it powers nothing off and changes no setting. Import with the endpoint or the system's URL.",
       attributes: schemaAttributes,
       blocks: { timeouts: timeoutsBlock(["create", "read", "update"]) },
@@ -263,6 +293,7 @@ export function bmcResource(): Resource {
           resp.state = null;
         } else if (isUnreachable(e) && st.conformant !== null) {
           resp.state = { ...st, conformant: false };
+          resp.private = { ...resp.private, [PRIVATE_DRIFT]: false };
           resp.diagnostics.warning(
             // The node in every per-node summary: the engines fold warnings of one summary into the first.
             `BMC not answering; node marked non-conformant: ${origin(getString(st, "endpoint")!)}`,
@@ -274,10 +305,14 @@ export function bmcResource(): Resource {
       }
       const bad = nonConformance(st, d);
       resp.state = stateOf(st, d, bad === undefined);
+      resp.private = { ...resp.private, [PRIVATE_DRIFT]: bad !== undefined };
       if (bad) {
+        const gone = vanishedGpus(st, d);
         resp.diagnostics.warning(
           `Node no longer conforms to its expected baseline: ${origin(getString(st, "endpoint")!)}`,
-          `${bad}\nThe plan updates this rackform_bmc to re-check it; that apply fails until the node conforms again or expected is changed.`,
+          `${bad}${gone ? `\n${gone}` : ""}\nThe plan updates this rackform_bmc to re-check it and record what it ` +
+            "finds; a change of gpu_count also re-runs the node's acceptance gate (bmc_gpu_count), which " +
+            "takes the node out of service while it fails. Fix the node or change expected.",
           path("expected"),
         );
       }
@@ -292,7 +327,11 @@ export function bmcResource(): Resource {
       if (!isObjectValue(plan) || !isObjectValue(state)) return;
       // A node found non-conformant (or unreachable) by read: an update that re-checks it. Its inventory stays as
       // read (or last known); only the power state is left to the apply, which may change it.
-      if (state.conformant === false) resp.plan = { ...plan, conformant: true, power_state: UNKNOWN };
+      // A read that found the node non-conformant (drift, not a BMC that did not answer): the re-check records
+      // what it finds, so conformant is left to the apply.
+      if (state.conformant === false && req.private[PRIVATE_DRIFT] === true)
+        resp.plan = { ...plan, conformant: UNKNOWN, power_state: UNKNOWN };
+      else if (state.conformant === false) resp.plan = { ...plan, conformant: true, power_state: UNKNOWN };
       // Any other update (an edited expected, boot override, timeouts) re-checks too and succeeds only conformant.
       else if (isUnknown(plan.conformant)) resp.plan = { ...plan, conformant: true };
     },

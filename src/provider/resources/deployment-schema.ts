@@ -49,7 +49,9 @@ export const deploymentSchema: Schema = {
     "reimage). If the deploy fails the machine keeps the backend's evidence and the deployment is recorded as " +
     "tainted. Refresh shows a machine released by hand as gone (the plan deploys it again) and an image changed " +
     "out of band as a replacement (deployed_image forces it); a host found powered off (by hand, or by its PDU " +
-    "outlet) plans an in-place power-on (power_state), never a reimage. Destroy releases with disk erase (MAAS) or undeploys " +
+    "outlet) plans an in-place power-on (power_state), never a reimage. An image gone from its backend since the " +
+    "deploy (its MAAS boot resource deleted, its Ironic image.url no longer answering) changes nothing for the running " +
+    "node: refresh warns per node, naming the image and the fix, because the next redeploy would fail. Destroy releases with disk erase (MAAS) or undeploys " +
     "with cleaning (Ironic) and waits until the machine is free. Joining a scheduler is the user data's business: " +
     "a `rackform-join: slurm` (or `kubernetes`) line asks the node to register with it. Import with the machine id.",
   attributes: {

@@ -28,6 +28,7 @@ import {
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { bounded } from "../timeouts.js";
+import { warnIfImageGone } from "./deployment-image.js";
 import {
   checkDeploymentConfig,
   deploymentSchema,
@@ -227,6 +228,7 @@ export function deploymentResource(): Resource {
           return f && !FREE.has(f.state) ? { f, power: await b.powerState(m.id, s) } : undefined;
         });
         resp.state = got ? withFacts(st, m.backend, got.f, got.power) : null;
+        if (got?.f.state === "deployed") await warnIfImageGone(req.context, need(), b, st, got.f, resp.diagnostics);
         if (got?.power === "unknown") {
           resp.diagnostics.warning(
             // The node in the summary: the engines fold warnings of one summary into the first.

@@ -117,6 +117,38 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
     state = again.newState as ObjectValue;
   });
 
+  it("GIVEN bmc_gpu_count first recorded WHEN plan THEN nothing re-runs; GIVEN it drops (a GPU lost) THEN the gate re-runs, fails on the missing GPU and quarantines; with the GPU back it passes and lifts the quarantine", async () => {
+    const first = await plan(p.srv, gate(machineId, { bmc_gpu_count: 8 }), state);
+    expect(replacePaths(first)).toEqual([]);
+    const recorded = await apply(p.srv, gate(machineId, { bmc_gpu_count: 8 }), state);
+    expect(lines(recorded.diagnostics)).toBe("");
+    state = recorded.newState as ObjectValue;
+    expect(state).toMatchObject({ bmc_gpu_count: 8, passed: true });
+
+    const f = ml.lab.world.faults.add({ kind: "missing-gpu", node: good, gpus: 1 });
+    try {
+      const pl = await plan(p.srv, gate(machineId, { bmc_gpu_count: 7 }), state);
+      expect(replacePaths(pl)).toEqual(["bmc_gpu_count"]);
+      // The engine replaces the gate: a new run, which fails on the missing GPU and takes the node out of service.
+      const a = await planAndApply(p.srv, A, acceptanceSchema, gate(machineId, { bmc_gpu_count: 7 }), null);
+      const errors = a.diagnostics.filter((d) => d.severity === "error");
+      expect(errors.map((d) => d.summary)).toEqual(["Acceptance gate failed"]);
+      expect(errors[0].detail).toContain(`(${good}) failed the gate`);
+      expect(errors[0].detail).toContain("expected_gpu_count: measured 7 GPUs visible; threshold 8 GPUs");
+      expect(errors[0].detail).toContain("Its BMC reports 7 of 8 GPUs (bmc_gpu_count");
+      expect(errors[0].detail).toContain("reseat or replace it");
+      expect(a.newState).toMatchObject({ passed: false, gpu_count: 7, bmc_gpu_count: 7 });
+      expect(await quarantined(machineId)).toMatch(/^rackform acceptance failed: expected_gpu_count/);
+    } finally {
+      ml.lab.world.faults.remove(f.id);
+    }
+    const back = await apply(p.srv, gate(machineId, { bmc_gpu_count: 8 }));
+    expect(lines(back.diagnostics)).toBe("");
+    expect(back.newState).toMatchObject({ passed: true, gpu_count: 8, bmc_gpu_count: 8 });
+    expect(await quarantined(machineId)).toBeUndefined();
+    state = back.newState as ObjectValue;
+  });
+
   it("GIVEN marginal NCCL and a missing GPU WHEN create THEN every failed check shows measured vs threshold, and the node is quarantined and tainted", async () => {
     const id = await deployed(bad, backend);
     const f1 = ml.lab.world.faults.add({ kind: "marginal-nccl", node: bad, value: 300 });

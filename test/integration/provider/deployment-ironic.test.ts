@@ -58,6 +58,34 @@ describe("rackform_deployment on Ironic", () => {
     expect(again.plannedState).toEqual(state);
   });
 
+  it("GIVEN its image.url answering 404 WHEN refresh THEN a warning names the node, the URL and the fix, and the plan changes nothing; restored, the warning goes", async () => {
+    const file = "ubuntu-gpu-2026.06.1.qcow2";
+    ml.lab.images.remove(file);
+    // A plan is a new provider process: its probe of the URL is its own.
+    const q = await providerFor(ml);
+    try {
+      const r = await read(q.srv, state);
+      const warned = r.diagnostics.filter((d) => d.severity === "warning");
+      expect(warned.map((d) => d.summary)).toEqual(["Image URL no longer answers: r01-n01"]);
+      expect(warned[0].detail).toContain(`was deployed from image.url "${imageUrlOf(ml, "2026.06.1")}"`);
+      expect(warned[0].detail).toContain("HTTP 404 (Not Found)");
+      expect(warned[0].detail).toContain("Restore the image at that URL");
+      expect(r.newState).toEqual(state);
+      const pl = await plan(q.srv, deploymentConfig(ml, machineId, "2026.06.1"), r.newState);
+      expect(pl.requiresReplace).toEqual([]);
+      expect(pl.plannedState).toEqual(state);
+    } finally {
+      await q.data()?.core.close();
+      ml.lab.images.put(file, "ubuntu-gpu-2026.06.1");
+    }
+    const again = await providerFor(ml);
+    try {
+      expect(lines((await read(again.srv, state)).diagnostics)).toBe("");
+    } finally {
+      await again.data()?.core.close();
+    }
+  });
+
   it("GIVEN a new image version WHEN plan THEN it must be replaced; destroy undeploys with cleaning and create reimages", async () => {
     const next = deploymentConfig(ml, machineId, "2026.06.2");
     const pl = await plan(p.srv, next, state);

@@ -84,6 +84,42 @@ describe("rackform_deployment on MAAS", () => {
     expect(state.status).toBe("Deployed");
   });
 
+  it("GIVEN its boot resource deleted from MAAS by hand WHEN refresh THEN a warning names the node, the image and the fix; the plan changes nothing; a redeploy fails with MAAS's refusal", async () => {
+    const label = "custom/ubuntu-gpu-2026.06.2";
+    const gone = (await ml.maas.catalog.listBootResources()).filter(
+      (b) => `custom/${b.name.replace(/^custom\//, "")}` === label,
+    );
+    expect(gone).toHaveLength(1);
+    await ml.maas.catalog.deleteBootResource(gone[0].id);
+    // A plan is a new provider process: its boot-resource list is its own.
+    const q = await providerFor(ml);
+    try {
+      const r = await read(q.srv, state);
+      const warned = r.diagnostics.filter((d) => d.severity === "warning");
+      expect(warned.map((d) => d.summary)).toEqual([`Image gone from MAAS: r01-n01`]);
+      expect(warned[0].detail).toContain(`runs ${label}, which MAAS no longer lists among its boot resources`);
+      expect(warned[0].detail).toContain("Upload the image to MAAS again");
+      expect(r.newState).toEqual(state);
+      const config = deploymentConfig(ml, machineId, "2026.06.2");
+      (config.image as Record<string, unknown>).signature = "sig-v2";
+      const pl = await plan(q.srv, config, r.newState);
+      expect(replacePaths(pl)).toEqual([]);
+      expect(pl.plannedState).toEqual(state);
+      // A redeploy of that image now fails with MAAS's own refusal as evidence.
+      const other = await readyMachine(q.srv, ml, "r01-n02", "maas");
+      const a = await apply(q.srv, deploymentConfig(ml, other, "2026.06.2"));
+      expect(
+        a.diagnostics.some(
+          (d) => d.severity === "error" && /'ubuntu-gpu-2026\.06\.2' is not a valid distro_series/.test(d.detail),
+        ),
+      ).toBe(true);
+      expect((await ml.maas.getMachine(systemId(other))).statusName).toBe("Ready");
+    } finally {
+      await q.data()?.core.close();
+      await uploadMaasImage(ml, "2026.06.2");
+    }
+  });
+
   it("GIVEN the image was changed out of band WHEN refresh and plan THEN the deployment must be replaced", async () => {
     const sid = systemId(machineId);
     await ml.maas.release(sid);

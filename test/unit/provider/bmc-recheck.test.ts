@@ -163,4 +163,45 @@ describe("rackform_bmc re-checks keep the inventory known", () => {
     expect(errors.map((d) => d.summary)).toEqual(["The node's inventory changed between plan and apply"]);
     expect(errors[0].detail).toMatch(/gpu_count was 8, now 7.*run the plan again/s);
   });
+
+  it("GIVEN a GPU lost on a running node THEN read names it, the plan keeps gpu_count known (7) and the re-check records conformant = false as a warning, not an error", async () => {
+    const created = await apply(cfg("r01-n01", { gpu_count: 8 }));
+    const state = created.newState as ObjectValue;
+    const lost = (state.gpus as ObjectValue[]).at(-1)!;
+    const f = lab.world.faults.add({ kind: "missing-gpu", node: "r01-n01" });
+    try {
+      const r = await read(state);
+      expect(r.diagnostics.map((d) => d.severity)).toEqual(["warning"]);
+      expect(r.diagnostics[0].detail).toContain("gpu_count: found 7, expected 8");
+      expect(r.diagnostics[0].detail).toContain(`No longer reported since the last read: GPU serial ${lost.serial}`);
+      const drifted = r.newState as ObjectValue;
+      expect([drifted.conformant, drifted.gpu_count]).toEqual([false, 7]);
+      // The read's private data says the node answered: the re-check's result is left to the apply.
+      const p = await planChange(srv, T, schema(), cfg("r01-n01", { gpu_count: 8 }), drifted, r.private);
+      const planned = p.plannedState as ObjectValue;
+      expect(planned.gpu_count).toBe(7);
+      expect(isUnknown(planned.conformant)).toBe(true);
+      expect(isUnknown(planned.macs)).toBe(false);
+      expect(p.requiresReplace).toEqual([]);
+      const a = await srv.applyResourceChange({
+        typeName: T,
+        priorState: drifted,
+        plannedState: p.plannedState,
+        config: cfg("r01-n01", { gpu_count: 8 }),
+        plannedPrivate: p.plannedPrivate,
+      });
+      expect(a.diagnostics.map((d) => `${d.severity}: ${d.summary}`)).toEqual([
+        `warning: Node still does not conform to its expected baseline: ${new URL(node("r01-n01").bmc.url).origin}`,
+      ]);
+      expect((a.newState as ObjectValue).conformant).toBe(false);
+      expect((a.newState as ObjectValue).gpu_count).toBe(7);
+    } finally {
+      lab.world.faults.remove(f.id);
+    }
+    // The GPU back: read finds the node conforming, and the plan holds nothing for it.
+    const healed = await read(state);
+    expect(healed.diagnostics).toEqual([]);
+    const p = await planChange(srv, T, schema(), cfg("r01-n01", { gpu_count: 8 }), healed.newState, healed.private);
+    expect(p.plannedState).toEqual(healed.newState);
+  });
 });

@@ -38,6 +38,12 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly expectedGpuCount?: number;
   /**
+  * The GPUs the node's BMC reports, usually rackform_bmc.x.gpu_count. When it changes on a running node (a GPU lost, or back after a repair) the gate runs again: a node that lost a GPU fails it, is quarantined and leaves its scheduler (a cluster member whose gate_id is this id drains); the repaired node passes and rejoins. First recorded (after an import, or on a gate created before this attribute), it re-runs nothing. @default not followed
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#bmc_gpu_count Acceptance#bmc_gpu_count}
+  */
+  readonly bmcGpuCount?: number;
+  /**
   * Accept XID errors (during burn-in too) instead of failing the gate. @default false
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#allow_xid Acceptance#allow_xid}
@@ -313,6 +319,7 @@ export class Acceptance extends cdktf.TerraformResource {
     this._ncclMinBusbwGbps = config.ncclMinBusbwGbps;
     this._burnIn = config.burnIn;
     this._expectedGpuCount = config.expectedGpuCount;
+    this._bmcGpuCount = config.bmcGpuCount;
     this._allowXid = config.allowXid;
     this._firmware = config.firmware;
     this._timeouts.internalValue = config.timeouts;
@@ -404,6 +411,22 @@ export class Acceptance extends cdktf.TerraformResource {
     return this._expectedGpuCount;
   }
 
+  // bmc_gpu_count - computed: false, optional: true, required: false
+  private _bmcGpuCount?: number; 
+  public get bmcGpuCount() {
+    return this.getNumberAttribute('bmc_gpu_count');
+  }
+  public set bmcGpuCount(value: number) {
+    this._bmcGpuCount = value;
+  }
+  public resetBmcGpuCount() {
+    this._bmcGpuCount = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get bmcGpuCountInput() {
+    return this._bmcGpuCount;
+  }
+
   // allow_xid - computed: true, optional: true, required: false
   private _allowXid?: boolean | cdktf.IResolvable; 
   public get allowXid() {
@@ -483,6 +506,7 @@ export class Acceptance extends cdktf.TerraformResource {
       nccl_min_busbw_gbps: cdktf.numberToTerraform(this._ncclMinBusbwGbps),
       burn_in: cdktf.stringToTerraform(this._burnIn),
       expected_gpu_count: cdktf.numberToTerraform(this._expectedGpuCount),
+      bmc_gpu_count: cdktf.numberToTerraform(this._bmcGpuCount),
       allow_xid: cdktf.booleanToTerraform(this._allowXid),
       firmware: cdktf.hashMapper(cdktf.stringToTerraform)(this._firmware),
       timeouts: acceptanceTimeoutsToTerraform(this._timeouts.internalValue),
@@ -517,6 +541,12 @@ export class Acceptance extends cdktf.TerraformResource {
       },
       expected_gpu_count: {
         value: cdktf.numberToHclTerraform(this._expectedGpuCount),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
+      },
+      bmc_gpu_count: {
+        value: cdktf.numberToHclTerraform(this._bmcGpuCount),
         isBlock: false,
         type: "simple",
         storageClassType: "number",

@@ -20,7 +20,7 @@ export interface BmcConfig extends cdktf.TerraformMetaArguments {
   */
   readonly systemId?: string;
   /**
-  * The conformance baseline a flavor sets. Create fails, listing every difference, when the node does not match; a later mismatch (drift) sets conformant = false and plans an update that re-checks. @default nothing is checked
+  * The conformance baseline a flavor sets. Create fails, listing every difference, when the node does not match; a later mismatch (drift) sets conformant = false and plans an update that re-checks and records what it finds. @default nothing is checked
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/bmc#expected Bmc#expected}
   */

@@ -1,0 +1,81 @@
+/**
+ * rackform_deployment's read-side check that the image a running deployment came from is still there: MAAS still
+ * lists its boot resource (one boot-resource list shared by every read of a plan), or Ironic's image.url still
+ * answers (one probe per URL and plan). A running node does not need its image, so a missing one changes nothing in
+ * the plan; it is a warning naming the node, the image and the fix, because the next redeploy of that node (a new
+ * version, a machine released by hand, a replacement) would fail. The check never fails a read: when the backend or
+ * the image server cannot be asked, it says nothing.
+ */
+import type { Context, Diagnostics, ObjectValue } from "../../framework/index.js";
+import { getBool, getObject, getString } from "../../framework/index.js";
+import { BACKEND_LABEL as LABEL } from "../backend-errors.js";
+import { type Backend, imageLabel, type MachineFacts } from "../backends/index.js";
+import type { ProviderData } from "../config.js";
+import { imageSpecOf } from "./deployment-schema.js";
+import { IMAGE_URL_CHECK_TIMEOUT_MS, probeImageUrl, shownUrl } from "./image-url.js";
+
+/** How long one probe of an image URL answers for every deployment of a plan that uses it. */
+const PROBE_MAX_AGE_MS = 60_000;
+
+const probes = new WeakMap<ProviderData, Map<string, { at: number; answer: Promise<string | undefined> }>>();
+
+/** What is wrong with `url` (undefined when it answers), asked once per URL and provider process for a while. */
+function probeOnce(data: ProviderData, url: string): Promise<string | undefined> {
+  let byUrl = probes.get(data);
+  if (!byUrl) {
+    byUrl = new Map();
+    probes.set(data, byUrl);
+  }
+  const hit = byUrl.get(url);
+  if (hit && Date.now() - hit.at < PROBE_MAX_AGE_MS) return hit.answer;
+  const answer = probeImageUrl(data.core, url, AbortSignal.timeout(IMAGE_URL_CHECK_TIMEOUT_MS));
+  byUrl.set(url, { at: Date.now(), answer });
+  return answer;
+}
+
+/**
+ * Adds a warning to `diags` when the image of the deployment in `st` (running on the machine of `f`) is gone from
+ * its backend; says nothing when it is there, when the state has no whole image, or when nobody could be asked.
+ */
+export async function warnIfImageGone(
+  ctx: Context,
+  data: ProviderData,
+  b: Backend,
+  st: ObjectValue,
+  f: MachineFacts,
+  diags: Diagnostics,
+): Promise<void> {
+  const img = getObject(st, "image");
+  if (img === null || typeof img.name !== "string" || typeof img.version !== "string") return;
+  const spec = imageSpecOf(st);
+  const node = f.name || f.id;
+  const machine = `${LABEL[b.name]} machine ${f.id}${f.name ? ` (${f.name})` : ""}`;
+  const later =
+    "The running node is not touched and the plan changes nothing for it, but its next redeploy (a new image " +
+    "version, a machine released by hand, a replacement) would fail.";
+  try {
+    if (b.name === "maas") {
+      if (!b.imageAvailable || (await b.imageAvailable(spec))) return;
+      const label = imageLabel("maas", spec);
+      diags.warning(
+        // The node in the summary: the engines fold warnings of one summary into the first.
+        `Image gone from MAAS: ${node}`,
+        `${machine} runs ${label}, which MAAS no longer lists among its boot resources. ${later} Upload the ` +
+          `image to MAAS again (as ${label}, the way it was uploaded before the first deploy), or set image to one ` +
+          "MAAS holds.",
+      );
+      return;
+    }
+    const url = getString(img, "url");
+    if (!url || getBool(img, "check_url") === false) return;
+    const problem = await probeOnce(data, url);
+    if (problem === undefined) return;
+    diags.warning(
+      `Image URL no longer answers: ${node}`,
+      `${machine} was deployed from image.url ${shownUrl(url)}, which no longer answers (${problem}). ${later} ` +
+        "Restore the image at that URL, or set image.url to where it is served now.",
+    );
+  } catch (e) {
+    ctx.log.debug("could not check the deployment's image", { id: f.id, error: (e as Error)?.message });
+  }
+}
