@@ -135,12 +135,17 @@ describe("plan-summary shows what changed outside rackform beside the fix", () =
     // GIVEN the recorded plan after r01-n02's outlet was switched off and r01-n05 lost a GPU behind the engine's back
     const text = md(fixture("drift"));
     expect(text).toContain("### Changed outside rackform\n\n| Node | Changed outside rackform | Planned fix |");
+    // r01-n02's host is gone: Slurm noticed (DOWN), so its member rejoins beside the power-on
     expect(text).toContain(
-      "| r01-n02 | outlet power_state On → Off; BMC conformant true → false; host power_state on → unknown | " +
-        "Power: Off → On; BMC: re-check (not conformant); Image: power on (host power unknown: BMC did not answer) |",
+      "| r01-n02 | outlet power_state On → Off; BMC conformant true → false; host power_state on → unknown; " +
+        "cluster joined true → false; cluster state IDLE → DOWN | " +
+        "Power: Off → On; BMC: re-check (not conformant); Image: power on (host power unknown: BMC did not answer); " +
+        "Cluster: rejoin (not joined now) |",
     );
+    // r01-n05's lost GPU re-runs its gate (which quarantines it) and drains its member
     expect(text).toContain(
-      "| r01-n05 | BMC conformant true → false; BMC gpu_count 8 → 7 | BMC: re-check (not conformant) |",
+      "| r01-n05 | BMC conformant true → false; BMC gpu_count 8 → 7 | " +
+        "BMC: re-check (not conformant); Acceptance: re-run; Cluster: drain, rejoin slurm |",
     );
     // the status read at enrollment and the BMC's power read before the deploy are rackform's own doing: not shown
     expect(text).not.toMatch(/r01-n0[13678] \|/);
