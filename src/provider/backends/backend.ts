@@ -35,8 +35,11 @@ export type MachineState =
   | "broken"
   | "other";
 
-/** A host's power as a backend reports it. */
-export type HostPower = "on" | "off" | "unknown";
+/**
+ * A host's power as a backend reports it; "denied" when the BMC answered but refused the backend's credentials (its
+ * password was rotated, the backend not told yet): a fact about the credentials, not about the host's power.
+ */
+export type HostPower = "on" | "off" | "unknown" | "denied";
 
 /** What identifies a node before it has a backend id: any match means "this machine is already enrolled". */
 export interface NodeIdentity {

@@ -26,7 +26,10 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", stop, { once: true });
   });
 
-/** MAAS's answer to op=query_power_state; a refused query (MAAS: 503, the BMC did not answer) is "unknown". */
+/**
+ * MAAS's answer to op=query_power_state; a refused query (MAAS: 503, the BMC did not answer) is "unknown", and "denied"
+ * when MAAS says the BMC answered 401 (MAAS relays the power driver's error in its 503).
+ */
 export async function maasPowerState(client: MaasClient, id: string, signal?: AbortSignal): Promise<HostPower> {
   try {
     const s = await client.queryPowerState(id, signal);
@@ -34,7 +37,7 @@ export async function maasPowerState(client: MaasClient, id: string, signal?: Ab
   } catch (e) {
     // The machine gone, a bad key or an unreachable region are real failures of the read; a BMC that does not
     // answer is a fact about the host.
-    if (isClientError(e) && e.status === 503) return "unknown";
+    if (isClientError(e) && e.status === 503) return /\b401\b/.test(e.message) ? "denied" : "unknown";
     throw e;
   }
 }
