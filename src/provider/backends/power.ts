@@ -54,10 +54,19 @@ export async function maasPowerOn(client: MaasClient, id: string, o: OperationOp
   }
 }
 
-/** Ironic's power_state of the node. */
+/**
+ * Ironic's power_state of the node; "denied" when its power sync gave up because the BMC refused the credentials
+ * (fault "power failure", the sync's maintenance reason ending with the driver's HTTP 401 error).
+ */
 export async function ironicPowerState(client: IronicClient, id: string, signal?: AbortSignal): Promise<HostPower> {
-  const n = await client.getNode(id, { fields: ["uuid", "power_state"], signal });
-  return n.powerState === "power on" ? "on" : n.powerState === "power off" ? "off" : "unknown";
+  const n = await client.getNode(id, {
+    fields: ["uuid", "power_state", "maintenance", "maintenance_reason", "fault"],
+    signal,
+  });
+  if (n.powerState === "power on") return "on";
+  if (n.powerState === "power off") return "off";
+  const refused = n.maintenance && n.fault === "power failure" && /\b401\b/.test(n.maintenanceReason ?? "");
+  return refused ? "denied" : "unknown";
 }
 
 /** PUT states/power "power on", then waits for power_state "power on" with nothing pending. */
