@@ -108,6 +108,8 @@ async function adoptOrEnroll(
       id: found.facts.id,
       status: found.facts.status,
     });
+    // It may hold older BMC credentials than the ones the state is about to record a fingerprint of.
+    await b.setPowerCredentials(found.facts.id, spec, signal);
     return found.facts.id;
   }
   log.info("enrolling the node", { bmc: spec.bmcAddress, macs: spec.macs });
@@ -206,7 +208,7 @@ export function machineResource(): Resource {
       const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
       const data = need();
       const s = await create(req.context, data, req.plan, ms, resp.diagnostics);
-      // The backend got the credentials at enrollment (or was adopted with them: the next rotation sends them again).
+      // The backend got the credentials at enrollment, or when an adopted machine was given them.
       if (s) resp.state = { ...s, [FINGERPRINT]: currentFingerprint(data, null) ?? null };
     },
 

@@ -109,4 +109,12 @@ describe("rackform_machine's BMC credentials", () => {
     expect(refreshed.bmc_credentials_fingerprint).toMatch(/^scrypt1\$/);
     expect((await planChange(srv, T, machineSchema, config, refreshed)).plannedState).toEqual(refreshed);
   });
+
+  it("gives a machine it adopts (left by a killed run) the current credentials before recording their fingerprint", async () => {
+    const fake = new FakeBackend();
+    const left = fake.seed({ name: "n1", macs: ["02:00:00:00:00:01"], bmcAddress: "https://127.0.0.1:8443" });
+    const state = await created(fake);
+    expect(state.machine_id).toBe(left.id);
+    expect(left.bmcPassword).toBe(FIRST);
+  });
 });
