@@ -15,6 +15,7 @@ import {
   getObject,
   getString,
   isKnown,
+  isUnknown,
   numberBetween,
   type ObjectValue,
   parseDuration,
@@ -25,6 +26,7 @@ import {
 } from "../framework/index.js";
 import type { Backend, BackendName } from "./backends/backend.js";
 import { readCaBundle } from "./ca-bundle.js";
+import { CredentialFingerprints } from "./credential-fingerprint.js";
 import { DisruptionBudget } from "./disruption-budget.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
 import { serviceUrl } from "./service-url.js";
@@ -177,6 +179,8 @@ export interface RedfishSettings {
   readonly insecure: boolean;
   readonly maxConcurrent: number;
   readonly powerOnIntervalMs: number;
+  /** The redfish block, its username or its password is not known yet (plan time, from another resource). */
+  readonly credentialsUnknown?: boolean;
 }
 
 /** Backend endpoints resolved from the `maas` and `ironic` blocks; absent when not configured. */
@@ -189,6 +193,7 @@ export interface BackendSettings {
 export class ProviderData {
   private readonly clients = new Map<string, RedfishClient>();
   private lastPowerOn = 0;
+  private fingerprints: CredentialFingerprints | undefined;
   private powerOnChain: Promise<void> = Promise.resolve();
   /**
    * Test seam: when set, resources get their backend from here instead of building a MAAS or Ironic adapter (an
@@ -224,6 +229,18 @@ export class ProviderData {
     return c;
   }
 
+  /**
+   * Fingerprints of the BMC credentials the backends get (credential-fingerprint.ts): "unknown" while the provider
+   * configuration is not known yet, undefined when no username or password is set.
+   */
+  bmcFingerprints(): CredentialFingerprints | "unknown" | undefined {
+    if (this.redfish.credentialsUnknown) return "unknown";
+    const { username, password } = this.redfish;
+    if (!username || !password) return undefined;
+    this.fingerprints ??= new CredentialFingerprints(username, password);
+    return this.fingerprints;
+  }
+
   /** Logs out of every BMC and PDU session this process opened (Redfish services allow few); never rejects. */
   async closeSessions(): Promise<void> {
     await Promise.allSettled([...this.clients.values()].map((c) => c.logout()));
@@ -252,6 +269,9 @@ export function resolveConfig(
   timings: ProviderTimings = DEFAULT_TIMINGS,
 ): ProviderData | undefined {
   const rf = isKnown(config, "redfish") ? getObject(config, "redfish") : null;
+  const credentialsUnknown =
+    isUnknown(config.redfish ?? null) ||
+    (rf !== null && (isUnknown(rf.username ?? null) || isUnknown(rf.password ?? null)));
   const str = (name: string) => (rf && isKnown(rf, name) ? getString(rf, name) : null);
   const username = envOr(str("username"), "RACKFORM_REDFISH_USERNAME");
   const password = envOr(str("password"), "RACKFORM_REDFISH_PASSWORD");
@@ -275,6 +295,7 @@ export function resolveConfig(
     insecure,
     maxConcurrent,
     powerOnIntervalMs: interval ? parseDuration(interval) : 250,
+    credentialsUnknown,
   };
   const backends = resolveBackends(config, diags);
   if (!backends) return undefined;

@@ -19,6 +19,7 @@ import {
   type NodeIdentity,
   normalMac,
   type Outcome,
+  type PowerCredentials,
   pickOne,
 } from "../../src/provider/backends/backend.js";
 
@@ -34,6 +35,9 @@ export interface FakeMachine {
   image: string;
   /** The host's power; "unknown" as when its BMC does not answer. @default "off" */
   power?: HostPower;
+  /** The BMC credentials the fake was given (enroll, setPowerCredentials). */
+  bmcUsername?: string;
+  bmcPassword?: string;
 }
 
 export class FakeBackend implements Backend {
@@ -92,7 +96,18 @@ export class FakeBackend implements Backend {
 
   async enroll(spec: EnrollSpec): Promise<string> {
     this.calls.push(`enroll ${spec.name}`);
-    return this.seed({ name: spec.name, macs: [...spec.macs], bmcAddress: spec.bmcAddress }).id;
+    return this.seed({
+      name: spec.name,
+      macs: [...spec.macs],
+      bmcAddress: spec.bmcAddress,
+      bmcUsername: spec.bmcUsername,
+      bmcPassword: spec.bmcPassword,
+    }).id;
+  }
+
+  async setPowerCredentials(id: string, c: PowerCredentials): Promise<void> {
+    this.calls.push(`setPowerCredentials ${id}`);
+    Object.assign(this.get(id), { bmcUsername: c.bmcUsername, bmcPassword: c.bmcPassword });
   }
 
   async commission(id: string): Promise<Outcome> {

@@ -146,8 +146,11 @@ function machine(c: ResourceChange, ev: Set<NodeEvent>): string {
     case "delete":
       ev.add("release");
       return `release${where}`;
-    case "update":
-      return updated(c);
+    case "update": {
+      // The fingerprint's change means "the backend gets the rotated BMC password"; its value means nothing to a reader.
+      const attrs = changedAttrs(c).map((a) => (a === "bmc_credentials_fingerprint" ? "new BMC credentials" : a));
+      return attrs.length > 0 ? `update (${attrs.join(", ")})` : "update";
+    }
     default:
       return "";
   }

@@ -1,6 +1,6 @@
 /**
  * The lab control API (plain HTTP on 127.0.0.1): read the world and the request log, inject and clear faults, flip
- * outlets behind the engine's back. Errors are `{"error":{"code","message"}}` with a RACKFORM_ERR_LAB_* code.
+ * outlets behind the engine's back, rotate a BMC's or PDU's password. Errors are `{"error":{"code","message"}}` with a RACKFORM_ERR_LAB_* code.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { measureAcceptance, paramsFrom } from "../acceptance/signals.js";
@@ -85,6 +85,15 @@ function outletAction(body: unknown): "On" | "Off" | "PowerCycle" {
   return s;
 }
 
+/** The new password of a rotation; at least 8 characters, as the lab's AccountService states (MinPasswordLength). */
+function newPassword(body: unknown): string {
+  const p = (body as { password?: unknown } | undefined)?.password;
+  if (typeof p !== "string" || p.length < 8 || p.length > 128) {
+    throw new ControlError(400, "RACKFORM_ERR_LAB_BAD_PASSWORD", "password: must be a string of 8 to 128 characters");
+  }
+  return p;
+}
+
 async function route(world: World, log: RequestLog, req: IncomingMessage): Promise<{ status: number; body?: unknown }> {
   const url = new URL(req.url ?? "/", "http://control");
   const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -137,10 +146,21 @@ async function route(world: World, log: RequestLog, req: IncomingMessage): Promi
       }
       return { status: 200, body: measureAcceptance(world, n, params) };
     }
+    if (m === "POST" && parts.length === 4 && parts[2] === "bmc" && parts[3] === "password") {
+      // An operator rotates the BMC's password on the device; backends keep the old one until told.
+      world.setPassword(n.address, newPassword(await readJson(req)));
+      return { status: 204 };
+    }
     if (m === "POST" && parts.length === 3 && parts[2] === "outlet") {
       world.setOutlet(n.spec.pdu, n.spec.outlet, outletAction(await readJson(req)));
       return { status: 200, body: nodeSummary(world, n) };
     }
+  }
+  if (parts[0] === "pdus" && parts.length === 3 && parts[2] === "password" && m === "POST") {
+    const p = world.pdus.get(parts[1]);
+    if (!p) throw new ControlError(404, "RACKFORM_ERR_LAB_NOT_FOUND", `no PDU "${parts[1]}"`);
+    world.setPassword(p.address, newPassword(await readJson(req)));
+    return { status: 204 };
   }
   if (parts[0] === "pdus" && parts.length === 4 && parts[2] === "outlets" && m === "POST") {
     const p = world.pdus.get(parts[1]);

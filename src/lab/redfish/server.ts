@@ -67,14 +67,14 @@ export class RedfishFleet {
 
   constructor(private readonly opts: RedfishFleetOptions) {
     const { world } = opts;
-    const { username, password } = world.spec.credentials;
     for (const node of world.nodes.values()) this.targets.set(node.address, { kind: "bmc", node });
     for (const pdu of world.pdus.values()) this.targets.set(pdu.address, { kind: "pdu", pdu });
     for (const [a, t] of this.targets) {
       const limit =
         t.kind === "bmc" ? (t.node.spec.sessionLimit ?? DEFAULT_SESSION_LIMITS[t.node.spec.vendor]) : PDU_SESSION_LIMIT;
-      this.sessions.set(a, new SessionStore(username, password, limit));
+      this.sessions.set(a, new SessionStore(() => world.credentials(a), limit));
     }
+    world.onPasswordRotated((a) => this.sessions.get(a)?.clear());
     this.http = createHttpServer({ keepAlive: true }, (req, res) => {
       this.handle(req, res).catch(() => drop(req.socket));
     });

@@ -19,8 +19,8 @@ interface Session {
 export class SessionStore {
   private readonly byToken = new Map<string, Session>();
   constructor(
-    private readonly username: string,
-    private readonly password: string,
+    /** The account this service accepts now (read on every check: the password can be rotated). */
+    private readonly account: () => { readonly username: string; readonly password: string },
     /** Live sessions kept before a new one is refused with 503 SessionLimitExceeded. */
     readonly limit: number,
   ) {}
@@ -28,7 +28,12 @@ export class SessionStore {
   /** Credentials check in constant time. */
   checkPassword(user: string, password: string): boolean {
     const eq = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-    return eq(user, this.username) && eq(password, this.password);
+    const { username, password: current } = this.account();
+    return eq(user, username) && eq(password, current);
+  }
+  /** Ends every session (the account's password changed, as BMCs such as OpenBMC do). */
+  clear(): void {
+    this.byToken.clear();
   }
   /** Creates a session, or 503 when the limit is reached. */
   create(user: string): Session {

@@ -109,6 +109,10 @@ export class World {
   readonly pdus = new Map<string, LabPdu>();
   readonly faults = new Faults();
   private taskSeq = 0;
+  /** Passwords rotated through the control API, by BMC or PDU address (others keep spec.credentials). */
+  private readonly passwords = new Map<string, string>();
+  /** Called with the address whose password was rotated (the Redfish fleet ends that service's sessions). */
+  private readonly rotated: ((address: string) => void)[] = [];
 
   constructor(
     readonly spec: LabSpec,
@@ -207,6 +211,23 @@ export class World {
       if (node.boot.enabled === "Once") node.boot = { ...node.boot, enabled: "Disabled", target: "None" };
     }
     node.generation++;
+  }
+
+  /** The account a BMC or PDU accepts now: the lab's user with its current password. */
+  credentials(address: string): { readonly username: string; readonly password: string } {
+    const { username, password } = this.spec.credentials;
+    return { username, password: this.passwords.get(address) ?? password };
+  }
+
+  /** Rotates the password of the BMC or PDU at `address`, as an operator does on the device; its sessions end. */
+  setPassword(address: string, password: string): void {
+    this.passwords.set(address, password);
+    for (const f of this.rotated) f(address);
+  }
+
+  /** Registers a listener of password rotations. */
+  onPasswordRotated(f: (address: string) => void): void {
+    this.rotated.push(f);
   }
 
   /** BMC reset: unreachable for bmcResetMs. */

@@ -35,8 +35,11 @@ export type MachineState =
   | "broken"
   | "other";
 
-/** A host's power as a backend reports it. */
-export type HostPower = "on" | "off" | "unknown";
+/**
+ * A host's power as a backend reports it; "denied" when the BMC answered but refused the backend's credentials (its
+ * password was rotated, the backend not told yet): a fact about the credentials, not about the host's power.
+ */
+export type HostPower = "on" | "off" | "unknown" | "denied";
 
 /** What identifies a node before it has a backend id: any match means "this machine is already enrolled". */
 export interface NodeIdentity {
@@ -48,12 +51,18 @@ export interface NodeIdentity {
   readonly bmcAddress: string;
 }
 
-/** Everything enroll needs. The BMC password is passed here and nowhere else. */
-export interface EnrollSpec extends NodeIdentity {
+/** How the backend reaches the node's BMC: its address and the credentials it powers the node with. */
+export interface PowerCredentials {
+  /** The BMC's Redfish address, e.g. https://10.0.0.5. */
+  readonly bmcAddress: string;
   readonly bmcUsername: string;
   readonly bmcPassword: string;
   /** Skip TLS verification of the BMC in the backend (the provider's redfish.insecure). */
   readonly bmcInsecure: boolean;
+}
+
+/** Everything enroll needs. The BMC password is passed here and in setPowerCredentials only. */
+export interface EnrollSpec extends NodeIdentity, PowerCredentials {
   /** MAAS architecture, e.g. "amd64/generic". */
   readonly architecture: string;
   /** Ironic resource class (ignored by MAAS). */
@@ -225,6 +234,11 @@ export interface Backend {
   powerState(id: string, signal?: AbortSignal): Promise<HostPower>;
   /** Powers the host of a machine on through the backend and waits until the backend reports it on; repeat-safe. */
   powerOn(id: string, o: OperationOptions): Promise<void>;
+  /**
+   * Gives the backend new BMC credentials for the machine's power calls (MAAS power parameters, Ironic driver_info),
+   * e.g. after the BMC's password was rotated; nothing else of the machine changes; repeat-safe.
+   */
+  setPowerCredentials(id: string, creds: PowerCredentials, signal?: AbortSignal): Promise<void>;
   /** Takes the machine out of service with `reason` (MAAS mark_broken, Ironic maintenance); repeat-safe. */
   quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void>;
   /**

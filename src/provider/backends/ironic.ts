@@ -23,6 +23,7 @@ import {
   normalMac,
   type OperationOptions,
   type Outcome,
+  type PowerCredentials,
   pickOne,
   QUARANTINE_PREFIX,
   type ReleaseOptions,
@@ -180,6 +181,18 @@ export class IronicBackend implements Backend {
     // Ports let find() match by MAC before inspection has run; inspection adds the NICs not listed here.
     for (const mac of spec.macs) await this.client.extras.createPort({ nodeUuid: n.uuid, address: mac }, signal);
     return n.uuid;
+  }
+
+  async setPowerCredentials(id: string, c: PowerCredentials, signal?: AbortSignal): Promise<void> {
+    // "add" replaces a member that exists (RFC 6902), and sets one that does not.
+    await this.client.updateNode(
+      id,
+      [
+        { op: "add", path: "/driver_info/redfish_username", value: c.bmcUsername },
+        { op: "add", path: "/driver_info/redfish_password", value: c.bmcPassword },
+      ],
+      signal,
+    );
   }
 
   async commission(id: string, o: OperationOptions): Promise<Outcome> {

@@ -29,6 +29,7 @@ import {
   normalMac,
   type OperationOptions,
   type Outcome,
+  type PowerCredentials,
   pickOne,
   QUARANTINE_PREFIX,
   type ReleaseOptions,
@@ -175,6 +176,15 @@ export class MaasBackend implements Backend {
       signal,
     );
     return m.systemId;
+  }
+
+  async setPowerCredentials(id: string, c: PowerCredentials, signal?: AbortSignal): Promise<void> {
+    // The whole redfish parameter set, as at enlistment (MAAS validates the set against the power type).
+    await this.client.updateMachine(
+      id,
+      { power: { powerAddress: c.bmcAddress, powerUser: c.bmcUsername, powerPass: c.bmcPassword } },
+      signal,
+    );
   }
 
   async commission(id: string, o: OperationOptions): Promise<Outcome> {

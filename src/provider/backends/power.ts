@@ -26,7 +26,10 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", stop, { once: true });
   });
 
-/** MAAS's answer to op=query_power_state; a refused query (MAAS: 503, the BMC did not answer) is "unknown". */
+/**
+ * MAAS's answer to op=query_power_state; a refused query (MAAS: 503, the BMC did not answer) is "unknown", and "denied"
+ * when MAAS says the BMC answered 401 (MAAS relays the power driver's error in its 503).
+ */
 export async function maasPowerState(client: MaasClient, id: string, signal?: AbortSignal): Promise<HostPower> {
   try {
     const s = await client.queryPowerState(id, signal);
@@ -34,7 +37,7 @@ export async function maasPowerState(client: MaasClient, id: string, signal?: Ab
   } catch (e) {
     // The machine gone, a bad key or an unreachable region are real failures of the read; a BMC that does not
     // answer is a fact about the host.
-    if (isClientError(e) && e.status === 503) return "unknown";
+    if (isClientError(e) && e.status === 503) return /\b401\b/.test(e.message) ? "denied" : "unknown";
     throw e;
   }
 }
@@ -51,10 +54,19 @@ export async function maasPowerOn(client: MaasClient, id: string, o: OperationOp
   }
 }
 
-/** Ironic's power_state of the node. */
+/**
+ * Ironic's power_state of the node; "denied" when its power sync gave up because the BMC refused the credentials
+ * (fault "power failure", the sync's maintenance reason ending with the driver's HTTP 401 error).
+ */
 export async function ironicPowerState(client: IronicClient, id: string, signal?: AbortSignal): Promise<HostPower> {
-  const n = await client.getNode(id, { fields: ["uuid", "power_state"], signal });
-  return n.powerState === "power on" ? "on" : n.powerState === "power off" ? "off" : "unknown";
+  const n = await client.getNode(id, {
+    fields: ["uuid", "power_state", "maintenance", "maintenance_reason", "fault"],
+    signal,
+  });
+  if (n.powerState === "power on") return "on";
+  if (n.powerState === "power off") return "off";
+  const refused = n.maintenance && n.fault === "power failure" && /\b401\b/.test(n.maintenanceReason ?? "");
+  return refused ? "denied" : "unknown";
 }
 
 /** PUT states/power "power on", then waits for power_state "power on" with nothing pending. */

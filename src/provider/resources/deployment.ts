@@ -227,7 +227,16 @@ export function deploymentResource(): Resource {
           const f = await b.read(m.id, s);
           return f && !FREE.has(f.state) ? { f, power: await b.powerState(m.id, s) } : undefined;
         });
-        resp.state = got ? withFacts(st, m.backend, got.f, got.power) : null;
+        // Credentials refused: the host's power is not known to have changed; the held value stands.
+        resp.state = got ? withFacts(st, m.backend, got.f, got.power === "denied" ? undefined : got.power) : null;
+        if (got?.power === "denied") {
+          resp.diagnostics.warning(
+            `BMC refused the backend's credentials: ${got.f.name || m.id}`,
+            `${LABEL[m.backend]} could not read the power of machine ${m.id}: its BMC refused the credentials ` +
+              `${LABEL[m.backend]} holds (HTTP 401). If the BMC password was rotated, set the new one in the ` +
+              "provider's redfish block: rackform_machine's update hands it to the backend.",
+          );
+        }
         if (got?.f.state === "deployed") await warnIfImageGone(req.context, need(), b, st, got.f, resp.diagnostics);
         if (got?.power === "unknown") {
           resp.diagnostics.warning(

@@ -3,6 +3,7 @@ import {
   type Diagnostics,
   getList,
   getString,
+  isUnknown,
   type Logger,
   type ObjectValue,
   path,
@@ -22,6 +23,13 @@ import {
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { bounded } from "../timeouts.js";
+import {
+  credentialsChanged,
+  currentFingerprint,
+  FINGERPRINT,
+  plannedFingerprint,
+  powerCredentials,
+} from "./machine-credentials.js";
 import { checkMachineConfig, machineSchema } from "./machine-schema.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 60 * 60_000, read: 2 * 60_000, update: 2 * 60_000, delete: 30 * 60_000 };
@@ -49,23 +57,12 @@ function withFacts(v: ObjectValue, backend: BackendName, f: MachineFacts, name?:
 
 /** The enroll spec from the plan and the provider's redfish block; undefined after a diagnostic. */
 function enrollSpec(data: ProviderData, v: ObjectValue, diags: Diagnostics): EnrollSpec | undefined {
-  const { username, password, insecure } = data.redfish;
-  if (!username || !password) {
-    diags.error(
-      "BMC credentials missing",
-      "The backend powers the node through its BMC with the provider's redfish username and password; set them in " +
-        "the provider's redfish block (or RACKFORM_REDFISH_USERNAME / RACKFORM_REDFISH_PASSWORD).",
-      path("bmc_endpoint"),
-    );
-    return undefined;
-  }
+  const creds = powerCredentials(data, getString(v, "bmc_endpoint")!, diags);
+  if (!creds) return undefined;
   return {
+    ...creds,
     name: getString(v, "name")!,
     macs: getList(v, "macs").map((m) => normalMac(String(m))),
-    bmcAddress: new URL(getString(v, "bmc_endpoint")!).origin,
-    bmcUsername: username,
-    bmcPassword: password,
-    bmcInsecure: insecure,
     architecture: getString(v, "architecture") ?? "amd64/generic",
     resourceClass: getString(v, "resource_class") ?? undefined,
   };
@@ -111,6 +108,8 @@ async function adoptOrEnroll(
       id: found.facts.id,
       status: found.facts.status,
     });
+    // It may hold older BMC credentials than the ones the state is about to record a fingerprint of.
+    await b.setPowerCredentials(found.facts.id, spec, signal);
     return found.facts.id;
   }
   log.info("enrolling the node", { bmc: spec.bmcAddress, macs: spec.macs });
@@ -200,29 +199,53 @@ export function machineResource(): Resource {
       checkMachineConfig(req.config, resp.diagnostics);
     },
 
+    modifyPlan(req, resp) {
+      if (req.state === null || req.plan === null || isUnknown(req.plan)) return;
+      resp.plan = { ...(req.plan as ObjectValue), [FINGERPRINT]: plannedFingerprint(need(), req.state as ObjectValue) };
+    },
+
     async create(req, resp) {
       const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
-      const s = await create(req.context, need(), req.plan, ms, resp.diagnostics);
-      if (s) resp.state = s;
+      const data = need();
+      const s = await create(req.context, data, req.plan, ms, resp.diagnostics);
+      // The backend got the credentials at enrollment, or when an adopted machine was given them.
+      if (s) resp.state = { ...s, [FINGERPRINT]: currentFingerprint(data, null) ?? null };
     },
 
     async update(req, resp) {
-      // Every identity attribute replaces the machine, so an update only records the plan (timeouts, or the
-      // attributes first seen after an import) and refreshes the status.
+      // Every identity attribute replaces the machine, so an update sends rotated BMC credentials, records the plan
+      // (timeouts, or the attributes first seen after an import) and refreshes the status.
       const backendName = getString(req.state, "backend") as BackendName;
       const id = getString(req.state, "machine_id")!;
       const name = getString(req.plan, "name")!;
       const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
+      const data = need();
+      const recorded = getString(req.state, FINGERPRINT);
+      let fingerprint = recorded;
+      let step = "read the machine";
       try {
-        const b = backendFor(need(), backendName);
+        const b = backendFor(data, backendName);
+        if (credentialsChanged(req.state, req.plan)) {
+          const creds = powerCredentials(data, getString(req.plan, "bmc_endpoint")!, resp.diagnostics);
+          if (!creds) return;
+          step = "hand the backend the new BMC credentials";
+          await bounded(req.context, ms, "update", `sending ${name}'s BMC credentials`, (s) =>
+            b.setPowerCredentials(id, creds, s),
+          );
+          req.context.log.info("handed the backend the new BMC credentials", { backend: backendName, id, name });
+          fingerprint = currentFingerprint(data, recorded) ?? null;
+          step = "read the machine";
+        }
         const f = await bounded(req.context, ms, "update", `reading ${name}`, (s) => b.read(id, s));
         if (!f) {
           notFound(resp.diagnostics, backendName, id, name);
           return;
         }
-        resp.state = withFacts(req.plan, backendName, f);
+        resp.state = { ...withFacts(req.plan, backendName, f), [FINGERPRINT]: fingerprint };
       } catch (e) {
-        reportBackendError(resp.diagnostics, e, "read the machine", nameSite(backendName, name));
+        reportBackendError(resp.diagnostics, e, step, nameSite(backendName, name));
+        // What the backend holds is not known to have changed: the next plan tries again.
+        resp.state = req.state;
       }
     },
 
@@ -234,8 +257,10 @@ export function machineResource(): Resource {
       try {
         const b = backendFor(need(), backendName);
         const f = await bounded(req.context, ms, "read", `reading machine ${id}`, (s) => b.read(id, s));
-        // Deleted by hand: null makes the next plan create it again.
-        resp.state = f ? withFacts(st, backendName, f, f.name) : null;
+        // Deleted by hand: null makes the next plan create it again. No fingerprint yet (an import): the backend is
+        // taken to hold the current credentials.
+        const fp = getString(st, FINGERPRINT) ?? currentFingerprint(need(), null) ?? null;
+        resp.state = f ? { ...withFacts(st, backendName, f, f.name), [FINGERPRINT]: fp } : null;
       } catch (e) {
         reportBackendError(resp.diagnostics, e, "read the machine", nameSite(backendName, getString(st, "name") ?? id));
       }

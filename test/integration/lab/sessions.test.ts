@@ -1,6 +1,6 @@
 /** Integration: Redfish sessions and authentication on a lab BMC. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, powerOutlet, startTestLab, type TestLab } from "./lab-client.js";
+import { call, control, powerOutlet, startTestLab, type TestLab } from "./lab-client.js";
 
 describe("SessionService", () => {
   let t: TestLab;
@@ -59,5 +59,36 @@ describe("SessionService", () => {
     });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toMatch(/PropertyMissing$/);
+  });
+
+  it("GIVEN a password rotated through the control API THEN the BMC's sessions end, the old password gets 401 and the new one works (PDUs too)", async () => {
+    const old = t.lab.spec.credentials.password;
+    const rotated = "Rotated-Passw0rd-9";
+    const login = await call(t, bmc, "POST", "/redfish/v1/SessionService/Sessions", {
+      auth: "none",
+      body: { UserName: "admin", Password: old },
+    });
+    const token = login.headers["x-auth-token"];
+    const short = await control(t, "POST", `/nodes/${t.lab.info.nodes[0].name}/bmc/password`, { password: "short" });
+    expect(short.body.error.code).toBe("RACKFORM_ERR_LAB_BAD_PASSWORD");
+    const pdu = t.lab.info.pdus[0];
+    try {
+      expect(
+        (await control(t, "POST", `/nodes/${t.lab.info.nodes[0].name}/bmc/password`, { password: rotated })).status,
+      ).toBe(204);
+      expect((await control(t, "POST", `/pdus/${pdu.id}/password`, { password: rotated })).status).toBe(204);
+      expect((await call(t, bmc, "GET", "/redfish/v1/Systems", { auth: { token } })).status).toBe(401);
+      expect((await call(t, bmc, "GET", "/redfish/v1/Systems")).status).toBe(401);
+      expect((await call(t, pdu.url, "GET", "/redfish/v1/PowerEquipment")).status).toBe(401);
+      const again = await call(t, bmc, "POST", "/redfish/v1/SessionService/Sessions", {
+        auth: "none",
+        body: { UserName: "admin", Password: rotated },
+      });
+      expect(again.status).toBe(201);
+    } finally {
+      await control(t, "POST", `/nodes/${t.lab.info.nodes[0].name}/bmc/password`, { password: old });
+      await control(t, "POST", `/pdus/${pdu.id}/password`, { password: old });
+    }
+    expect((await call(t, pdu.url, "GET", "/redfish/v1/PowerEquipment")).status).toBe(200);
   });
 });

@@ -60,8 +60,8 @@ export interface ProviderProcess {
   data(): ProviderData | undefined;
 }
 
-/** A fresh provider server configured for the lab's BMCs, MAAS and Ironic. */
-export async function providerFor(ml: MachineLab): Promise<ProviderProcess> {
+/** A fresh provider server configured for the lab's BMCs, MAAS and Ironic (with another BMC password if given). */
+export async function providerFor(ml: MachineLab, bmcPassword?: string): Promise<ProviderProcess> {
   let data: ProviderData | undefined;
   // Polls every 20 ms: the lab runs on a fast profile, so a real-hardware interval would only be waited out.
   const provider = rackformProvider({ timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20 } });
@@ -73,7 +73,8 @@ export async function providerFor(ml: MachineLab): Promise<ProviderProcess> {
       data = resp.resourceData as ProviderData;
     },
   });
-  const { username, password } = ml.lab.info.nodes[0].bmc;
+  const { username } = ml.lab.info.nodes[0].bmc;
+  const password = bmcPassword ?? ml.lab.info.nodes[0].bmc.password;
   const redfish = { ...nullObject(providerSchema.blocks!.redfish.block), username, password, ca_file: ml.lab.info.ca };
   const config = configOf(providerSchema, {
     redfish,

@@ -217,3 +217,14 @@ describe("plan-summary never prints a 'reimage X → X' cell", () => {
     }
   });
 });
+
+describe("plan-summary on a rotated BMC password", () => {
+  it("says the machine gets new BMC credentials, in place, without printing the fingerprint", () => {
+    const before = { name: "r01-n01", backend: "maas", bmc_credentials_fingerprint: "scrypt1$a$b", status: "Deployed" };
+    const after = { ...before, bmc_credentials_fingerprint: "scrypt1$a$c" };
+    const text = md(plan([rc("rackform_machine", "r01_n01", ["update"], before, after)]));
+    expect(text).toContain("update (new BMC credentials)");
+    expect(text).not.toContain("scrypt1");
+    expect(text).not.toContain("⚠");
+  });
+});

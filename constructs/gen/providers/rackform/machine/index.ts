@@ -412,6 +412,11 @@ export class Machine extends cdktf.TerraformResource {
     return this.getStringAttribute('machine_id');
   }
 
+  // bmc_credentials_fingerprint - computed: true, optional: false, required: false
+  public get bmcCredentialsFingerprint() {
+    return this.getStringAttribute('bmc_credentials_fingerprint');
+  }
+
   // status - computed: true, optional: false, required: false
   public get status() {
     return this.getStringAttribute('status');
