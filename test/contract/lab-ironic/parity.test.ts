@@ -86,8 +86,16 @@ describe("lab Ironic vs Debian's Ironic 21.4 (fake-hardware)", () => {
     }
   });
 
-  it.each(["provide", "rebuild"])("shows the long-running state of %s on both (it lasts several polls)", (key) => {
-    expect(lab[key]).toEqual(real[key]);
+  // The lab holds a verb's long-running state for several polls, as real Ironic usually does. A warm real conductor
+  // can finish fake-hardware cleaning before the scenario's first poll (seen in CI), so on the real side the state may
+  // be missed; the path and the end state must still agree (the test above), and the lab must show it every time.
+  it.each(["provide", "rebuild"])("shows the long-running state of %s for several polls, as Ironic does", (key) => {
+    const l = lab[key] as { status: number; states: string[] };
+    const r = real[key] as { status: number; states: string[] };
+    expect(l).toEqual({ status: 202, states: PATHS[key] });
+    expect(r.status).toBe(l.status);
+    expect(r.states.at(-1)).toBe(l.states.at(-1));
+    expect(isSubsequence(r.states, l.states), `real ${key}: ${r.states.join(" → ")}`).toBe(true);
   });
 
   it.each(["maintenanceOff", "activeSettled", "deleteNode", "allocationAfterUndeploy"])("agrees on %s", (key) => {
