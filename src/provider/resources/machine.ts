@@ -71,6 +71,7 @@ function enrollSpec(data: ProviderData, v: ObjectValue, diags: Diagnostics): Enr
 /**
  * Find-before-create: adopts the machine a killed run left behind (same name and a MAC or the BMC), else enrolls it.
  * Refuses, with a diagnostic and no change, when the match is ambiguous (other name, or the name on other hardware).
+ * `adopted` says the machine was found, not enrolled by this run.
  */
 async function adoptOrEnroll(
   b: Backend,
@@ -79,7 +80,7 @@ async function adoptOrEnroll(
   log: Logger,
   signal: AbortSignal,
   diags: Diagnostics,
-): Promise<string | undefined> {
+): Promise<{ id: string; adopted: boolean } | undefined> {
   const name = spec.name;
   const found = await b.find(spec, signal);
   if (found && !found.matchedBy.includes("name")) {
@@ -108,14 +109,12 @@ async function adoptOrEnroll(
       id: found.facts.id,
       status: found.facts.status,
     });
-    // It may hold older BMC credentials than the ones the state is about to record a fingerprint of.
-    await b.setPowerCredentials(found.facts.id, spec, signal);
-    return found.facts.id;
+    return { id: found.facts.id, adopted: true };
   }
   log.info("enrolling the node", { bmc: spec.bmcAddress, macs: spec.macs });
   const id = await b.enroll(spec, signal);
   log.info("enrolled; commissioning", { id });
-  return id;
+  return { id, adopted: false };
 }
 
 /** Commissions; a failure keeps the machine with its evidence and returns a known state the engine records tainted. */
@@ -168,9 +167,15 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
   let id: string | undefined;
   try {
     return await bounded(ctx, ms, "create", `enrolling and commissioning ${name}`, async (signal) => {
-      id = await adoptOrEnroll(b, spec, backendName, log, signal, diags);
-      if (id === undefined) return undefined;
-      return commissionOrTaint(b, id, plan, backendName, log, signal, diags);
+      const got = await adoptOrEnroll(b, spec, backendName, log, signal, diags);
+      if (got === undefined) return undefined;
+      id = got.id;
+      const state = await commissionOrTaint(b, id, plan, backendName, log, signal, diags);
+      // An adopted machine may hold older BMC credentials than the ones the state is about to record a fingerprint
+      // of. They are handed over once it has settled: backends refuse updates during a state transition (Ironic 409
+      // "can not be updated while a state transition is in progress"), and a killed run leaves it in one.
+      if (got.adopted && !diags.hasError()) await b.setPowerCredentials(id, spec, signal);
+      return state;
     });
   } catch (e) {
     reportBackendError(diags, e, "enroll and commission the machine", nameSite(backendName, name));
