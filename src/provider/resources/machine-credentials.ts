@@ -1,7 +1,7 @@
 /**
  * rackform_machine's BMC credentials. The backend powers the node with the provider's redfish username and password,
  * handed over at enrollment; a rotated password must reach it too, or its power calls fail with 401. The state keeps a
- * salted scrypt fingerprint of them (credential-fingerprint.ts), never the credentials: the plan recomputes it from the
+ * scrypt-keyed HMAC fingerprint of them (credential-fingerprint.ts), never the credentials: the plan recomputes it from the
  * provider configuration (known at plan time), so a rotation plans an in-place update of every machine and apply
  * sends the new credentials to the backend.
  */

@@ -125,8 +125,8 @@ export const machineSchema: Schema = {
       sensitive: true,
       description:
         "Fingerprint of the BMC credentials the backend was given (the provider's redfish username and password): " +
-        "scrypt with a random salt per machine, so the state never holds the password and the fingerprint cannot " +
-        "be reversed. Each plan recomputes it from the provider configuration; when the password is rotated, the " +
+        "an HMAC with a random salt per machine under a salted scrypt key, so the state never holds the password " +
+        "and the fingerprint cannot be reversed. Each plan recomputes it from the provider configuration; when the password is rotated, the " +
         "plan shows this attribute changing (an in-place update, nothing replaced) and apply hands the new " +
         "credentials to the backend (MAAS power parameters, Ironic driver_info). After an import, the first " +
         "refresh records the current credentials as the ones the backend holds.",

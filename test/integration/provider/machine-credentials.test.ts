@@ -58,7 +58,7 @@ describe("rackform_machine after the BMC password was rotated", () => {
     const [maasState, ironicState] = created.map((c) => c.newState as ObjectValue);
     const maasId = maasState.machine_id as string;
     const ironicId = ironicState.machine_id as string;
-    expect(maasState.bmc_credentials_fingerprint).toMatch(/^scrypt1\$/);
+    expect(maasState.bmc_credentials_fingerprint).toMatch(/^scrypt2\$/);
 
     await rotate("r01-n01", ROTATED);
     await rotate("r01-n02", ROTATED);

@@ -52,7 +52,9 @@ describe("rackform_machine's BMC credentials", () => {
   it("records a salted fingerprint at create, never the password", async () => {
     const fake = new FakeBackend();
     const state = await created(fake);
-    expect(state.bmc_credentials_fingerprint).toMatch(/^scrypt1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(state.bmc_credentials_fingerprint).toMatch(
+      /^scrypt2\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/,
+    );
     expect(JSON.stringify(state)).not.toContain(FIRST);
     // Another machine with the same password gets an unrelated fingerprint (its own salt).
     const other = await planAndApply(await provider(fake, FIRST), T, machineSchema, {
@@ -106,7 +108,7 @@ describe("rackform_machine's BMC credentials", () => {
     const imported = { ...state, bmc_credentials_fingerprint: null };
     const read = await srv.readResource({ typeName: T, currentState: imported, private: new Uint8Array(0) });
     const refreshed = read.newState as ObjectValue;
-    expect(refreshed.bmc_credentials_fingerprint).toMatch(/^scrypt1\$/);
+    expect(refreshed.bmc_credentials_fingerprint).toMatch(/^scrypt2\$/);
     expect((await planChange(srv, T, machineSchema, config, refreshed)).plannedState).toEqual(refreshed);
   });
 
