@@ -17,6 +17,7 @@ import {
   type Validator,
   validator,
 } from "../../framework/index.js";
+import { parseHttpUrl } from "../service-url.js";
 import { bounded } from "../timeouts.js";
 
 /** Statuses that mean "this server does not do HEAD": then a one-byte ranged GET asks again. */
@@ -36,19 +37,9 @@ export function shownUrl(raw: string): string {
 export function imageUrl(): Validator {
   return validator("an http or https URL", (req, resp) => {
     if (typeof req.value !== "string") return;
-    let u: URL | undefined;
-    try {
-      u = /\s/.test(req.value) ? undefined : new URL(req.value);
-    } catch {
-      u = undefined;
-    }
-    const problem = !u
-      ? "is not a URL"
-      : u.protocol !== "http:" && u.protocol !== "https:"
-        ? `has the scheme ${u.protocol.replace(/:$/, "")}, not http or https`
-        : !u.hostname
-          ? "names no host"
-          : undefined;
+    // WHATWG parsing would quietly drop or encode white space; a downloader would not.
+    const { url: u, problem: bad } = /\s/.test(req.value) ? { problem: "is not a URL" } : parseHttpUrl(req.value);
+    const problem = bad ?? (!u?.hostname ? "names no host" : undefined);
     if (problem) {
       resp.diagnostics.error(
         "Invalid image URL",
