@@ -18,6 +18,7 @@ function bench(args: string[], env: Record<string, string>): Promise<{ code: num
       ["--import", "tsx", join(ROOT, "test/bench/fleet-converge-bench.ts"), ...args],
       {
         cwd: ROOT,
+        env: { ...process.env, ...env },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
