@@ -1,5 +1,5 @@
 /**
- * Fleet convergence benchmark (issue 12), printed, never asserted. A fleet of `racks × nodes` (default 32 × 32 = 1,024
+ * Fleet convergence benchmark (issue 12), printed, never asserted. A fleet of `stacks × nodes` (default 32 × 32 = 1,024
  * nodes) built with the Fleet construct, one stack per rack, state in PostgreSQL (one schema per stack), every stack
  * applied at once by its own engine as a pipeline's parallel jobs would, against one lab on the `realistic` profile
  * sped up so one node's chain (the critical path) takes about `--target` seconds. Then a no-op plan of every stack at
@@ -7,7 +7,7 @@
  * (goal ≤ 0.15 for the provider), peak provider RSS per process and summed over the stacks, requests per node per
  * endpoint kind and the peak rate per second; for the no-op plan its wall (goal < 20 s) and requests per node (goal
  * ≤ 5 per kind).
- * Run: npm run build && npm run bench:fleet-converge -- [--racks 32] [--nodes 32] [--backend maas,ironic]
+ * Run: npm run build && npm run bench:fleet-converge -- [--stacks 32] [--nodes 32 (per stack)] [--backend maas,ironic]
  *      [--engine terraform|tofu] [--profile realistic] [--target 540 | --speed N] [--sweep] [--total 256]
  * --sweep: instead, `--total` nodes as stacks of 16, 32 and 64 nodes, to pick a stack size for a machine like this.
  */
@@ -24,6 +24,8 @@ import {
   Image,
   IronicBackend,
   MaasBackend,
+  Rack,
+  RackformStack,
   SlurmCluster,
 } from "../../constructs/lib/index.js";
 import { imageUrl, type LabFile, rackLayout, rackNames } from "../../examples/lab-file.js";
@@ -39,7 +41,7 @@ import { CPU_HOOK, KINDS, type Kind, providerFigures, runEngine, sampleRates } f
 
 const { values } = parseArgs({
   options: {
-    racks: { type: "string", default: "32" },
+    stacks: { type: "string", default: "32" },
     nodes: { type: "string", default: "32" },
     backend: { type: "string", default: "maas,ironic" },
     engine: { type: "string", default: "terraform" },
@@ -61,8 +63,12 @@ function speedFor(backend: Backend): number {
   return ms > 0 ? ms / 1000 / Number(values.target) : 1; // the instant profile has no chain to scale
 }
 
-/** Synthesizes the fleet (no waves: every stack at once) into `outdir`; returns the stacks' names and directories. */
-function synthFleet(lab: Lab, backend: Backend, outdir: string, pgConn: string) {
+/**
+ * Synthesizes the fleet (no waves: every stack at once) into `outdir`; returns the stacks' names and directories. One
+ * rack per stack is the Fleet construct; more racks per stack (a rack holds at most 52 nodes) are Racks grouped in
+ * RackformStacks, with the same shared constructs and state backend.
+ */
+function synthFleet(lab: Lab, backend: Backend, outdir: string, pgConn: string, racksPerStack: number) {
   const info = lab.info as unknown as LabFile;
   const app = new App({ outdir });
   const image = new Image(app, "ubuntu-gpu", {
@@ -71,8 +77,7 @@ function synthFleet(lab: Lab, backend: Backend, outdir: string, pgConn: string) 
     sha256: "762af2a3c180385ab91b1ae939b9f4a73a621fd01ac43a2ab212826e610acf39",
   });
   const ib = info.ironic;
-  new Fleet(app, "fleet", {
-    racks: rackNames(info).map((name) => ({ name, ...rackLayout(info, name) })),
+  const shared = {
     image,
     flavor: new Flavor(app, "hgx-h100", { gpus: { model: "H100", count: 8 }, minMemoryGiB: 1024 }),
     acceptance: new AcceptancePolicy(app, "standard"),
@@ -86,8 +91,18 @@ function synthFleet(lab: Lab, backend: Backend, outdir: string, pgConn: string) 
           }),
     cluster: new SlurmCluster(app, "slurm", { url: info.slurm!.url, user: info.slurm!.user }),
     redfish: { username: info.nodes[0].bmc.username, caFile: info.ca },
-    stateBackend: { kind: "pg", connStr: pgConn },
-  });
+  };
+  const stateBackend = { kind: "pg" as const, connStr: pgConn };
+  const racks = rackNames(info).map((name) => ({ name, ...rackLayout(info, name) }));
+  if (racksPerStack === 1) new Fleet(app, "fleet", { racks, ...shared, stateBackend });
+  else
+    for (let i = 0; i < racks.length; i += racksPerStack) {
+      const stack = new RackformStack(app, `fleet-s${String(i / racksPerStack + 1).padStart(2, "0")}`, {
+        stateBackend,
+      });
+      for (const { name, ...layout } of racks.slice(i, i + racksPerStack))
+        new Rack(stack, name, { ...layout, ...shared });
+    }
   app.synth();
   return synthesizedStacks(join(outdir, ".."));
 }
@@ -103,8 +118,13 @@ interface StackResult {
 
 const errorsOf = (stderr: string) => [...stderr.matchAll(/^(?:│ )?Error: (.+)$/gm)].map((m) => m[1]);
 
-async function converge(backend: Backend, racks: number, perRack: number): Promise<void> {
-  const nodes = racks * perRack;
+/** The largest rack the lab builds for a stack: a stack of 64 nodes is two racks of 32. */
+const MAX_RACK = 32;
+
+async function converge(backend: Backend, stackCount: number, perStack: number): Promise<void> {
+  const nodes = stackCount * perStack;
+  const perRack = Math.min(perStack, MAX_RACK);
+  if (perStack % perRack !== 0) throw new Error(`--nodes ${perStack}: a stack is whole racks of ${MAX_RACK} or fewer`);
   const speed = speedFor(backend);
   const dir = await mkdtemp(join(tmpdir(), "rf-fleet-bench-"));
   const cleanups: (() => Promise<void>)[] = [];
@@ -122,7 +142,7 @@ async function converge(backend: Backend, racks: number, perRack: number): Promi
     const cliConfig = await freshInstall([builtProvider()]);
     cleanups.push(() => rm(dirname(cliConfig), { recursive: true, force: true }));
     mkdirSync(join(dir, "project"));
-    const stacks = synthFleet(lab, backend, join(dir, "project", "cdktf.out"), pgConn);
+    const stacks = synthFleet(lab, backend, join(dir, "project", "cdktf.out"), pgConn, perStack / perRack);
     if (backend === "maas") await uploadImages(lab.info, imagesOf(stacks.map((s) => s.json)));
     const eng = findEngine(values.engine as "terraform" | "tofu");
     const env = (stack: string): NodeJS.ProcessEnv => ({
@@ -140,7 +160,7 @@ async function converge(backend: Backend, racks: number, perRack: number): Promi
     });
     const cp = criticalPath((op) => lab.world.time.duration(op), backend);
     console.log(
-      `\n${backend}: ${racks} stacks × ${perRack} nodes = ${nodes} nodes, ${values.engine}, lab "${values.profile}" ×${speed.toFixed(1)}; ` +
+      `\n${backend}: ${stackCount} stacks × ${perStack} nodes = ${nodes} nodes, ${values.engine}, lab "${values.profile}" ×${speed.toFixed(1)}; ` +
         `critical path ${cp.terms} = ${(cp.totalMs / 1000).toFixed(1)} s`,
     );
     const t0 = performance.now();
@@ -173,14 +193,14 @@ async function converge(backend: Backend, racks: number, perRack: number): Promi
       stacks.map(async (s) => {
         const r = await runEngine(
           eng.bin,
-          ["apply", "-auto-approve", "-no-color", `-parallelism=${perRack}`, "-lock-timeout=10m"],
+          ["apply", "-auto-approve", "-no-color", `-parallelism=${Math.min(perStack, 64)}`, "-lock-timeout=10m"],
           s.dir,
           env(s.name),
         );
         if (process.env.RF_BENCH_DEBUG) console.log(r.stdout);
         return {
           name: s.name,
-          nodes: perRack,
+          nodes: perStack,
           applyS: r.wallS,
           ok: r.code === 0,
           errors: errorsOf(r.stderr),
@@ -202,13 +222,13 @@ async function converge(backend: Backend, racks: number, perRack: number): Promi
       stacks.map(async (s) => {
         const r = await runEngine(
           eng.bin,
-          ["plan", "-no-color", "-detailed-exitcode", `-parallelism=${perRack}`, "-lock-timeout=10m"],
+          ["plan", "-no-color", "-detailed-exitcode", `-parallelism=${Math.min(perStack, 64)}`, "-lock-timeout=10m"],
           s.dir,
           env(s.name),
         );
         return {
           name: s.name,
-          nodes: perRack,
+          nodes: perStack,
           applyS: r.wallS,
           ok: r.code === 0,
           errors: errorsOf(r.stderr),
@@ -274,5 +294,5 @@ if (values.sweep) {
     for (const per of [16, 32, 64]) await converge(backend, Math.ceil(total / per), per);
   }
 } else {
-  for (const backend of backends) await converge(backend, Number(values.racks), Number(values.nodes));
+  for (const backend of backends) await converge(backend, Number(values.stacks), Number(values.nodes));
 }

@@ -39,7 +39,7 @@ describe.each(ENGINES)("npm run bench:fleet-converge at its sanity size under %s
   it(`converges 2 stacks × 2 nodes through ${backend} at once, then plans no change, printing every figure`, async () => {
     const pg = await testDatabase(`fleet_bench_${engine}`);
     const r = await bench(
-      ["--racks", "2", "--nodes", "2", "--profile", "instant", "--backend", backend, "--engine", engine],
+      ["--stacks", "2", "--nodes", "2", "--profile", "instant", "--backend", backend, "--engine", engine],
       { RACKFORM_PG_CONN_STR: pg.connStr, PGPASSWORD: pg.password },
     );
     await pg.stop();
