@@ -144,6 +144,8 @@ export class Conductor {
             props.capabilities = n.properties.capabilities;
           }
           n.properties = props;
+          // Ironic's redfish inspect stores the inventory it read (no plugin data: there is no ramdisk).
+          n.inventory = { inventory: hw.inventory, plugin_data: {} };
           const known = new Set([...this.store.ports.values()].map((p) => p.address));
           for (const mac of hw.macs) if (!known.has(mac)) this.createPort(n, mac);
         }

@@ -84,6 +84,24 @@ describe("redfish driver against the lab BMC", () => {
     const ports = (await call(url, "GET", `/v1/nodes/${uuid}/ports?detail=true`)).json.ports;
     const macs = [...dc.world.nodes.values()][0].ports.map((p) => p.mac.toLowerCase());
     expect(ports.map((p: { address: string }) => p.address).sort()).toEqual([...macs].sort());
+
+    // The inventory the redfish inspect interface stores (API 1.81, ironic/drivers/modules/redfish/inspect.py).
+    const world = [...dc.world.nodes.values()][0];
+    const inv = await call(url, "GET", `/v1/nodes/${uuid}/inventory`, { version: "1.81" });
+    expect(inv.status).toBe(200);
+    expect(inv.json.plugin_data).toEqual({});
+    expect(inv.json.inventory).toMatchObject({
+      memory: { physical_mb: hw.memory.dimms * hw.memory.dimmGiB * 1024 },
+      cpu: { count: hw.cpu.sockets * hw.cpu.coresPerSocket * 2, model_name: hw.cpu.model, architecture: "x86_64" },
+      system_vendor: { product_name: world.spec.name, serial_number: world.serial, manufacturer: hw.manufacturer },
+      boot: { current_boot_mode: "uefi" },
+    });
+    expect(inv.json.inventory.interfaces.map((i: { mac_address: string }) => i.mac_address.toLowerCase())).toEqual(
+      macs,
+    );
+    expect(inv.json.inventory.disks).toHaveLength(hw.disks.length);
+    const old = await call(url, "GET", `/v1/nodes/${uuid}/inventory`, { version: "1.80" });
+    expect(old.status).toBe(404);
   });
 
   it("powers the host on and off through Redfish Reset", async () => {
