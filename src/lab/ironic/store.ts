@@ -207,6 +207,27 @@ export class IronicStore {
     return [...this.ports.values()].filter((p) => p.node_uuid === nodeUuid);
   }
 
+  /** A new port of the node for a discovered MAC (pxe_enabled, as inspection creates them). */
+  newPort(nodeUuid: string, mac: string): PortRecord {
+    const uuid = randomUUID();
+    const port: PortRecord = {
+      uuid,
+      address: mac,
+      node_uuid: nodeUuid,
+      pxe_enabled: true,
+      extra: {},
+      internal_info: {},
+      is_smartnic: false,
+      local_link_connection: {},
+      physical_network: null,
+      name: null,
+      created_at: this.now(),
+      updated_at: null,
+    };
+    this.ports.set(uuid, port);
+    return port;
+  }
+
   /** Marks a record changed now. */
   touch(r: { updated_at: number | null }): void {
     r.updated_at = this.now();
