@@ -98,6 +98,8 @@ function allocate(deps: RegionDeps, ctx: ActionContext): MachineRecord {
     .filter((x) => x.status === NodeStatus.READY && matches(x, constraints))
     .sort(cheapestFirst)[0];
   if (!m) throw noMatch(constraints, p);
+  // dry_run shows which machine would match without acquiring it.
+  if (p.bool("dry_run")) return m;
   deps.lifecycle.allocate(m, userOf(ctx));
   if (p.get("comment")) deps.store.event(m, "INFO", "Allocated", p.get("comment")!, userOf(ctx));
   return m;

@@ -131,9 +131,15 @@ describe("MAAS lab: op=allocate constraints", () => {
     expect(unknown.json).toEqual({ zone: ["No such zone: 'mars'."], mem: ["Invalid memory: number of MiB required."] });
   });
 
-  it("picks the cheapest match (cpu_count + memory/1024) as MAAS orders candidates", async () => {
+  it("picks the cheapest match (cpu_count + memory/1024) as MAAS orders candidates; dry_run acquires nothing", async () => {
     await readyMachine("large", "52:54:00:14:02:05", { cpu_count: "128", memory: "524288" });
     const cheap = await readyMachine("medium", "52:54:00:14:02:06", { cpu_count: "32", memory: "131072" });
+    const dry = await call(lab, "machines/", {
+      method: "POST",
+      op: "allocate",
+      form: { cpu_count: "16", dry_run: "true" },
+    });
+    expect(dry.json).toMatchObject({ system_id: cheap, status_name: "Ready" });
     const r = await call(lab, "machines/", { method: "POST", op: "allocate", form: { cpu_count: "16" } });
     expect(r.json.system_id).toBe(cheap);
   });
