@@ -5,6 +5,8 @@ import {
   COMMISSIONING_SCRIPTS,
   DEFAULT_COMMISSION_TESTS,
   type FaultOp,
+  type HardwareProbe,
+  type HardwareReport,
   type MaasDelays,
   type ScriptOutcome,
   type ScriptRunner,
@@ -56,6 +58,9 @@ export class Lifecycle {
   set scriptRunner(fn: ScriptRunner | undefined) {
     this.sets.runner = fn;
   }
+
+  /** Reads the machine's hardware when commissioning passes (the composed lab reads the world's node). */
+  hardwareProbe: HardwareProbe | undefined;
 
   /** Registers a listener for status changes. */
   onStatusChange(fn: StatusListener): void {
@@ -151,6 +156,7 @@ export class Lifecycle {
         this.powerAsync(m, false);
         return;
       }
+      this.learnHardware(m, this.hardwareProbe?.(m));
       if (tset.results.length === 0) return this.commissioned(m);
       this.move(m, S.TESTING, "Testing");
       this.sets.start(tset);
@@ -159,6 +165,32 @@ export class Lifecycle {
         this.testingFailed(m, tset);
       });
     });
+  }
+
+  // As MAAS's commissioning hooks store lshw results: cpu_count, memory, hardware_info, and every NIC as an interface.
+  private learnHardware(m: MachineRecord, hw: HardwareReport | undefined): void {
+    if (!hw) return;
+    m.cpuCount = hw.cpuCount;
+    m.memoryMiB = hw.memoryMiB;
+    m.hardwareInfo = { ...hw.info };
+    for (const nic of hw.nics) {
+      const mac = nic.mac.toLowerCase();
+      const known = m.interfaces.find((i) => i.macAddress === mac);
+      if (known) {
+        Object.assign(known, { vendor: nic.vendor, product: nic.product });
+        continue;
+      }
+      m.interfaces.push({
+        id: this.store.nextId("interface"),
+        name: `eth${m.interfaces.length}`,
+        macAddress: mac,
+        type: "physical",
+        enabled: true,
+        vendor: nic.vendor,
+        product: nic.product,
+        ipAddress: null,
+      });
+    }
   }
 
   private commissioned(m: MachineRecord): void {
@@ -222,6 +254,8 @@ export class Lifecycle {
     }
     this.move(m, S.DEPLOYING, "Deploying");
     Object.assign(m, { osystem, distroSeries: series, userData, hweKernel: hwe });
+    // MAAS claims the AUTO addresses of the boot interface when deployment starts (they show in ip_addresses).
+    if (m.interfaces[0]) m.interfaces[0].ipAddress = `10.20.${Math.floor(m.id / 250)}.${(m.id % 250) + 2}`;
     const iset = this.sets.create(m, ResultType.INSTALLATION, ["/tmp/install.log"]);
     m.currentInstallationSetId = iset.id;
     this.sets.start(iset);
@@ -279,6 +313,7 @@ export class Lifecycle {
   private released(m: MachineRecord): void {
     this.move(m, S.READY, "Released");
     Object.assign(m, { owner: null, osystem: "", distroSeries: "", userData: null, hweKernel: null, ownerData: {} });
+    for (const i of m.interfaces) i.ipAddress = null;
     this.store.event(m, "INFO", "Released");
     this.powerAsync(m, false);
   }

@@ -16,6 +16,7 @@ import { createSecureContext, type SecureContext, TLSSocket } from "node:tls";
 import type { RequestLog } from "../request-log.js";
 import type { World } from "../world/model.js";
 import { DEFAULT_SESSION_LIMITS } from "../world/spec.js";
+import { bootOptionRoutes } from "./boot-options.js";
 import { errorBody, RedfishError } from "./errors.js";
 import { inventoryRoutes } from "./inventory.js";
 import { oemPciRoutes } from "./oem-pci.js";
@@ -29,6 +30,7 @@ import { virtualMediaRoutes } from "./virtual-media.js";
 
 const router = new Router([
   ...systemRoutes,
+  ...bootOptionRoutes,
   ...sessionRoutes,
   ...inventoryRoutes,
   ...oemPciRoutes,
