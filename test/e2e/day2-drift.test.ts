@@ -149,6 +149,21 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
     await healsInOneApply([`rackform_cluster_member.${resourceName(nodes[2])}`]);
   });
 
+  it("a node deleted from Slurm by hand: slurmctld refuses (slurm.conf lists it), so nothing changed and the plan is empty", async () => {
+    // The rack's nodes are slurm.conf nodes (ReturnToService=0); only dynamic ones (slurmd -Z) can be deleted, and the
+    // integration tests cover rackform's answer to those (a re-join that fails fast naming the slurmd restart).
+    const s = lab.info.slurm!;
+    const c = new SlurmClient({ url: s.url, user: s.user, token: s.token });
+    try {
+      await expect(c.deleteNode(nodes[2])).rejects.toThrow(/Can't delete non-dynamic node|2028/);
+    } finally {
+      await c.close();
+    }
+    expect((await slurmNodes(lab)).get(nodes[2])?.schedulable).toBe(true);
+    const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  });
+
   it("a machine marked Broken by hand in MAAS: its gate re-runs (returning it to service) and it rejoins", async () => {
     const id = (await maasView()).get(nodes[3])!.split("/")[1];
     const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });

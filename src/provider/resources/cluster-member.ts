@@ -6,7 +6,11 @@
  * does not fail and does not re-join (a refresh changes nothing); modifyPlan then plans `joined: false -> true` with
  * `state` unknown, an in-place update whose apply re-joins the node. This is rackform_bmc's `conformant` technique:
  * the drift shows in `plan -detailed-exitcode` and stays scoped to the one node. Features, labels and taints changed by
- * hand read back as they are, so the plan shows them converging. A node the scheduler no longer knows reads as gone.
+ * hand read back as they are, so the plan shows them converging. A node the scheduler no longer knows (deleted by
+ * hand) reads as joined = false, state "absent", and the same in-place update brings it back: Kubernetes gets its Node
+ * object created again, which the running kubelet fills in at its next status update (a running kubelet never
+ * registers again: kubernetes/kubernetes#71398); Slurm has no way to create a node through slurmrestd, so the update
+ * fails at once naming the slurmd restart that brings it back.
  *
  * Destroy never kills work: Slurm jobs run to completion under DRAIN, Kubernetes pods leave through the Eviction API
  * (PodDisruptionBudgets honoured). When that takes longer than timeouts.delete the destroy fails, naming what still
@@ -41,6 +45,7 @@ import {
   DrainTimeoutError,
   type JoinSpec,
   kubernetesOps,
+  NodeGoneError,
   type Observed,
   type SchedulerOps,
   slurmOps,
@@ -65,6 +70,9 @@ export interface ClusterMemberOptions {
   /** Time between registration and drain polls. @default 5_000 */
   readonly pollMs?: number;
 }
+
+/** The `state` of a member whose node the scheduler no longer knows. */
+const ABSENT = "absent";
 
 const LABEL: Record<SchedulerKind, string> = { slurm: "Slurm", kubernetes: "Kubernetes" };
 const DAEMON: Record<SchedulerKind, string> = { slurm: "slurmd", kubernetes: "the kubelet" };
@@ -179,6 +187,12 @@ async function converge(
   let rejected: unknown;
   try {
     const o = await bounded(ctx, ms, op, what(plan), async (signal) => {
+      // Deleted from the scheduler by hand (read kept it as ABSENT): bring its object back, then wait for its daemon.
+      if (prior && (await ops.lookup(node, true)) === undefined) {
+        ctx.log.info("the node is gone from the scheduler; creating it again", { scheduler: ops.kind, node });
+        await ops.recreate(node, joinSpec(plan, prior));
+        phase = "register";
+      }
       while (phase === "register") {
         lastSeen = await ops.lookup(node, true);
         if (lastSeen?.registered) phase = "join";
@@ -201,6 +215,14 @@ async function converge(
     });
     return stateOf(plan, o);
   } catch (e) {
+    if (e instanceof NodeGoneError) {
+      diags.error(
+        `${LABEL[ops.kind]} node ${node} is gone`,
+        `${e.message}. Nothing was changed.\n${e.fix}`,
+        path("node"),
+      );
+      return undefined;
+    }
     if (rejected && e instanceof OperationTimeoutError) {
       addClientError(diags, rejected, `join ${LABEL[ops.kind]}`, site(plan));
       return undefined;
@@ -294,7 +316,17 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
             `${what(st)}: ${await ops.whatIsThere(nodeOf(st)).catch((e: Error) => e.message)}. Check the import id (slurm:<node> or kubernetes:<node>).`,
             path("node"),
           );
-        } else resp.state = null;
+          return;
+        }
+        // Deleted from the scheduler outside rackform while rackform has it joined: kept as not joined, so the plan
+        // is this member's in-place re-join (modifyPlan), not a create that would wait for a registration that a
+        // running daemon never sends.
+        resp.state = { ...st, joined: false, state: ABSENT };
+        resp.diagnostics.warning(
+          `Node gone from ${LABEL[ops.kind]}: ${nodeOf(st)}`,
+          `${what(st)} is no longer known to ${LABEL[ops.kind]}: it was deleted outside rackform. The plan updates this rackform_cluster_member to bring it back (${ops.kind === "kubernetes" ? "rackform creates the Node object again and waits for its kubelet's next status update" : "only a restarted slurmd registers it again"}).`,
+          path("joined"),
+        );
         return;
       }
       resp.state = stateOf(st, o, imported);
