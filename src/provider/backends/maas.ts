@@ -345,6 +345,27 @@ export class MaasBackend implements Backend {
     await this.client.markBroken(id, reason);
   }
 
+  async liftQuarantine(id: string, signal?: AbortSignal): Promise<boolean> {
+    let m: MaasMachine;
+    try {
+      m = await this.client.getMachine(id, signal);
+    } catch (e) {
+      if (isNotFound(e)) return false;
+      throw e;
+    }
+    let lifted = false;
+    if (m.status === MAAS_STATUS.BROKEN && m.statusMessage.startsWith(QUARANTINE_PREFIX)) {
+      m = await this.client.markFixed(id, "rackform: its acceptance gate was destroyed; lifting rackform's quarantine");
+      lifted = true;
+    }
+    // Failed testing is MAAS's own verdict on the test rackform ran (release handles it); only rackform's note goes.
+    if (m.description.startsWith(QUARANTINE_PREFIX)) {
+      await this.client.updateMachine(id, { description: "" }, signal);
+      lifted = true;
+    }
+    return lifted;
+  }
+
   private gate(): MaasAcceptance {
     return this.acceptance;
   }
