@@ -1,9 +1,10 @@
 /**
  * Issue 11's principle 3 under the real engines: teardown never deadlocks. A node removed from a converged 4-node
- * Ironic + Kubernetes rack while its BMC does not answer, or whose outlet the same change switches off: the apply
- * either succeeds or fails fast naming the node and the fix; Ironic is left in no `error` state and under no
- * maintenance rackform set; once the BMC answers again, the next apply converges with no hand call and the plan after
- * it is empty. The lab runs on its `instant` profile, one lab per engine.
+ * Ironic + Kubernetes rack while its BMC does not answer, whose outlet the same change switches off, or which its gate
+ * quarantined: the apply either succeeds or fails fast naming the node and the fix; Ironic is left in no `error` state
+ * and under no maintenance rackform set; once the BMC answers again, the next apply converges with no hand call and the
+ * plan after it is empty. Then the same silent-BMC removal on a MAAS + Slurm rack. The lab runs on its `instant`
+ * profile, one lab per rack.
  */
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,9 +12,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IronicClient, type IronicNode } from "../../src/clients/ironic/index.js";
 import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
+import { MaasClient } from "../../src/clients/maas/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
-import { rackConfig, rackStack } from "../support/rack.js";
+import { rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
 
 let cliConfig: string;
@@ -164,5 +166,57 @@ describe.each(ENGINES)("teardown on a 4-node Ironic + Kubernetes rack under %s",
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(await ironicNode(sick)).toBeUndefined();
     await converged(kept);
+  });
+});
+
+describe.each(ENGINES)("teardown on a 4-node MAAS + Slurm rack under %s", (name) => {
+  let lab: Lab;
+  let w: Workdir;
+  let nodes: string[];
+
+  beforeAll(async () => {
+    lab = await startLab({ nodes: 4, profile: "instant", stateDir: await mkdtemp(join(tmpdir(), "rf-lab-")) });
+    await uploadGoldenImage(lab);
+    nodes = lab.info.nodes.map((n) => n.name);
+    w = await rackStack(engine(name), cliConfig, lab, "maas", nodes);
+    await w.ok(["init", "-no-color"]);
+    await w.ok(["apply", "-auto-approve", "-no-color"]);
+  });
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  /** Every MAAS machine as hostname → status name. */
+  async function maasView(): Promise<Map<string, string>> {
+    const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
+    try {
+      return new Map((await c.listMachines()).map((m) => [m.hostname, m.statusName]));
+    } finally {
+      await c.close();
+    }
+  }
+
+  it("a node removed while its BMC does not answer: the release fails naming it and the fix; once the BMC is back one apply finishes", async () => {
+    const gone = nodes[3];
+    const kept = nodes.slice(0, 3);
+    const fault = lab.world.faults.add({ kind: "bmc-unreachable", node: gone });
+    try {
+      await w.write({ "main.tf": rackConfig(lab, "maas", kept) });
+      const first = await w.run(["apply", "-auto-approve", "-no-color"]);
+      expect(first.code, first.stdout).toBe(1);
+      expect(folded(first)).toContain(`Error: Release failed: ${gone}`);
+      expect(folded(first)).toContain(`check ${gone}'s BMC (MAAS could not power it off`);
+      // MAAS's own state, which it releases from again; nothing rackform set (no Broken).
+      expect((await maasView()).get(gone)).toBe("Failed releasing");
+    } finally {
+      lab.world.faults.remove(fault.id);
+    }
+    await w.ok(["apply", "-auto-approve", "-no-color"]);
+    expect((await maasView()).has(gone)).toBe(false);
+    const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    for (const n of kept) expect((await maasView()).get(n), n).toBe("Deployed");
+    const slurm = await slurmNodes(lab);
+    for (const n of kept) expect(slurm.get(n)?.schedulable, n).toBe(true);
   });
 });

@@ -287,7 +287,16 @@ export class MaasBackend implements Backend {
         message: `the machine is ${m.statusName}; rackform releases only allocated, deployed or failed machines`,
       };
     }
-    return this.waitReady(id, o);
+    const out = await this.waitReady(id, o);
+    if (out.kind === "failed" && out.facts.status === "Failed releasing") {
+      // MAAS powers a machine off to release it: a silent BMC ends here, and MAAS releases from here again.
+      const name = out.facts.name || id;
+      return {
+        ...out,
+        fix: `check ${name}'s BMC (MAAS could not power it off: its PDU outlet on, its network reachable); MAAS releases a machine in Failed releasing again, so apply again once it answers.`,
+      };
+    }
+    return out;
   }
 
   async runAcceptance(id: string, o: AcceptanceOptions): Promise<AcceptanceRun> {
