@@ -205,9 +205,10 @@ describe.each(ENGINES)("teardown on a 4-node MAAS + Slurm rack under %s", (name)
       const first = await w.run(["apply", "-auto-approve", "-no-color"]);
       expect(first.code, first.stdout).toBe(1);
       expect(folded(first)).toContain(`Error: Release failed: ${gone}`);
-      expect(folded(first)).toContain(`check ${gone}'s BMC (MAAS could not power it off`);
+      // The demo releases with erase: MAAS must power the machine on to boot its erase environment.
+      expect(folded(first)).toContain(`check ${gone}'s BMC (MAAS could not power it on to erase its disks`);
       // MAAS's own state, which it releases from again; nothing rackform set (no Broken).
-      expect((await maasView()).get(gone)).toBe("Failed releasing");
+      expect((await maasView()).get(gone)).toBe("Failed disk erasing");
     } finally {
       lab.world.faults.remove(fault.id);
     }

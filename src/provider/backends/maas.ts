@@ -288,12 +288,13 @@ export class MaasBackend implements Backend {
       };
     }
     const out = await this.waitReady(id, o);
-    if (out.kind === "failed" && out.facts.status === "Failed releasing") {
-      // MAAS powers a machine off to release it: a silent BMC ends here, and MAAS releases from here again.
+    const powerFailed = /^Power (on|off) for the node failed/.test(out.kind === "failed" ? out.facts.message : "");
+    if (out.kind === "failed" && powerFailed) {
+      // MAAS powers a machine off to release it, on to erase it: a silent BMC ends here, and MAAS releases from here.
       const name = out.facts.name || id;
       return {
         ...out,
-        fix: `check ${name}'s BMC (MAAS could not power it off: its PDU outlet on, its network reachable); MAAS releases a machine in Failed releasing again, so apply again once it answers.`,
+        fix: `check ${name}'s BMC (MAAS could not power it ${o.erase ? "on to erase its disks" : "off"}: its PDU outlet on, its network reachable); MAAS releases a machine in ${out.facts.status} again, so apply again once it answers.`,
       };
     }
     return out;
