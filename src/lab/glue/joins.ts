@@ -92,6 +92,8 @@ export function wireJoins(deps: JoinDeps): void {
   const targetsOf = (userData: string | undefined): JoinTarget[] =>
     mode === "always" ? ["slurm", "kubernetes"] : mode === "never" ? [] : joinTargets(userData);
 
+  const kubeletOf = (m: Member) => kubeletRegistration(m.node, world.visibleGpus(m.node).length);
+
   async function boot(m: Member): Promise<void> {
     await clock.sleep(bootMs());
     // The backend powered the host on in the background; slurmd and kubelet start whenever it runs, however late (a
@@ -127,7 +129,12 @@ export function wireJoins(deps: JoinDeps): void {
       await clock.sleep(tick);
       if (m.gone) return;
       if (world.powerState(m.node) === "On") {
-        if (silentSince === undefined) continue;
+        if (silentSince === undefined) {
+          // The kubelet's node status update: a Node deleted by hand stays gone (a running kubelet does not register
+          // again); one an admin created again by that name gets its status.
+          if (m.targets.includes("kubernetes")) deps.kubernetes?.hooks.kubeletStatusUpdate(m.name, kubeletOf(m));
+          continue;
+        }
         silentSince = undefined;
         if (!slurmDown && !notReady) continue;
         await clock.sleep(bootMs());

@@ -103,7 +103,7 @@ export class Lifecycle {
   }
 
   // Runs a power action in the background; on failure the machine lands in `failStatus` with the driver's message.
-  private powerAsync(m: MachineRecord, on: boolean, failStatus?: number): void {
+  private powerAsync(m: MachineRecord, on: boolean, failStatus?: number): Promise<boolean> {
     // Power actions of one machine run in order (as MAAS queues them per node): a quick operation's power-off must
     // not overtake its power-on.
     const prior = this.powerChains.get(m.systemId) ?? Promise.resolve();
@@ -116,9 +116,10 @@ export class Lifecycle {
     void settled.then(() => {
       if (this.powerChains.get(m.systemId) === settled) this.powerChains.delete(m.systemId);
     });
-    action.then(
+    return action.then(
       () => {
         m.powerState = on ? "on" : "off";
+        return true;
       },
       (e: unknown) => {
         m.powerState = "error";
@@ -130,6 +131,7 @@ export class Lifecycle {
           this.setStatus(m, failStatus);
           m.statusMessage = msg;
         }
+        return false;
       },
     );
   }
@@ -286,27 +288,34 @@ export class Lifecycle {
     if (erase) {
       this.move(m, S.DISK_ERASING, "Disk erasing");
       this.store.event(m, "INFO", "Disk erasing", `mode=${mode}`, user);
-      this.powerAsync(m, true, S.FAILED_DISK_ERASING);
-      this.later(m, this.delays.eraseMs, () => {
-        if (this.takeFault(m, "erase")) {
-          this.move(m, S.FAILED_DISK_ERASING, "Failed to erase disks.");
-          this.store.event(m, "ERROR", "Failed to erase disks", m.statusMessage);
-          return;
-        }
-        this.released(m);
+      // The erase runs in the ephemeral environment the machine boots: without power (a silent BMC) it never starts,
+      // and the power failure ends it in Failed disk erasing, as MAAS does.
+      void this.powerAsync(m, true, S.FAILED_DISK_ERASING).then((powered) => {
+        if (!powered || m.status !== S.DISK_ERASING) return;
+        this.later(m, this.delays.eraseMs, () => {
+          if (this.takeFault(m, "erase")) {
+            this.move(m, S.FAILED_DISK_ERASING, "Failed to erase disks.");
+            this.store.event(m, "ERROR", "Failed to erase disks", m.statusMessage);
+            return;
+          }
+          this.released(m);
+        });
       });
       return;
     }
     this.move(m, S.RELEASING, "Releasing");
     this.store.event(m, "INFO", "Releasing", "", user);
-    this.powerAsync(m, false, S.FAILED_RELEASING);
-    this.later(m, this.delays.releaseMs, () => {
-      if (this.takeFault(m, "release")) {
-        this.move(m, S.FAILED_RELEASING, "Failed to release the machine.");
-        this.store.event(m, "ERROR", "Failed releasing", m.statusMessage);
-        return;
-      }
-      this.released(m);
+    // MAAS releases once the machine is off: a power-off that fails ends in Failed releasing.
+    void this.powerAsync(m, false, S.FAILED_RELEASING).then((off) => {
+      if (!off || m.status !== S.RELEASING) return;
+      this.later(m, this.delays.releaseMs, () => {
+        if (this.takeFault(m, "release")) {
+          this.move(m, S.FAILED_RELEASING, "Failed to release the machine.");
+          this.store.event(m, "ERROR", "Failed releasing", m.statusMessage);
+          return;
+        }
+        this.released(m);
+      });
     });
   }
 
