@@ -22,12 +22,14 @@ import {
   path,
   type Schema,
   stringLength,
+  stringMatches,
   validator,
 } from "../framework/index.js";
 import type { Backend, BackendName } from "./backends/backend.js";
 import { readCaBundle } from "./ca-bundle.js";
 import { CredentialFingerprints } from "./credential-fingerprint.js";
 import { DisruptionBudget } from "./disruption-budget.js";
+import { IMAGE_URL } from "./resources/deployment-schema.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
 import { serviceUrl } from "./service-url.js";
 import { DEFAULT_TIMINGS, type ProviderTimings } from "./timings.js";
@@ -64,6 +66,20 @@ const needsUsername = validator("set together with username", (req, resp) => {
     );
   }
 });
+
+/** Ironic takes the conductor's defaults only when driver_info names neither image: one alone is refused. */
+function setTogether(other: string) {
+  return validator(`set together with ${other}`, (req, resp) => {
+    if (typeof req.value !== "string" || isUnknown(req.parent[other] ?? null)) return;
+    if (req.parent[other] === null || req.parent[other] === undefined) {
+      resp.diagnostics.error(
+        "Set deploy_kernel and deploy_ramdisk together",
+        `Ironic takes the conductor's [conductor]deploy_kernel/deploy_ramdisk only when the node's driver_info names neither, so with one set cleaning and deploys would fail for want of ironic.${other}. Set ${other} too, or remove both to use the conductor's defaults.`,
+        req.path,
+      );
+    }
+  });
+}
 
 const duration = validator("a duration such as 500ms or 2s", (req, resp) => {
   if (typeof req.value !== "string") return;
@@ -163,6 +179,24 @@ export const providerSchema: Schema = {
             description: "Keystone token (X-Auth-Token), instead of basic auth. Falls back to RACKFORM_IRONIC_TOKEN.",
             validators: [conflictsWith("username")],
           }),
+          deploy_kernel: attr.string({
+            optional: true,
+            description:
+              "URL of the deploy (IPA) kernel, written to each node's driver_info when rackform_machine enrolls it " +
+              "(before manage, inspect and provide), so the automated cleaning of provide boots the ramdisk. Needed " +
+              "when ironic.conf has no `[conductor]deploy_kernel`: without either, cleaning ends in clean failed + " +
+              "maintenance. Set it with deploy_ramdisk. A change is written to existing nodes in place. " +
+              "rackform_deployment's deploy_kernel overrides it for one deployment. @default not written (the " +
+              "conductor's default applies)",
+            validators: [stringMatches(IMAGE_URL, "an http(s):// or file:// URL"), setTogether("deploy_ramdisk")],
+          }),
+          deploy_ramdisk: attr.string({
+            optional: true,
+            description:
+              "URL of the deploy (IPA) ramdisk, written to each node's driver_info with deploy_kernel (see there). " +
+              "@default not written (the conductor's default applies)",
+            validators: [stringMatches(IMAGE_URL, "an http(s):// or file:// URL"), setTogether("deploy_kernel")],
+          }),
         },
       },
       { description: 'The Ironic API that rackform_machine resources with backend = "ironic" enroll into.' },
@@ -186,8 +220,11 @@ export interface RedfishSettings {
 /** Backend endpoints resolved from the `maas` and `ironic` blocks; absent when not configured. */
 export interface BackendSettings {
   readonly maas?: { readonly url: string; readonly apiKey: string };
-  readonly ironic?: { readonly url: string; readonly auth: IronicAuth };
+  readonly ironic?: { readonly url: string; readonly auth: IronicAuth; readonly deployImages?: DeployImages };
 }
+
+/** The deploy (IPA) kernel and ramdisk every Ironic node gets at enrollment; "unknown" while the plan cannot tell. */
+export type DeployImages = { readonly kernel: string; readonly ramdisk: string } | "unknown";
 
 /** What every resource receives from configure. */
 export class ProviderData {
@@ -331,6 +368,17 @@ function resolveBackends(config: ObjectValue, diags: Diagnostics): BackendSettin
     : user
       ? { type: "basic", username: user, password: pass ?? "" }
       : { type: "noauth" };
-  if (ironicUrl) out.ironic = { url: ironicUrl, auth };
+  if (ironicUrl) out.ironic = { url: ironicUrl, auth, deployImages: resolveDeployImages(config) };
   return out;
+}
+
+/** The ironic block's deploy_kernel/deploy_ramdisk: both, neither (undefined) or not known yet. */
+function resolveDeployImages(config: ObjectValue): DeployImages | undefined {
+  if (isUnknown(config.ironic ?? null)) return "unknown";
+  const o = isKnown(config, "ironic") ? getObject(config, "ironic") : null;
+  if (!o) return undefined;
+  if (isUnknown(o.deploy_kernel ?? null) || isUnknown(o.deploy_ramdisk ?? null)) return "unknown";
+  // Read loosely: a configuration built by an older schema (or by hand in a test) has no such attributes.
+  const [kernel, ramdisk] = [o.deploy_kernel, o.deploy_ramdisk];
+  return typeof kernel === "string" && typeof ramdisk === "string" ? { kernel, ramdisk } : undefined;
 }

@@ -2,9 +2,9 @@
 
 import type { ConductorDeployDefaults } from "./conductor-types.js";
 import { type Ctx, objectBody, type Reply } from "./context.js";
-import { fault, invalid, invalidState, nodeLocked, pyRepr } from "./errors.js";
+import { fault, invalid, invalidState, nodeLocked } from "./errors.js";
 import { nodeOr404 } from "./nodes-api.js";
-import { deployImages } from "./ramdisk.js";
+import { deployImages, missingDeployImages, missingImagesMessage } from "./ramdisk.js";
 import { renderPort, renderStates } from "./render.js";
 import { isActionable, POWER_TARGETS, S, VERBS } from "./states.js";
 import { checkSteps, type StepRequest } from "./steps.js";
@@ -50,13 +50,8 @@ export function validateNode(
       }
     : ok;
   const images = deployImages(n, defaults);
-  const missingBoot = ["deploy_kernel", "deploy_ramdisk"].filter((k) => !images[k]);
-  const boot = missingBoot.length
-    ? {
-        result: false,
-        reason: `Error validating Redfish virtual media. Some parameters were missing in node's driver_info. Missing are: ${pyRepr(missingBoot)}`,
-      }
-    : ok;
+  const missingBoot = missingDeployImages(images);
+  const boot = missingBoot.length ? { result: false, reason: missingImagesMessage(missingBoot) } : ok;
   const unsupported = (what: string) => ({
     result: false,
     reason: `Driver redfish does not support ${what} (disabled or not implemented).`,

@@ -7,6 +7,7 @@
  * `Failed to prepare to deploy: …` or do_node_clean's `Failed to prepare node <uuid> for cleaning: …`.
  */
 import type { ConductorDeployDefaults } from "./conductor-types.js";
+import { pyRepr } from "./errors.js";
 import { type ImageFetcher, validateHref } from "./images.js";
 import type { NodeRecord } from "./store.js";
 
@@ -20,15 +21,30 @@ export function deployImages(n: NodeRecord, defaults: ConductorDeployDefaults): 
   return { deploy_kernel: defaults.deployKernel, deploy_ramdisk: defaults.deployRamdisk };
 }
 
+/** The deploy image keys a node's boot lacks (neither in driver_info nor from the conductor's defaults). */
+export function missingDeployImages(images: Record<string, unknown>): string[] {
+  return ["deploy_kernel", "deploy_ramdisk"].filter((k) => !images[k]);
+}
+
+/** Redfish virtual media's MissingParameterValue text (deploy_utils.check_for_missing_params). */
+export function missingImagesMessage(missing: readonly string[]): string {
+  return `Error validating Redfish virtual media. Some parameters were missing in node's driver_info. Missing are: ${pyRepr(missing)}`;
+}
+
 /** The conductor's cache of deploy images: what it has downloaded, by URL. */
 export class RamdiskCache {
   private readonly held = new Set<string>();
 
   constructor(private readonly fetcher: ImageFetcher) {}
 
-  /** Fetches the node's kernel then ramdisk; the reason the boot ISO could not be built, or undefined. */
+  /**
+   * Fetches the node's kernel then ramdisk; the reason the boot ISO could not be built, or undefined. Images named
+   * nowhere fail first, as redfish boot's _parse_driver_info does before any fetch (MissingParameterValue).
+   */
   async prepare(n: NodeRecord, defaults: ConductorDeployDefaults): Promise<string | undefined> {
     const images = deployImages(n, defaults);
+    const missing = missingDeployImages(images);
+    if (missing.length > 0) return missingImagesMessage(missing);
     for (const key of ["deploy_kernel", "deploy_ramdisk"]) {
       const href = images[key];
       if (typeof href !== "string" || href === "") continue;

@@ -8,7 +8,7 @@ import { MaasBackend } from "./maas.js";
 import { MaasAcceptance } from "./maas-acceptance.js";
 
 export * from "./backend.js";
-export { IRONIC_STATE_TABLE, IronicBackend } from "./ironic.js";
+export { IRONIC_STATE_TABLE, IronicBackend, type IronicDeployImages } from "./ironic.js";
 export { IRONIC_ACCEPTANCE_STEP } from "./ironic-acceptance.js";
 export { MAAS_STATE_TABLE, MaasBackend } from "./maas.js";
 export { MAAS_ACCEPTANCE_SCRIPT, MaasAcceptance } from "./maas-acceptance.js";
@@ -58,5 +58,6 @@ function build(data: ProviderData, name: BackendName): Backend {
   if (s.auth.type === "token") data.core.redactor.add(s.auth.token);
   return new IronicBackend(new IronicClient({ url: s.url, auth: s.auth, core: data.core }), {
     pollMs: data.timings.backendPollMs,
+    deployImages: s.deployImages === "unknown" ? undefined : s.deployImages,
   });
 }

@@ -129,16 +129,24 @@ function isProvisionFailure(e: unknown): e is IronicError {
   return e instanceof IronicError && e.code === "RACKFORM_ERR_IRONIC_PROVISION_FAILED";
 }
 
+/** The deploy (IPA) kernel and ramdisk URLs every node gets in driver_info (the provider's ironic block). */
+export interface IronicDeployImages {
+  readonly kernel: string;
+  readonly ramdisk: string;
+}
+
 /** A Backend over one Ironic API. */
 export class IronicBackend implements Backend {
   readonly name = "ironic" as const;
   private readonly pollMs: number;
+  private readonly deployImages: IronicDeployImages | undefined;
 
   constructor(
     private readonly client: IronicClient,
-    opts: { readonly pollMs?: number } = {},
+    opts: { readonly pollMs?: number; readonly deployImages?: IronicDeployImages } = {},
   ) {
     this.pollMs = opts.pollMs ?? 1000;
+    this.deployImages = opts.deployImages;
   }
 
   async find(identity: NodeIdentity, signal?: AbortSignal): Promise<FoundMachine | undefined> {
@@ -174,6 +182,12 @@ export class IronicBackend implements Backend {
           redfish_username: spec.bmcUsername,
           redfish_password: spec.bmcPassword,
           redfish_verify_ca: !spec.bmcInsecure,
+          // Known from the start: provide's automated cleaning boots the deploy ramdisk (without a conductor default
+          // in ironic.conf, a node lacking them ends in clean failed + maintenance).
+          ...(this.deployImages && {
+            deploy_kernel: this.deployImages.kernel,
+            deploy_ramdisk: this.deployImages.ramdisk,
+          }),
         },
       },
       signal,
@@ -190,6 +204,29 @@ export class IronicBackend implements Backend {
       [
         { op: "add", path: "/driver_info/redfish_username", value: c.bmcUsername },
         { op: "add", path: "/driver_info/redfish_password", value: c.bmcPassword },
+      ],
+      signal,
+    );
+  }
+
+  /**
+   * Writes the provider's deploy kernel/ramdisk into a node's driver_info when it holds others (the node must not be
+   * in a transition). Without configured images nothing is written: the conductor's defaults apply.
+   */
+  async setDeployImages(id: string, signal?: AbortSignal): Promise<void> {
+    if (!this.deployImages) return;
+    await this.writeDeployImages(await this.client.getNode(id, { fields: FIELDS, signal }), signal);
+  }
+
+  private async writeDeployImages(n: IronicNode, signal?: AbortSignal): Promise<void> {
+    const want = this.deployImages;
+    const have = n.driverInfo ?? {};
+    if (!want || (have.deploy_kernel === want.kernel && have.deploy_ramdisk === want.ramdisk)) return;
+    await this.client.updateNode(
+      n.uuid,
+      [
+        { op: "add", path: "/driver_info/deploy_kernel", value: want.kernel },
+        { op: "add", path: "/driver_info/deploy_ramdisk", value: want.ramdisk },
       ],
       signal,
     );
@@ -213,6 +250,8 @@ export class IronicBackend implements Backend {
       if (PAST_AVAILABLE.has(ps)) return { kind: "complete", facts: await this.factsOf(n.node, o.signal) };
       const target = COMMISSION_STEP.get(ps)?.(inspected);
       if (!target) return this.failed(n.node, `the node is ${ps}; rackform does not commission nodes from there`, o);
+      // An adopted node (or one enrolled before the images were configured) gets them before its cleaning.
+      if (target === "provide") await this.writeDeployImages(n.node, o.signal);
       o.log.info("Ironic provision transition", { backend: "ironic", id, name: n.node.name, from: ps, target });
       await this.client.setProvisionState(id, target, { signal: o.signal });
       if (target === "inspect") inspected = true;

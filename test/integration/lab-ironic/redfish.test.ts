@@ -120,10 +120,46 @@ describe("redfish driver against the lab BMC", () => {
     expect((await settled(uuid)).power_state).toBe("power off");
   });
 
+  // Issue #14: with no [conductor] default, cleaning boots a ramdisk the node does not name, and fails as Ironic's
+  // prepare_cleaning fails (redfish virtual media's MissingParameterValue), leaving the node in maintenance.
+  it("fails automated cleaning of a node naming no deploy kernel/ramdisk (no conductor default): clean failed, maintenance", async () => {
+    const uuid = ironic.node("rf-1")?.uuid as string;
+    expect((await provision(url, uuid, { target: "provide" })).status).toBe(202);
+    const failed = await until(async () => {
+      const got = await node(url, uuid);
+      return got.provision_state === "clean failed" && got.reservation === null ? got : undefined;
+    }, "cleaning to fail");
+    expect(failed).toMatchObject({
+      provision_state: "clean failed",
+      maintenance: true,
+      fault: "clean failure",
+      last_error:
+        `Failed to prepare node ${uuid} for cleaning: Error validating Redfish virtual media. Some parameters were ` +
+        "missing in node's driver_info. Missing are: ['deploy_kernel', 'deploy_ramdisk']",
+    });
+    expect(failed.maintenance_reason).toBe(failed.last_error);
+    // The way back: out of maintenance, manage, name the images, provide again.
+    await call(url, "DELETE", `/v1/nodes/${uuid}/maintenance`);
+    await provision(url, uuid, { target: "manage" });
+    expect((await settled(uuid)).provision_state).toBe("manageable");
+    await call(url, "PATCH", `/v1/nodes/${uuid}`, {
+      body: [
+        { op: "add", path: "/driver_info/deploy_kernel", value: `${dc.images.url}ipa.kernel` },
+        { op: "add", path: "/driver_info/deploy_ramdisk", value: `${dc.images.url}ipa.initramfs` },
+      ],
+    });
+    await provision(url, uuid, { target: "provide" });
+    expect(await settled(uuid)).toMatchObject({ provision_state: "available", maintenance: false });
+  });
+
   it("refuses to deploy without deploy_kernel/ramdisk and image_source, then deploys and tears down through the BMC", async () => {
     const uuid = ironic.node("rf-1")?.uuid as string;
-    await provision(url, uuid, { target: "provide" });
-    expect((await settled(uuid)).provision_state).toBe("available");
+    await call(url, "PATCH", `/v1/nodes/${uuid}`, {
+      body: [
+        { op: "remove", path: "/driver_info/deploy_kernel" },
+        { op: "remove", path: "/driver_info/deploy_ramdisk" },
+      ],
+    });
     const refused = await provision(url, uuid, { target: "active" });
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.json.error_message).faultstring).toContain(

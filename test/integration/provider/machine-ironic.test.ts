@@ -40,6 +40,7 @@ describe("rackform_machine on Ironic", () => {
 
   it("GIVEN a powered node WHEN create THEN Ironic holds one available redfish node, inspected, and the plan is empty", async () => {
     const config = machineConfig(ml, "r01-n01", "ironic", { resource_class: "gpu-h100" });
+    const from = ml.lab.backends!.ironic.requests.length;
     const a = await apply(p.srv, config);
     expect(lines(a.diagnostics)).toBe("");
     state = a.newState as ObjectValue;
@@ -55,6 +56,26 @@ describe("rackform_machine on Ironic", () => {
     const again = await apply(p.srv, config, state);
     expect(again.plan.requiresReplace).toEqual([]);
     expect(again.plan.plannedState).toEqual(state);
+    // Issue #14: the lab's Ironic has no conductor default, so provide's cleaning boots the provider's IPA images:
+    // they went in with the node (POST), and no PATCH was needed before provide.
+    expect(n.driverInfo).toMatchObject({
+      deploy_kernel: `${ml.lab.images.url}ipa.kernel`,
+      deploy_ramdisk: `${ml.lab.images.url}ipa.initramfs`,
+    });
+    const writes = ml.lab.backends!.ironic.requests.slice(from).filter((r) => r.method !== "GET");
+    expect(writes.filter((r) => r.method === "PATCH")).toEqual([]);
+    expect(writes.map((r) => r.path).indexOf("/v1/nodes")).toBe(0);
+  });
+
+  it("GIVEN no deploy kernel/ramdisk in the provider nor a conductor default WHEN create THEN cleaning fails as Ironic's does, naming the missing images", async () => {
+    const bare = await providerFor(ml, undefined, { deploy_kernel: null, deploy_ramdisk: null });
+    processes.push(bare);
+    const a = await apply(bare.srv, machineConfig(ml, "r01-n04", "ironic"));
+    expect(lines(a.diagnostics)).toContain("Missing are: ['deploy_kernel', 'deploy_ramdisk']");
+    const [n] = await nodesNamed("r01-n04");
+    expect(n).toMatchObject({ provisionState: "clean failed", maintenance: true });
+    await destroy(bare.srv, a.newState as ObjectValue);
+    expect(await nodesNamed("r01-n04")).toEqual([]);
   });
 
   it("GIVEN the provider died after enrolling WHEN create runs again THEN it resumes the node instead of enrolling a duplicate", async () => {

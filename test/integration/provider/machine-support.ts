@@ -60,8 +60,19 @@ export interface ProviderProcess {
   data(): ProviderData | undefined;
 }
 
-/** A fresh provider server configured for the lab's BMCs, MAAS and Ironic (with another BMC password if given). */
-export async function providerFor(ml: MachineLab, bmcPassword?: string): Promise<ProviderProcess> {
+/**
+ * A fresh provider server configured for the lab's BMCs, MAAS and Ironic (with another BMC password if given). The
+ * ironic block names the lab's IPA kernel and ramdisk (the lab's Ironic has no conductor default) unless `ironic` says
+ * otherwise.
+ */
+export async function providerFor(
+  ml: MachineLab,
+  bmcPassword?: string,
+  ironic: { deploy_kernel: string | null; deploy_ramdisk: string | null } = {
+    deploy_kernel: `${ml.lab.images.url}ipa.kernel`,
+    deploy_ramdisk: `${ml.lab.images.url}ipa.initramfs`,
+  },
+): Promise<ProviderProcess> {
   let data: ProviderData | undefined;
   // Polls every 20 ms: the lab runs on a fast profile, so a real-hardware interval would only be waited out.
   const provider = rackformProvider({ timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20 } });
@@ -79,7 +90,7 @@ export async function providerFor(ml: MachineLab, bmcPassword?: string): Promise
   const config = configOf(providerSchema, {
     redfish,
     maas: { url: ml.lab.info.maas!.url, api_key: ml.lab.info.maas!.apiKey },
-    ironic: { url: ml.lab.info.ironic!.url, username: null, password: null, token: null },
+    ironic: { url: ml.lab.info.ironic!.url, username: null, password: null, token: null, ...ironic },
   });
   const r = await srv.configureProvider({ terraformVersion: "1.11.4", config });
   expect(r.diagnostics).toEqual([]);

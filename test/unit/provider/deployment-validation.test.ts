@@ -57,7 +57,7 @@ beforeAll(async () => {
     config: configOf(providerSchema, {
       redfish: { ...nullObject(providerSchema.blocks!.redfish.block), username: "admin", password: "bmc-secret" },
       maas: { url: `${url}/MAAS/`, api_key: "consumerKEY1:tokenKEY2:tokenSECRETvalue3" },
-      ironic: { url, username: null, password: null, token: null },
+      ironic: { url, username: null, password: null, token: null, deploy_kernel: null, deploy_ramdisk: null },
     }),
   });
   expect(r.diagnostics).toEqual([]);

@@ -62,7 +62,7 @@ beforeAll(async () => {
     terraformVersion: "1.11.4",
     config: provider({
       maas: { url: `${url}/MAAS/`, api_key: API_KEY },
-      ironic: { url, username: null, password: null, token: null },
+      ironic: { url, username: null, password: null, token: null, deploy_kernel: null, deploy_ramdisk: null },
     }),
   });
   expect(r.diagnostics).toEqual([]);
