@@ -88,6 +88,8 @@ export interface MachineFacts {
    * `<image_source> sha256:<hash>`; "" when nothing is deployed; undefined when the adapter did not read it.
    */
   readonly image?: string;
+  /** Ironic: the deploy (IPA) kernel and ramdisk the node's driver_info names, when it names both. */
+  readonly deployImages?: { readonly kernel: string; readonly ramdisk: string };
 }
 
 /** The golden image to deploy, and how each backend names it. */
@@ -245,6 +247,11 @@ export interface Backend {
    * e.g. after the BMC's password was rotated; nothing else of the machine changes; repeat-safe.
    */
   setPowerCredentials(id: string, creds: PowerCredentials, signal?: AbortSignal): Promise<void>;
+  /**
+   * Ironic only: writes the provider's deploy (IPA) kernel and ramdisk into the node's driver_info when it names
+   * others; nothing when the provider names none. The node must not be in a transition; repeat-safe.
+   */
+  setDeployImages?(id: string, signal?: AbortSignal): Promise<void>;
   /** Takes the machine out of service with `reason` (MAAS mark_broken, Ironic maintenance); repeat-safe. */
   quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void>;
   /**

@@ -109,7 +109,13 @@ function facts(n: IronicNode, macs: readonly string[]): MachineFacts {
     macs: [...new Set(macs.map(normalMac))].sort(),
     power: n.powerState === "power on" ? "on" : n.powerState === "power off" ? "off" : "unknown",
     image: deployedImage(n),
+    ...deployImagesOf(n),
   };
+}
+
+function deployImagesOf(n: IronicNode): Pick<MachineFacts, "deployImages"> {
+  const { deploy_kernel: kernel, deploy_ramdisk: ramdisk } = n.driverInfo ?? {};
+  return typeof kernel === "string" && typeof ramdisk === "string" ? { deployImages: { kernel, ramdisk } } : {};
 }
 
 /** `<image_source> sha256:<hash>` from instance_info (see imageLabel); "" when no image is set. */

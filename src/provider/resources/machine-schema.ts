@@ -131,6 +131,20 @@ export const machineSchema: Schema = {
         "credentials to the backend (MAAS power parameters, Ironic driver_info). After an import, the first " +
         "refresh records the current credentials as the ones the backend holds.",
     }),
+    deploy_kernel: attr.string({
+      computed: true,
+      description:
+        "Ironic: the deploy (IPA) kernel rackform wrote into the node's driver_info, from the provider's " +
+        "ironic.deploy_kernel (at enrollment, before provide's cleaning). A change in the provider block is an " +
+        "in-place update that writes the new images; with none there, rackform leaves driver_info as it is (the " +
+        "conductor's [conductor] defaults apply). Null on MAAS.",
+    }),
+    deploy_ramdisk: attr.string({
+      computed: true,
+      description:
+        "Ironic: the deploy (IPA) ramdisk rackform wrote into the node's driver_info, from the provider's " +
+        "ironic.deploy_ramdisk (see deploy_kernel). Null on MAAS.",
+    }),
     status: attr.string({
       computed: true,
       description: 'The backend\'s own status name, e.g. "Ready", "Failed commissioning", "available".',

@@ -9,6 +9,7 @@ import {
   path,
   type Resource,
   timeoutMs,
+  type Value,
 } from "../../framework/index.js";
 import { type BackendSite, factsAfterFailure, BACKEND_LABEL as LABEL, reportBackendError } from "../backend-errors.js";
 import {
@@ -30,6 +31,13 @@ import {
   plannedFingerprint,
   powerCredentials,
 } from "./machine-credentials.js";
+import {
+  deployImagesChanged,
+  KERNEL,
+  plannedDeployImages,
+  RAMDISK,
+  refreshedDeployImages,
+} from "./machine-deploy-images.js";
 import { checkMachineConfig, machineSchema } from "./machine-schema.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 60 * 60_000, read: 2 * 60_000, update: 2 * 60_000, delete: 30 * 60_000 };
@@ -205,16 +213,22 @@ export function machineResource(): Resource {
     },
 
     modifyPlan(req, resp) {
-      if (req.state === null || req.plan === null || isUnknown(req.plan)) return;
-      resp.plan = { ...(req.plan as ObjectValue), [FINGERPRINT]: plannedFingerprint(need(), req.state as ObjectValue) };
+      if (req.plan === null || isUnknown(req.plan)) return;
+      const plan = req.plan as ObjectValue;
+      const state = req.state as ObjectValue | null;
+      const images = plannedDeployImages(need(), plan.backend ?? null, state);
+      resp.plan = { ...plan, ...images, ...(state && { [FINGERPRINT]: plannedFingerprint(need(), state) }) };
     },
 
     async create(req, resp) {
       const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
       const data = need();
       const s = await create(req.context, data, req.plan, ms, resp.diagnostics);
-      // The backend got the credentials at enrollment, or when an adopted machine was given them.
-      if (s) resp.state = { ...s, [FINGERPRINT]: currentFingerprint(data, null) ?? null };
+      // The backend got the credentials (and the deploy images) at enrollment, or when an adopted machine was given them.
+      if (s) {
+        const images = plannedDeployImages(data, s.backend ?? null, null);
+        resp.state = { ...s, ...images, [FINGERPRINT]: currentFingerprint(data, null) ?? null };
+      }
     },
 
     async update(req, resp) {
@@ -241,12 +255,24 @@ export function machineResource(): Resource {
           fingerprint = currentFingerprint(data, recorded) ?? null;
           step = "read the machine";
         }
+        let images: Record<string, Value> = {
+          [KERNEL]: req.state[KERNEL] ?? null,
+          [RAMDISK]: req.state[RAMDISK] ?? null,
+        };
+        if (deployImagesChanged(req.state, req.plan) && b.setDeployImages) {
+          step = "write the deploy kernel and ramdisk into the node's driver_info";
+          const set = b.setDeployImages.bind(b);
+          await bounded(req.context, ms, "update", `writing ${name}'s deploy images`, (s) => set(id, s));
+          req.context.log.info("wrote the deploy kernel and ramdisk", { backend: backendName, id, name });
+          images = plannedDeployImages(data, backendName, req.state);
+          step = "read the machine";
+        }
         const f = await bounded(req.context, ms, "update", `reading ${name}`, (s) => b.read(id, s));
         if (!f) {
           notFound(resp.diagnostics, backendName, id, name);
           return;
         }
-        resp.state = { ...withFacts(req.plan, backendName, f), [FINGERPRINT]: fingerprint };
+        resp.state = { ...withFacts(req.plan, backendName, f), ...images, [FINGERPRINT]: fingerprint };
       } catch (e) {
         reportBackendError(resp.diagnostics, e, step, nameSite(backendName, name));
         // What the backend holds is not known to have changed: the next plan tries again.
@@ -265,7 +291,9 @@ export function machineResource(): Resource {
         // Deleted by hand: null makes the next plan create it again. No fingerprint yet (an import): the backend is
         // taken to hold the current credentials.
         const fp = getString(st, FINGERPRINT) ?? currentFingerprint(need(), null) ?? null;
-        resp.state = f ? { ...withFacts(st, backendName, f, f.name), [FINGERPRINT]: fp } : null;
+        resp.state = f
+          ? { ...withFacts(st, backendName, f, f.name), ...refreshedDeployImages(st, f), [FINGERPRINT]: fp }
+          : null;
       } catch (e) {
         reportBackendError(resp.diagnostics, e, "read the machine", nameSite(backendName, getString(st, "name") ?? id));
       }

@@ -67,6 +67,33 @@ describe("rackform_machine on Ironic", () => {
     expect(writes.map((r) => r.path).indexOf("/v1/nodes")).toBe(0);
   });
 
+  it("GIVEN an available node WHEN the provider's deploy kernel/ramdisk change THEN one in-place update writes them into driver_info", async () => {
+    const config = machineConfig(ml, "r01-n01", "ironic", { resource_class: "gpu-h100" });
+    const images = ml.lab.images.url;
+    const moved = await providerFor(ml, undefined, {
+      deploy_kernel: `${images}ipa.kernel?v=2`,
+      deploy_ramdisk: `${images}ipa.initramfs?v=2`,
+    });
+    processes.push(moved);
+    const from = ml.lab.backends!.ironic.requests.length;
+    const a = await apply(moved.srv, config, state);
+    expect(lines(a.diagnostics)).toBe("");
+    expect(a.plan.requiresReplace).toEqual([]);
+    expect(a.plan.plannedState).toMatchObject({ deploy_kernel: `${images}ipa.kernel?v=2`, id: state.id });
+    const [n] = await nodesNamed("r01-n01");
+    expect(n.driverInfo).toMatchObject({
+      deploy_kernel: `${images}ipa.kernel?v=2`,
+      deploy_ramdisk: `${images}ipa.initramfs?v=2`,
+    });
+    const patches = ml.lab.backends!.ironic.requests.slice(from).filter((r) => r.method === "PATCH");
+    expect(patches.map((r) => r.path)).toEqual([`/v1/nodes/${n.uuid}`]);
+    const again = await apply(moved.srv, config, a.newState as ObjectValue);
+    expect(again.plan.plannedState).toEqual(a.newState);
+    // Back to the images the rest of this file's tear-downs boot.
+    state = (await apply(p.srv, config, a.newState as ObjectValue)).newState as ObjectValue;
+    expect(state.deploy_kernel).toBe(`${images}ipa.kernel`);
+  });
+
   it("GIVEN no deploy kernel/ramdisk in the provider nor a conductor default WHEN create THEN cleaning fails as Ironic's does, naming the missing images", async () => {
     const bare = await providerFor(ml, undefined, { deploy_kernel: null, deploy_ramdisk: null });
     processes.push(bare);
