@@ -16,12 +16,14 @@ export interface IronicBackendProps {
   /** The Ironic API URL, e.g. "http://ironic.example:6385". */
   readonly url: string;
   /**
-   * Deploy (IPA) kernel URL written to each node's driver_info; set it with deployRamdisk. Needed when ironic.conf
-   * has no `[conductor]deploy_kernel` (Ironic takes its defaults only when driver_info names neither image).
+   * Deploy (IPA) kernel URL, rendered in the provider's `ironic` block: written to each node's driver_info when it is
+   * enrolled, so provide's automated cleaning can boot the ramdisk. Needed when ironic.conf has no
+   * `[conductor]deploy_kernel` (without either, cleaning ends in clean failed + maintenance); set it with
+   * deployRamdisk (Ironic takes its defaults only when driver_info names neither image).
    * @default none: the conductor's default applies
    */
   readonly deployKernel?: string;
-  /** Deploy (IPA) ramdisk URL written to each node's driver_info; set it with deployKernel. @default the conductor's */
+  /** Deploy (IPA) ramdisk URL, with deployKernel (see there). @default none: the conductor's default applies */
   readonly deployRamdisk?: string;
   /** Authentication: "none" (noauth), "basic" (username + ironic_password) or "token" (ironic_token). @default "none" */
   readonly auth?: IronicAuth;
@@ -92,12 +94,14 @@ export class IronicBackend extends Construct implements IBackend {
     this.props = props;
   }
 
-  /** The provider's `ironic` block. */
+  /** The provider's `ironic` block, with the deploy kernel and ramdisk every node is enrolled with. */
   providerSettings(scope: IConstruct): Pick<RackformProviderConfig, "ironic"> {
     const auth = this.props.auth ?? "none";
+    const { deployKernel, deployRamdisk } = this.props;
     return {
       ironic: {
         url: this.url,
+        ...(deployKernel !== undefined && deployRamdisk !== undefined ? { deployKernel, deployRamdisk } : {}),
         ...(auth === "basic"
           ? { username: this.props.username, password: secretValue(scope, this.props.password, "ironic_password") }
           : {}),
@@ -111,10 +115,12 @@ export class IronicBackend extends Construct implements IBackend {
     return this.props.resourceClass !== undefined ? { resourceClass: this.props.resourceClass } : {};
   }
 
-  /** The deploy kernel and ramdisk every deployment writes to driver_info, when set. */
-  deploymentFields(): { deployKernel?: string; deployRamdisk?: string } {
-    const { deployKernel, deployRamdisk } = this.props;
-    return deployKernel !== undefined && deployRamdisk !== undefined ? { deployKernel, deployRamdisk } : {};
+  /**
+   * Nothing per deployment: the provider block's deploy kernel and ramdisk are already in every node's driver_info
+   * (rackform_deployment's own deploy_kernel/deploy_ramdisk stay a per-deployment override in HCL).
+   */
+  deploymentFields(): Record<string, never> {
+    return {};
   }
 
   /** Ironic writes the image from its URL (instance_info.image_source), so the image needs one. */

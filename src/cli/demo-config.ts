@@ -40,10 +40,10 @@ export function demoImageUrl(info: LabInfo, image: DemoImage): string {
   return `${imagesBase(info)}${image.name}-${image.version}.qcow2`;
 }
 
+/** The ironic block's IPA images: every node gets them at enrollment (the lab's Ironic has no [conductor] default). */
 function ironicDeployFields(info: LabInfo, opts: DemoConfigOptions): string {
-  if (opts.backend !== "ironic") return "";
-  return `  deploy_kernel  = ${q(opts.deployKernel ?? `${imagesBase(info)}ipa.kernel`)}
-  deploy_ramdisk = ${q(opts.deployRamdisk ?? `${imagesBase(info)}ipa.initramfs`)}
+  return `    deploy_kernel  = ${q(opts.deployKernel ?? `${imagesBase(info)}ipa.kernel`)}
+    deploy_ramdisk = ${q(opts.deployRamdisk ?? `${imagesBase(info)}ipa.initramfs`)}
 `;
 }
 
@@ -80,7 +80,7 @@ resource "rackform_deployment" "${id}" {
   machine_id = rackform_machine.${id}.id
   image      = local.image
   user_data  = local.user_data
-${ironicDeployFields(info, opts)}}
+}
 
 resource "rackform_acceptance" "${id}" {
   machine_id          = rackform_deployment.${id}.id
@@ -125,7 +125,7 @@ export function demoConfig(info: LabInfo, image: DemoImage, opts: DemoConfigOpti
   const backendBlock = ironicRack
     ? `  ironic {
     url = ${q(ironic!.url)}
-  }`
+${ironicDeployFields(info, opts)}  }`
     : `  maas {
     url     = ${q(maas!.url)}
     api_key = var.maas_api_key

@@ -128,7 +128,10 @@ describe("Fleet", () => {
     });
     expect(synthJson(f.stackOf("r1")).provider?.rackform[0].maas).toBeDefined();
     const r2 = synthJson(f.stackOf("r2"));
-    expect(r2.provider?.rackform[0].ironic).toEqual({ url: "http://127.0.0.1:6385" });
-    expect(resources(r2, "rackform_deployment").r2_n01_deployment.deploy_kernel).toBe("http://images.lab/ipa.kernel");
+    expect(r2.provider?.rackform[0].ironic).toEqual({
+      url: "http://127.0.0.1:6385",
+      deploy_kernel: "http://images.lab/ipa.kernel",
+      deploy_ramdisk: "http://images.lab/ipa.initramfs",
+    });
   });
 });

@@ -116,7 +116,9 @@ describe("Rack", () => {
     );
   });
 
-  it("writes the Ironic deploy kernel and ramdisk on every deployment and enrolls with backend ironic", () => {
+  // Issue #14: provide's automated cleaning boots the ramdisk before any deployment exists, so the images belong to
+  // enrollment (the provider block), not to each deployment.
+  it("renders the Ironic deploy kernel and ramdisk in the provider's ironic block and enrolls with backend ironic", () => {
     const { json } = oneRack((_s, stack) => ({
       backend: new IronicBackend(stack, "ironic", {
         url: "http://127.0.0.1:6385",
@@ -124,16 +126,15 @@ describe("Rack", () => {
         deployRamdisk: "http://images.lab/ipa.initramfs",
       }),
     }));
+    expect(json.provider?.rackform[0].ironic).toEqual({
+      url: "http://127.0.0.1:6385",
+      deploy_kernel: "http://images.lab/ipa.kernel",
+      deploy_ramdisk: "http://images.lab/ipa.initramfs",
+    });
     const deployments = Object.values(resources(json, "rackform_deployment"));
     expect(deployments).toHaveLength(8);
-    for (const d of deployments) {
-      expect(d).toMatchObject({
-        deploy_kernel: "http://images.lab/ipa.kernel",
-        deploy_ramdisk: "http://images.lab/ipa.initramfs",
-      });
-    }
+    for (const d of deployments) expect(d).not.toHaveProperty("deploy_kernel");
     expect(resources(json, "rackform_machine").r1_n01_machine.backend).toBe("ironic");
-    expect(json.provider?.rackform[0].ironic).toEqual({ url: "http://127.0.0.1:6385" });
     expect(json.provider?.rackform[0].maas).toBeUndefined();
     expect(json.variable?.maas_api_key).toBeUndefined();
   });
@@ -142,6 +143,7 @@ describe("Rack", () => {
     const { json } = oneRack((_s, stack) => ({
       backend: new IronicBackend(stack, "ironic", { url: "http://127.0.0.1:6385" }),
     }));
+    expect(json.provider?.rackform[0].ironic).toEqual({ url: "http://127.0.0.1:6385" });
     for (const d of Object.values(resources(json, "rackform_deployment"))) {
       expect(d).not.toHaveProperty("deploy_kernel");
       expect(d).not.toHaveProperty("deploy_ramdisk");

@@ -180,7 +180,7 @@ const CASES: readonly Case[] = [
   {
     name: "an IPA kernel that is not a URL (Ironic rack)",
     rack: "ironic",
-    mutate: (h) => swap(h, /deploy_kernel {2}= "[^"]+"/, 'deploy_kernel  = "ipa.kernel"', 2),
+    mutate: (h) => swap(h, /deploy_kernel {2}= "[^"]+"/, 'deploy_kernel  = "ipa.kernel"'),
     expect: [/deploy_kernel must be an http\(s\):\/\/ or file:\/\/ URL/, /deploy_kernel\s+= "ipa\.kernel"/],
   },
   {

@@ -55,8 +55,11 @@ export function providerBlock(lab: Lab, opts: string | ProviderBlockOptions = {}
   }
   if (o.backends?.includes("ironic")) {
     if (!lab.info.ironic) throw new Error("the lab started without Ironic");
+    // The lab's Ironic has no [conductor] default: provide's cleaning boots the images every node is enrolled with.
     blocks.push(`  ironic {
-    url = ${JSON.stringify(lab.info.ironic.url)}
+    url            = ${JSON.stringify(lab.info.ironic.url)}
+    deploy_kernel  = "${lab.images.url}ipa.kernel"
+    deploy_ramdisk = "${lab.images.url}ipa.initramfs"
   }
 `);
   }

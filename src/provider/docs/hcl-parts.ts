@@ -31,6 +31,8 @@ export type ExampleVariableName = keyof typeof EXAMPLE_VARIABLES;
 export interface ProviderParts {
   readonly backend?: "maas" | "ironic";
   readonly slurm?: boolean;
+  /** Ironic: the ironic block names the deploy (IPA) kernel and ramdisk (an ironic.conf without [conductor] defaults). */
+  readonly deployImages?: boolean;
 }
 
 const TERRAFORM = `terraform {
@@ -76,7 +78,15 @@ function providerBlock(parts: ProviderParts): string {
   if (parts.backend === "ironic")
     blocks.push(`  ironic {
     url = var.ironic_url # noauth; set username/password or token where Ironic asks for them
-  }
+${
+  parts.deployImages
+    ? `    # Written into each node's driver_info at enrollment, so provide's cleaning can boot the ramdisk. Needed when
+    # ironic.conf has no [conductor]deploy_kernel / deploy_ramdisk; set both or neither.
+    deploy_kernel  = "http://images.example/ipa/ipa.kernel"
+    deploy_ramdisk = "http://images.example/ipa/ipa.initramfs"
+`
+    : "    # deploy_kernel / deploy_ramdisk left out: ironic.conf's [conductor] defaults apply\n"
+}  }
 `);
   if (parts.slurm)
     blocks.push(`  slurm {
@@ -137,11 +147,9 @@ export function machine(backend: "maas" | "ironic"): string {
 `;
 }
 
-/** How a deployment names its image and Ironic's deploy ramdisk. */
+/** How a deployment names its image. */
 export interface DeploymentParts {
   readonly backend: "maas" | "ironic";
-  /** Write deploy_kernel/deploy_ramdisk (Ironic without [conductor] defaults). */
-  readonly deployImages?: boolean;
 }
 
 export function deployment(p: DeploymentParts): string {
@@ -150,15 +158,9 @@ export function deployment(p: DeploymentParts): string {
       ? "    url     = var.image_url\n"
       : "    # MAAS deploys the custom image uploaded as ubuntu-gpu-2026.06.2; url is for Ironic\n";
   const ipa =
-    p.backend !== "ironic"
-      ? ""
-      : p.deployImages
-        ? `
-  # Needed when ironic.conf has no [conductor]deploy_kernel / deploy_ramdisk; set both or neither.
-  deploy_kernel  = "http://images.example/ipa/ipa.kernel"
-  deploy_ramdisk = "http://images.example/ipa/ipa.initramfs"
-`
-        : "\n  # deploy_kernel / deploy_ramdisk left out: ironic.conf's [conductor] defaults apply\n";
+    p.backend === "ironic"
+      ? "\n  # deploy_kernel / deploy_ramdisk: only to override the provider's ironic block for this deployment\n"
+      : "";
   return `resource "rackform_deployment" "${NODE.id}" {
   machine_id = rackform_machine.${NODE.id}.id
   image = {

@@ -78,9 +78,9 @@ export const PAGE_DOCS: Readonly<Record<string, PageDocs>> = {
 
   rackform_deployment: {
     example: configuration(
-      { backend: "ironic" },
+      { backend: "ironic", deployImages: true },
       ["pdu_endpoint", "bmc_endpoint", "image_url"],
-      `${OUTLET}\n${BMC}\n${machine("ironic")}\n${deployment({ backend: "ironic", deployImages: true })}`,
+      `${OUTLET}\n${BMC}\n${machine("ironic")}\n${deployment({ backend: "ironic" })}`,
     ),
     import: importSection(
       "By the deployed machine's id (as rackform_machine records it), which is the resource's `id`:",

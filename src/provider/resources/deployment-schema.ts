@@ -137,19 +137,20 @@ export const deploymentSchema: Schema = {
     deploy_kernel: attr.string({
       optional: true,
       description:
-        "Ironic only: URL of the deploy (IPA) kernel, written to the node's driver_info before the deploy. Needed " +
-        "when the Ironic conductor has no `[conductor]deploy_kernel` default in ironic.conf: without either, Ironic " +
-        'refuses the deploy ("Some parameters were missing in node\'s driver_info"). Set it together with ' +
-        "deploy_ramdisk: Ironic takes the conductor's defaults only when driver_info names neither. @default not " +
-        "written (the conductor's default applies)",
+        "Ironic only: URL of the deploy (IPA) kernel for this deployment, written to the node's driver_info before " +
+        "the deploy, overriding the provider's ironic.deploy_kernel (which every node gets at enrollment, so " +
+        "provide's cleaning can boot the ramdisk: set the images there). It stays in driver_info, so the tear-down's " +
+        "cleaning boots it too. Set it together with deploy_ramdisk: Ironic takes the conductor's " +
+        "`[conductor]deploy_kernel` defaults only when driver_info names neither. @default not written (the " +
+        "provider's images, else the conductor's defaults)",
       validators: [stringMatches(IMAGE_URL, "an http(s):// or file:// URL")],
     }),
     deploy_ramdisk: attr.string({
       optional: true,
       description:
-        "Ironic only: URL of the deploy (IPA) ramdisk, written to the node's driver_info before the deploy. Needed " +
-        "when the Ironic conductor has no `[conductor]deploy_ramdisk` default; set it together with deploy_kernel. " +
-        "@default not written (the conductor's default applies)",
+        "Ironic only: URL of the deploy (IPA) ramdisk for this deployment, overriding the provider's " +
+        "ironic.deploy_ramdisk; set it together with deploy_kernel (see there). @default not written (the " +
+        "provider's images, else the conductor's defaults)",
       validators: [stringMatches(IMAGE_URL, "an http(s):// or file:// URL")],
     }),
     erase_on_destroy: attr.bool({

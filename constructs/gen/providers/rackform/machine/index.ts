@@ -417,6 +417,16 @@ export class Machine extends cdktf.TerraformResource {
     return this.getStringAttribute('bmc_credentials_fingerprint');
   }
 
+  // deploy_kernel - computed: true, optional: false, required: false
+  public get deployKernel() {
+    return this.getStringAttribute('deploy_kernel');
+  }
+
+  // deploy_ramdisk - computed: true, optional: false, required: false
+  public get deployRamdisk() {
+    return this.getStringAttribute('deploy_ramdisk');
+  }
+
   // status - computed: true, optional: false, required: false
   public get status() {
     return this.getStringAttribute('status');

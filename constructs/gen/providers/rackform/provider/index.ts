@@ -223,6 +223,18 @@ export interface RackformProviderIronic {
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#token RackformProvider#token}
   */
   readonly token?: string;
+  /**
+  * URL of the deploy (IPA) kernel, written to each node's driver_info when rackform_machine enrolls it (before manage, inspect and provide), so the automated cleaning of provide boots the ramdisk. Needed when ironic.conf has no `[conductor]deploy_kernel`: without either, cleaning ends in clean failed + maintenance. Set it with deploy_ramdisk. A change is written to existing nodes in place. rackform_deployment's deploy_kernel overrides it for one deployment. @default not written (the conductor's default applies)
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#deploy_kernel RackformProvider#deploy_kernel}
+  */
+  readonly deployKernel?: string;
+  /**
+  * URL of the deploy (IPA) ramdisk, written to each node's driver_info with deploy_kernel (see there). @default not written (the conductor's default applies)
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#deploy_ramdisk RackformProvider#deploy_ramdisk}
+  */
+  readonly deployRamdisk?: string;
 }
 
 export function rackformProviderIronicToTerraform(struct?: RackformProviderIronic | cdktf.IResolvable): any {
@@ -235,6 +247,8 @@ export function rackformProviderIronicToTerraform(struct?: RackformProviderIroni
     username: cdktf.stringToTerraform(struct!.username),
     password: cdktf.stringToTerraform(struct!.password),
     token: cdktf.stringToTerraform(struct!.token),
+    deploy_kernel: cdktf.stringToTerraform(struct!.deployKernel),
+    deploy_ramdisk: cdktf.stringToTerraform(struct!.deployRamdisk),
   }
 }
 
@@ -265,6 +279,18 @@ export function rackformProviderIronicToHclTerraform(struct?: RackformProviderIr
     },
     token: {
       value: cdktf.stringToHclTerraform(struct!.token),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    deploy_kernel: {
+      value: cdktf.stringToHclTerraform(struct!.deployKernel),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    deploy_ramdisk: {
+      value: cdktf.stringToHclTerraform(struct!.deployRamdisk),
       isBlock: false,
       type: "simple",
       storageClassType: "string",
