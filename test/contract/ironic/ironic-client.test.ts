@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isClientError } from "../../../src/clients/errors.js";
 import { IronicClient } from "../../../src/clients/ironic/index.js";
+import { IronicBackend } from "../../../src/provider/backends/index.js";
 import { sharedRealIronic } from "../../support/shared-counterparts.js";
 
 let URL = "";
@@ -68,6 +69,39 @@ describe("IronicClient against Debian Ironic 21.4 (fake-hardware)", () => {
     const v = await client.validate(nodeUuid);
     expect(v.power.result).toBe(true);
     expect(v.management.result).toBe(true);
+  });
+
+  // Issue #14: rackform_machine enrolls a redfish node with the provider's IPA kernel/ramdisk in driver_info, so provide's
+  // cleaning can boot the ramdisk. Real Ironic takes the keys at create, and its redfish-virtual-media boot (this
+  // ironic.conf has no [conductor]deploy_kernel) reports exactly them missing on a node enrolled without.
+  it("takes the IPA kernel/ramdisk in driver_info at enroll (rackform's backend), and names them missing without", async () => {
+    const images = { kernel: "http://images.example/ipa.kernel", ramdisk: "http://images.example/ipa.initramfs" };
+    const spec = (name: string) => ({
+      name,
+      macs: [],
+      bmcAddress: "https://192.0.2.10",
+      bmcUsername: "admin",
+      bmcPassword: "not-a-real-password",
+      bmcInsecure: true,
+      architecture: "amd64/generic",
+    });
+    const withImages = await new IronicBackend(client, { deployImages: images }).enroll(spec(`rf-ipa-${tag}`));
+    const without = await new IronicBackend(client).enroll(spec(`rf-noipa-${tag}`));
+    try {
+      expect((await client.getNode(withImages)).driverInfo).toMatchObject({
+        deploy_kernel: images.kernel,
+        deploy_ramdisk: images.ramdisk,
+      });
+      expect((await client.validate(withImages)).boot.reason ?? "").not.toContain("deploy_kernel");
+      expect((await client.validate(without)).boot).toMatchObject({
+        result: false,
+        reason:
+          "Error validating Redfish virtual media. Some parameters were missing in node's driver_info. Missing are: ['deploy_kernel', 'deploy_ramdisk']",
+      });
+    } finally {
+      await client.deleteNode(withImages);
+      await client.deleteNode(without);
+    }
   });
 
   it("refuses an impossible transition with a typed bad-request error quoting Ironic", async () => {
