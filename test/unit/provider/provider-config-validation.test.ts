@@ -36,6 +36,17 @@ describe("provider block validation", () => {
     expect(d).toEqual([]);
   });
 
+  it("accepts the Ironic deploy kernel and ramdisk together, and fails one alone or one that is not a URL", async () => {
+    const url = "http://127.0.0.1:6385";
+    const both = { url, deploy_kernel: "http://img/ipa.kernel", deploy_ramdisk: "https://img/ipa.initramfs" };
+    expect(await validate({ ironic: both })).toEqual([]);
+    const alone = await validate({ ironic: { url, deploy_kernel: "http://img/ipa.kernel" } });
+    expect(lines(alone)).toEqual(["error Set deploy_kernel and deploy_ramdisk together @ ironic.deploy_kernel"]);
+    expect(alone[0].detail).toContain("Set deploy_ramdisk too, or remove both");
+    const notUrl = await validate({ ironic: { ...both, deploy_ramdisk: "ipa.initramfs" } });
+    expect(lines(notUrl)).toEqual([expect.stringMatching(/^error .* @ ironic\.deploy_ramdisk$/)]);
+  });
+
   it("fails service URLs that are not http(s) addresses, at each block's url, echoing only the origin", async () => {
     const d = await validate({
       maas: { url: "maas-region:5240" },
