@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { authorizationHeader, parseApiKey } from "../clients/maas/index.js";
 import { type Lab, type LabInfo, startLab } from "../lab/index.js";
+import { UsageError } from "./args.js";
 import { type DemoImage, demoImageUrl } from "./demo-config.js";
 import { install, type ProviderPackage } from "./install.js";
 
@@ -182,8 +183,7 @@ export async function demo(opts: DemoOptions): Promise<number> {
   const example = join(ROOT, "examples", opts.example ?? "gpu-rack", "main.ts");
   if (!existsSync(example)) {
     const have = readdirSync(join(ROOT, "examples")).filter((d) => existsSync(join(ROOT, "examples", d, "main.ts")));
-    process.stderr.write(`demo: no example ${JSON.stringify(opts.example)}; choose one of ${have.join(", ")}\n`);
-    return 2;
+    throw new UsageError(`--example: no example ${JSON.stringify(opts.example)}; choose one of ${have.join(", ")}`);
   }
   const dir = resolve(opts.dir);
   rmSync(dir, { recursive: true, force: true });
