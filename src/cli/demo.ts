@@ -64,7 +64,19 @@ function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, s
   });
 }
 
-/** A golden image as a rackform_deployment carries it. */
+/**
+ * What the app itself wrote to stderr when `cdktf synth` failed: cdktf logs that text as it arrives and repeats it in
+ * its summary, so the demo prints the summary's copy alone (undefined when the output has no such section).
+ */
+export function appError(cdktfOutput: string): string | undefined {
+  const m = /Command output on stderr:\n\n([\s\S]*?)(?:\n\s*Command output on stdout:|\n\n\n|$)/.exec(cdktfOutput);
+  if (!m) return undefined;
+  return `${m[1]
+    .split("\n")
+    .map((l) => l.replace(/^ {4}/, ""))
+    .join("\n")
+    .trimEnd()}\n`;
+}
 
 /** The images the synthesized stacks deploy (every rackform_deployment's `image`), without duplicates. */
 export function imagesOf(stackJson: readonly unknown[]): DemoImage[] {
@@ -214,7 +226,7 @@ export async function demo(opts: DemoOptions): Promise<number> {
     const step = async (args: string[], show: boolean): Promise<Run | undefined> => {
       const r = await run(cdktf, args, project, env, show);
       if (r.code === 0) return r;
-      if (!show) process.stderr.write(r.out);
+      if (!show) process.stderr.write(appError(r.out) ?? r.out);
       process.stderr.write(`demo: cdktf ${args[0]} failed (exit ${r.code})\n`);
       return undefined;
     };

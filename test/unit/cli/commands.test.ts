@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCommand, UsageError } from "../../../src/cli/args.js";
 import { COMMANDS, DEMO } from "../../../src/cli/commands.js";
+import { appError } from "../../../src/cli/demo.js";
 import { main } from "../../../src/cli/main.js";
 
 async function rackform(...argv: string[]) {
@@ -123,5 +124,32 @@ describe("parseCommand", () => {
     } catch (e) {
       expect((e as UsageError).code).toBe("RACKFORM_ERR_CLI_USAGE");
     }
+  });
+});
+
+describe("demo: a failed synth", () => {
+  it("prints the app's error once: the copy in cdktf's summary, not its live echo", () => {
+    const out = [
+      "[2026-11-25T05:21:08.415] [ERROR] default - RackformValidationError (RACKFORM_ERR_CONSTRUCT_INVALID):",
+      "gate/dcgmLevel: 9 is not a DCGM diag level in 1..4 — use 1 (quick)",
+      "",
+      "ERROR: cdktf encountered an error while synthesizing",
+      "",
+      "Synth command: tsx main.ts",
+      "Error:         non-zero exit code 1",
+      "",
+      "Command output on stderr:",
+      "",
+      "    RackformValidationError (RACKFORM_ERR_CONSTRUCT_INVALID):",
+      "    gate/dcgmLevel: 9 is not a DCGM diag level in 1..4 — use 1 (quick)",
+      "",
+      "",
+      "",
+      "⠦  Synthesizing",
+    ].join("\n");
+    expect(appError(out)).toBe(
+      "RackformValidationError (RACKFORM_ERR_CONSTRUCT_INVALID):\ngate/dcgmLevel: 9 is not a DCGM diag level in 1..4 — use 1 (quick)\n",
+    );
+    expect(appError("some other failure")).toBeUndefined();
   });
 });
