@@ -2,11 +2,15 @@
  * The `rackform` command line: every subcommand answers `--help` with its options, and an unknown option, a missing or a
  * bad value is one line on stderr naming the option and the fix, with exit code 2 — never a stack trace.
  */
+import { lstatSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommand, UsageError } from "../../../src/cli/args.js";
 import { COMMANDS, DEMO } from "../../../src/cli/commands.js";
-import { appError } from "../../../src/cli/demo.js";
+import { appError, copyExample } from "../../../src/cli/demo.js";
 import { main } from "../../../src/cli/main.js";
+import { ROOT } from "../../support/rackform-e2e.js";
 
 async function rackform(...argv: string[]) {
   let stdout = "";
@@ -151,5 +155,25 @@ describe("demo: a failed synth", () => {
       "RackformValidationError (RACKFORM_ERR_CONSTRUCT_INVALID):\ngate/dcgmLevel: 9 is not a DCGM diag level in 1..4 — use 1 (quick)\n",
     );
     expect(appError("some other failure")).toBeUndefined();
+  });
+});
+
+describe("demo: the project is the user's copy", () => {
+  it("copies the example and its lab-file helper, importing the library by absolute path, nothing relative to examples/", () => {
+    const project = mkdtempSync(join(tmpdir(), "rf-demo-copy-"));
+    try {
+      const main = copyExample(join(ROOT, "examples", "fleet-rollout"), project);
+      const text = readFileSync(main, "utf8");
+      expect(main).toBe(join(project, "main.ts"));
+      expect(text).toContain(`from ${JSON.stringify(join(ROOT, "constructs", "lib", "index.js"))}`);
+      expect(text).toContain('from "./lab-file.js"');
+      expect(text).not.toContain('"../');
+      expect(readFileSync(join(project, "lab-file.ts"), "utf8")).toBe(
+        readFileSync(join(ROOT, "examples", "lab-file.ts"), "utf8"),
+      );
+      expect(lstatSync(join(project, "node_modules")).isSymbolicLink()).toBe(true);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });
