@@ -229,7 +229,7 @@ async function keepLab(dir: string, project: string, env: NodeJS.ProcessEnv): Pr
   const lines = [
     ...PASTE_VARS.map((k) => `export ${k}=${env[k]}`),
     `. ${secrets}   # TF_VAR_* secrets of this lab (0600; not printed)`,
-    `cd ${project} && ${join(ROOT, "node_modules", ".bin", "cdktf")} diff`,
+    `cd ${project} && ${join(ROOT, "node_modules", ".bin", "cdktf")} diff ${CDKTF_FLAGS.join(" ")}`,
   ];
   process.stdout.write(
     `\nlab still running (Ctrl-C to stop); the cdktf project ${project} is yours. To go on:\n\n${lines.join("\n")}\n`,
