@@ -126,7 +126,7 @@ export interface AcceptanceParams {
   readonly dcgmLevel: number;
   /** Burn-in duration as the gate reads it, e.g. "72h" or "1h30m". */
   readonly burnIn: string;
-  /** Minimum NCCL all_reduce bus bandwidth; the gate's default (92 % of line rate) when undefined. */
+  /** Minimum NCCL all_reduce bus bandwidth; the gate's default (92 % of line rate rounded to 10 GB/s) when undefined. */
   readonly ncclMinBusbwGBps?: number;
 }
 
