@@ -2,7 +2,8 @@
  * Rack benchmark (issue 5), printed, never asserted: the demo's full chain (outlet → bmc → machine → deployment →
  * acceptance → cluster_member) converged by the built provider under a real engine against the lab, for each size:
  *  - apply wall time at the parallelism a user would set, against the lab's critical path (one node's chain, summed
- *    from the lab's own simulated durations) and the power-on stagger floor (nodes × power_on_interval);
+ *    from the lab's own simulated durations) and the power-on stagger floor (power_on_interval × (outlets − 1) on
+ *    the busiest PDU: power-ons are spaced per PDU);
  *  - requests per node by endpoint kind (Redfish BMC and PDU from the provider, BMC requests the lab's MAAS/Ironic make
  *    for power control, MAAS, Ironic, Slurm);
  *  - a no-op plan (with refresh): wall time, requests by kind, provider peak RSS.
@@ -36,8 +37,15 @@ const { values, positionals } = parseArgs({
   },
 });
 
-/** The demo configuration's redfish.power_on_interval: power-ons are spaced by this across the whole run. */
+/** The demo configuration's redfish.power_on_interval: power-ons on one PDU are spaced by this. */
 const POWER_ON_INTERVAL_MS = 250;
+
+/** The stagger's floor: the busiest PDU's power-ons, one interval apart. */
+function staggerFloorMs(lab: Lab): number {
+  const perPdu = new Map<string, number>();
+  for (const n of lab.info.nodes) perPdu.set(n.pdu, (perPdu.get(n.pdu) ?? 0) + 1);
+  return Math.max(0, ...[...perPdu.values()].map((k) => (k - 1) * POWER_ON_INTERVAL_MS));
+}
 /** What a user sets: every node of a rack at once, capped at 64 so one MAAS region or Ironic conductor is not flooded. */
 const userParallelism = (nodes: number) => Math.min(nodes, 64);
 
@@ -198,7 +206,7 @@ async function one(
       parallelism,
       applyS: apply.wallS,
       criticalS: cp.totalMs / 1000,
-      staggerS: ((nodes - 1) * POWER_ON_INTERVAL_MS) / 1000,
+      staggerS: staggerFloorMs(lab) / 1000,
       apply: applyCounts,
       applyErrors: apply.errors.length,
     };
