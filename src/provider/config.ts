@@ -28,7 +28,7 @@ import type { Backend, BackendName } from "./backends/backend.js";
 import { readCaBundle } from "./ca-bundle.js";
 import { CredentialFingerprints } from "./credential-fingerprint.js";
 import { DisruptionBudget } from "./disruption-budget.js";
-import { PowerOnStagger, pduCircuit } from "./power-on-stagger.js";
+import { PowerOnStagger, pduCircuit, type StaggerClock } from "./power-on-stagger.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
 import { serviceUrl } from "./service-url.js";
 import { DEFAULT_TIMINGS, type ProviderTimings } from "./timings.js";
@@ -214,8 +214,10 @@ export class ProviderData {
     readonly schedulers: SchedulerClients = new SchedulerClients(),
     /** Poll intervals of every wait (timings.ts). */
     readonly timings: ProviderTimings = DEFAULT_TIMINGS,
+    /** Clock of the power-on stagger (tests drive it by hand). */
+    powerOnClock?: StaggerClock,
   ) {
-    this.stagger = new PowerOnStagger(redfish.powerOnIntervalMs);
+    this.stagger = new PowerOnStagger(redfish.powerOnIntervalMs, powerOnClock);
   }
 
   /** The Redfish client of one endpoint, shared by every resource in this process (one session per BMC). */
@@ -266,6 +268,7 @@ export function resolveConfig(
   config: ObjectValue,
   diags: Diagnostics,
   timings: ProviderTimings = DEFAULT_TIMINGS,
+  powerOnClock?: StaggerClock,
 ): ProviderData | undefined {
   const rf = isKnown(config, "redfish") ? getObject(config, "redfish") : null;
   const credentialsUnknown =
@@ -303,7 +306,7 @@ export function resolveConfig(
   // Only once every block is valid, so a configuration error leaves no connection pool behind.
   const core = new HttpCore({ tls: { ca: caPem, insecure }, maxConcurrentPerHost: maxConcurrent });
   if (password) core.redactor.add(password);
-  return new ProviderData(settings, core, backends, schedulers, timings);
+  return new ProviderData(settings, core, backends, schedulers, timings, powerOnClock);
 }
 
 /** The `maas` and `ironic` blocks (with environment fallbacks); undefined after a diagnostic. */

@@ -1,8 +1,8 @@
 /**
  * redfish.power_on_interval spaces power-ons per PDU (issue 12): a rack on two PDUs powers on both circuits side by
- * side, and on each PDU consecutive power-ons reach the PDU at least the interval apart. Read from the lab's request
- * log (the PDU's own record of when each #Outlet.PowerControl arrived), with a long injected interval so that the
- * spacing the provider asks for dwarfs loopback latency.
+ * side, and on each PDU consecutive power-ons are the interval apart. The stagger's clock is driven by hand, so the
+ * test reads from the lab's request log (each PDU's own record of the #Outlet.PowerControl it received) which
+ * power-ons were sent at each instant of that clock — deterministic, whatever the machine's load.
  */
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,9 +19,27 @@ import { configOf } from "../../support/kitchen-sink/engine-sim.js";
 import { planAndApply } from "../../support/provider-rpc.js";
 
 const INTERVAL_MS = 600;
-/** Loopback latency differences between two requests, and the log's millisecond rounding. */
-const LATENCY_SLACK_MS = 60;
 const outletSchema = pduOutletResource().schema;
+
+/** The stagger's clock: time moves only when the test says so. */
+const clock = (() => {
+  let t = 0;
+  const timers: { at: number; wake: () => void }[] = [];
+  return {
+    now: () => t,
+    sleep: (ms: number) => new Promise<void>((wake) => timers.push({ at: t + ms, wake })),
+    pending: () => timers.length,
+    /** Moves to the earliest timer and wakes every timer due then. */
+    advance(): number {
+      t = Math.min(...timers.map((x) => x.at));
+      for (const x of timers.filter((y) => y.at <= t)) {
+        timers.splice(timers.indexOf(x), 1);
+        x.wake();
+      }
+      return t;
+    },
+  };
+})();
 
 let lab: Lab;
 let srv: ProviderServer;
@@ -29,7 +47,10 @@ let data: ProviderData | undefined;
 
 beforeAll(async () => {
   lab = await startLab({ nodes: 8, profile: "instant", stateDir: await mkdtemp(join(tmpdir(), "rf-stagger-")) });
-  const provider = rackformProvider({ timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20 } });
+  const provider = rackformProvider({
+    timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20 },
+    powerOnClock: { now: clock.now, sleep: clock.sleep },
+  });
   const configure = provider.configure.bind(provider);
   srv = createServer({
     ...provider,
@@ -50,6 +71,12 @@ beforeAll(async () => {
   expect(r.diagnostics).toEqual([]);
 });
 
+/** Waits (real time, bounded) until `ok()` holds: the provider's requests travel over loopback. */
+async function until(ok: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1_000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(ok(), what).toBe(true);
+}
+
 afterAll(async () => {
   await data?.closeSessions();
   await data?.core.close();
@@ -63,33 +90,38 @@ describe("power_on_interval per PDU", () => {
     expect(pdus).toHaveLength(2);
     const from = lab.requests.last();
     // WHEN every outlet is switched on at once, as the engine does with -parallelism ≥ 8
-    const results = await Promise.all(
-      lab.info.nodes.map((n) => {
-        const pdu = lab.info.pdus.find((p) => p.id === n.pdu)!;
-        const config = configOf(outletSchema, {
-          endpoint: pdu.url,
-          pdu_id: pdu.id,
-          outlet_id: String(n.outlet),
-          power_state: "On",
-        });
-        return planAndApply(srv, "rackform_pdu_outlet", outletSchema, config);
-      }),
-    );
-    for (const r of results) expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    // THEN the PDUs' logs hold 4 power-ons each
-    const powerOns = lab.requests
-      .since(from)
-      .filter((e) => e.method === "POST" && e.path.endsWith("/Outlet.PowerControl"));
-    const at = (pdu: string) => powerOns.filter((e) => e.target === pdu).map((e) => Date.parse(e.time));
-    const [a, b] = pdus.map(at);
-    expect([a.length, b.length]).toEqual([4, 4]);
-    // AND on each PDU consecutive power-ons are the interval apart
-    for (const times of [a, b]) {
-      for (let i = 1; i < times.length; i++)
-        expect(times[i] - times[i - 1]).toBeGreaterThan(INTERVAL_MS - LATENCY_SLACK_MS);
+    const results = lab.info.nodes.map((n) => {
+      const pdu = lab.info.pdus.find((p) => p.id === n.pdu)!;
+      const config = configOf(outletSchema, {
+        endpoint: pdu.url,
+        pdu_id: pdu.id,
+        outlet_id: String(n.outlet),
+        power_state: "On",
+      });
+      return planAndApply(srv, "rackform_pdu_outlet", outletSchema, config);
+    });
+    // THEN at each instant of the stagger's clock exactly one outlet of each PDU is switched on
+    const powerOns = () =>
+      lab.requests.since(from).filter((e) => e.method === "POST" && e.path.endsWith("/Outlet.PowerControl"));
+    const sentAt = new Map<number, string[]>();
+    for (let k = 0; k < 4; k++) {
+      const t = k === 0 ? clock.now() : clock.advance();
+      await until(() => powerOns().length >= 2 * (k + 1), `2 power-ons by ${t} ms of the stagger's clock`);
+      sentAt.set(
+        t,
+        powerOns()
+          .slice(2 * k, 2 * k + 2)
+          .map((e) => e.target ?? "?")
+          .sort(),
+      );
     }
-    // AND the circuits run in parallel: the k-th power-on of one PDU comes within an interval of the other's k-th
-    // (a stagger across the whole run would put them an interval apart and need 7 intervals for 8 outlets)
-    for (let k = 0; k < 4; k++) expect(Math.abs(a[k] - b[k])).toBeLessThan(INTERVAL_MS - LATENCY_SLACK_MS);
+    expect([...sentAt.entries()]).toEqual([0, 1, 2, 3].map((k) => [k * INTERVAL_MS, [...pdus].sort()]));
+    // AND every outlet reports On, with no power-on beyond the eight
+    const applied = await Promise.all(results);
+    expect(powerOns()).toHaveLength(8);
+    for (const r of applied) expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(applied.map((r) => (r.newState as { power_state?: string } | null)?.power_state)).toEqual(
+      Array(8).fill("On"),
+    );
   });
 });
