@@ -155,6 +155,8 @@ interface Row {
   readonly applyS: number;
   readonly criticalS: number;
   readonly staggerS: number;
+  /** The backend's peak requests in any 1 s of the apply. */
+  readonly peak: number;
   readonly apply: Counts;
   readonly applyErrors: number;
   readonly planSummary?: string;
@@ -190,6 +192,7 @@ async function one(
     await w.ok(["init", "-no-color"]);
     const cp = criticalPath((op) => lab.world.time.duration(op), backend);
     let s = snapshot(lab);
+    const applyStart = Date.now();
     const apply = await timed(w, ["apply", "-auto-approve", "-no-color", `-parallelism=${parallelism}`]);
     const applyCounts = countsSince(lab, s);
     console.error(
@@ -200,6 +203,12 @@ async function one(
     console.error(
       `    apply requests per node: ${KINDS.map((k) => `${k} ${(applyCounts[k] / nodes).toFixed(1)}`).join(", ")}`,
     );
+    const peaks = lab.requestRates(applyStart);
+    console.error(
+      `    apply peak requests in any 1 s (lab's logs): ${Object.entries(peaks)
+        .map(([k, r]) => `${k} ${r.peakPerSecond}`)
+        .join(", ")}`,
+    );
     const row = {
       backend,
       nodes,
@@ -209,6 +218,7 @@ async function one(
       staggerS: staggerFloorMs(lab) / 1000,
       apply: applyCounts,
       applyErrors: apply.errors.length,
+      peak: peaks[backend]?.peakPerSecond ?? 0,
     };
     if (!plan) return row;
     s = snapshot(lab);
@@ -243,13 +253,13 @@ async function main(): Promise<void> {
     }
   }
   console.log(
-    "\nbackend  nodes  P    apply s  errors  critical s  stagger s  apply/critical | requests per node in apply: " +
+    "\nbackend  nodes  P    apply s  errors  critical s  stagger s  apply/critical  peak req/s | requests per node in apply: " +
       KINDS.join("  "),
   );
   for (const r of rows) {
     console.log(
       `${r.backend.padEnd(7)}  ${String(r.nodes).padStart(5)}  ${String(r.parallelism).padStart(3)}  ${r.applyS.toFixed(1).padStart(7)}  ${String(r.applyErrors).padStart(6)}  ` +
-        `${r.criticalS.toFixed(1).padStart(10)}  ${r.staggerS.toFixed(1).padStart(9)}  ${(r.applyS / r.criticalS).toFixed(2).padStart(14)} | ${perNode(r.apply, r.nodes)}`,
+        `${r.criticalS.toFixed(1).padStart(10)}  ${r.staggerS.toFixed(1).padStart(9)}  ${(r.applyS / r.criticalS).toFixed(2).padStart(14)}  ${String(r.peak).padStart(10)} | ${perNode(r.apply, r.nodes)}`,
     );
   }
   console.log(

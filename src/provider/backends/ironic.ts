@@ -33,7 +33,7 @@ import {
   withoutUserinfo,
 } from "./backend.js";
 import { acceptanceStep, lastEvidence } from "./ironic-acceptance.js";
-import { ironicPowerOn, ironicPowerState } from "./power.js";
+import { ironicHostPower, ironicPowerOn, ironicPowerState } from "./power.js";
 
 /** Ironic provision state → normalized state (ironic/common/states.py). Maintenance reads as "broken". */
 export const IRONIC_STATE_TABLE: Readonly<Record<string, MachineState>> = {
@@ -395,8 +395,11 @@ export class IronicBackend implements Backend {
     return lastEvidence(listed ?? (await this.client.getNode(id, { signal })));
   }
 
-  powerState(id: string, signal?: AbortSignal): Promise<HostPower> {
-    return ironicPowerState(this.client, id, signal);
+  async powerState(id: string, signal?: AbortSignal): Promise<HostPower> {
+    // The power state Ironic's conductor keeps in sync, from the list a refresh shares (one list for every node);
+    // the same value a GET of the node returns.
+    const listed = await this.client.nodes.get(id, SHARED_FIELDS);
+    return listed ? ironicHostPower(listed) : ironicPowerState(this.client, id, signal);
   }
 
   powerOn(id: string, o: OperationOptions): Promise<void> {

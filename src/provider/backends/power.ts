@@ -7,7 +7,7 @@
 
 import { isClientError } from "../../clients/errors.js";
 import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
-import type { IronicClient } from "../../clients/ironic/index.js";
+import type { IronicClient, IronicNode } from "../../clients/ironic/index.js";
 import type { MaasClient } from "../../clients/maas/index.js";
 import type { HostPower, OperationOptions } from "./backend.js";
 
@@ -71,6 +71,11 @@ export async function ironicPowerState(client: IronicClient, id: string, signal?
     fields: ["uuid", "power_state", "maintenance", "maintenance_reason", "fault"],
     signal,
   });
+  return ironicHostPower(n);
+}
+
+/** The host power a node's power_state, maintenance and fault say (a direct read or the shared node list). */
+export function ironicHostPower(n: IronicNode): HostPower {
   if (n.powerState === "power on") return "on";
   if (n.powerState === "power off") return "off";
   const refused = n.maintenance && n.fault === "power failure" && /\b401\b/.test(n.maintenanceReason ?? "");
