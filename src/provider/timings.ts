@@ -15,6 +15,12 @@ export interface ProviderTimings {
   readonly backendPollMs: PollSpec;
   /** Between two reads of a cluster node while it registers or drains (scheduler reads share one list). */
   readonly memberPollMs: number;
+  /**
+   * How long a plain read (a refresh) may take a machine from a MAAS or Ironic list its process already holds; the
+   * process's first write drops every list, and waits never use it. @default 30_000: a provider process lives for one
+   * plan or apply, so every machine of a refresh comes from the same few lists (at most one list per node).
+   */
+  readonly refreshListMaxAgeMs?: number;
 }
 
 /**

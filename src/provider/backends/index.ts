@@ -43,10 +43,10 @@ export function backendFor(data: ProviderData, name: BackendName): Backend {
 }
 
 /**
- * How long a refresh may read machines from a list this process already holds: every machine of a plan from the
- * same few lists (a new list only for machines none of them carries), so a no-op plan sends at most one list per
- * node. A write by this process drops every list at once, and status waits take only lists started after their
- * previous read, so this bounds only how far a plain read may lag behind the backend.
+ * How long a refresh may read machines from a list this process already holds (ProviderTimings): every machine of a
+ * plan from the same few lists (a new list only for machines none of them carries), so a no-op plan sends at most
+ * one list per node. A write by this process drops every list at once, and status waits take only lists started
+ * after their previous read, so this bounds only how far a plain read may lag behind the backend.
  */
 const REFRESH_LIST_MAX_AGE_MS = 30_000;
 
@@ -59,7 +59,7 @@ function build(data: ProviderData, name: BackendName): Backend {
       url: s.url,
       apiKey: s.apiKey,
       core: data.core,
-      machineListMaxAgeMs: REFRESH_LIST_MAX_AGE_MS,
+      machineListMaxAgeMs: data.timings.refreshListMaxAgeMs ?? REFRESH_LIST_MAX_AGE_MS,
     });
     return new MaasBackend(client, new MaasAcceptance(client, { core: data.core, apiKey: s.apiKey }), {
       pollMs: data.timings.backendPollMs,
@@ -73,7 +73,7 @@ function build(data: ProviderData, name: BackendName): Backend {
     url: s.url,
     auth: s.auth,
     core: data.core,
-    nodeListMaxAgeMs: REFRESH_LIST_MAX_AGE_MS,
+    nodeListMaxAgeMs: data.timings.refreshListMaxAgeMs ?? REFRESH_LIST_MAX_AGE_MS,
   });
   return new IronicBackend(client, {
     pollMs: data.timings.backendPollMs,
