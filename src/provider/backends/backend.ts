@@ -7,6 +7,7 @@
  *   which are thrown as typed client errors (the resource maps them to diagnostics);
  * - secrets (BMC password, API key) never reach a message, log line or fact.
  */
+import type { PollSpec } from "../../clients/http/poll.js";
 import type { Logger } from "../../framework/index.js";
 
 /** The backends rackform knows, as the user names them in `backend = "…"`. */
@@ -183,7 +184,7 @@ export interface OperationOptions {
   /** Aborted on timeout or StopProvider; the operation rejects soon after. */
   readonly signal: AbortSignal;
   /** Poll interval of status waits. @default the backend's (ProviderTimings.backendPollMs) */
-  readonly pollMs?: number;
+  readonly pollMs?: PollSpec;
 }
 
 /** Several enrolled machines match one identity: rackform will not guess which one is meant. */

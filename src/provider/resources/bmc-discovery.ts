@@ -2,7 +2,9 @@
  * What rackform_bmc (and the inventory data source) do with a BMC: wait until it answers, read its inventory, and map
  * it to state values; plus the baseline read from `expected`. Kept apart from the resource so both types share it.
  */
+
 import { isClientError } from "../../clients/errors.js";
+import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
 import type { Inventory, RedfishClient, SystemState } from "../../clients/redfish/index.js";
 import {
   type Context,
@@ -53,7 +55,7 @@ export async function discover(
     readonly op: string;
     readonly waitForReady: boolean;
     /** Between two attempts while the BMC boots (the client already retries each request). @default 1000 */
-    readonly pollMs?: number;
+    readonly pollMs?: PollSpec;
   },
 ): Promise<Discovered> {
   let last: unknown;
@@ -62,6 +64,7 @@ export async function discover(
     : `reading the BMC ${client.origin}`;
   try {
     return await bounded(ctx, opts.ms, opts.op, what, async (signal) => {
+      const start = Date.now();
       for (let attempt = 1; ; attempt++) {
         try {
           const inv = await client.inventory(systemId);
@@ -77,7 +80,7 @@ export async function discover(
             attempt,
             code: (e as { code?: string }).code,
           });
-          await new Promise((r) => setTimeout(r, opts.pollMs ?? 1_000));
+          await new Promise((r) => setTimeout(r, nextPollMs(opts.pollMs ?? 1_000, Date.now() - start)));
           if (signal.aborted) throw signal.reason;
         }
       }

@@ -30,6 +30,7 @@
  * the previous state and asks for a new plan.
  * Destroy only forgets the BMC: it powers nothing off and leaves boot settings as they are.
  */
+import type { PollSpec } from "../../clients/http/poll.js";
 import type { RedfishClient } from "../../clients/redfish/index.js";
 import {
   type Context,
@@ -145,7 +146,7 @@ async function converge(
   ms: number,
   op: "create" | "update",
   diags: Diagnostics,
-  readyPollMs: number,
+  readyPollMs: PollSpec,
 ): Promise<ObjectValue | undefined> {
   const systemId = typeof plan.system_id === "string" ? plan.system_id : undefined;
   let d: Discovered;
