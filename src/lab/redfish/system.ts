@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { LabNode, World } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
 import { RedfishError } from "./errors.js";
+import { EXPAND_QUERY_SUPPORT } from "./representation.js";
 import { type Ctx, collection, link, objectBody, ok, type Reply, type Route, status, systemOf } from "./router.js";
 
 /** Boot targets the lab's BMCs accept. */
@@ -29,8 +30,15 @@ function serviceRoot(ctx: Ctx): Reply {
     SessionService: link("/redfish/v1/SessionService"),
     AccountService: link("/redfish/v1/AccountService"),
     Links: { Sessions: link("/redfish/v1/SessionService/Sessions") },
-    ProtocolFeaturesSupported: { ExpandQuery: { ExpandAll: false }, SelectQuery: false, FilterQuery: false },
   };
+  const noExpand = ctx.target.kind === "pdu" || hasQuirk(ctx.target.node, "no-expand-query");
+  Object.assign(common, {
+    ProtocolFeaturesSupported: {
+      ...(noExpand ? {} : { ExpandQuery: EXPAND_QUERY_SUPPORT }),
+      SelectQuery: false,
+      FilterQuery: false,
+    },
+  });
   if (ctx.target.kind === "pdu") {
     const p = ctx.target.pdu;
     return ok({
