@@ -29,8 +29,14 @@
  * found by the apply differs from the planned one (the device changed between plan and apply), the apply fails, keeps
  * the previous state and asks for a new plan.
  * Destroy only forgets the BMC: it powers nothing off and leaves boot settings as they are.
+ *
+ * Refresh cost (issue 12): where the BMC offers `$expand`, a full read leaves a fingerprint in private state (the
+ * expanded System and FirmwareInventory, by ETag or body hash; bmc-discovery.ts), and the next read of a conformant
+ * node only re-checks those two (If-None-Match → 304): unchanged, the state stands as it is, in 5 requests per BMC with
+ * the service root and the session's login and logout. Anything else — a changed payload, no fingerprint, a BMC
+ * without `$expand`, a non-conformant node — reads everything, as before.
  */
-import type { RedfishClient } from "../../clients/redfish/index.js";
+import type { RedfishClient, RefreshFingerprint } from "../../clients/redfish/index.js";
 import {
   type Context,
   type Diagnostics,
@@ -48,7 +54,17 @@ import {
 import { addClientError, isGone } from "../client-errors.js";
 import { conformanceDifferences, formatDifferences } from "../conformance.js";
 import { providerDataSlot } from "../data-slot.js";
-import { baselineOf, type Discovered, discover, inventoryValues, isUnreachable } from "./bmc-discovery.js";
+import {
+  baselineOf,
+  type Discovered,
+  discover,
+  fingerprintIn,
+  fingerprintOf,
+  inventoryValues,
+  isUnreachable,
+  unchangedSince,
+  withFingerprint,
+} from "./bmc-discovery.js";
 import { schemaAttributes } from "./bmc-schema.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, read: 2 * 60_000, update: 10 * 60_000 };
@@ -146,7 +162,7 @@ async function converge(
   op: "create" | "update",
   diags: Diagnostics,
   readyPollMs: number,
-): Promise<ObjectValue | undefined> {
+): Promise<{ state: ObjectValue; fingerprint?: RefreshFingerprint } | undefined> {
   const systemId = typeof plan.system_id === "string" ? plan.system_id : undefined;
   let d: Discovered;
   try {
@@ -190,7 +206,7 @@ async function converge(
         "change expected to accept it; the next plan re-checks it again.",
       path("expected"),
     );
-    return stateOf(plan, d, false);
+    return { state: stateOf(plan, d, false), fingerprint: fingerprintOf(d) };
   }
   if (bad) {
     diags.error(
@@ -206,6 +222,7 @@ async function converge(
     prior === null ||
     prior.boot_source_override_target !== target ||
     prior.boot_source_override_enabled !== plan.boot_source_override_enabled;
+  let fingerprint = fingerprintOf(d);
   if (target !== null && changed) {
     try {
       ctx.log.info("setting boot source override", { endpoint: client.origin, target, enabled });
@@ -217,8 +234,16 @@ async function converge(
       });
       return undefined;
     }
+    // The override changed the System: the fingerprint is re-taken (the inventory it stands for is unchanged), else
+    // the next refresh would read everything for a change this apply made. Failing that, there is none.
+    fingerprint =
+      fingerprint &&
+      (await client.recheck(fingerprint).then(
+        (r) => r.fingerprint,
+        () => undefined,
+      ));
   }
-  return stateOf(plan, d, true);
+  return { state: stateOf(plan, d, true), fingerprint };
 }
 
 /** The rackform_bmc resource; one instance per provider process. */
@@ -262,7 +287,10 @@ export function bmcResource(): Resource {
       const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
       const poll = slot.get().timings.readyPollMs;
       const s = await converge(req.context, client(req.plan), req.plan, null, ms, "create", resp.diagnostics, poll);
-      if (s) resp.state = s;
+      if (s) {
+        resp.state = s.state;
+        resp.private = withFingerprint(resp.private, s.fingerprint);
+      }
     },
 
     async update(req, resp) {
@@ -278,22 +306,30 @@ export function bmcResource(): Resource {
         resp.diagnostics,
         poll,
       );
-      if (s) resp.state = s;
+      if (s) {
+        resp.state = s.state;
+        resp.private = withFingerprint(resp.private, s.fingerprint);
+      }
     },
 
     async read(req, resp) {
       const st = req.state;
       const systemId = typeof st.system_id === "string" ? st.system_id : undefined;
       const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
+      // A conformant node whose expanded System and FirmwareInventory are unchanged since the last full read has
+      // nothing new to record: two conditional GETs instead of the whole walk. A non-conformant one is read in full,
+      // so its warning is repeated and its re-check planned from fresh values.
+      const fp = st.conformant === true ? fingerprintIn(req.private) : undefined;
       let d: Discovered;
       try {
+        if (fp && (await unchangedSince(req.context, client(st), fp, ms))) return;
         d = await discover(req.context, client(st), systemId, { ms, op: "read", waitForReady: false });
       } catch (e) {
         if (isGone(e) && st.conformant !== null) {
           resp.state = null;
         } else if (isUnreachable(e) && st.conformant !== null) {
           resp.state = { ...st, conformant: false };
-          resp.private = { ...resp.private, [PRIVATE_DRIFT]: false };
+          resp.private = withFingerprint({ ...resp.private, [PRIVATE_DRIFT]: false }, undefined);
           resp.diagnostics.warning(
             // The node in every per-node summary: the engines fold warnings of one summary into the first.
             `BMC not answering; node marked non-conformant: ${origin(getString(st, "endpoint")!)}`,
@@ -305,7 +341,7 @@ export function bmcResource(): Resource {
       }
       const bad = nonConformance(st, d);
       resp.state = stateOf(st, d, bad === undefined);
-      resp.private = { ...resp.private, [PRIVATE_DRIFT]: bad !== undefined };
+      resp.private = withFingerprint({ ...resp.private, [PRIVATE_DRIFT]: bad !== undefined }, fingerprintOf(d));
       if (bad) {
         const gone = vanishedGpus(st, d);
         resp.diagnostics.warning(
