@@ -264,7 +264,10 @@ export function bmcResource(): Resource {
         "warning, conformant = false and a planned in-place update that re-checks the node, so one bad node never blocks " +
         "the plans of its neighbours; the re-check of drift records what it finds (a warning, not an error), so the " +
         "node's acceptance gate (bmc_gpu_count = this gpu_count) can run again and take a node that lost a GPU out of " +
-        "service in the same apply. Credentials come from the provider's redfish block. Destroy only forgets the " +
+        "service in the same apply. A refresh of a conforming node costs 5 Redfish requests where the BMC offers " +
+        "$expand (the service root, the session's login and logout, and one conditional GET each of the expanded " +
+        "System and FirmwareInventory); it reads everything again when they changed, and on BMCs without $expand. " +
+        "Credentials come from the provider's redfish block. Destroy only forgets the " +
         "BMC: it powers nothing off and changes no setting. Import with the endpoint or the system's URL.",
       attributes: schemaAttributes,
       blocks: { timeouts: timeoutsBlock(["create", "read", "update"]) },
