@@ -56,12 +56,16 @@ async function main(): Promise<void> {
       await w.ok(["init", "-no-color"]);
       await w.ok(["apply", "-auto-approve", "-no-color"]);
     }
-    const walls = { bmc: [] as number[], data: [] as number[] };
+    const walls = { bmc: [] as number[], data: [] as number[], norefresh: [] as number[] };
     for (let round = 1; round <= rounds; round++) {
       let t = performance.now();
       const r0 = await wd.run(["plan", "-no-color", "-detailed-exitcode"]);
       walls.data.push((performance.now() - t) / 1000);
       if (r0.code !== 0) throw new Error(`terraform_data plan was not empty (exit ${r0.code})\n${r0.stdout}`);
+      // The same plan without refresh: the engine and the provider process alone, no Redfish.
+      t = performance.now();
+      await wb.ok(["plan", "-no-color", "-refresh=false"]);
+      walls.norefresh.push((performance.now() - t) / 1000);
       const before = lab.requests.last();
       t = performance.now();
       const r = await wb.run(["plan", "-no-color", "-detailed-exitcode"]);
@@ -73,7 +77,7 @@ async function main(): Promise<void> {
       const counts = [...perBmc.values()];
       console.log(
         `round ${round}: no-op plan of ${n} rackform_bmc ${walls.bmc.at(-1)!.toFixed(2)} s, of ${n} terraform_data ` +
-          `${walls.data.at(-1)!.toFixed(2)} s; Redfish requests ${reqs.length} (per BMC max ${Math.max(...counts)}, ` +
+          `${walls.data.at(-1)!.toFixed(2)} s, of rackform_bmc without refresh ${walls.norefresh.at(-1)!.toFixed(2)} s; Redfish requests ${reqs.length} (per BMC max ${Math.max(...counts)}, ` +
           `mean ${(reqs.length / n).toFixed(1)})`,
       );
       if (values.detail) {
@@ -84,9 +88,10 @@ async function main(): Promise<void> {
     }
     const b = median(walls.bmc);
     const d = median(walls.data);
+    const o = median(walls.norefresh);
     console.log(
       `median (${eng.name}, ${rounds} rounds): rackform_bmc ${b.toFixed(2)} s, terraform_data ${d.toFixed(2)} s, ` +
-        `ratio ${(b / d).toFixed(2)}`,
+        `ratio ${(b / d).toFixed(2)}; rackform_bmc without refresh ${o.toFixed(2)} s (refresh itself ≈ ${(b - o).toFixed(2)} s)`,
     );
   } finally {
     await lab.close();

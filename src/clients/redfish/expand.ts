@@ -42,6 +42,8 @@ const pathOf = (ref: string) => new URL(ref, "http://bmc").pathname.replace(/\/+
 /** Resources already read inline in an expanded payload, by path; reading one of them sends no request. */
 export class Prefetched implements JsonSource {
   private readonly byPath = new Map<string, RedfishJson>();
+  /** Resources that were not in an expansion and were read by their link: path and @odata.type. */
+  readonly fetched: { readonly path: string; readonly type: string }[] = [];
   constructor(private readonly t: RedfishTransport) {}
 
   /** Keeps every expanded resource inside `json` (and `json` itself). */
@@ -55,9 +57,12 @@ export class Prefetched implements JsonSource {
     for (const v of Object.values(json)) if (typeof v === "object" && v !== null) this.add(v);
   }
 
-  getJson(ref: string): Promise<RedfishJson> {
+  async getJson(ref: string): Promise<RedfishJson> {
     const hit = this.byPath.get(pathOf(ref));
-    return hit ? Promise.resolve(hit) : this.t.getJson(ref);
+    if (hit) return hit;
+    const json = await this.t.getJson(ref);
+    this.fetched.push({ path: pathOf(ref), type: typeof json["@odata.type"] === "string" ? json["@odata.type"] : "" });
+    return json;
   }
 
   root(): Promise<RedfishJson> {

@@ -21,12 +21,14 @@ export async function readFirmware(
   updateRef: string,
   opts: { levels: number; parallel: number; warnings?: string[]; onTag?: (tag: RefreshTag | undefined) => void },
 ): Promise<FirmwareInfo[]> {
-  const update = await src.getJson(updateRef);
+  // Only the way to FirmwareInventory, whose path a fingerprint keeps: read apart from what the System's tag covers.
+  const update = await t.getJson(updateRef);
   const inv = link(update, "FirmwareInventory");
   opts.onTag?.(undefined);
   if (!inv) return [];
   let collection: RedfishJson;
   let reader = src;
+  let fetched: readonly unknown[] = [];
   if (opts.levels > 0) {
     const r = await getExpanded(t, inv, 1);
     const cache = new Prefetched(t);
@@ -34,6 +36,8 @@ export async function readFirmware(
     reader = cache;
     collection = r.json;
     opts.onTag?.(r.tag);
+    // Members the BMC did not expand were read by link: the expanded collection's tag does not cover them.
+    fetched = cache.fetched;
   } else collection = await src.getJson(inv);
   const items = await mapLimit(members(collection), opts.parallel, async (r) => {
     try {
@@ -45,6 +49,7 @@ export async function readFirmware(
       return [];
     }
   });
+  if (fetched.length > 0) opts.onTag?.(undefined);
   return items.flat().sort((a, b) => a.id.localeCompare(b.id));
 }
 
@@ -94,6 +99,10 @@ export async function readInventory(
   const inv = await collectInventory(src, system, firmware, parallel, warnings);
   // A FirmwareInventory read without its tag (not expanded) would leave firmware drift unseen by a refresh.
   const hasFirmwareList = firmwareTag !== undefined || firmware.length === 0;
-  if (!systemTag || !firmwareCovered || !hasFirmwareList) return inv;
+  // Nor may the inventory rest on anything the System's expansion did not bring (members below MaxLevels, chassis or
+  // OEM links): a change there would not change the tag. The Manager is the one exception — its FirmwareVersion is the
+  // BMC's firmware, which FirmwareInventory lists too; it is not checked against `expected`.
+  const uncovered = src.fetched.filter((r) => !/^#Manager(Collection)?\./.test(r.type));
+  if (!systemTag || !firmwareCovered || !hasFirmwareList || uncovered.length > 0) return inv;
   return { ...inv, refresh: { system: systemTag, ...(firmwareTag ? { firmware: firmwareTag } : {}) } };
 }

@@ -271,6 +271,7 @@ export class RedfishFleet {
     let expand: Expand | undefined;
     try {
       expand = node && !hasQuirk(node, "no-expand-query") ? parseExpand(query) : undefined;
+      if (expand && node && hasQuirk(node, "expand-one-level")) expand = { ...expand, levels: 1 };
     } catch (e) {
       if (!(e instanceof ExpandQueryError)) throw e;
       throw new RedfishError(400, e.key, [e.value, "$expand", `1-${MAX_EXPAND_LEVELS}`]);

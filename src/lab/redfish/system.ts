@@ -4,6 +4,9 @@ import type { LabNode, World } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
 import { RedfishError } from "./errors.js";
 import { EXPAND_QUERY_SUPPORT } from "./representation.js";
+
+const { MaxLevels: _, ...ONE_LEVEL } = { ...EXPAND_QUERY_SUPPORT, Levels: false };
+
 import { type Ctx, collection, link, objectBody, ok, type Reply, type Route, status, systemOf } from "./router.js";
 
 /** Boot targets the lab's BMCs accept. */
@@ -32,9 +35,10 @@ function serviceRoot(ctx: Ctx): Reply {
     Links: { Sessions: link("/redfish/v1/SessionService/Sessions") },
   };
   const noExpand = ctx.target.kind === "pdu" || hasQuirk(ctx.target.node, "no-expand-query");
+  const oneLevel = ctx.target.kind === "bmc" && hasQuirk(ctx.target.node, "expand-one-level");
   Object.assign(common, {
     ProtocolFeaturesSupported: {
-      ...(noExpand ? {} : { ExpandQuery: EXPAND_QUERY_SUPPORT }),
+      ...(noExpand ? {} : { ExpandQuery: oneLevel ? ONE_LEVEL : EXPAND_QUERY_SUPPORT }),
       SelectQuery: false,
       FilterQuery: false,
     },

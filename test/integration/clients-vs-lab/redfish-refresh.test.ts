@@ -93,6 +93,16 @@ describe("inventory in every feature mode", () => {
     }
   });
 
+  it("$expand without $levels: the same inventory, but no fingerprint (members read by link are not covered by it)", async () => {
+    setQuirks([]);
+    const full = await client().inventory();
+    setQuirks(["expand-one-level"]);
+    const { value, requests } = await sent(() => client().inventory());
+    expect(facts(value)).toEqual(facts(full));
+    expect(value.refresh).toBeUndefined();
+    expect(requests.filter((r) => r.includes("$expand")).every((r) => !r.includes("$levels"))).toBe(true);
+  });
+
   it("a BMC with dead member links: the same warnings and parts with and without $expand", async () => {
     const runs: Inventory[] = [];
     for (const q of [["dead-member-links"], ["dead-member-links", "no-expand-query"]] as Quirk[][]) {
