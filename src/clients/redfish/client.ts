@@ -267,12 +267,9 @@ export class RedfishClient {
    * a member that answers 404/500 is skipped and named there instead of failing the whole list.
    */
   async firmwareInventory(warnings?: string[]): Promise<FirmwareInfo[]> {
-    const root = await this.t.root();
-    return readFirmware(this.t, this.t, await this.serviceLink("UpdateService"), {
-      levels: expandLevels(root),
-      parallel: this.parallel,
-      warnings,
-    });
+    const levels = expandLevels(await this.t.root());
+    const updateRef = await this.serviceLink("UpdateService");
+    return (await readFirmware(this.t, updateRef, { levels, parallel: this.parallel, warnings })).firmware;
   }
 
   /**

@@ -96,8 +96,8 @@ export function hashOf(json: RedfishJson): string {
 }
 
 /**
- * Re-reads each tagged resource, conditionally where the tag holds an ETag, and returns the new tags (undefined for
- * a resource that changed, or was 304 when asked); `unchanged` is true when every one answered 304 or the same hash.
+ * Re-reads each tagged resource, with If-None-Match where the tag holds an ETag: `unchanged` when every one answered
+ * 304 or a body of the same hash. `fingerprint` is the tags as the resources now stand.
  */
 export async function recheck(
   t: RedfishTransport,
