@@ -1,6 +1,6 @@
 /**
  * Issue 12: what a no-op plan of rackform_bmc costs each BMC, counted in the lab's request log, under the real
- * engines — and that the cheap refresh still finds drift. One BMC per feature mode: `$expand` and ETags (one of them
+ * engines — and that the cheap refresh still finds drift and records a changed power state. One BMC per feature mode: `$expand` and ETags (one of them
  * with a boot override, which changes the System after create), `$expand` without ETags, and neither.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -75,6 +75,30 @@ ${MODES[i].boot ? '  boot_source_override_target = "Pxe"\n' : ""}}
         }
       }
     }
+  });
+
+  it("hosts' power switched by hand: the refresh still costs 5 requests per BMC with $expand and records it", async () => {
+    const was = new Map(nodes().map((n) => [n, lab.world.powerState(lab.world.node(n)!)]));
+    for (const n of nodes()) lab.world.setHostPower(lab.world.node(n)!, was.get(n) !== "On");
+    const before = lab.requests.last();
+    await w.ok(["apply", "-refresh-only", "-auto-approve", "-no-color"]);
+    for (const [i, n] of nodes().entries()) {
+      const sent = lab.requests.since(before).filter((e) => e.target === n);
+      if (MODES[i].cheap) expect(sent.length, n).toBeLessThanOrEqual(5);
+    }
+    const state = JSON.parse((await w.ok(["show", "-json", "-no-color"])).stdout) as {
+      values: { root_module: { resources: { name: string; values: Record<string, unknown> }[] } };
+    };
+    for (const r of state.values.root_module.resources) {
+      expect(r.values.power_state, r.name).toBe(lab.world.powerState(lab.world.node(r.name)!));
+      expect(r.values.power_state, r.name).not.toBe(was.get(r.name));
+    }
+    // Recorded: the next plan is back to the unchanged case.
+    const again = lab.requests.last();
+    expect((await w.run(["plan", "-no-color", "-detailed-exitcode"])).code).toBe(0);
+    for (const [i, n] of nodes().entries())
+      if (MODES[i].cheap)
+        expect(lab.requests.since(again).filter((e) => e.target === n).length, n).toBeLessThanOrEqual(5);
   });
 
   it("a GPU lost, a NIC's MAC replaced and a firmware version changed are recorded by the refresh in every mode", async () => {

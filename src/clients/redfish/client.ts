@@ -11,6 +11,7 @@ import { statusOf } from "./inventory.js";
 import { actionInfoAllowed, isObj, lastSegment, link, members, parseOutlet, parseSystem } from "./parse.js";
 import { getOutlet, listPdus, setOutletPower } from "./pdu.js";
 import { readFirmware, readInventory } from "./read-inventory.js";
+import { type RefreshOutcome, refreshSince } from "./refresh.js";
 import { type ResetRequest, resolveResetType } from "./reset.js";
 import { type RedfishAuthMode, RedfishTransport } from "./transport.js";
 import type {
@@ -67,6 +68,7 @@ const GUARDED = [
   "firmwareInventory",
   "inventory",
   "recheck",
+  "refreshSince",
   "simpleUpdate",
   "listPdus",
   "getOutlet",
@@ -292,6 +294,25 @@ export class RedfishClient {
   async recheck(fp: RefreshFingerprint): Promise<{ unchanged: boolean; fingerprint: RefreshFingerprint }> {
     if (expandLevels(await this.t.root()) === 0) return { unchanged: false, fingerprint: fp };
     return recheck(this.t, fp);
+  }
+
+  /**
+   * A refresh against a fingerprint (see refresh.ts): unchanged, or the inventory and system state rebuilt from the
+   * payloads it re-read. Undefined when the BMC no longer advertises `$expand`: the fingerprint means nothing then.
+   */
+  async refreshSince(
+    fp: RefreshFingerprint,
+    known: { readonly bmcFirmwareVersion?: string } = {},
+  ): Promise<RefreshOutcome | undefined> {
+    if (expandLevels(await this.t.root()) === 0) return undefined;
+    const warnings: string[] = [];
+    const r = await refreshSince(this.t, fp, {
+      parallel: this.parallel,
+      knownBmcFirmware: known.bmcFirmwareVersion,
+      warnings,
+    });
+    for (const w of warnings) this.core.log(`redfish ${this.origin}: inventory ${w}`);
+    return r;
   }
 
   /** Starts UpdateService.SimpleUpdate and polls its Task until it ends (or times out). */

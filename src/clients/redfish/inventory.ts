@@ -54,6 +54,8 @@ export async function collectInventory(
   firmware: readonly FirmwareInfo[],
   parallel: number,
   warnings: string[] = [],
+  /** The Manager's FirmwareVersion when the caller already knows it is unchanged (the Manager is then not read). */
+  knownBmcFirmware?: string,
 ): Promise<Inventory> {
   const soft = async (ref: string): Promise<RedfishJson | undefined> => {
     try {
@@ -83,7 +85,7 @@ export async function collectInventory(
     collection(link(system, "Processors")),
     pcieDevices(t, system, read, soft),
     systemDrives(system, read, collection, soft),
-    managerFirmware(t, system, soft),
+    knownBmcFirmware ?? managerFirmware(t, system, soft),
   ]);
   const procSkipped = warnings.slice(skippedBefore).some((w) => w.includes("/Processors"));
 

@@ -32,15 +32,18 @@ export async function readFirmware(
   // Only the way to FirmwareInventory (whose path a fingerprint keeps), so not part of what a tag must cover.
   const inv = link(await t.getJson(updateRef), "FirmwareInventory");
   if (!inv) return { firmware: [], covered: true };
+  if (opts.levels > 0) return firmwareFrom(t, await getExpanded(t, inv, 1), opts);
+  return firmwareFrom(t, { json: await t.getJson(inv) }, opts);
+}
+
+/** The FirmwareInventory in `collection` (expanded when it has a tag); members it lacks are read by their link. */
+export async function firmwareFrom(
+  t: RedfishTransport,
+  { json: collection, tag }: { readonly json: RedfishJson; readonly tag?: RefreshTag },
+  opts: { readonly parallel: number; readonly warnings?: string[] },
+): Promise<FirmwareRead> {
   const reader = new Prefetched(t);
-  let collection: RedfishJson;
-  let tag: RefreshTag | undefined;
-  if (opts.levels > 0) {
-    const r = await getExpanded(t, inv, 1);
-    reader.add(r.json);
-    collection = r.json;
-    tag = r.tag;
-  } else collection = await t.getJson(inv);
+  if (tag) reader.add(collection);
   const items = await mapLimit(members(collection), opts.parallel, async (r) => {
     try {
       return [parseFirmware(await reader.getJson(r))];
@@ -69,15 +72,7 @@ export async function readInventory(
   parallel: number,
 ): Promise<Inventory> {
   const levels = expandLevels(await t.root());
-  const src = new Prefetched(t);
-  let system: RedfishJson;
-  let systemTag: RefreshTag | undefined;
-  if (levels > 0) {
-    const r = await getExpanded(t, systemRef, levels);
-    src.add(r.json);
-    system = r.json;
-    systemTag = r.tag;
-  } else system = await t.getJson(systemRef);
+  const system = levels > 0 ? await getExpanded(t, systemRef, levels) : { json: await t.getJson(systemRef) };
   const warnings: string[] = [];
   const fw: FirmwareRead = updateRef
     ? await readFirmware(t, updateRef, { levels, parallel, warnings }).catch((e) => {
@@ -86,10 +81,26 @@ export async function readInventory(
         return { firmware: [], covered: false };
       })
     : { firmware: [], covered: true };
-  const inv = await collectInventory(src, system, fw.firmware, parallel, warnings);
+  return inventoryFrom(t, system, fw, { parallel, warnings });
+}
+
+/**
+ * The inventory made of a System payload (expanded when it has a tag) and a FirmwareInventory read; anything they
+ * lack is read by its link. With `knownBmcFirmware` the Manager is not read.
+ */
+export async function inventoryFrom(
+  t: RedfishTransport,
+  { json: system, tag: systemTag }: { readonly json: RedfishJson; readonly tag?: RefreshTag },
+  fw: FirmwareRead,
+  opts: { readonly parallel: number; readonly warnings: string[]; readonly knownBmcFirmware?: string },
+): Promise<Inventory> {
+  const src = new Prefetched(t);
+  if (systemTag) src.add(system);
+  const inv = await collectInventory(src, system, fw.firmware, opts.parallel, opts.warnings, opts.knownBmcFirmware);
   // Nothing the inventory rests on may lie outside the System's expansion (members below MaxLevels, chassis or OEM
   // links): a change there would not change its tag. The Manager is the one exception: its FirmwareVersion is the
-  // BMC's firmware, which FirmwareInventory (covered) lists too, and it is not checked against `expected`.
+  // BMC's firmware, which FirmwareInventory (covered) lists too on every BMC we know; a BMC that listed it only under
+  // its Manager would have a `firmware.bmc_firmware_version` drift seen only by a full read.
   const uncovered = src.fetched.filter((r) => !/^#Manager(Collection)?\./.test(r.type));
   if (!systemTag || !fw.covered || uncovered.length > 0) return inv;
   return { ...inv, refresh: { system: systemTag, ...(fw.tag ? { firmware: fw.tag } : {}) } };

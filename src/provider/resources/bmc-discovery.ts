@@ -189,15 +189,26 @@ export function fingerprintIn(priv: PrivateState): RefreshFingerprint | undefine
 }
 
 /**
- * True when nothing behind `fp` changed (one conditional GET each of the expanded System and FirmwareInventory),
- * within `ms`. Errors are the client's, as `discover` would have thrown them.
+ * A refresh against `fp` within `ms`: "unchanged" (one conditional GET each of the expanded System and
+ * FirmwareInventory), or what the node now is, rebuilt from those payloads, with the fingerprint to keep next;
+ * undefined when the fingerprint cannot be used (the BMC no longer offers `$expand`): read everything then.
+ * `knownBmcFirmware` (from state) stands for the Manager's version while the firmware is unchanged. Errors are the
+ * client's, as `discover` would have thrown them.
  */
-export async function unchangedSince(
+export async function refreshedSince(
   ctx: Context,
   client: RedfishClient,
   fp: RefreshFingerprint,
   ms: number,
-): Promise<boolean> {
-  const r = await bounded(ctx, ms, "read", `reading the BMC ${client.origin}`, () => client.recheck(fp));
-  return r.unchanged;
+  knownBmcFirmware: string | undefined,
+): Promise<"unchanged" | { readonly d: Discovered; readonly fingerprint?: RefreshFingerprint } | undefined> {
+  const r = await bounded(ctx, ms, "read", `reading the BMC ${client.origin}`, () =>
+    client.refreshSince(fp, { bmcFirmwareVersion: knownBmcFirmware }),
+  );
+  if (!r) return undefined;
+  if (r.unchanged) return "unchanged";
+  for (const w of r.inventory.warnings ?? [])
+    ctx.log.warn("BMC inventory incomplete", { endpoint: client.origin, detail: w });
+  // The new tags carry over the old ones' ETag trust (refresh.ts); none when the read rested on uncovered links.
+  return { d: { inv: r.inventory, sys: r.system }, fingerprint: r.inventory.refresh };
 }

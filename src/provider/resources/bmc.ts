@@ -33,8 +33,9 @@
  * Refresh cost (issue 12): where the BMC offers `$expand`, a full read leaves a fingerprint in private state (the
  * expanded System and FirmwareInventory, by ETag or body hash; bmc-discovery.ts), and the next read of a conformant
  * node only re-checks those two (If-None-Match → 304): unchanged, the state stands as it is, in 5 requests per BMC with
- * the service root and the session's login and logout. Anything else — a changed payload, no fingerprint, a BMC
- * without `$expand`, a non-conformant node — reads everything, as before.
+ * the service root and the session's login and logout. A changed System (power, boot) rebuilds the inventory from the
+ * very payloads re-read, still 5 requests while the firmware is unchanged. No fingerprint, a BMC without `$expand`, a
+ * non-conformant node: everything is read, as before.
  */
 import type { RedfishClient, RefreshFingerprint } from "../../clients/redfish/index.js";
 import {
@@ -62,7 +63,7 @@ import {
   fingerprintOf,
   inventoryValues,
   isUnreachable,
-  unchangedSince,
+  refreshedSince,
   withFingerprint,
 } from "./bmc-discovery.js";
 import { schemaAttributes } from "./bmc-schema.js";
@@ -324,9 +325,16 @@ export function bmcResource(): Resource {
       // so its warning is repeated and its re-check planned from fresh values.
       const fp = st.conformant === true ? fingerprintIn(req.private) : undefined;
       let d: Discovered;
+      let next: RefreshFingerprint | undefined;
       try {
-        if (fp && (await unchangedSince(req.context, client(st), fp, ms))) return;
-        d = await discover(req.context, client(st), systemId, { ms, op: "read", waitForReady: false });
+        const bmcFirmware = typeof st.bmc_firmware_version === "string" ? st.bmc_firmware_version : undefined;
+        const r = fp ? await refreshedSince(req.context, client(st), fp, ms, bmcFirmware) : undefined;
+        if (r === "unchanged") return;
+        if (r) ({ d, fingerprint: next } = r);
+        else {
+          d = await discover(req.context, client(st), systemId, { ms, op: "read", waitForReady: false });
+          next = fingerprintOf(d);
+        }
       } catch (e) {
         if (isGone(e) && st.conformant !== null) {
           resp.state = null;
@@ -344,7 +352,7 @@ export function bmcResource(): Resource {
       }
       const bad = nonConformance(st, d);
       resp.state = stateOf(st, d, bad === undefined);
-      resp.private = withFingerprint({ ...resp.private, [PRIVATE_DRIFT]: bad !== undefined }, fingerprintOf(d));
+      resp.private = withFingerprint({ ...resp.private, [PRIVATE_DRIFT]: bad !== undefined }, next);
       if (bad) {
         const gone = vanishedGpus(st, d);
         resp.diagnostics.warning(

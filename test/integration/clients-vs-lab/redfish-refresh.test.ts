@@ -131,6 +131,48 @@ describe.each(MODES.filter((m) => m.expand))("recheck with $expand ($name)", (m)
     for (const r of requests) expect(r).toMatch(m.etags ? / 304$/ : / 200$/);
   });
 
+  it("refreshSince: a host power change rebuilds the inventory from the two payloads re-read, as a full read finds it", async () => {
+    setQuirks(m.quirks);
+    const c = client();
+    await c.login();
+    const was = env.lab.world.powerState(node) === "On";
+    env.lab.world.setHostPower(node, !was);
+    try {
+      const { value, requests } = await sent(() => c.refreshSince(fp, { bmcFirmwareVersion: "known" }));
+      expect(requests.map((r) => r.replace(/ \d+$/, ""))).toEqual(
+        [fp.system.path, fp.firmware!.path].map((p) => `GET ${p}`),
+      );
+      if (!value || value.unchanged) throw new Error("expected a changed System");
+      expect(value.system.powerState).toBe(env.lab.world.powerState(node));
+      expect(value.system.powerState).not.toBe(was ? "On" : "Off");
+      // The Manager was not read: the firmware is unchanged, so the known version stands.
+      expect(value.inventory.bmcFirmwareVersion).toBe("known");
+      const full = await client().inventory();
+      expect({ ...facts(value.inventory), bmcFirmwareVersion: full.bmcFirmwareVersion }).toEqual(facts(full));
+      expect(value.inventory.refresh?.system.etag !== undefined).toBe(m.etags);
+    } finally {
+      env.lab.world.setHostPower(node, was);
+    }
+  });
+
+  it("refreshSince: a firmware change reads the Manager again and reports the new versions", async () => {
+    setQuirks(m.quirks);
+    const f = env.lab.world.faults.add({
+      kind: "firmware-drift",
+      node: node.spec.name,
+      component: "bmc",
+      version: "9.9.9",
+    });
+    try {
+      const value = await client().refreshSince(fp, { bmcFirmwareVersion: "stale" });
+      if (!value || value.unchanged) throw new Error("expected a change");
+      expect(value.inventory.bmcFirmwareVersion).toBe("9.9.9");
+      expect(value.inventory.firmware.map((x) => x.version)).toContain("9.9.9");
+    } finally {
+      env.lab.world.faults.remove(f.id);
+    }
+  });
+
   const drifts: [string, () => () => void][] = [
     [
       "a GPU lost",
