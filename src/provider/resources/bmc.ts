@@ -267,7 +267,8 @@ export function bmcResource(): Resource {
         "node's acceptance gate (bmc_gpu_count = this gpu_count) can run again and take a node that lost a GPU out of " +
         "service in the same apply. A refresh of a conforming node costs 5 Redfish requests where the BMC offers " +
         "$expand (the service root, the session's login and logout, and one conditional GET each of the expanded " +
-        "System and FirmwareInventory); it reads everything again when they changed, and on BMCs without $expand. " +
+        "System and FirmwareInventory), also when they changed (the node is re-read from them, and its Manager when " +
+        "its firmware changed); without $expand, or without a previous full read, everything is read. " +
         "Credentials come from the provider's redfish block. Destroy only forgets the " +
         "BMC: it powers nothing off and changes no setting. Import with the endpoint or the system's URL.",
       attributes: schemaAttributes,
