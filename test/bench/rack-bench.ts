@@ -12,8 +12,6 @@
  */
 
 import { mkdtemp, readFile } from "node:fs/promises";
-import https from "node:https";
-import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,6 +19,8 @@ import { type Lab, startLab } from "../../src/lab/index.js";
 import { engine as findEngine, type Workdir } from "../support/engines.js";
 import { rackStack, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, providerPids } from "../support/rackform-e2e.js";
+import { backendBmcCalls } from "./support/backend-bmc-calls.js";
+import { criticalPath } from "./support/critical-path.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -45,22 +45,12 @@ type Kind = "bmc" | "pdu" | "bmc (by backend)" | "maas" | "ironic" | "slurm";
 const KINDS: readonly Kind[] = ["bmc", "pdu", "bmc (by backend)", "maas", "ironic", "slurm"];
 type Counts = Record<Kind, number>;
 
-// The lab's MAAS power driver and Ironic conductor reach the BMCs with node:https from this process; counting their
-// calls tells their Redfish requests apart from the provider's in the lab's request log (which has no client address).
-let backendBmcCalls = 0;
-const realRequest = https.request;
-https.request = ((...args: Parameters<typeof https.request>) => {
-  backendBmcCalls++;
-  return realRequest(...args);
-}) as typeof https.request;
-syncBuiltinESMExports();
-
 /** Counters now, to subtract later. */
 function snapshot(lab: Lab): { redfish: number; backendBmc: number; maas: number; ironic: number; slurm: number } {
   const b = lab.backends!;
   return {
     redfish: lab.requests.last(),
-    backendBmc: backendBmcCalls,
+    backendBmc: backendBmcCalls(),
     maas: b.maas.requests.length,
     ironic: b.ironic.requests.length,
     slurm: b.slurm.requests.length,
@@ -75,7 +65,7 @@ function countsSince(lab: Lab, s: ReturnType<typeof snapshot>): Counts {
     if (e.target !== undefined && pdus.has(e.target)) pdu++;
     else bmc++;
   }
-  const byBackend = backendBmcCalls - s.backendBmc;
+  const byBackend = backendBmcCalls() - s.backendBmc;
   const now = snapshot(lab);
   return {
     bmc: bmc - byBackend,
@@ -84,35 +74,6 @@ function countsSince(lab: Lab, s: ReturnType<typeof snapshot>): Counts {
     maas: now.maas - s.maas,
     ironic: now.ironic - s.ironic,
     slurm: now.slurm - s.slurm,
-  };
-}
-
-/** One node's chain, summed from the lab's simulated durations (after the speed factor), term by term. */
-function criticalPath(lab: Lab, backend: "maas" | "ironic"): { totalMs: number; terms: string } {
-  const d = (op: Parameters<Lab["world"]["time"]["duration"]>[0]) => lab.world.time.duration(op);
-  const terms: [string, number][] =
-    backend === "maas"
-      ? [
-          ["BMC boot", d("bmcBootMs")],
-          ["commissioning", d("commissionMs")],
-          // MAAS runs its default commissioning tests after the scripts; the lab times them as testing (burn-in).
-          ["commissioning tests", d("burnInMs")],
-          ["deploy", d("deployMs")],
-          ["acceptance (op=test)", d("burnInMs")],
-          // The lab's OS boot before slurmd registers: five host power-on times (src/lab/glue/joins.ts).
-          ["OS boot + join", 5 * d("powerOnMs")],
-        ]
-      : [
-          ["BMC boot", d("bmcBootMs")],
-          ["inspection", d("commissionMs")],
-          ["automated cleaning (provide)", d("cleaningMs")],
-          ["deploy", d("deployMs")],
-          ["acceptance (service step)", d("burnInMs")],
-          ["OS boot + join", 5 * d("powerOnMs")],
-        ];
-  return {
-    totalMs: terms.reduce((a, [, ms]) => a + ms, 0),
-    terms: terms.map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)}`).join(" + "),
   };
 }
 
@@ -219,7 +180,7 @@ async function one(
       ),
     });
     await w.ok(["init", "-no-color"]);
-    const cp = criticalPath(lab, backend);
+    const cp = criticalPath((op) => lab.world.time.duration(op), backend);
     let s = snapshot(lab);
     const apply = await timed(w, ["apply", "-auto-approve", "-no-color", `-parallelism=${parallelism}`]);
     const applyCounts = countsSince(lab, s);

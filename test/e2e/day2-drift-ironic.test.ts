@@ -173,6 +173,29 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
     await healsInOneApply([`rackform_cluster_member.${resourceName(nodes[2])}`]);
   });
 
+  it("a node deleted from Kubernetes by hand: its member alone re-creates the Node, which its kubelet fills in", async () => {
+    await withKube((c) => c.deleteNode(nodes[2]));
+    // A running kubelet never registers again (kubernetes/kubernetes#71398): the lab's keeps posting to nothing.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await kubeView()).has(nodes[2])).toBe(false);
+    const plan = await w.run(["plan", "-no-color"]);
+    expect(plan.stdout).toMatch(/joined\s+= false -> true/);
+    expect((plan.stdout + plan.stderr).replace(/\s+/g, " ")).toContain(`Node gone from Kubernetes: ${nodes[2]}`);
+    const bmcSince = lab.requests.last();
+    const kubeSince = lab.backends!.kubernetes.requests.length;
+    await healsInOneApply([`rackform_cluster_member.${resourceName(nodes[2])}`]);
+    // No BMC or PDU was written to (logins aside), and the only Kubernetes writes were the new Node and its patches.
+    const bmcWrites = lab.requests.since(bmcSince).filter((e) => e.method !== "GET" && !e.path.includes("/Sessions"));
+    expect(bmcWrites).toEqual([]);
+    const writes = lab.backends!.kubernetes.requests.slice(kubeSince).filter((e) => e.method !== "GET");
+    expect(writes.map((e) => `${e.method} ${e.path}`)).toContain("POST /api/v1/nodes");
+    for (const e of writes)
+      expect(e.path === "/api/v1/nodes" || e.path.endsWith(`/nodes/${nodes[2]}`), e.path).toBe(true);
+    // The kubelet's status update filled the object in: its GPUs are schedulable again.
+    const n = await withKube((c) => c.getNode(nodes[2], { fresh: true }));
+    expect(n.capacity["nvidia.com/gpu"]).toBe(String(node(2).spec.hardware.gpus?.count));
+  });
+
   it("a machine put in maintenance by hand in Ironic: its gate re-runs (returning it to service) and it rejoins", async () => {
     const uuid = (await ironicView()).get(nodes[3])!.split("/")[2];
     await withIronic((c) => c.setMaintenance(uuid, true, "reseated a DIMM"));
@@ -190,8 +213,8 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
     await healsInOneApply([
       `rackform_deployment.${r} create`,
       `rackform_acceptance.${r} delete,create`,
-      // Tear-down took the node's kubelet away and Kubernetes deleted its Node: the member is re-created.
-      `rackform_cluster_member.${r} create`,
+      // Tear-down took the node's kubelet away and its Node with it: the member (absent) is replaced with its gate.
+      `rackform_cluster_member.${r} delete,create`,
     ]);
   });
 

@@ -17,6 +17,7 @@ import {
   plannedChanges,
   rackStack,
   resourceName,
+  shownState,
   slurmNodes,
   uploadGoldenImage,
 } from "../support/rack.js";
@@ -147,6 +148,21 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
       await c.close();
     }
     await healsInOneApply([`rackform_cluster_member.${resourceName(nodes[2])}`]);
+  });
+
+  it("a node deleted from Slurm by hand: slurmctld refuses (slurm.conf lists it), so nothing changed and the plan is empty", async () => {
+    // The rack's nodes are slurm.conf nodes (ReturnToService=0); only dynamic ones (slurmd -Z) can be deleted, and the
+    // integration tests cover rackform's answer to those (a re-join that fails fast naming the slurmd restart).
+    const s = lab.info.slurm!;
+    const c = new SlurmClient({ url: s.url, user: s.user, token: s.token });
+    try {
+      await expect(c.deleteNode(nodes[2])).rejects.toThrow(/Can't delete non-dynamic node|2028/);
+    } finally {
+      await c.close();
+    }
+    expect((await slurmNodes(lab)).get(nodes[2])?.schedulable).toBe(true);
+    const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 
   it("a machine marked Broken by hand in MAAS: its gate re-runs (returning it to service) and it rejoins", async () => {
@@ -315,5 +331,52 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
     }
     const back = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(back.code, back.stdout + back.stderr).toBe(0);
+  });
+
+  it("a firmware component changed version (the flavor pins none): the refresh records it and nothing is planned", async () => {
+    const drift = lab.world.faults.add({ kind: "firmware-drift", node: nodes[3], component: "bios", version: "9.9.9" });
+    try {
+      const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      await w.ok(["apply", "-refresh-only", "-auto-approve", "-no-color"]);
+      const bmc = (await shownState(w)).find((x) => x.address === `rackform_bmc.${resourceName(nodes[3])}`);
+      expect(bmc?.values.bios_version).toBe("9.9.9");
+    } finally {
+      lab.world.faults.remove(drift.id);
+    }
+  });
+
+  it("a one-time boot override set by hand on a BMC: nothing rackform owns changed, the plan is empty", async () => {
+    // The override is consumed by the next boot; rackform sets one only while it enrolls a machine, never reads it back.
+    const host = lab.world.node(nodes[0])!;
+    host.boot = { ...host.boot, target: "Pxe", enabled: "Once" };
+    const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(host.boot.enabled).toBe("Once"); // and nobody wrote to that BMC
+  });
+
+  it("a BMC rebooting (unreachable) during a plan: nothing is replaced, its re-check and host power are fixed in place", async () => {
+    // The BMC stops answering (a firmware reboot) while the host runs on: MAAS cannot query its power either.
+    const reboot = lab.world.faults.add({ kind: "bmc-unreachable", node: nodes[2] });
+    const r = resourceName(nodes[2]);
+    try {
+      const changes = (await plannedChanges(w)).filter((c) => !["no-op", "read"].includes(c.actions.join()));
+      const shown = (await w.ok(["show", "-no-color", "rack.tfplan"])).stdout;
+      expect(shown).not.toContain("forces replacement");
+      expect(shown).toMatch(/power_state\s+= "unknown" -> "on"/);
+      expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
+        [`rackform_bmc.${r} update`, `rackform_deployment.${r} update`].sort(),
+      );
+    } finally {
+      lab.world.faults.remove(reboot.id); // the BMC is back
+    }
+    const since = lab.requests.last();
+    await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
+    const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    for (const v of (await maasView()).values()) expect(v).toMatch(/^Deployed\//);
+    // No other node's BMC or outlet was written to (logins aside).
+    const writes = lab.requests.since(since).filter((e) => e.method !== "GET" && !e.path.includes("/Sessions"));
+    expect(writes.filter((e) => e.target !== nodes[2])).toEqual([]);
   });
 });

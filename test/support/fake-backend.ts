@@ -178,6 +178,14 @@ export class FakeBackend implements Backend {
     Object.assign(this.get(id), { state: "broken", status: "Broken", message: reason });
   }
 
+  async liftQuarantine(id: string): Promise<boolean> {
+    this.calls.push(`liftQuarantine ${id}`);
+    const m = this.machines.get(id);
+    if (m?.status !== "Broken" || !m.message?.startsWith("rackform acceptance failed")) return false;
+    Object.assign(m, { state: "deployed", status: "Deployed", message: "" });
+    return true;
+  }
+
   private get(id: string): FakeMachine {
     const m = this.machines.get(id);
     if (!m) throw new Error(`fake backend has no machine ${id}`);

@@ -112,7 +112,9 @@ export async function startPostgresServer(
   const bin = postgresBinDir();
   const user = opts.user ?? "rackform";
   const owner = serverUser();
-  const dir = await mkdtemp(join(tmpdir(), "rf-pg-"));
+  // Not in a test file's own TMPDIR (test/setup/tmpdir.ts): that is 0700 and owned by root, so the server's user could
+  // not reach its data directory inside it. `stop` removes this directory.
+  const dir = await mkdtemp(join(process.env.RACKFORM_OUTER_TMPDIR ?? tmpdir(), "rf-pg-"));
   const data = join(dir, "data");
   const password = randomBytes(18).toString("base64url");
   writeFileSync(join(dir, "pwfile"), `${password}\n`, { mode: 0o600 });

@@ -146,9 +146,32 @@ export class KubernetesClient {
   }
 
   /**
+   * Creates a Node object by name (as an admin's `kubectl create -f node.yaml`), for a node whose object was deleted
+   * while its kubelet runs: a running kubelet never registers again (kubernetes/kubernetes#71398), but its next status
+   * update fills the object in. RACKFORM_ERR_KUBERNETES_CONFLICT (409 AlreadyExists) when it exists.
+   */
+  async createNode(
+    name: string,
+    opts: { readonly labels?: Readonly<Record<string, string>>; readonly taints?: readonly Taint[] } = {},
+  ): Promise<KubernetesNode> {
+    this.nodes.invalidate();
+    try {
+      const body = {
+        apiVersion: "v1",
+        kind: "Node",
+        metadata: { name, ...(opts.labels ? { labels: opts.labels } : {}) },
+        spec: opts.taints?.length ? { taints: opts.taints } : {},
+      };
+      return this.node(await this.json("POST", "/api/v1/nodes", body, undefined, name), `POST node ${name}`);
+    } finally {
+      this.nodes.invalidate();
+    }
+  }
+
+  /**
    * Deletes the Node object (as `kubectl delete node`): the API server forgets it and the pod garbage collector removes
-   * pods still bound to it. Drain first. RACKFORM_ERR_KUBERNETES_NOT_FOUND when it is already gone; a kubelet that
-   * still runs registers it again.
+   * pods still bound to it. Drain first. RACKFORM_ERR_KUBERNETES_NOT_FOUND when it is already gone. A kubelet that
+   * still runs does not register it again (only a restarted one does); createNode brings it back.
    */
   async deleteNode(name: string): Promise<void> {
     this.nodes.invalidate();

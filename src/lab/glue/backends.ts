@@ -12,6 +12,7 @@ import { createKubernetesApi, createSlurmApi, type KubernetesApi, type SlurmApi 
 import type { Clock } from "../time.js";
 import type { World } from "../world/model.js";
 import { nodeByBmcAddress, timerClock } from "./adapters.js";
+import { worldHardwareProbe } from "./commissioning.js";
 import { type JoinMode, wireJoins } from "./joins.js";
 
 /** Fixed ports of the backends (0 or omitted = a free port). */
@@ -119,6 +120,7 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
   const schedClock = { now: () => clock.now() };
   const slurm = createSlurmApi({ jwtTokens: { [SLURM_USER]: slurmToken }, clock: schedClock });
   const kubernetes = createKubernetesApi({ token: kubeToken, clock: schedClock });
+  maas.setHardwareProbe(worldHardwareProbe(world, resolve));
   installMaasAcceptance(maas, world, resolve);
   installIronicAcceptance(ironic, world, resolve);
   wireJoins({ world, clock, maas, ironic, slurm, kubernetes, mode: opts.join });

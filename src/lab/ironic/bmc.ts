@@ -13,10 +13,14 @@ export interface RedfishDriverInfo {
   [key: string]: unknown;
 }
 
-/** What the redfish inspect interface learns (properties as Ironic stores them, MACs of enabled NICs). */
+/**
+ * What the redfish inspect interface learns: properties as Ironic stores them, MACs of enabled NICs, and the inventory
+ * it stores for GET /v1/nodes/{ident}/inventory (memory, cpu, disks, interfaces, system_vendor, boot).
+ */
 export interface InspectedHardware {
   properties: { cpus: number; cpu_arch?: string; memory_mb: string; local_gb: string; capabilities?: string };
   macs: string[];
+  inventory: Record<string, unknown>;
 }
 
 /** What verification (manage) learns: power state, vendor, boot mode. */
@@ -55,6 +59,16 @@ const CPU_ARCH: Readonly<Record<string, string>> = {
   OEM: "oem",
 };
 const GiB = 1024 ** 3;
+// sushy's InstructionSet values as Ironic's redfish inspect maps them (PROCESSOR_INSTRUCTION_SET_MAP).
+const INSTRUCTION_SET: Readonly<Record<string, string>> = {
+  x86: "x86",
+  "x86-64": "x86_64",
+  "IA-64": "ia64",
+  "ARM-A32": "arm",
+  "ARM-A64": "aarch64",
+  MIPS32: "mips",
+  MIPS64: "mips64",
+};
 
 /** A BmcDriver over HTTP(S) with basic auth, following the same Redfish paths sushy does for Ironic. */
 export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
@@ -170,39 +184,75 @@ export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
       // sushy counts TotalThreads of every Processor member (GPUs carry none) and takes the first architecture.
       let cpus = 0;
       let arch: string | undefined;
-      for (const p of await members(info, sys.Processors)) {
+      const processors = await members(info, sys.Processors);
+      for (const p of processors) {
         if (typeof p.TotalThreads === "number") cpus += p.TotalThreads;
         if (arch === undefined && typeof p.ProcessorArchitecture === "string") arch = p.ProcessorArchitecture;
       }
       const memGiB = Number((sys.MemorySummary as Json | undefined)?.TotalSystemMemoryGiB ?? 0);
       const sizes: number[] = [];
+      const disks: Json[] = [];
       for (const st of await members(info, sys.Storage)) {
         for (const d of (st.Drives as Json[] | undefined) ?? []) {
           const drive = await get(info, String(d["@odata.id"]));
           if (typeof drive.CapacityBytes === "number") sizes.push(drive.CapacityBytes);
+          disks.push({ name: drive.Name ?? null, size: drive.CapacityBytes ?? null });
         }
       }
       // The smallest disk of at least 4 GiB, in GiB, minus one (Ironic leaves room for partitioning).
       const disk = sizes.sort((a, b) => a - b).find((s) => s >= 4 * GiB) ?? 0;
       const localGb = Math.max(0, Math.floor(disk / GiB - 1));
       const macs: string[] = [];
+      const allMacs: string[] = [];
       for (const nic of await members(info, sys.EthernetInterfaces)) {
         const status = nic.Status as Json | undefined;
-        if (typeof nic.MACAddress === "string" && status?.Health === "OK" && status?.State === "Enabled") {
-          macs.push(nic.MACAddress.toLowerCase());
-        }
+        if (typeof nic.MACAddress !== "string") continue;
+        allMacs.push(nic.MACAddress);
+        if (status?.Health === "OK" && status?.State === "Enabled") macs.push(nic.MACAddress.toLowerCase());
       }
       const mode = String((sys.Boot as Json | undefined)?.BootSourceOverrideMode ?? "");
+      const bootMode = mode === "UEFI" ? "uefi" : mode ? "bios" : undefined;
       return {
         properties: {
           ...(memGiB ? { memory_mb: String(memGiB * 1024) } : { memory_mb: "0" }),
           cpus,
           ...(arch && CPU_ARCH[arch] ? { cpu_arch: CPU_ARCH[arch] } : {}),
           local_gb: String(localGb),
-          ...(mode ? { capabilities: `boot_mode:${mode === "UEFI" ? "uefi" : "bios"}` } : {}),
+          ...(bootMode ? { capabilities: `boot_mode:${bootMode}` } : {}),
         },
         macs,
+        inventory: inventoryOf(sys, memGiB, cpus, processors[0], disks, allMacs, bootMode),
       };
     },
   };
+}
+
+// The inventory Ironic's redfish inspect stores (ironic/drivers/modules/redfish/inspect.py, 2023.2+), key by key.
+function inventoryOf(
+  sys: Json,
+  memGiB: number,
+  cpus: number,
+  first: Json | undefined,
+  disks: Json[],
+  macs: string[],
+  bootMode: string | undefined,
+): Json {
+  const inv: Json = {};
+  if (memGiB) inv.memory = { physical_mb: memGiB * 1024 };
+  const cpu: Json = {};
+  if (cpus) cpu.count = cpus;
+  if (typeof first?.Model === "string") cpu.model_name = first.Model;
+  if (typeof first?.MaxSpeedMHz === "number") cpu.frequency = first.MaxSpeedMHz;
+  if (typeof first?.InstructionSet === "string" && INSTRUCTION_SET[first.InstructionSet])
+    cpu.architecture = INSTRUCTION_SET[first.InstructionSet];
+  inv.cpu = cpu;
+  if (disks.length > 0) inv.disks = disks;
+  if (macs.length > 0) inv.interfaces = macs.map((mac_address) => ({ mac_address }));
+  const vendor: Json = {};
+  if (sys.Name) vendor.product_name = String(sys.Name);
+  if (sys.SerialNumber) vendor.serial_number = String(sys.SerialNumber);
+  if (sys.Manufacturer) vendor.manufacturer = String(sys.Manufacturer);
+  if (Object.keys(vendor).length > 0) inv.system_vendor = vendor;
+  if (bootMode) inv.boot = { current_boot_mode: bootMode };
+  return inv;
 }

@@ -1,5 +1,4 @@
 /** The lab conductor: long operations as timers on the injected clock, node reservations, fault switches, BMC calls. */
-import { randomUUID } from "node:crypto";
 import type { LabClock } from "../maas/clock.js";
 import type { BmcDriver, RedfishDriverInfo } from "./bmc.js";
 import { ConductorTimers } from "./conductor-timers.js";
@@ -11,6 +10,7 @@ import type {
   StepRunner,
 } from "./conductor-types.js";
 import { downloadAndVerify, type ImageFetcher, loopbackFetcher, validateHref } from "./images.js";
+import { RamdiskCache } from "./ramdisk.js";
 import { isoTime } from "./render.js";
 import { S } from "./states.js";
 import { defaultResult, type StepOutcome, type StepRequest, type StepResult, stepRepr, supportsStep } from "./steps.js";
@@ -21,6 +21,7 @@ export class Conductor {
   private readonly faults = new Map<string, Set<FaultOp>>();
   private readonly outcomes = new Map<string, StepOutcome>();
   private readonly timers: ConductorTimers;
+  private readonly ramdisk: RamdiskCache;
   private readonly listeners: ProvisionListener[] = [];
   /** Consulted for steps without a setStepOutcome. */
   stepRunner: StepRunner | undefined;
@@ -37,6 +38,7 @@ export class Conductor {
     private readonly images: ImageFetcher = loopbackFetcher,
   ) {
     this.timers = new ConductorTimers(clock);
+    this.ramdisk = new RamdiskCache(images);
   }
 
   /** Makes the next `op` on the node fail. */
@@ -144,8 +146,10 @@ export class Conductor {
             props.capabilities = n.properties.capabilities;
           }
           n.properties = props;
+          // Ironic's redfish inspect stores the inventory it read (no plugin data: there is no ramdisk).
+          n.inventory = { inventory: hw.inventory, plugin_data: {} };
           const known = new Set([...this.store.ports.values()].map((p) => p.address));
-          for (const mac of hw.macs) if (!known.has(mac)) this.createPort(n, mac);
+          for (const mac of hw.macs) if (!known.has(mac)) this.store.newPort(n.uuid, mac);
         }
         n.inspection_started_at = null;
         n.inspection_finished_at = this.clock.now();
@@ -159,29 +163,23 @@ export class Conductor {
     );
   }
 
-  private createPort(n: NodeRecord, mac: string): void {
-    const uuid = randomUUID();
-    this.store.ports.set(uuid, {
-      uuid,
-      address: mac,
-      node_uuid: n.uuid,
-      pxe_enabled: true,
-      extra: {},
-      internal_info: {},
-      is_smartnic: false,
-      local_link_connection: {},
-      physical_network: null,
-      name: null,
-      created_at: this.clock.now(),
-      updated_at: null,
-    });
-  }
-
-  /** Automated cleaning (provide, and after tear-down): cleaning → available; failure → clean failed + maintenance. */
+  /**
+   * Automated cleaning (provide, and after tear-down): cleaning → available; failure → clean failed + maintenance.
+   * A redfish node boots the deploy ramdisk from virtual media first (its kernel and ramdisk fetched, as
+   * prepare_cleaning does) and waits in `clean wait` while IPA cleans, then powers off.
+   */
   private automatedClean(n: NodeRecord): Promise<void> {
     this.set(n, S.CLEANING, S.AVAILABLE, true);
     return (async () => {
+      if (n.driver === "redfish") {
+        const bad = await this.ramdisk.prepare(n, this.deployDefaults);
+        if (bad) throw new Error(bad);
+        await this.bmc.setBootDevice(this.info(n), "cd");
+        await this.powerVia(n, "rebooting");
+        this.set(n, S.CLEANWAIT, S.AVAILABLE, false);
+      }
       await this.timers.sleep(this.delays.cleanMs);
+      if (n.driver === "redfish") this.set(n, S.CLEANING, S.AVAILABLE, true);
       this.injected(n, "clean");
       if (n.driver === "redfish") await this.powerVia(n, "power off");
       n.driver_internal_info = { ...n.driver_internal_info, clean_steps: null };
@@ -306,10 +304,14 @@ export class Conductor {
     n.last_error = null;
     n.deploy_step = { interface: "deploy", step: "deploy", args: {}, priority: 100 };
     this.set(n, S.DEPLOYING, S.ACTIVE, true);
-    let step = "deploy.deploy";
+    // "" while the deploy interface prepares (boots the ramdisk), before any deploy step runs.
+    let step = n.driver === "redfish" ? "" : "deploy.deploy";
     this.task(
       n,
       async () => {
+        const bad = n.driver === "redfish" ? await this.ramdisk.prepare(n, this.deployDefaults) : undefined;
+        if (bad) throw new Error(bad);
+        step = "deploy.deploy";
         await this.timers.sleep(this.delays.deployMs);
         this.injected(n, "deploy");
         if (n.driver === "redfish") {
@@ -329,7 +331,9 @@ export class Conductor {
         this.set(n, S.ACTIVE, null, false);
       },
       (msg) => {
-        n.last_error = `Deploy step ${step} failed on node ${n.uuid}. ${msg}`;
+        n.last_error = step
+          ? `Deploy step ${step} failed on node ${n.uuid}. ${msg}`
+          : `Failed to prepare to deploy: ${msg}`;
         n.deploy_step = {};
         this.set(n, S.DEPLOYFAIL, S.ACTIVE, false);
       },

@@ -4,6 +4,7 @@ import type { ConductorDeployDefaults } from "./conductor-types.js";
 import { type Ctx, objectBody, type Reply } from "./context.js";
 import { fault, invalid, invalidState, nodeLocked, pyRepr } from "./errors.js";
 import { nodeOr404 } from "./nodes-api.js";
+import { deployImages } from "./ramdisk.js";
 import { renderPort, renderStates } from "./render.js";
 import { isActionable, POWER_TARGETS, S, VERBS } from "./states.js";
 import { checkSteps, type StepRequest } from "./steps.js";
@@ -18,16 +19,6 @@ const PROVISION_ARGS = new Set([
   "disable_ramdisk",
 ]);
 const SERVICE_MINOR = 87;
-
-/**
- * The deploy kernel/ramdisk a redfish node boots, as Ironic's redfish-virtual-media boot reads them: the node's
- * driver_info when it names either, else both from the conductor's defaults. Absent keys are missing.
- */
-function deployImages(n: NodeRecord, defaults: ConductorDeployDefaults): Record<string, unknown> {
-  const own = { deploy_kernel: n.driver_info.deploy_kernel, deploy_ramdisk: n.driver_info.deploy_ramdisk };
-  if (own.deploy_kernel || own.deploy_ramdisk) return own;
-  return { deploy_kernel: defaults.deployKernel, deploy_ramdisk: defaults.deployRamdisk };
-}
 
 /** Per-interface validation (GET …/validate), with the reasons Ironic's redfish interfaces give. */
 export function validateNode(

@@ -3,6 +3,7 @@ import type { LabClock } from "../maas/clock.js";
 import * as allocations from "./allocations-api.js";
 import type { IronicDelays } from "./conductor-types.js";
 import type { Ctx, Reply } from "./context.js";
+import * as discovery from "./discovery-api.js";
 import * as actions from "./node-actions-api.js";
 import * as nodes from "./nodes-api.js";
 import * as ports from "./ports-api.js";
@@ -15,7 +16,13 @@ const ID = "([^/]+)";
 
 /** Every route of the API; allocations are processed `delays.allocationMs` after creation on `clock`. */
 export function ironicRoutes(clock: LabClock, delays: IronicDelays): Route[] {
+  const startedAt = clock.now();
   return [
+    ["GET", /^\/v1\/conductors$/, (c) => discovery.listConductors(c, startedAt)],
+    ["GET", new RegExp(`^/v1/conductors/${ID}$`), (c) => discovery.showConductor(c, startedAt)],
+    ["GET", /^\/v1\/drivers$/, discovery.listDrivers],
+    ["GET", new RegExp(`^/v1/drivers/${ID}$`), discovery.showDriver],
+    ["GET", new RegExp(`^/v1/nodes/${ID}/inventory$`), discovery.nodeInventory],
     ["GET", /^\/v1\/nodes\/detail$/, (c) => nodes.listNodes(c, true)],
     ["GET", /^\/v1\/nodes$/, (c) => nodes.listNodes(c, false)],
     ["POST", /^\/v1\/nodes$/, nodes.createNode],

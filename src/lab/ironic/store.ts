@@ -38,6 +38,8 @@ export const DRIVER_INTERFACES: Readonly<Record<string, Readonly<Record<string, 
 
 /** A node as the lab stores it; field names are the API's. */
 export interface NodeRecord {
+  /** The database id (Ironic names it in some messages, e.g. a missing inventory record). */
+  readonly id: number;
   uuid: string;
   name: string | null;
   driver: string;
@@ -82,6 +84,8 @@ export interface NodeRecord {
   provision_updated_at: number | null;
   inspection_started_at: number | null;
   inspection_finished_at: number | null;
+  /** What the last inspection stored (GET /v1/nodes/{ident}/inventory), null until one did. */
+  inventory: { inventory: Json; plugin_data: Json } | null;
 }
 
 /** A port (a NIC's MAC bound to a node). */
@@ -127,11 +131,14 @@ export class IronicStore {
   readonly ports = new Map<string, PortRecord>();
   readonly allocations = new Map<string, AllocationRecord>();
 
-  constructor(private readonly now: () => number) {}
+  private nodeSeq = 0;
+
+  constructor(readonly now: () => number) {}
 
   /** A new node in enroll with the driver's default interfaces. */
   newNode(driver: string, uuid: string = randomUUID()): NodeRecord {
     const node: NodeRecord = {
+      id: ++this.nodeSeq,
       uuid,
       name: null,
       driver,
@@ -176,6 +183,7 @@ export class IronicStore {
       provision_updated_at: null,
       inspection_started_at: null,
       inspection_finished_at: null,
+      inventory: null,
     };
     return node;
   }
@@ -197,6 +205,27 @@ export class IronicStore {
   /** Ports of a node, oldest first. */
   portsOf(nodeUuid: string): PortRecord[] {
     return [...this.ports.values()].filter((p) => p.node_uuid === nodeUuid);
+  }
+
+  /** A new port of the node for a discovered MAC (pxe_enabled, as inspection creates them). */
+  newPort(nodeUuid: string, mac: string): PortRecord {
+    const uuid = randomUUID();
+    const port: PortRecord = {
+      uuid,
+      address: mac,
+      node_uuid: nodeUuid,
+      pxe_enabled: true,
+      extra: {},
+      internal_info: {},
+      is_smartnic: false,
+      local_link_connection: {},
+      physical_network: null,
+      name: null,
+      created_at: this.now(),
+      updated_at: null,
+    };
+    this.ports.set(uuid, port);
+    return port;
   }
 
   /** Marks a record changed now. */

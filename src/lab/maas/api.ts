@@ -6,7 +6,14 @@ import { type LabClock, systemClock } from "./clock.js";
 import { maasHandlers } from "./handlers.js";
 import { MaasHttpError, Params, parseBody, parseQuery, readBody, sendJson, sendText } from "./http-io.js";
 import { Lifecycle } from "./lifecycle.js";
-import type { FaultOp, MaasDelays, ScriptOutcome, ScriptRunner, StatusListener } from "./lifecycle-types.js";
+import type {
+  FaultOp,
+  HardwareProbe,
+  MaasDelays,
+  ScriptOutcome,
+  ScriptRunner,
+  StatusListener,
+} from "./lifecycle-types.js";
 import { type PowerDriver, redfishPowerDriver } from "./power.js";
 import type { RegionDeps } from "./region-deps.js";
 import { API } from "./render.js";
@@ -50,6 +57,8 @@ export interface MaasApi {
   failNext(systemId: string, op: FaultOp): void;
   /** Sets the status and output a script reports on its next runs on the machine. */
   setScriptOutcome(systemId: string, scriptName: string, outcome: ScriptOutcome): void;
+  /** What commissioning finds on a machine (cpu_count, memory, hardware_info, NICs), e.g. from the simulated hardware. */
+  setHardwareProbe(fn: HardwareProbe | undefined): void;
   /** Decides outcomes of scripts without a setScriptOutcome (e.g. from the simulated hardware). */
   setScriptRunner(fn: ScriptRunner | undefined): void;
   /** Adds (or replaces) a built-in testing script. */
@@ -80,14 +89,20 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
     const method = (req.method ?? "GET").toUpperCase();
     const query = parseQuery(url.search);
     let params = query;
+    let form: Params | undefined;
     let raw: Buffer | undefined;
     if (method === "POST" || method === "PUT") {
       raw = await readBody(req);
       const type = req.headers["content-type"] ?? "";
       // A file upload's bytes are the body itself, not a form.
-      if (!type.startsWith("application/octet-stream")) params = Params.merge(query, parseBody(type, raw));
+      if (!type.startsWith("application/octet-stream")) {
+        form = parseBody(type, raw);
+        params = Params.merge(query, form);
+      }
     }
-    const op = params.get("op") ?? null;
+    // As OperationsHandlerMixin.dispatch (maasserver/api/support.py): `request.GET.get("op") or
+    // request.POST.get("op")`, so an empty op (Go clients send `?op=` on every create) is no operation.
+    const op = query.get("op") || form?.get("op") || null;
     if (url.pathname === `${API}/describe/` || url.pathname === `${API}/describe`) {
       sendJson(res, 200, router.describe(`http://${req.headers.host ?? "localhost"}`));
       return { op, status: 200 };
@@ -116,7 +131,7 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? "/", "http://lab.invalid").pathname;
     const method = (req.method ?? "GET").toUpperCase();
-    const opGuess = new URL(req.url ?? "/", "http://lab.invalid").searchParams.get("op");
+    const opGuess = new URL(req.url ?? "/", "http://lab.invalid").searchParams.get("op") || null;
     serve(req, res).then(
       ({ op, status }) => requests.push({ method, path, op, status }),
       (e: unknown) => {
@@ -140,6 +155,9 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
     failNext: (id, op) => lifecycle.failNext(id, op),
     setScriptOutcome: (id, name, outcome) => lifecycle.setScriptOutcome(id, name, outcome),
     machine: (id) => store.machine(id),
+    setHardwareProbe: (fn) => {
+      lifecycle.hardwareProbe = fn;
+    },
     setScriptRunner: (fn) => {
       lifecycle.scriptRunner = fn;
     },

@@ -9,6 +9,7 @@ import type { RegionDeps } from "./region-deps.js";
 import type { Handler } from "./router.js";
 import { scriptHandlers } from "./scripts-api.js";
 import { tagHandlers } from "./tags-api.js";
+import { zoneHandlers } from "./zones-api.js";
 
 /** Every handler of the region, bound to it. */
 export function maasHandlers(deps: RegionDeps): Handler[] {
@@ -21,5 +22,6 @@ export function maasHandlers(deps: RegionDeps): Handler[] {
     eventsHandler(deps),
     ...scriptHandlers(deps),
     ...bootResourceHandlers(deps),
+    ...zoneHandlers(deps),
   ];
 }

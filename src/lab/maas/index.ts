@@ -7,7 +7,15 @@ export {
   type MaasRequestLogEntry,
 } from "./api.js";
 export { type LabClock, type ManualClock, manualClock, systemClock } from "./clock.js";
-export type { FaultOp, MaasDelays, ScriptOutcome, ScriptRunner, StatusListener } from "./lifecycle-types.js";
+export type {
+  FaultOp,
+  HardwareProbe,
+  HardwareReport,
+  MaasDelays,
+  ScriptOutcome,
+  ScriptRunner,
+  StatusListener,
+} from "./lifecycle-types.js";
 export {
   memoryPowerDriver,
   type PowerDriver,

@@ -35,3 +35,17 @@ export type StatusListener = (m: Readonly<MachineRecord>, from: number, to: numb
 export const COMMISSIONING_SCRIPTS = ["00-maas-00-support-info", "00-maas-01-cpuinfo", "00-maas-07-block-devices"];
 /** Testing scripts that run after commissioning unless testing_scripts says otherwise. */
 export const DEFAULT_COMMISSION_TESTS = ["smartctl-validate"];
+
+/** What commissioning finds on a machine (real MAAS: the lshw/lldp commissioning results), as the hardware really is. */
+export interface HardwareReport {
+  /** Logical processors (MAAS's cpu_count). */
+  readonly cpuCount: number;
+  readonly memoryMiB: number;
+  /** hardware_info keys (system_vendor, system_product, system_serial, cpu_model, mainboard_*). */
+  readonly info: Readonly<Record<string, string>>;
+  /** Every NIC port: MAC, vendor and product as lshw names them. */
+  readonly nics: readonly { readonly mac: string; readonly vendor: string; readonly product: string }[];
+}
+
+/** Looks at the machine's real hardware at the end of commissioning; undefined = nothing to learn (fields unchanged). */
+export type HardwareProbe = (m: Readonly<MachineRecord>) => HardwareReport | undefined;

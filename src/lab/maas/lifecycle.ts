@@ -5,6 +5,8 @@ import {
   COMMISSIONING_SCRIPTS,
   DEFAULT_COMMISSION_TESTS,
   type FaultOp,
+  type HardwareProbe,
+  type HardwareReport,
   type MaasDelays,
   type ScriptOutcome,
   type ScriptRunner,
@@ -57,6 +59,9 @@ export class Lifecycle {
     this.sets.runner = fn;
   }
 
+  /** Reads the machine's hardware when commissioning passes (the composed lab reads the world's node). */
+  hardwareProbe: HardwareProbe | undefined;
+
   /** Registers a listener for status changes. */
   onStatusChange(fn: StatusListener): void {
     this.listeners.push(fn);
@@ -98,7 +103,7 @@ export class Lifecycle {
   }
 
   // Runs a power action in the background; on failure the machine lands in `failStatus` with the driver's message.
-  private powerAsync(m: MachineRecord, on: boolean, failStatus?: number): void {
+  private powerAsync(m: MachineRecord, on: boolean, failStatus?: number): Promise<boolean> {
     // Power actions of one machine run in order (as MAAS queues them per node): a quick operation's power-off must
     // not overtake its power-on.
     const prior = this.powerChains.get(m.systemId) ?? Promise.resolve();
@@ -111,9 +116,10 @@ export class Lifecycle {
     void settled.then(() => {
       if (this.powerChains.get(m.systemId) === settled) this.powerChains.delete(m.systemId);
     });
-    action.then(
+    return action.then(
       () => {
         m.powerState = on ? "on" : "off";
+        return true;
       },
       (e: unknown) => {
         m.powerState = "error";
@@ -125,6 +131,7 @@ export class Lifecycle {
           this.setStatus(m, failStatus);
           m.statusMessage = msg;
         }
+        return false;
       },
     );
   }
@@ -151,6 +158,7 @@ export class Lifecycle {
         this.powerAsync(m, false);
         return;
       }
+      this.learnHardware(m, this.hardwareProbe?.(m));
       if (tset.results.length === 0) return this.commissioned(m);
       this.move(m, S.TESTING, "Testing");
       this.sets.start(tset);
@@ -159,6 +167,32 @@ export class Lifecycle {
         this.testingFailed(m, tset);
       });
     });
+  }
+
+  // As MAAS's commissioning hooks store lshw results: cpu_count, memory, hardware_info, and every NIC as an interface.
+  private learnHardware(m: MachineRecord, hw: HardwareReport | undefined): void {
+    if (!hw) return;
+    m.cpuCount = hw.cpuCount;
+    m.memoryMiB = hw.memoryMiB;
+    m.hardwareInfo = { ...hw.info };
+    for (const nic of hw.nics) {
+      const mac = nic.mac.toLowerCase();
+      const known = m.interfaces.find((i) => i.macAddress === mac);
+      if (known) {
+        Object.assign(known, { vendor: nic.vendor, product: nic.product });
+        continue;
+      }
+      m.interfaces.push({
+        id: this.store.nextId("interface"),
+        name: `eth${m.interfaces.length}`,
+        macAddress: mac,
+        type: "physical",
+        enabled: true,
+        vendor: nic.vendor,
+        product: nic.product,
+        ipAddress: null,
+      });
+    }
   }
 
   private commissioned(m: MachineRecord): void {
@@ -222,6 +256,8 @@ export class Lifecycle {
     }
     this.move(m, S.DEPLOYING, "Deploying");
     Object.assign(m, { osystem, distroSeries: series, userData, hweKernel: hwe });
+    // MAAS claims the AUTO addresses of the boot interface when deployment starts (they show in ip_addresses).
+    if (m.interfaces[0]) m.interfaces[0].ipAddress = `10.20.${Math.floor(m.id / 250)}.${(m.id % 250) + 2}`;
     const iset = this.sets.create(m, ResultType.INSTALLATION, ["/tmp/install.log"]);
     m.currentInstallationSetId = iset.id;
     this.sets.start(iset);
@@ -252,33 +288,41 @@ export class Lifecycle {
     if (erase) {
       this.move(m, S.DISK_ERASING, "Disk erasing");
       this.store.event(m, "INFO", "Disk erasing", `mode=${mode}`, user);
-      this.powerAsync(m, true, S.FAILED_DISK_ERASING);
-      this.later(m, this.delays.eraseMs, () => {
-        if (this.takeFault(m, "erase")) {
-          this.move(m, S.FAILED_DISK_ERASING, "Failed to erase disks.");
-          this.store.event(m, "ERROR", "Failed to erase disks", m.statusMessage);
-          return;
-        }
-        this.released(m);
+      // The erase runs in the ephemeral environment the machine boots: without power (a silent BMC) it never starts,
+      // and the power failure ends it in Failed disk erasing, as MAAS does.
+      void this.powerAsync(m, true, S.FAILED_DISK_ERASING).then((powered) => {
+        if (!powered || m.status !== S.DISK_ERASING) return;
+        this.later(m, this.delays.eraseMs, () => {
+          if (this.takeFault(m, "erase")) {
+            this.move(m, S.FAILED_DISK_ERASING, "Failed to erase disks.");
+            this.store.event(m, "ERROR", "Failed to erase disks", m.statusMessage);
+            return;
+          }
+          this.released(m);
+        });
       });
       return;
     }
     this.move(m, S.RELEASING, "Releasing");
     this.store.event(m, "INFO", "Releasing", "", user);
-    this.powerAsync(m, false, S.FAILED_RELEASING);
-    this.later(m, this.delays.releaseMs, () => {
-      if (this.takeFault(m, "release")) {
-        this.move(m, S.FAILED_RELEASING, "Failed to release the machine.");
-        this.store.event(m, "ERROR", "Failed releasing", m.statusMessage);
-        return;
-      }
-      this.released(m);
+    // MAAS releases once the machine is off: a power-off that fails ends in Failed releasing.
+    void this.powerAsync(m, false, S.FAILED_RELEASING).then((off) => {
+      if (!off || m.status !== S.RELEASING) return;
+      this.later(m, this.delays.releaseMs, () => {
+        if (this.takeFault(m, "release")) {
+          this.move(m, S.FAILED_RELEASING, "Failed to release the machine.");
+          this.store.event(m, "ERROR", "Failed releasing", m.statusMessage);
+          return;
+        }
+        this.released(m);
+      });
     });
   }
 
   private released(m: MachineRecord): void {
     this.move(m, S.READY, "Released");
     Object.assign(m, { owner: null, osystem: "", distroSeries: "", userData: null, hweKernel: null, ownerData: {} });
+    for (const i of m.interfaces) i.ipAddress = null;
     this.store.event(m, "INFO", "Released");
     this.powerAsync(m, false);
   }

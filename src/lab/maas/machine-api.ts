@@ -2,6 +2,7 @@
 import { invalid, MaasHttpError, type Params } from "./http-io.js";
 import {
   checkHostname,
+  choice,
   listParam,
   parseArchitecture,
   parsePowerParams,
@@ -24,6 +25,8 @@ function updateMachine(deps: RegionDeps, m: MachineRecord, p: Params): void {
   if (power) m.powerParams = power;
   if (p.get("cpu_count") !== undefined) m.cpuCount = Number(p.get("cpu_count")) || 0;
   if (p.get("memory") !== undefined) m.memoryMiB = Number(p.get("memory")) || 0;
+  m.zone = choice(deps.store.zones, p, "zone", m.zone);
+  m.pool = choice(deps.store.pools, p, "pool", m.pool);
 }
 
 function testingScripts(deps: RegionDeps, m: MachineRecord, p: Params): string[] | "none" | undefined {

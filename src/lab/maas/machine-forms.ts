@@ -1,7 +1,7 @@
 /** Validation of machine create/update/deploy input, with MAAS's field-error messages. */
 import { invalid, type Params } from "./http-io.js";
 import type { PowerParams } from "./power.js";
-import type { MaasStore, MachineRecord } from "./store.js";
+import type { MaasStore, MachineRecord, NamedRecord } from "./store.js";
 
 const ARCHES = ["amd64/generic", "arm64/generic", "i386/generic", "ppc64el/generic", "s390x/generic"];
 const POWER_TYPES = [
@@ -164,4 +164,18 @@ export function listParam(params: Params, name: string): string[] | undefined {
     .flatMap((v) => v.split(","))
     .map((v) => v.trim())
     .filter((v) => v !== "");
+}
+
+/** A zone or pool named by `field` (Django's ModelChoiceField error when unknown); "default" when absent. */
+export function choice(
+  records: Map<string, NamedRecord>,
+  params: Params,
+  field: string,
+  current?: NamedRecord,
+): NamedRecord {
+  const name = params.get(field);
+  if (name === undefined || name === "") return current ?? records.get("default")!;
+  const r = records.get(name);
+  if (!r) throw invalid({ [field]: ["Select a valid choice. That choice is not one of the available choices."] });
+  return r;
 }

@@ -1,7 +1,9 @@
 /** MAAS handler for machines/: list with filters, create (commissioning right away), allocate, power parameters. */
-import { MaasHttpError, type Params } from "./http-io.js";
+import { cheapestFirst, matches, noMatch, parseConstraints } from "./allocate.js";
+import { badRequest, conflict, type Params } from "./http-io.js";
 import {
   checkHostname,
+  choice,
   listParam,
   normaliseMac,
   parseArchitecture,
@@ -12,7 +14,7 @@ import {
 import { type RegionDeps, userOf } from "./region-deps.js";
 import { renderMachine } from "./render.js";
 import type { ActionContext, Handler } from "./router.js";
-import { NodeStatus, statusName } from "./statuses.js";
+import { NodeStatus, RELEASABLE, statusName } from "./statuses.js";
 import type { MachineRecord } from "./store.js";
 
 function filterMachines(deps: RegionDeps, p: Params): MachineRecord[] {
@@ -56,12 +58,18 @@ function createMachine(deps: RegionDeps, ctx: ActionContext): MachineRecord {
     powerState: "unknown",
     cpuCount: Number(p.get("cpu_count") ?? 0) || 0,
     memoryMiB: Number(p.get("memory") ?? 0) || 0,
+    zone: choice(store.zones, p, "zone"),
+    pool: choice(store.pools, p, "pool"),
+    hardwareInfo: {},
     interfaces: macs.map((mac, i) => ({
       id: store.nextId("interface"),
       name: `eth${i}`,
       macAddress: mac,
       type: "physical",
       enabled: true,
+      vendor: null,
+      product: null,
+      ipAddress: null,
     })),
     tags: [],
     ownerData: {},
@@ -85,37 +93,37 @@ function createMachine(deps: RegionDeps, ctx: ActionContext): MachineRecord {
 
 function allocate(deps: RegionDeps, ctx: ActionContext): MachineRecord {
   const p = ctx.params;
-  const systemId = p.get("system_id");
-  const name = p.get("name") ?? p.get("hostname");
-  const tags = listParam(p, "tags") ?? [];
-  const arch = p.get("arch");
+  const constraints = parseConstraints(deps.store, p);
   const m = [...deps.store.machines.values()]
-    .sort((a, b) => a.id - b.id)
-    .find(
-      (x) =>
-        x.status === NodeStatus.READY &&
-        (systemId === undefined || x.systemId === systemId) &&
-        (name === undefined || x.hostname === name.split(".")[0]) &&
-        tags.every((t) => x.tags.includes(t)) &&
-        (arch === undefined || x.architecture === parseArchitecture(arch)),
-    );
-  if (!m) {
-    const constraints = [
-      name && `name=${name}`,
-      tags.length > 0 && `tags=${tags.join(",")}`,
-      arch && `arch=${arch}`,
-    ].filter(Boolean);
-    const message =
-      systemId !== undefined
-        ? `No machine with system ID ${systemId} available.`
-        : constraints.length === 0
-          ? "No machine available."
-          : `No available machine matches constraints: ${constraints.join(" ")}`;
-    throw new MaasHttpError(409, message);
-  }
+    .filter((x) => x.status === NodeStatus.READY && matches(x, constraints))
+    .sort(cheapestFirst)[0];
+  if (!m) throw noMatch(constraints, p);
+  // dry_run shows which machine would match without acquiring it.
+  if (p.bool("dry_run")) return m;
   deps.lifecycle.allocate(m, userOf(ctx));
   if (p.get("comment")) deps.store.event(m, "INFO", "Allocated", p.get("comment")!, userOf(ctx));
   return m;
+}
+
+/** MachinesHandler.release: releases many machines at once; Ready ones are left alone, any other state is a 409. */
+function releaseMany(deps: RegionDeps, ctx: ActionContext): string[] {
+  const ids = [...new Set(ctx.params.all("machines"))];
+  const unknown = ids.filter((id) => !deps.store.machines.has(id));
+  if (unknown.length > 0) throw badRequest(`Unknown machine(s): ${unknown.join(", ")}.`);
+  const machines = ids.map((id) => deps.store.machines.get(id)!).sort((a, b) => a.id - b.id);
+  const failed = machines
+    .filter((m) => m.status !== NodeStatus.READY && !RELEASABLE.includes(m.status))
+    .map((m) => `${m.systemId} ('${statusName(m.status)}')`);
+  if (failed.length > 0) throw conflict(`Machine(s) cannot be released in their current state: ${failed.join(", ")}.`);
+  const released: string[] = [];
+  const comment = ctx.params.get("comment");
+  for (const m of machines) {
+    if (m.status === NodeStatus.READY) continue;
+    deps.lifecycle.release(m, userOf(ctx), false, "default");
+    if (comment) deps.store.event(m, "INFO", "Released", comment, userOf(ctx));
+    released.push(m.systemId);
+  }
+  return released;
 }
 
 const json = (m: MachineRecord) => ({ json: renderMachine(m) });
@@ -147,6 +155,13 @@ export function machinesHandler(deps: RegionDeps): Handler {
         op: "allocate",
         doc: "Allocate an available machine.",
         run: (ctx) => json(allocate(deps, ctx)),
+      },
+      {
+        name: "release",
+        method: "POST",
+        op: "release",
+        doc: "Release multiple machines.",
+        run: (ctx) => ({ json: releaseMany(deps, ctx) }),
       },
       {
         name: "power_parameters",

@@ -5,6 +5,7 @@ import type {
   EventRecord,
   InterfaceRecord,
   MachineRecord,
+  NamedRecord,
   ScriptRecord,
   ScriptResultRecord,
   ScriptSetRecord,
@@ -30,13 +31,30 @@ const VLAN = {
   resource_uri: `${API}/vlans/5001/`,
 };
 
+const SUBNET = {
+  name: "10.20.0.0/16",
+  description: "",
+  vlan: VLAN,
+  cidr: "10.20.0.0/16",
+  rdns_mode: 2,
+  gateway_ip: "10.20.0.1",
+  dns_servers: [],
+  allow_dns: true,
+  allow_proxy: true,
+  active_discovery: false,
+  managed: true,
+  id: 1,
+  space: "undefined",
+  resource_uri: `${API}/subnets/1/`,
+};
+
 /** An interface of a machine (nodes/{system_id}/interfaces/{id}/). */
 export function renderInterface(m: MachineRecord, i: InterfaceRecord): Record<string, unknown> {
   return {
     system_id: m.systemId,
     name: i.name,
     vlan: VLAN,
-    vendor: null,
+    vendor: i.vendor,
     enabled: i.enabled,
     children: [],
     discovered: [],
@@ -47,9 +65,9 @@ export function renderInterface(m: MachineRecord, i: InterfaceRecord): Record<st
     mac_address: i.macAddress,
     parents: [],
     tags: [],
-    links: [],
+    links: i.ipAddress ? [{ id: i.id, mode: "auto", ip_address: i.ipAddress, subnet: SUBNET }] : [],
     effective_mtu: 1500,
-    product: null,
+    product: i.product,
     resource_uri: `${API}/nodes/${m.systemId}/interfaces/${i.id}/`,
   };
 }
@@ -109,7 +127,7 @@ export function renderMachine(m: MachineRecord): Record<string, unknown> {
     swap_size: null,
     disable_ipv4: false,
     address_ttl: null,
-    ip_addresses: [],
+    ip_addresses: m.interfaces.flatMap((i) => (i.ipAddress ? [i.ipAddress] : [])),
     tag_names: [...m.tags],
     interface_set: interfaces,
     boot_interface: interfaces[0] ?? null,
@@ -134,6 +152,7 @@ export function renderMachine(m: MachineRecord): Record<string, unknown> {
       mainboard_product: "Unknown",
       mainboard_firmware_version: "Unknown",
       mainboard_firmware_date: "Unknown",
+      ...m.hardwareInfo,
     },
     commissioning_status: commissioning,
     commissioning_status_name: scriptStatusName(commissioning),
@@ -150,11 +169,21 @@ export function renderMachine(m: MachineRecord): Record<string, unknown> {
     current_commissioning_result_id: m.currentCommissioningSetId,
     current_testing_result_id: m.currentTestingSetId,
     current_installation_result_id: m.currentInstallationSetId,
-    zone: { name: "default", description: "", id: 1, resource_uri: `${API}/zones/default/` },
-    pool: { name: "default", description: "Default pool", id: 0, resource_uri: `${API}/resourcepool/0/` },
+    zone: renderZone(m.zone),
+    pool: renderPool(m.pool),
     pod: null,
     resource_uri: `${API}/machines/${m.systemId}/`,
   };
+}
+
+/** A zone as ZoneHandler renders it. */
+export function renderZone(z: NamedRecord): Record<string, unknown> {
+  return { name: z.name, description: z.description, id: z.id, resource_uri: `${API}/zones/${z.name}/` };
+}
+
+/** A resource pool as ResourcePoolHandler renders it. */
+export function renderPool(p: NamedRecord): Record<string, unknown> {
+  return { name: p.name, description: p.description, id: p.id, resource_uri: `${API}/resourcepool/${p.id}/` };
 }
 
 /** A tag (tags/{name}/). */

@@ -9,6 +9,11 @@ export interface InterfaceRecord {
   macAddress: string;
   type: "physical";
   enabled: boolean;
+  /** Vendor and product lshw reports for the NIC (null until commissioned). */
+  vendor: string | null;
+  product: string | null;
+  /** The address the deployed OS got on this interface (MAAS's AUTO link), null unless Deployed. */
+  ipAddress: string | null;
 }
 
 /** One script run inside a result set. */
@@ -56,6 +61,11 @@ export interface MachineRecord {
   powerState: "on" | "off" | "unknown" | "error";
   cpuCount: number;
   memoryMiB: number;
+  /** Physical zone and resource pool (both "default" unless set). */
+  zone: NamedRecord;
+  pool: NamedRecord;
+  /** hardware_info as commissioning found it (system_vendor, cpu_model, …); empty until commissioned. */
+  hardwareInfo: Record<string, string>;
   interfaces: InterfaceRecord[];
   tags: string[];
   ownerData: Record<string, string>;
@@ -130,6 +140,13 @@ export interface EventRecord {
   created: number;
 }
 
+/** A zone or resource pool. */
+export interface NamedRecord {
+  id: number;
+  name: string;
+  description: string;
+}
+
 /** The whole in-memory region with id counters. */
 export class MaasStore {
   readonly machines = new Map<string, MachineRecord>();
@@ -137,6 +154,9 @@ export class MaasStore {
   readonly tags = new Map<string, TagRecord>();
   readonly bootResources = new Map<number, BootResourceRecord>();
   readonly events: EventRecord[] = [];
+  /** Physical zones (zones/) and resource pools (resourcepools/) by name; MAAS always has "default" of each. */
+  readonly zones = new Map<string, NamedRecord>([["default", { id: 1, name: "default", description: "" }]]);
+  readonly pools = new Map<string, NamedRecord>([["default", { id: 0, name: "default", description: "Default pool" }]]);
   private counters = new Map<string, number>();
 
   constructor(private readonly now: () => number) {}

@@ -17,6 +17,7 @@ import type { RequestLog } from "../request-log.js";
 import type { World } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
 import { DEFAULT_SESSION_LIMITS } from "../world/spec.js";
+import { bootOptionRoutes } from "./boot-options.js";
 import { errorBody, RedfishError } from "./errors.js";
 import { inventoryRoutes } from "./inventory.js";
 import { oemPciRoutes } from "./oem-pci.js";
@@ -39,6 +40,7 @@ import { virtualMediaRoutes } from "./virtual-media.js";
 
 const router = new Router([
   ...systemRoutes,
+  ...bootOptionRoutes,
   ...sessionRoutes,
   ...inventoryRoutes,
   ...oemPciRoutes,

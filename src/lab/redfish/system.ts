@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import type { LabNode, World } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
+import { bootOrderFromRefs, bootOrderRefs } from "./boot-options.js";
 import { RedfishError } from "./errors.js";
 import { EXPAND_QUERY_SUPPORT } from "./representation.js";
 
@@ -130,7 +131,8 @@ export function systemBody(world: World, n: LabNode): Record<string, unknown> {
       BootSourceOverrideTarget: n.boot.target,
       "BootSourceOverrideTarget@Redfish.AllowableValues": [...BOOT_TARGETS],
       BootSourceOverrideMode: n.boot.mode,
-      BootOrder: [...n.boot.order],
+      BootOrder: bootOrderRefs(n),
+      BootOptions: link(`${base}/BootOptions`),
     },
     ProcessorSummary: {
       Count: hw.cpu.sockets,
@@ -208,7 +210,7 @@ function patchSystem(ctx: Ctx): Reply {
         if (bk === "BootOrder") {
           if (!Array.isArray(bv) || bv.some((x) => typeof x !== "string"))
             throw new RedfishError(400, "PropertyValueTypeError", [JSON.stringify(bv), `Boot/${bk}`]);
-          next.order = bv as string[];
+          next.order = bootOrderFromRefs(n, bv as string[]);
         }
       }
     } else if (READ_ONLY.has(k)) {

@@ -89,6 +89,21 @@ export class K8sCluster {
     n.metadata.resourceVersion = this.nextRv();
   }
 
+  /**
+   * The kubelet's periodic node status update (tryUpdateNodeStatus): it GETs its Node and patches the status. A Node an
+   * admin created by hand has no status yet: this fills in capacity, addresses, nodeInfo and Ready True. A Node that
+   * carries status already is left alone (the lab's kubelet has nothing new to say), and a missing one stays missing:
+   * a running kubelet does not register again (kubernetes/kubernetes#71398). Returns whether it wrote.
+   */
+  kubeletStatusUpdate(name: string, status: () => Record<string, unknown>): boolean {
+    const n = this.nodes.get(name);
+    const has = (n?.status as { conditions?: unknown[] } | undefined)?.conditions?.length;
+    if (!n || has) return false;
+    n.status = status();
+    n.metadata.resourceVersion = this.nextRv();
+    return true;
+  }
+
   /** Keeps the unschedulable taint in step with spec.unschedulable, as the node lifecycle controller does. */
   syncUnschedulableTaint(n: K8sObject): void {
     const spec = (n.spec ?? {}) as Record<string, unknown>;

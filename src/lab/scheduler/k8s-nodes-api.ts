@@ -1,4 +1,5 @@
-/** Kubernetes core/v1 nodes: list (labelSelector), get, merge or strategic merge patch, and delete. */
+/** Kubernetes core/v1 nodes: list (labelSelector), create, get, merge or strategic merge patch, and delete. */
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { readText } from "./http-io.js";
 import type { K8sCluster, K8sRoute } from "./k8s-cluster.js";
@@ -61,6 +62,45 @@ async function patchNode(c: K8sCluster, req: IncomingMessage, name: string): Pro
   return next;
 }
 
+/**
+ * POST /api/v1/nodes as an admin creates a Node by hand (`kubectl create -f node.yaml`): metadata.name, labels and
+ * spec are kept; status is the kubelet's to write (it stays empty, hence not Ready, until the kubelet posts).
+ */
+async function createNode(c: K8sCluster, req: IncomingMessage): Promise<K8sObject> {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(await readText(req)) as Record<string, unknown>;
+  } catch (e) {
+    throw new K8sStatusError(400, "BadRequest", `error decoding body: ${(e as Error).message}`);
+  }
+  const md = (body?.metadata ?? {}) as Record<string, unknown>;
+  const name = typeof md.name === "string" ? md.name : "";
+  if (!name)
+    throw new K8sStatusError(422, "Invalid", 'Node "" is invalid: metadata.name: Required value: name is required');
+  if (c.nodes.has(name)) {
+    throw new K8sStatusError(409, "AlreadyExists", `nodes "${name}" already exists`, { name, kind: "nodes" });
+  }
+  const n: K8sObject = {
+    kind: "Node",
+    apiVersion: "v1",
+    metadata: {
+      name,
+      uid: randomUUID(),
+      resourceVersion: "",
+      creationTimestamp: c.iso(),
+      ...(md.labels && typeof md.labels === "object" ? { labels: md.labels } : {}),
+    },
+    spec: { ...((body.spec ?? {}) as Record<string, unknown>) },
+    status: {},
+  };
+  const errs = validateNode(n);
+  if (errs.length) throw new K8sStatusError(422, "Invalid", `Node "${name}" is invalid: ${errs.join(", ")}`);
+  c.syncUnschedulableTaint(n);
+  n.metadata.resourceVersion = c.nextRv();
+  c.nodes.set(name, n);
+  return n;
+}
+
 function matchLabels(n: K8sObject, sel: string | null): boolean {
   if (!sel) return true;
   const labels = (n.metadata.labels ?? {}) as Record<string, string>;
@@ -80,6 +120,14 @@ export function nodeRoutes(c: K8sCluster): K8sRoute[] {
         auth(false, "list", "nodes");
         const items = [...c.nodes.values()].filter((n) => matchLabels(n, url.searchParams.get("labelSelector")));
         return [200, { kind: "NodeList", apiVersion: "v1", metadata: { resourceVersion: c.resourceVersion }, items }];
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/api\/v1\/nodes$/,
+      run: async ({ req, auth }) => {
+        auth(true, "create", "nodes");
+        return [201, await createNode(c, req)];
       },
     },
     {

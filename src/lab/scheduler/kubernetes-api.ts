@@ -43,6 +43,11 @@ export interface KubernetesLabHooks {
    * unreachable taints) or posts again (`true`: Ready True).
    */
   kubeletPosting(name: string, posting: boolean): void;
+  /**
+   * The running kubelet's periodic status update: fills in the status of a Node created by hand (POST) after its
+   * object was deleted; no-op when the Node is missing (a running kubelet never registers again) or has status.
+   */
+  kubeletStatusUpdate(name: string, reg?: KubeletRegistration): void;
   /** The Node object is deleted (machine deprovisioned); its pods go with it, as the pod GC does. */
   deleteNode(name: string): void;
   /** A pod is scheduled and running on a node. */
@@ -129,6 +134,9 @@ export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
         c.nodes.set(name, n);
       },
       kubeletPosting: (name, posting) => c.setKubeletPosting(name, posting),
+      kubeletStatusUpdate(name, reg = {}) {
+        c.kubeletStatusUpdate(name, () => newNode(name, reg, "0", c.iso()).status as Record<string, unknown>);
+      },
       deleteNode(name) {
         if (c.nodes.has(name)) c.deleteNode(name);
       },

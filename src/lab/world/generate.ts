@@ -90,7 +90,8 @@ export function defaultSpec(opts: DefaultSpecOptions = {}): LabSpec {
     nodes.push({
       name: `${rack}-n${pad(j + 1, 2)}`,
       rack,
-      u: 2 + j * 5,
+      // 5U per HGX node, as in a real rack; closer when more nodes are asked for than a rack of 50U holds that way.
+      u: 2 + j * Math.max(1, Math.min(5, Math.floor(50 / perRack))),
       pdu: pdus[r * pdusPerRack + (j % pdusPerRack)].id,
       outlet: Math.floor(j / pdusPerRack) + 1,
       vendor,

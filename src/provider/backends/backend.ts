@@ -169,7 +169,13 @@ export interface FoundMachine {
 /** The result of a long operation: it completed, or the backend reports that it failed (with its own words). */
 export type Outcome =
   | { readonly kind: "complete"; readonly facts: MachineFacts }
-  | { readonly kind: "failed"; readonly facts: MachineFacts; readonly message: string };
+  | {
+      readonly kind: "failed";
+      readonly facts: MachineFacts;
+      readonly message: string;
+      /** What brings the machine back, when the backend knows better than "fix it, then apply again". */
+      readonly fix?: string;
+    };
 
 /** How a long operation reports progress and learns that it must stop. */
 export interface OperationOptions {
@@ -241,6 +247,13 @@ export interface Backend {
   setPowerCredentials(id: string, creds: PowerCredentials, signal?: AbortSignal): Promise<void>;
   /** Takes the machine out of service with `reason` (MAAS mark_broken, Ironic maintenance); repeat-safe. */
   quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Ends rackform's own quarantine (reason starting with QUARANTINE_PREFIX: MAAS mark_fixed from Broken and its
+   * description note cleared, Ironic maintenance off) when its gate is destroyed; a machine taken out of service by
+   * hand, or held by the backend itself (MAAS Failed testing, Ironic's power-failure maintenance), is left alone. False when there was none to lift
+   * (or the machine is gone); repeat-safe.
+   */
+  liftQuarantine(id: string, signal?: AbortSignal): Promise<boolean>;
   /**
    * Whether the backend still holds the image a deployment runs, for a warning at plan time (MAAS: a complete
    * boot resource of that name, from one boot-resource list shared by every read of a plan). Absent on a backend

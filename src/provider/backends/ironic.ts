@@ -322,6 +322,26 @@ export class IronicBackend implements Backend {
       }
       const ps = n.provisionState ?? "";
       if (ps === "available") return { kind: "complete", facts: await this.factsOf(n, o.signal) };
+      if (n.maintenance && n.fault === "power failure") {
+        // Ironic's own maintenance: its power sync cannot reach the BMC. Tear-down needs the BMC (power off, boot
+        // the ramdisk for cleaning); starting it now would end in a failed clean. Nothing is changed.
+        const name = n.name ?? id;
+        const message = `the BMC of ${name} does not answer: Ironic's power sync put the node in maintenance (power failure), and undeploying needs the BMC`;
+        return {
+          kind: "failed",
+          facts: await this.factsOf(n, o.signal),
+          message,
+          fix: `bring ${name}'s BMC back (its PDU outlet on, its network reachable); Ironic ends that maintenance itself once the BMC answers. Then apply again: the undeploy goes on from there. Nothing was changed.`,
+        };
+      }
+      if (ps === "service failed" && !n.maintenance) {
+        // A failed gate (a service step) leaves the node here, and Ironic undeploys only from active: abort first.
+        o.log.info("ending a failed service step before undeploying", { backend: "ironic", id });
+        await this.client.setProvisionState(id, "abort", { signal: o.signal });
+        const back = await this.settleIn(id, "active", o);
+        if (back.kind === "failed") return back;
+        continue;
+      }
       if (!UNDEPLOY_FIRST.has(ps) || n.maintenance) {
         const why = n.maintenance ? `in maintenance (${n.maintenanceReason ?? "no reason"})` : ps;
         return this.failed(n, `the node is ${why}; rackform undeploys only active or failed nodes`, o);
@@ -384,6 +404,19 @@ export class IronicBackend implements Backend {
     const n = await this.client.getNode(id, { fields: FIELDS, signal });
     if (n.maintenance) return;
     await this.client.setMaintenance(id, true, reason, signal);
+  }
+
+  async liftQuarantine(id: string, signal?: AbortSignal): Promise<boolean> {
+    let n: IronicNode;
+    try {
+      n = await this.client.getNode(id, { fields: FIELDS, signal });
+    } catch (e) {
+      if (isNotFound(e)) return false;
+      throw e;
+    }
+    if (!n.maintenance || !(n.maintenanceReason ?? "").startsWith(QUARANTINE_PREFIX)) return false;
+    await this.client.setMaintenance(id, false, undefined, signal);
+    return true;
   }
 
   /** Waits for the transition just requested; anywhere but `target` is a failed outcome with last_error. */

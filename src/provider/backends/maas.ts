@@ -287,7 +287,17 @@ export class MaasBackend implements Backend {
         message: `the machine is ${m.statusName}; rackform releases only allocated, deployed or failed machines`,
       };
     }
-    return this.waitReady(id, o);
+    const out = await this.waitReady(id, o);
+    const powerFailed = /^Power (on|off) for the node failed/.test(out.kind === "failed" ? out.facts.message : "");
+    if (out.kind === "failed" && powerFailed) {
+      // MAAS powers a machine off to release it, on to erase it: a silent BMC ends here, and MAAS releases from here.
+      const name = out.facts.name || id;
+      return {
+        ...out,
+        fix: `check ${name}'s BMC (MAAS could not power it ${o.erase ? "on to erase its disks" : "off"}: its PDU outlet on, its network reachable); MAAS releases a machine in ${out.facts.status} again, so apply again once it answers.`,
+      };
+    }
+    return out;
   }
 
   async runAcceptance(id: string, o: AcceptanceOptions): Promise<AcceptanceRun> {
@@ -343,6 +353,27 @@ export class MaasBackend implements Backend {
       return;
     }
     await this.client.markBroken(id, reason);
+  }
+
+  async liftQuarantine(id: string, signal?: AbortSignal): Promise<boolean> {
+    let m: MaasMachine;
+    try {
+      m = await this.client.getMachine(id, signal);
+    } catch (e) {
+      if (isNotFound(e)) return false;
+      throw e;
+    }
+    let lifted = false;
+    if (m.status === MAAS_STATUS.BROKEN && m.statusMessage.startsWith(QUARANTINE_PREFIX)) {
+      m = await this.client.markFixed(id, "rackform: its acceptance gate was destroyed; lifting rackform's quarantine");
+      lifted = true;
+    }
+    // Failed testing is MAAS's own verdict on the test rackform ran (release handles it); only rackform's note goes.
+    if (m.description.startsWith(QUARANTINE_PREFIX)) {
+      await this.client.updateMachine(id, { description: "" }, signal);
+      lifted = true;
+    }
+    return lifted;
   }
 
   private gate(): MaasAcceptance {

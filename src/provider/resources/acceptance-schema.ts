@@ -68,7 +68,7 @@ export const acceptanceSchema: Schema = {
     "which decides whether it rejoins. With bmc_gpu_count following the BMC, a GPU lost on a running node re-runs " +
     "the gate too, which fails on the missing GPU and quarantines the node. Refresh re-reads the backend's status and " +
     "latest gate result, so a degraded or quarantined node shows `passed` changing and a planned re-run. Changing a " +
-    "threshold re-runs the gate. Destroy forgets the result and leaves the machine as it is. Import with the machine id.",
+    "threshold re-runs the gate. Destroy forgets the result and lifts a quarantine rackform set (Ironic maintenance, MAAS Broken or its description note; MAAS's own Failed testing stays, and release handles it), so nothing rackform set blocks the machine's teardown or outlives its gate; a machine taken out of service by hand stays as it is. Import with the machine id.",
   attributes: {
     id: attr.string({
       computed: true,

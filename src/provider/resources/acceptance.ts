@@ -177,8 +177,22 @@ export function acceptanceResource(): Resource {
       if (s !== undefined) resp.state = s;
     },
 
-    delete() {
-      // The result is forgotten; the machine (and any quarantine) stays as it is, for its operator or its destroy.
+    async delete(req, resp) {
+      // The result is forgotten. A quarantine rackform set on a failed gate is rackform's to lift: left behind, it
+      // would block the machine's own teardown (Ironic undeploys no node in maintenance) or keep it out of service
+      // with no gate to return it. A replacement's create runs the gate again and quarantines anew if it fails.
+      const m = parseMachineId(getString(req.state, "machine_id") ?? "");
+      if (!m) return;
+      const ms = timeoutMs(req.state, "delete", DEFAULT_TIMEOUT_MS.delete);
+      try {
+        const b = backendFor(need(), m.backend);
+        const lifted = await bounded(req.context, ms, "delete", `lifting the quarantine of ${m.id}`, (signal) =>
+          b.liftQuarantine(m.id, signal),
+        );
+        if (lifted) req.context.log.info("lifted rackform's quarantine", { backend: m.backend, id: m.id });
+      } catch (e) {
+        reportBackendError(resp.diagnostics, e, "lift rackform's quarantine", machineIdSite(m.backend, m.id));
+      }
     },
 
     importState(req, resp) {

@@ -54,6 +54,21 @@ export type Removal =
   | { readonly outcome: "deleted" | "gone" }
   | { readonly outcome: "kept"; readonly why: string; readonly fix: string };
 
+/**
+ * A node the scheduler forgot (deleted outside rackform) that rackform cannot bring back itself: `fix` says what
+ * brings it back (Slurm: restarting slurmd, as nothing else makes a running slurmd register again).
+ */
+export class NodeGoneError extends Error {
+  override readonly name = "NodeGoneError";
+  constructor(
+    readonly node: string,
+    override readonly message: string,
+    readonly fix: string,
+  ) {
+    super(message);
+  }
+}
+
 /** One scheduler, as the resource uses it. */
 export interface SchedulerOps {
   readonly kind: SchedulerKind;
@@ -61,6 +76,12 @@ export interface SchedulerOps {
   lookup(node: string, fresh: boolean): Promise<Observed | undefined>;
   /** What the scheduler knows instead of `node`, for the never-registered diagnostic. */
   whatIsThere(node: string): Promise<string>;
+  /**
+   * Brings back the object of a node deleted from the scheduler by hand while its daemon runs, so that the daemon's
+   * next status update fills it in (Kubernetes: create the Node). Throws NodeGoneError where the scheduler offers no
+   * way (Slurm: only a restarted slurmd registers again).
+   */
+  recreate(node: string, spec: JoinSpec): Promise<void>;
   /** Admits the node (idempotent) and reports it afterwards. */
   join(node: string, spec: JoinSpec): Promise<Observed>;
   /**
@@ -130,6 +151,15 @@ export function slurmOps(client: SlurmClient): SchedulerOps {
         .filter((n) => slurmKey(n.partitions) === key && !n.schedulable && n.reason !== REMOVED_REASON)
         .map((n) => n.name);
     },
+    async recreate(node) {
+      // slurmctld lets only a dynamic node be deleted; slurmrestd cannot create one, and a running slurmd registers
+      // only when it starts.
+      throw new NodeGoneError(
+        node,
+        `slurmctld no longer knows node ${node}: it was deleted outside rackform (scontrol delete, or slurmrestd's DELETE /node), and a running slurmd does not register again`,
+        `Restart slurmd on ${node} (systemctl restart slurmd, or reboot the host); it registers again as a dynamic node, then apply again to re-join it.`,
+      );
+    },
     async join(node, spec) {
       const n = await client.resume(node, spec.features ? { features: spec.features } : {});
       return slurmObserved(n);
@@ -176,7 +206,8 @@ export function slurmOps(client: SlurmClient): SchedulerOps {
 
 function kubeObserved(n: KubernetesNode): Observed {
   return {
-    registered: true,
+    // The kubelet has posted status (capacity): a Node created by hand has none until the kubelet's next update.
+    registered: Object.keys(n.capacity).length > 0,
     state: `${n.ready ? "Ready" : "NotReady"}${n.unschedulable ? ",SchedulingDisabled" : ""}`,
     joined: !n.unschedulable,
     labels: n.labels,
@@ -202,6 +233,14 @@ export function kubernetesOps(client: KubernetesClient): SchedulerOps {
     },
     async whatIsThere(node) {
       return `the API server knows ${names(await client.listNodes())}, none named ${node}: its kubelet has not registered`;
+    },
+    async recreate(node, spec) {
+      try {
+        await client.createNode(node, { labels: spec.labels ?? undefined, taints: spec.taints ?? undefined });
+      } catch (e) {
+        // A restarted kubelet registered it meanwhile.
+        if (!isClientError(e, "RACKFORM_ERR_KUBERNETES_CONFLICT")) throw e;
+      }
     },
     async join(node, spec) {
       if (spec.labels || spec.priorLabelKeys.length) {

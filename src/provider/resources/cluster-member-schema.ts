@@ -41,7 +41,13 @@ export const clusterMemberSchema: Schema = {
     "A node admitted to the scheduler: the last step of its chain. Create waits until the node has registered " +
     "(slurmd or kubelet starts after the OS boots; bounded by timeouts.create, default 30m), then for Slurm sets its " +
     "features and RESUMEs it, for Kubernetes sets labels and taints and uncordons it. A node drained or cordoned by " +
-    "hand reads as joined = false and the plan holds an in-place update that re-joins it. Destroy drains first " +
+    "hand reads as joined = false and the plan holds an in-place update that re-joins it. A node deleted from the " +
+    'scheduler by hand reads as joined = false with state "absent", and the same in-place update brings it back: a ' +
+    "running kubelet or slurmd never registers again by itself, so for Kubernetes rackform creates the Node object " +
+    "again (with its labels and taints) and waits for the kubelet's next status update before uncordoning it; " +
+    "slurmctld refuses to delete a node slurm.conf lists, and for a dynamic node (slurmd -Z) slurmrestd offers no way " +
+    "to create it again, so the apply fails at once naming the fix (restart slurmd on the node, then apply again). " +
+    "Destroy drains first " +
     `(Slurm DRAIN with reason "${DRAIN_REASON}", waiting until running jobs end; Kubernetes cordon and eviction, ` +
     "honouring PodDisruptionBudgets), bounded by timeouts.delete (default 30m); nothing is ever killed: on timeout the " +
     "destroy fails naming what still runs, and the node stays drained or cordoned. With max_unavailable a drain first " +
@@ -154,7 +160,7 @@ export const clusterMemberSchema: Schema = {
     state: attr.string({
       computed: true,
       description:
-        'The node\'s state when last read: Slurm base state and flags (e.g. "IDLE", "IDLE+DRAIN", "ALLOCATED+DRAIN"), Kubernetes readiness (e.g. "Ready", "Ready,SchedulingDisabled").',
+        'The node\'s state when last read: Slurm base state and flags (e.g. "IDLE", "IDLE+DRAIN", "ALLOCATED+DRAIN"), Kubernetes readiness (e.g. "Ready", "Ready,SchedulingDisabled"); "absent" when the scheduler no longer knows the node.',
     }),
     joined: attr.bool({
       computed: true,

@@ -6,7 +6,11 @@
  * does not fail and does not re-join (a refresh changes nothing); modifyPlan then plans `joined: false -> true` with
  * `state` unknown, an in-place update whose apply re-joins the node. This is rackform_bmc's `conformant` technique:
  * the drift shows in `plan -detailed-exitcode` and stays scoped to the one node. Features, labels and taints changed by
- * hand read back as they are, so the plan shows them converging. A node the scheduler no longer knows reads as gone.
+ * hand read back as they are, so the plan shows them converging. A node the scheduler no longer knows (deleted by
+ * hand) reads as joined = false, state "absent", and the same in-place update brings it back: Kubernetes gets its Node
+ * object created again, which the running kubelet fills in at its next status update (a running kubelet never
+ * registers again: kubernetes/kubernetes#71398); Slurm has no way to create a node through slurmrestd, so the update
+ * fails at once naming the slurmd restart that brings it back.
  *
  * Destroy never kills work: Slurm jobs run to completion under DRAIN, Kubernetes pods leave through the Eviction API
  * (PodDisruptionBudgets honoured). When that takes longer than timeouts.delete the destroy fails, naming what still
@@ -19,9 +23,7 @@
  * create gives it back when the node rejoins (or fails to), so a reimage of the whole rack keeps the rest joined.
  */
 
-import { isClientError } from "../../clients/errors.js";
 import {
-  type Context,
   type Diagnostics,
   getString,
   isObjectValue,
@@ -30,21 +32,14 @@ import {
   type Resource,
   timeoutMs,
   UNKNOWN,
-  type Value,
 } from "../../framework/index.js";
 import { addClientError } from "../client-errors.js";
 import { providerDataSlot } from "../data-slot.js";
 import { SchedulerNotConfiguredError } from "../scheduler-config.js";
 import { bounded, OperationTimeoutError } from "../timeouts.js";
 import { PRIVATE_MAX_UNAVAILABLE, waitForSlot } from "./cluster-member-budget.js";
-import {
-  DrainTimeoutError,
-  type JoinSpec,
-  kubernetesOps,
-  type Observed,
-  type SchedulerOps,
-  slurmOps,
-} from "./cluster-member-ops.js";
+import { ABSENT, converge, fmt, kindOf, LABEL, nodeOf, site, stateOf, what } from "./cluster-member-converge.js";
+import { DrainTimeoutError, kubernetesOps, type Observed, type SchedulerOps, slurmOps } from "./cluster-member-ops.js";
 import {
   leaveForGood,
   PRIVATE_SUCCESSOR,
@@ -52,177 +47,12 @@ import {
   successorOf,
   withoutSuccessor,
 } from "./cluster-member-removal.js";
-import {
-  clusterMemberSchema,
-  DEFAULT_TIMEOUT_MS,
-  SCHEDULERS,
-  type SchedulerKind,
-  validateClusterMember,
-} from "./cluster-member-schema.js";
+import { clusterMemberSchema, DEFAULT_TIMEOUT_MS, SCHEDULERS, validateClusterMember } from "./cluster-member-schema.js";
 
 /** Options of the resource (tests shorten the polls). */
 export interface ClusterMemberOptions {
   /** Time between registration and drain polls. @default 5_000 */
   readonly pollMs?: number;
-}
-
-const LABEL: Record<SchedulerKind, string> = { slurm: "Slurm", kubernetes: "Kubernetes" };
-const DAEMON: Record<SchedulerKind, string> = { slurm: "slurmd", kubernetes: "the kubelet" };
-
-const kindOf = (v: ObjectValue): SchedulerKind => getString(v, "scheduler") as SchedulerKind;
-const nodeOf = (v: ObjectValue): string => getString(v, "node") ?? "";
-const what = (v: ObjectValue) => `${LABEL[kindOf(v)] ?? "scheduler"} node ${nodeOf(v)}`;
-/** Where a failure points: the node for not-found, the scheduler (and its provider `<scheduler>.url`) for the rest. */
-const site = (v: ObjectValue) => ({
-  what: what(v),
-  notFoundPath: path("node"),
-  endpointPath: path("scheduler"),
-  endpointSetting: LABEL[kindOf(v)] ? `${kindOf(v)}.url` : undefined,
-});
-
-function strings(v: Value): string[] | null {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;
-}
-
-function stringMap(v: Value): Record<string, string> | null {
-  if (!isObjectValue(v)) return null;
-  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"));
-}
-
-type TaintValue = { key: string; value: string | null; effect: string };
-function taints(v: Value): TaintValue[] | null {
-  if (!Array.isArray(v)) return null;
-  return v.filter(isObjectValue).map((t) => ({
-    key: String(t.key),
-    value: typeof t.value === "string" ? t.value : null,
-    effect: String(t.effect),
-  }));
-}
-
-/** The state after observing the node; `v` says which labels and taints rackform manages. */
-function stateOf(v: ObjectValue, o: Observed, imported = false): ObjectValue {
-  const base = { ...v, id: `${kindOf(v)}:${nodeOf(v)}`, state: o.state, joined: o.joined };
-  if (kindOf(v) === "slurm") {
-    return {
-      ...base,
-      features: v.features === null && !imported ? null : [...(o.features ?? [])],
-      partitions: [...(o.partitions ?? [])],
-    };
-  }
-  const managedLabels = stringMap(v.labels);
-  const labels = managedLabels
-    ? Object.fromEntries(
-        Object.keys(managedLabels).flatMap((k) => (o.labels?.[k] !== undefined ? [[k, o.labels[k]]] : [])),
-      )
-    : null;
-  const managedTaints = taints(v.taints);
-  const now = o.taints ?? [];
-  const ts = managedTaints
-    ? managedTaints.flatMap((m) => {
-        const t = now.find((x) => x.key === m.key);
-        return t ? [{ key: t.key, value: t.value ?? null, effect: t.effect }] : [];
-      })
-    : null;
-  return { ...base, partitions: null, labels, taints: ts };
-}
-
-function joinSpec(plan: ObjectValue, prior: ObjectValue | null): JoinSpec {
-  const labels = stringMap(plan.labels);
-  const ts = taints(plan.taints);
-  const priorLabels = prior ? Object.keys(stringMap(prior.labels) ?? {}) : [];
-  const priorTaints = prior ? (taints(prior.taints) ?? []).map((t) => t.key) : [];
-  return {
-    features: strings(plan.features),
-    labels,
-    taints: ts?.map((t) => ({
-      key: t.key,
-      effect: t.effect as "NoSchedule",
-      ...(t.value !== null ? { value: t.value } : {}),
-    })) as JoinSpec["taints"],
-    priorLabelKeys: priorLabels.filter((k) => !labels || !(k in labels)),
-    priorTaintKeys: priorTaints.filter((k) => !ts?.some((t) => t.key === k)),
-  };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
-
-/** Waits for registration (create only), then joins; the state, or undefined after a diagnostic. */
-async function converge(
-  ops: SchedulerOps,
-  pollMs: number,
-  ctx: Context,
-  plan: ObjectValue,
-  prior: ObjectValue | null,
-  diags: Diagnostics,
-): Promise<ObjectValue | undefined> {
-  const op = prior ? "update" : "create";
-  const ms = timeoutMs(plan, op, DEFAULT_TIMEOUT_MS[op]);
-  const node = nodeOf(plan);
-  const wait = plan.wait_for_registration !== false;
-  let phase: "register" | "join" = prior ? "join" : "register";
-  let lastSeen: Observed | undefined;
-  let rejected: unknown;
-  try {
-    const o = await bounded(ctx, ms, op, what(plan), async (signal) => {
-      while (phase === "register") {
-        lastSeen = await ops.lookup(node, true);
-        if (lastSeen?.registered) phase = "join";
-        else if (!wait) throw new OperationTimeoutError(what(plan), 0, op);
-        else await sleep(pollMs, signal);
-      }
-      ctx.log.info("joining the scheduler", { scheduler: ops.kind, node });
-      // slurmctld may set a just-resumed node DOWN again ("Not responding": its slurmd re-registered or missed a
-      // ping); the node is admitted once it stays schedulable, so a rejection is retried until the timeout.
-      for (;;) {
-        try {
-          return await ops.join(node, joinSpec(plan, prior));
-        } catch (e) {
-          if (!isClientError(e, "RACKFORM_ERR_SLURM_REJECTED")) throw e;
-          rejected = e;
-          ctx.log.warn("the scheduler did not admit the node yet; retrying", { node, error: (e as Error).message });
-          await sleep(pollMs, signal);
-        }
-      }
-    });
-    return stateOf(plan, o);
-  } catch (e) {
-    if (rejected && e instanceof OperationTimeoutError) {
-      addClientError(diags, rejected, `join ${LABEL[ops.kind]}`, site(plan));
-      return undefined;
-    }
-    if (phase === "register" && e instanceof OperationTimeoutError) {
-      let there: string;
-      try {
-        there = await ops.whatIsThere(node);
-      } catch (e2) {
-        there = `asking ${LABEL[ops.kind]} for its nodes failed too: ${(e2 as Error).message}`;
-      }
-      diags.error(
-        `Node never registered with ${LABEL[ops.kind]}`,
-        `${what(plan)} ${wait ? `did not register within ${fmt(ms)}` : "has not registered (wait_for_registration = false)"}: ${there}.\n` +
-          `A node registers when ${DAEMON[ops.kind]} starts after its OS boots: check that the deployment finished and that ${DAEMON[ops.kind]} runs and points at this ${ops.kind === "slurm" ? "slurmctld" : "API server"}, check the spelling of node${wait ? ", or raise timeouts.create" : ""}. Nothing was changed.`,
-        path("node"),
-      );
-    } else if (e instanceof OperationTimeoutError) {
-      diags.error(`Failed to join ${LABEL[ops.kind]}`, `${e.message}.`, path("node"));
-    } else addClientError(diags, e, `join ${LABEL[ops.kind]}`, site(plan));
-    return undefined;
-  }
 }
 
 /** The rackform_cluster_member resource; one instance per provider process. */
@@ -294,7 +124,17 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
             `${what(st)}: ${await ops.whatIsThere(nodeOf(st)).catch((e: Error) => e.message)}. Check the import id (slurm:<node> or kubernetes:<node>).`,
             path("node"),
           );
-        } else resp.state = null;
+          return;
+        }
+        // Deleted from the scheduler outside rackform while rackform has it joined: kept as not joined, so the plan
+        // is this member's in-place re-join (modifyPlan), not a create that would wait for a registration that a
+        // running daemon never sends.
+        resp.state = { ...st, joined: false, state: ABSENT };
+        resp.diagnostics.warning(
+          `Node gone from ${LABEL[ops.kind]}: ${nodeOf(st)}`,
+          `${what(st)} is no longer known to ${LABEL[ops.kind]}: it was deleted outside rackform. The plan updates this rackform_cluster_member to bring it back (${ops.kind === "kubernetes" ? "rackform creates the Node object again and waits for its kubelet's next status update" : "only a restarted slurmd registers it again"}).`,
+          path("joined"),
+        );
         return;
       }
       resp.state = stateOf(st, o, imported);

@@ -7,7 +7,7 @@
  * the image server cannot be asked, it says nothing.
  */
 import type { Context, Diagnostics, ObjectValue } from "../../framework/index.js";
-import { getBool, getObject, getString } from "../../framework/index.js";
+import { getBool, getObject, getString, path } from "../../framework/index.js";
 import { BACKEND_LABEL as LABEL } from "../backend-errors.js";
 import { type Backend, imageLabel, type MachineFacts } from "../backends/index.js";
 import type { ProviderData } from "../config.js";
@@ -74,6 +74,7 @@ export async function warnIfImageGone(
       `Image URL no longer answers: ${node}`,
       `${machine} was deployed from image.url ${shownUrl(url)}, which no longer answers (${problem}). ${later} ` +
         "Restore the image at that URL, or set image.url to where it is served now.",
+      path("image", "url"),
     );
   } catch (e) {
     ctx.log.debug("could not check the deployment's image", { id: f.id, error: (e as Error)?.message });

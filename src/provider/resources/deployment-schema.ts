@@ -52,7 +52,10 @@ export const deploymentSchema: Schema = {
     "outlet) plans an in-place power-on (power_state), never a reimage. An image gone from its backend since the " +
     "deploy (its MAAS boot resource deleted, its Ironic image.url no longer answering) changes nothing for the running " +
     "node: refresh warns per node, naming the image and the fix, because the next redeploy would fail. Destroy releases with disk erase (MAAS) or undeploys " +
-    "with cleaning (Ironic) and waits until the machine is free. Joining a scheduler is the user data's business: " +
+    "with cleaning (Ironic) and waits until the machine is free; an Ironic node a failed gate left in `service " +
+    "failed` is returned to active first. When the BMC does not answer (Ironic's power sync holds the node in its " +
+    "power-failure maintenance) the destroy fails at once naming the node and the fix, changing nothing, and the next " +
+    "apply after the BMC is back goes on. Joining a scheduler is the user data's business: " +
     "a `rackform-join: slurm` (or `kubernetes`) line asks the node to register with it. Import with the machine id.",
   attributes: {
     id: attr.string({

@@ -264,10 +264,12 @@ export function deploymentResource(): Resource {
           b.release(m.id, { erase, log, signal }),
         );
         if (out?.kind === "failed") {
+          const named = out.facts.name && out.facts.name !== m.id ? ` (${out.facts.name})` : "";
           resp.diagnostics.error(
-            m.backend === "maas" ? "Release failed" : "Undeploy failed",
-            `${LABEL[m.backend]} machine ${m.id}: ${out.message}\nThe deployment stays in state; fix the machine in ` +
-              `${LABEL[m.backend]} (its status is ${JSON.stringify(out.facts.status)}), then destroy again.`,
+            `${m.backend === "maas" ? "Release failed" : "Undeploy failed"}: ${out.facts.name || m.id}`,
+            `${LABEL[m.backend]} machine ${m.id}${named}: ${out.message}\nThe deployment stays in state; ` +
+              (out.fix ??
+                `fix the machine in ${LABEL[m.backend]} (its status is ${JSON.stringify(out.facts.status)}), then destroy again.`),
           );
         }
       } catch (e) {

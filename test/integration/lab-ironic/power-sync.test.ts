@@ -20,7 +20,7 @@ const bmc: BmcDriver = {
   async setPower() {},
   async setBootDevice() {},
   async inspect() {
-    return { properties: { cpus: 1, memory_mb: "1024", local_gb: "10" }, macs: [] };
+    return { properties: { cpus: 1, memory_mb: "1024", local_gb: "10" }, macs: [], inventory: {} };
   },
 };
 

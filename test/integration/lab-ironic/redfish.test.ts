@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Lab as Datacenter, startLab as startDatacenter } from "../../../src/lab/index.js";
 import { createIronicApi, type IronicApi, redfishBmc } from "../../../src/lab/ironic/index.js";
+import { freePort } from "../../support/real-ironic.js";
 import { call, node, provision, until } from "./support.js";
 
 let dc: Datacenter;
@@ -84,6 +85,24 @@ describe("redfish driver against the lab BMC", () => {
     const ports = (await call(url, "GET", `/v1/nodes/${uuid}/ports?detail=true`)).json.ports;
     const macs = [...dc.world.nodes.values()][0].ports.map((p) => p.mac.toLowerCase());
     expect(ports.map((p: { address: string }) => p.address).sort()).toEqual([...macs].sort());
+
+    // The inventory the redfish inspect interface stores (API 1.81, ironic/drivers/modules/redfish/inspect.py).
+    const world = [...dc.world.nodes.values()][0];
+    const inv = await call(url, "GET", `/v1/nodes/${uuid}/inventory`, { version: "1.81" });
+    expect(inv.status).toBe(200);
+    expect(inv.json.plugin_data).toEqual({});
+    expect(inv.json.inventory).toMatchObject({
+      memory: { physical_mb: hw.memory.dimms * hw.memory.dimmGiB * 1024 },
+      cpu: { count: hw.cpu.sockets * hw.cpu.coresPerSocket * 2, model_name: hw.cpu.model, architecture: "x86_64" },
+      system_vendor: { product_name: world.spec.name, serial_number: world.serial, manufacturer: hw.manufacturer },
+      boot: { current_boot_mode: "uefi" },
+    });
+    expect(inv.json.inventory.interfaces.map((i: { mac_address: string }) => i.mac_address.toLowerCase())).toEqual(
+      macs,
+    );
+    expect(inv.json.inventory.disks).toHaveLength(hw.disks.length);
+    const old = await call(url, "GET", `/v1/nodes/${uuid}/inventory`, { version: "1.80" });
+    expect(old.status).toBe(404);
   });
 
   it("powers the host on and off through Redfish Reset", async () => {
@@ -112,8 +131,8 @@ describe("redfish driver against the lab BMC", () => {
     );
     await call(url, "PATCH", `/v1/nodes/${uuid}`, {
       body: [
-        { op: "add", path: "/driver_info/deploy_kernel", value: "http://127.0.0.1/ipa.kernel" },
-        { op: "add", path: "/driver_info/deploy_ramdisk", value: "http://127.0.0.1/ipa.initramfs" },
+        { op: "add", path: "/driver_info/deploy_kernel", value: `${dc.images.url}ipa.kernel` },
+        { op: "add", path: "/driver_info/deploy_ramdisk", value: `${dc.images.url}ipa.initramfs` },
         { op: "add", path: "/instance_info/image_source", value: `${dc.images.url}ubuntu-gpu-2026.06.2.qcow2` },
         { op: "add", path: "/instance_info/image_os_hash_algo", value: "sha256" },
         { op: "add", path: "/instance_info/image_os_hash_value", value: sha256("ubuntu-gpu-2026.06.2") },
@@ -134,7 +153,7 @@ describe("redfish driver against the lab BMC", () => {
     const withDefaults = createIronicApi({
       bmc: redfishBmc({ caPem: readFileSync(caPath, "utf8") }),
       delays: { verifyMs: 0, inspectMs: 10, cleanMs: 10, deployMs: 10, deleteMs: 10, powerMs: 0 },
-      conductor: { deployKernel: "http://127.0.0.1/ipa.kernel", deployRamdisk: "http://127.0.0.1/ipa.initramfs" },
+      conductor: { deployKernel: `${dc.images.url}ipa.kernel`, deployRamdisk: `${dc.images.url}ipa.initramfs` },
     });
     const s = await withDefaults.listen("127.0.0.1", 0);
     try {
@@ -226,6 +245,78 @@ describe("redfish driver against the lab BMC", () => {
     // Tear-down from deploy failed returns the node to available, as in Ironic.
     await provision(url, uuid, { target: "deleted" });
     expect((await settled(uuid)).provision_state).toBe("available");
+  });
+
+  // Issue #14 G: the ramdisk is fetched as redfish-virtual-media's prepare_ramdisk fetches it (image cache: HEAD, then
+  // GET once), and a deploy or cleaning whose ramdisk cannot be fetched fails as do_node_deploy / do_node_clean fail.
+  it("boots the deploy ramdisk to clean: fetched once, host on in clean wait, then off and available", async () => {
+    const uuid = ironic.node("rf-1")?.uuid as string;
+    const world = [...dc.world.nodes.values()][0];
+    const fetched = () =>
+      dc.images.requests.filter((r) => /ipa\.(kernel|initramfs)$/.test(r.path)).map((r) => `${r.method} ${r.path}`);
+    const before = fetched().length;
+    expect((await provision(url, uuid, { target: "manage" })).status).toBe(202);
+    await settled(uuid);
+    expect((await provision(url, uuid, { target: "provide" })).status).toBe(202);
+    const seen = new Set<string>();
+    const done = await until(async () => {
+      const n = await node(url, uuid);
+      seen.add(n.provision_state);
+      return n.provision_state === "available" && n.reservation === null ? n : undefined;
+    }, "cleaning to finish");
+    expect(done.power_state).toBe("power off");
+    expect(world.lastBootSource).toBe("Cd");
+    // The kernel and ramdisk were already in the conductor's cache from the deploy: only show()'s HEADs now.
+    expect(
+      fetched()
+        .slice(before)
+        .map((x) => x.split(" ")[0]),
+    ).toEqual(["HEAD", "HEAD"]);
+    expect([...seen].every((s) => ["manageable", "cleaning", "clean wait", "available"].includes(s))).toBe(true);
+  });
+
+  it("fails a deploy whose deploy_ramdisk answers 404 with do_node_deploy's 'Failed to prepare to deploy'", async () => {
+    const uuid = ironic.node("rf-1")?.uuid as string;
+    const gone = `${dc.images.url}ipa-missing.initramfs`;
+    await call(url, "PATCH", `/v1/nodes/${uuid}`, {
+      body: [
+        { op: "add", path: "/driver_info/deploy_ramdisk", value: gone },
+        { op: "add", path: "/instance_info/image_source", value: `${dc.images.url}ubuntu-gpu-2026.06.2.qcow2` },
+      ],
+    });
+    expect((await provision(url, uuid, { target: "active" })).status).toBe(202);
+    const n = await until(async () => {
+      const got = await node(url, uuid);
+      return got.provision_state === "deploy failed" && got.reservation === null ? got : undefined;
+    }, "the deploy to fail");
+    expect(n.last_error).toBe(
+      `Failed to prepare to deploy: Validation of image href ${gone} failed, reason: Got HTTP code 404 instead of ` +
+        "200 in response to HEAD request.",
+    );
+    expect(n.deploy_step).toEqual({});
+  });
+
+  it("fails automated cleaning whose deploy_kernel cannot be reached: clean failed, maintenance, Ironic's reason", async () => {
+    const uuid = ironic.node("rf-1")?.uuid as string;
+    const port = await freePort();
+    const refused = `http://127.0.0.1:${port}/ipa.kernel`;
+    await call(url, "PATCH", `/v1/nodes/${uuid}`, {
+      body: [
+        { op: "add", path: "/driver_info/deploy_kernel", value: refused },
+        { op: "add", path: "/driver_info/deploy_ramdisk", value: `${dc.images.url}ipa.initramfs` },
+      ],
+    });
+    await provision(url, uuid, { target: "deleted" });
+    const n = await until(async () => {
+      const got = await node(url, uuid);
+      return got.provision_state === "clean failed" && got.reservation === null ? got : undefined;
+    }, "cleaning to fail");
+    expect(n).toMatchObject({ maintenance: true, fault: "clean failure" });
+    expect(n.last_error).toBe(
+      `Failed to prepare node ${uuid} for cleaning: Validation of image href ${refused} failed, reason: ` +
+        `HTTPConnectionPool(host='127.0.0.1', port=${port}): Max retries exceeded with url: /ipa.kernel (Caused by ` +
+        "NewConnectionError('Failed to establish a new connection: [Errno 111] Connection refused'))",
+    );
   });
 
   it("fails verification of an unreachable BMC back to enroll with last_error", async () => {

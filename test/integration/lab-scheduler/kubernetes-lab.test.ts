@@ -83,6 +83,35 @@ describe("lab Kubernetes API nodes", () => {
     expect(node.status.conditions).toContainEqual(expect.objectContaining({ type: "Ready", status: "True" }));
   });
 
+  it("keeps a Node deleted by hand gone while its kubelet runs; one created again by hand gets the kubelet's status", async () => {
+    expect((await call("DELETE", "/api/v1/nodes/gpu-001")).status).toBe(200);
+    // A running kubelet's status update finds no Node and does not register again (kubernetes/kubernetes#71398).
+    api.hooks.kubeletStatusUpdate("gpu-001", { capacity: { "nvidia.com/gpu": "8" } });
+    expect((await call("GET", "/api/v1/nodes/gpu-001")).status).toBe(404);
+    // An admin creates it again (kubectl create -f node.yaml): labels and taints kept, no status yet, so not Ready.
+    const body = {
+      apiVersion: "v1",
+      kind: "Node",
+      metadata: { name: "gpu-001", labels: { "rackform.io/rack": "r01" } },
+      spec: { taints: [{ key: "nvidia.com/gpu", value: "present", effect: "NoSchedule" }] },
+    };
+    const created = await call("POST", "/api/v1/nodes", body);
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({
+      kind: "Node",
+      metadata: { name: "gpu-001", labels: { "rackform.io/rack": "r01" } },
+    });
+    expect(created.json.status.conditions).toBeUndefined();
+    expect((await call("POST", "/api/v1/nodes", body)).json).toMatchObject({ code: 409, reason: "AlreadyExists" });
+    // The kubelet's next status update fills it in.
+    api.hooks.kubeletStatusUpdate("gpu-001", { capacity: { "nvidia.com/gpu": "8" } });
+    const node = (await call("GET", "/api/v1/nodes/gpu-001")).json;
+    expect(node.status.capacity["nvidia.com/gpu"]).toBe("8");
+    expect(node.status.conditions).toContainEqual(expect.objectContaining({ type: "Ready", status: "True" }));
+    expect(node.spec.taints).toEqual(body.spec.taints);
+    expect((await call("POST", "/api/v1/nodes", body, { token: "reader-token" })).status).toBe(403);
+  });
+
   it("fails with 404 NotFound naming the node", async () => {
     const r = await call("GET", "/api/v1/nodes/nope");
     expect(r.json).toMatchObject({

@@ -170,4 +170,30 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
     expect(again.newState).toMatchObject({ passed: true, gpu_count: 8 });
     expect(await quarantined(id)).toBeUndefined();
   });
+
+  it("GIVEN a failed gate (quarantined) WHEN the gate is destroyed THEN rackform lifts its own quarantine; one set by hand stays", async () => {
+    const id = machineId;
+    const fault = ml.lab.world.faults.add({ kind: "missing-gpu", node: good, gpus: 1 });
+    const failed = await planAndApply(p.srv, A, acceptanceSchema, gate(id, { dcgm_level: 4 }), null);
+    ml.lab.world.faults.remove(fault.id);
+    expect(await quarantined(id)).toMatch(/^rackform acceptance failed/);
+    const destroy = (st: Value) =>
+      p.srv.applyResourceChange({
+        typeName: A,
+        priorState: st,
+        plannedState: null,
+        config: null,
+        plannedPrivate: new Uint8Array(0),
+      });
+    const d = await destroy(failed.newState);
+    expect(lines(d.diagnostics)).toBe("");
+    expect(await quarantined(id)).toBeUndefined();
+    // A machine an operator took out of service is theirs: destroying the gate leaves it as it is.
+    const raw = id.replace(/^\w+:/, "");
+    if (backend === "maas") await ml.maas.updateMachine(raw, { description: "" });
+    if (backend === "maas") await ml.maas.markBroken(raw, "GPU 3 fell off the bus");
+    else await ml.ironic.setMaintenance(raw, true, "GPU 3 fell off the bus");
+    expect(lines((await destroy(failed.newState)).diagnostics)).toBe("");
+    expect(await quarantined(id)).toBe("GPU 3 fell off the bus");
+  });
 });

@@ -118,16 +118,42 @@ describe("rackform_cluster_member (kubernetes)", () => {
     expect(n.spec.taints?.map((t) => t.key)).toEqual(["example.com/maintenance"]);
   });
 
-  it("shows a label changed by hand as drift, and reads a node that left the cluster as gone", async () => {
+  it("shows a label changed by hand as drift", async () => {
     rig.kube.hooks.registerNode("gpu-01");
     const s = (await apply(rig.srv, gpu01())).newState as ObjectValue;
     await kubectl((c) => c.setLabels("gpu-01", { "nvidia.com/gpu.product": "A100" }));
     const r = await read(rig.srv, s);
     expect((r.newState as ObjectValue).labels).toEqual({ "nvidia.com/gpu.product": "A100", "rackform.io/rack": "r01" });
-    rig.kube.hooks.deleteNode("gpu-01");
+  });
+
+  it("re-creates a Node deleted by hand in place, and waits for its running kubelet's status before uncordoning", async () => {
+    rig.kube.hooks.registerNode("gpu-01", { capacity: { "nvidia.com/gpu": "8" } });
+    const s = (await apply(rig.srv, gpu01())).newState as ObjectValue;
+    // GIVEN an operator deleted the Node (kubectl delete node); its kubelet runs on but never registers again
+    await kubectl((c) => c.deleteNode("gpu-01"));
+    // WHEN refreshing: not joined, state "absent", a warning naming the node
     const gone = await read(rig.srv, s);
-    expect(lines(gone.diagnostics)).toBe("");
-    expect(gone.newState).toBeNull();
+    expect(gone.newState).toMatchObject({ joined: false, state: "absent" });
+    expect(gone.diagnostics.map((d) => d.summary)).toEqual(["Node gone from Kubernetes: gpu-01"]);
+    // THEN the plan is this member's in-place re-join
+    const p = await plan(rig.srv, gpu01(), gone.newState);
+    expect(p.requiresReplace).toEqual([]);
+    expect((p.plannedState as ObjectValue).joined).toBe(true);
+    // AND apply creates the Node with rackform's labels and taints; the kubelet's next status update fills it in
+    const kubelet = setInterval(
+      () => rig.kube.hooks.kubeletStatusUpdate("gpu-01", { capacity: { "nvidia.com/gpu": "8" } }),
+      30,
+    );
+    const a = await apply(rig.srv, gpu01(), gone.newState).finally(() => clearInterval(kubelet));
+    expect(lines(a.diagnostics)).toBe("");
+    expect(a.newState).toMatchObject({ joined: true, state: "Ready" });
+    expect(rig.kube.requests.filter((q) => q.method === "POST").map((q) => `${q.path} ${q.status}`)).toEqual([
+      "/api/v1/nodes 201",
+    ]);
+    const n = labNode("gpu-01");
+    expect(n.labels).toMatchObject({ "nvidia.com/gpu.product": "H100", "rackform.io/rack": "r01" });
+    expect(n.spec.taints?.map((t) => t.key)).toEqual(["nvidia.com/gpu"]);
+    expect(n.spec.unschedulable).toBeUndefined();
   });
 
   it("drains on destroy by eviction, retrying while a PodDisruptionBudget refuses; DaemonSet pods stay", async () => {

@@ -208,6 +208,26 @@ describe("rackform_cluster_member (slurm)", () => {
     expect(writes.slice(-2)).toEqual(["POST 200", "DELETE 200"]);
   });
 
+  it("fails fast naming the fix when a dynamic node was deleted by hand, and re-joins it once slurmd registers again", async () => {
+    rig.slurm.hooks.registerNode("gpu-01", { dynamic: true });
+    const s = (await apply(rig.srv, gpu01())).newState as ObjectValue;
+    // GIVEN an operator deleted the node (scontrol delete nodename=gpu-01); its slurmd runs on, unregistered
+    await operator((c) => c.deleteNode("gpu-01"));
+    const gone = await read(rig.srv, s);
+    expect(gone.newState).toMatchObject({ joined: false, state: "absent" });
+    expect(gone.diagnostics.map((d) => d.summary)).toEqual(["Node gone from Slurm: gpu-01"]);
+    // WHEN applying the planned re-join: it fails at once (no create timeout), naming the node and the fix
+    const failed = await apply(rig.srv, gpu01(), gone.newState);
+    expect(failed.diagnostics.map((d) => d.summary)).toEqual(["Slurm node gpu-01 is gone"]);
+    expect(failed.diagnostics[0].detail).toContain("Restart slurmd on gpu-01");
+    expect(rig.slurm.requests.filter((q) => q.method === "POST")).toHaveLength(1); // the first join's RESUME only
+    // THEN once slurmd restarted (registered again), the same plan re-joins it
+    rig.slurm.hooks.registerNode("gpu-01", { dynamic: true });
+    const a = await apply(rig.srv, gpu01(), gone.newState);
+    expect(lines(a.diagnostics)).toBe("");
+    expect(a.newState).toMatchObject({ joined: true, state: "IDLE+DYNAMIC_NORM" });
+  });
+
   it("leaves a slurm.conf node removed for good DOWN with a reason that says so, and warns naming the fix", async () => {
     rig.slurm.hooks.registerNode("gpu-01");
     const s = (await apply(rig.srv, gpu01())).newState as ObjectValue;
