@@ -5,12 +5,17 @@
  */
 import { Construct } from "constructs";
 import type { AcceptanceConfig } from "../gen/providers/rackform/acceptance/index.js";
-import type { ValidationProblem } from "./errors.js";
+import { RackformValidationError, type ValidationProblem } from "./errors.js";
 import type { Flavor } from "./flavor.js";
 import { type PropsSchema, validateProps } from "./private/validate.js";
 
 /** Share of the fabric line rate the NCCL bus bandwidth must reach by default. */
 export const DEFAULT_NCCL_LINE_RATE_SHARE = 0.92;
+
+/** The default NCCL threshold: 92 % of `lineRateGBps` rounded to 10 GB/s (370 GB/s on 8 × 400 Gb/s). */
+export function defaultNcclThresholdGBps(lineRateGBps: number): number {
+  return Math.round((lineRateGBps * DEFAULT_NCCL_LINE_RATE_SHARE) / 10) * 10;
+}
 
 /** Properties of an AcceptancePolicy. */
 export interface AcceptancePolicyProps {
@@ -43,7 +48,7 @@ const SCHEMA: PropsSchema = {
       type: "number",
       exclusiveMinimum: 0,
       expect: "a bandwidth above 0 GB/s",
-      fix: "give the least all_reduce bus bandwidth in GB/s, e.g. 370 on 8 × 400 Gb/s, or leave it out for 92 % of line rate",
+      fix: "give the least all_reduce bus bandwidth in GB/s, e.g. 370 on 8 × 400 Gb/s, or leave it out for 92 % of line rate rounded to 10 GB/s",
     },
     burnIn: {
       type: "string",
@@ -98,20 +103,22 @@ export class AcceptancePolicy extends Construct {
     this.firmware = { ...(props.firmware ?? {}) };
   }
 
-  /** The NCCL threshold for `flavor`: the explicit one, else 92 % of its line rate rounded to 10 GB/s. */
+  /** The NCCL threshold for `flavor`: the explicit one, else the default (`defaultNcclThresholdGBps`). */
   ncclThresholdGBps(flavor: Flavor): number {
-    return this.ncclBusbwMinGBps ?? Math.round((flavor.fabricLineRateGBps * DEFAULT_NCCL_LINE_RATE_SHARE) / 10) * 10;
+    return this.ncclBusbwMinGBps ?? defaultNcclThresholdGBps(flavor.fabricLineRateGBps);
   }
 
   /** Problems using this policy with `flavor` (a threshold above the line rate, more GPUs than the flavor has). */
-  problemsWith(flavor: Flavor, at: string): ValidationProblem[] {
+  problemsWith(flavor: Flavor): ValidationProblem[] {
+    const at = this.node.path;
     const problems: ValidationProblem[] = [];
     const threshold = this.ncclThresholdGBps(flavor);
-    if (threshold > flavor.fabricLineRateGBps) {
+    const line = flavor.fabricLineRateGBps;
+    if (threshold > line) {
       problems.push({
         path: `${at}/ncclBusbwMinGBps`,
-        problem: `${threshold} GB/s is above the line rate of flavor ${flavor.node.id} (${flavor.fabricLineRateGBps} GB/s), so no node could pass`,
-        fix: `use at most ${flavor.fabricLineRateGBps} GB/s (92 % is ${Math.round(flavor.fabricLineRateGBps * 0.92)}), or leave it out`,
+        problem: `${threshold} GB/s is above the line rate of flavor ${flavor.node.id} (${line} GB/s), so no node could pass`,
+        fix: `use at most ${line} GB/s, or leave it out for the default ${defaultNcclThresholdGBps(line)} GB/s (92 % of line rate)`,
       });
     }
     if (this.expectedGpuCount !== undefined && this.expectedGpuCount !== flavor.gpus.count) {
@@ -122,6 +129,12 @@ export class AcceptancePolicy extends Construct {
       });
     }
     return problems;
+  }
+
+  /** Throws a RackformValidationError scoped at this policy when it cannot be used with `flavor` (a Rack calls it). */
+  validateFor(flavor: Flavor): void {
+    const problems = this.problemsWith(flavor);
+    if (problems.length > 0) throw new RackformValidationError(this.node.path, problems);
   }
 
   /** The rackform_acceptance thresholds for a node of `flavor` (machineId is the caller's). */

@@ -7,6 +7,9 @@ import type { ClusterMemberConfig } from "../gen/providers/rackform/cluster-memb
 import type { RackformProviderConfig } from "../gen/providers/rackform/provider/index.js";
 import type { Flavor } from "./flavor.js";
 
+/** A disruption budget: nodes out of service at once, or "all" (no budget; plan-summary flags it). */
+export type MaxUnavailable = number | "all";
+
 /** The schedulers rackform_cluster_member knows. */
 export type Scheduler = "slurm" | "kubernetes";
 
@@ -14,7 +17,7 @@ export type Scheduler = "slurm" | "kubernetes";
 export interface MemberSettings {
   /** features, labels, taints and lifecycle checks of the member. */
   readonly config: Pick<ClusterMemberConfig, "features" | "labels" | "taints" | "lifecycle">;
-  /** The member's max_unavailable, if a disruption budget is set. */
+  /** The member's max_unavailable, if a disruption budget is set ("all" sets none). */
   readonly maxUnavailable: number | undefined;
 }
 
@@ -24,6 +27,8 @@ export interface ICluster extends IConstruct {
   readonly scheduler: Scheduler;
   /** The provider block's scheduler settings for the stack of `scope` (credentials as that stack's variables). */
   providerSettings(scope: IConstruct): Pick<RackformProviderConfig, "slurm" | "kubernetes">;
+  /** Counts `count` nodes of `rack` as members, for the disruption budget checked at synth. */
+  addMembers(rack: IConstruct, count: number): void;
   /** What every member of a rack of `flavor` gets. */
   memberSettings(flavor: Flavor): MemberSettings;
 }

@@ -3,6 +3,27 @@
  * the bad value (never a secret) and the fix.
  */
 
+import { inspect } from "node:util";
+
+let printerInstalled = false;
+
+/**
+ * Under `cdktf synth` (which sets CDKTF_OUTDIR for the app), an uncaught RackformValidationError is printed as its
+ * message alone — `path: problem — fix`, one line per problem — and the app exits 1: node's default would add the
+ * throwing source line, the library's stack frames and a dump of `problems`, all of which cdktf then echoes.
+ * RACKFORM_DEBUG=1 keeps node's default. Installed when the first such error is built, so apps without one, and tests
+ * (no CDKTF_OUTDIR), are untouched; any other uncaught error is printed as node would, stack included.
+ */
+function printOnceUnderCdktf(): void {
+  if (printerInstalled || !process.env.CDKTF_OUTDIR || process.env.RACKFORM_DEBUG) return;
+  printerInstalled = true;
+  process.once("uncaughtException", (e: unknown) => {
+    const text =
+      e instanceof RackformValidationError ? `${e.name} (${e.code}):\n${e.message}` : inspect(e, { depth: 4 });
+    process.stderr.write(`${text}\n`, () => process.exit(1));
+  });
+}
+
 /** One problem with a construct's props: where, what is wrong, and how to fix it. */
 export interface ValidationProblem {
   /** The construct path plus the field, e.g. `r12/nodes[3].bmc`. */
@@ -28,5 +49,6 @@ export class RackformValidationError extends Error {
     this.name = "RackformValidationError";
     this.constructPath = constructPath;
     this.problems = problems;
+    printOnceUnderCdktf();
   }
 }

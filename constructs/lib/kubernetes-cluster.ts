@@ -2,8 +2,9 @@
 import { Construct, type IConstruct } from "constructs";
 import type { ClusterMemberTaints } from "../gen/providers/rackform/cluster-member/index.js";
 import type { RackformProviderConfig } from "../gen/providers/rackform/provider/index.js";
-import type { ICluster, MemberSettings, Scheduler } from "./cluster.js";
+import type { ICluster, MaxUnavailable, MemberSettings, Scheduler } from "./cluster.js";
 import type { Flavor } from "./flavor.js";
+import { MAX_UNAVAILABLE_SCHEMA, MemberBudget } from "./private/budget.js";
 import { type PropsSchema, validateProps } from "./private/validate.js";
 import { literalSecretProblem, secretValue } from "./secrets.js";
 
@@ -31,9 +32,10 @@ export interface KubernetesClusterProps {
   readonly taints?: readonly KubernetesTaint[];
   /**
    * Disruption budget: at most this many nodes of the cluster out of service at once (this apply's drains plus nodes
-   * already cordoned or NotReady). @default no limit
+   * already cordoned or NotReady); below the number of nodes that join this cluster, or "all" to let every node be
+   * out at once (no budget; plan-summary warns). @default no limit
    */
-  readonly maxUnavailable?: number;
+  readonly maxUnavailable?: MaxUnavailable;
 }
 
 const SCHEMA: PropsSchema = {
@@ -79,12 +81,7 @@ const SCHEMA: PropsSchema = {
         },
       },
     },
-    maxUnavailable: {
-      type: "integer",
-      minimum: 1,
-      expect: "a whole number of nodes, at least 1",
-      fix: "give how many nodes one apply may drain at once, or leave it out for no limit",
-    },
+    maxUnavailable: MAX_UNAVAILABLE_SCHEMA,
   },
 };
 
@@ -94,6 +91,7 @@ export class KubernetesCluster extends Construct implements ICluster {
   readonly scheduler: Scheduler = "kubernetes";
   /** API server URL. */
   readonly url: string;
+  private readonly budget: MemberBudget;
   private readonly props: KubernetesClusterProps;
 
   /** Validates the props; throws RackformValidationError naming the field and the fix. */
@@ -104,6 +102,12 @@ export class KubernetesCluster extends Construct implements ICluster {
     );
     this.url = props.url;
     this.props = props;
+    this.budget = new MemberBudget(this, props.maxUnavailable);
+  }
+
+  /** Counts a rack's nodes against the disruption budget (checked when the rack's stack is synthesized). */
+  addMembers(rack: IConstruct, count: number): void {
+    this.budget.addMembers(rack, count);
   }
 
   /** The provider's `kubernetes` block. */
@@ -125,7 +129,7 @@ export class KubernetesCluster extends Construct implements ICluster {
         labels: { ...(this.props.labels ?? { "rackform.io/gpu": flavor.gpus.model.toLowerCase() }) },
         ...(taints.length > 0 ? { taints } : {}),
       },
-      maxUnavailable: this.props.maxUnavailable,
+      maxUnavailable: this.budget.memberValue,
     };
   }
 }

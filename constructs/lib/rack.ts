@@ -148,6 +148,9 @@ export class Rack extends Construct {
     const { flavor, image, acceptance, backend, cluster, redfish, ...data } = props;
     validateProps(this, RACK_SCHEMA, data, (base) => rackRuleProblems(base, props));
     claimNames(this, props.nodes);
+    // Props of the policy and the cluster that only a rack can check fail at those constructs, not at the rack.
+    acceptance.validateFor(flavor);
+    cluster.addMembers(this, props.nodes.length);
     this.provider = addRackformProvider(this, { redfish, backend, cluster });
     const settings: ChainSettings = {
       flavor,

@@ -1,8 +1,9 @@
 /** Slurm as the scheduler nodes join: RESUMEd with node features once their acceptance gate passed. */
 import { Construct, type IConstruct } from "constructs";
 import type { RackformProviderConfig } from "../gen/providers/rackform/provider/index.js";
-import type { ICluster, MemberSettings, Scheduler } from "./cluster.js";
+import type { ICluster, MaxUnavailable, MemberSettings, Scheduler } from "./cluster.js";
 import type { Flavor } from "./flavor.js";
+import { MAX_UNAVAILABLE_SCHEMA, MemberBudget } from "./private/budget.js";
 import { type PropsSchema, validateProps } from "./private/validate.js";
 import { literalSecretProblem, secretValue } from "./secrets.js";
 
@@ -20,9 +21,10 @@ export interface SlurmClusterProps {
   readonly features?: readonly string[];
   /**
    * Disruption budget: at most this many nodes of the same partitions out of service at once (this apply's drains plus
-   * nodes Slurm already reports drained, down or not responding). @default no limit
+   * nodes Slurm already reports drained, down or not responding); below the number of nodes that join this cluster,
+   * or "all" to let every node be out at once (no budget; plan-summary warns). @default no limit
    */
-  readonly maxUnavailable?: number;
+  readonly maxUnavailable?: MaxUnavailable;
 }
 
 const SCHEMA: PropsSchema = {
@@ -53,12 +55,7 @@ const SCHEMA: PropsSchema = {
         fix: "use letters, digits, '_', '.', ':', '=', '+' or '-'",
       },
     },
-    maxUnavailable: {
-      type: "integer",
-      minimum: 1,
-      expect: "a whole number of nodes, at least 1",
-      fix: "give how many nodes one apply may drain at once, or leave it out for no limit",
-    },
+    maxUnavailable: MAX_UNAVAILABLE_SCHEMA,
   },
 };
 
@@ -68,6 +65,7 @@ export class SlurmCluster extends Construct implements ICluster {
   readonly scheduler: Scheduler = "slurm";
   /** slurmrestd URL. */
   readonly url: string;
+  private readonly budget: MemberBudget;
   private readonly props: SlurmClusterProps;
 
   /** Validates the props; throws RackformValidationError naming the field and the fix. */
@@ -76,6 +74,12 @@ export class SlurmCluster extends Construct implements ICluster {
     validateProps(this, SCHEMA, props, (base) => literalSecretProblem(`${base}/token`, props.token, "slurm_token"));
     this.url = props.url;
     this.props = props;
+    this.budget = new MemberBudget(this, props.maxUnavailable);
+  }
+
+  /** Counts a rack's nodes against the disruption budget (checked when the rack's stack is synthesized). */
+  addMembers(rack: IConstruct, count: number): void {
+    this.budget.addMembers(rack, count);
   }
 
   /** The provider's `slurm` block. */
@@ -101,7 +105,7 @@ export class SlurmCluster extends Construct implements ICluster {
         features: [...(this.props.features ?? [flavor.gpus.model.toLowerCase()])],
         ...(check ? { lifecycle: check } : {}),
       },
-      maxUnavailable: this.props.maxUnavailable,
+      maxUnavailable: this.budget.memberValue,
     };
   }
 }

@@ -5,12 +5,22 @@
  * `cdktf diff` that must show no changes, and the rack as the engine recorded it.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { authorizationHeader, parseApiKey } from "../clients/maas/index.js";
 import { type Lab, type LabInfo, startLab } from "../lab/index.js";
+import { UsageError } from "./args.js";
 import { type DemoImage, demoImageUrl } from "./demo-config.js";
 import { install, type ProviderPackage } from "./install.js";
 
@@ -63,7 +73,19 @@ function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, s
   });
 }
 
-/** A golden image as a rackform_deployment carries it. */
+/**
+ * What the app itself wrote to stderr when `cdktf synth` failed: cdktf logs that text as it arrives and repeats it in
+ * its summary, so the demo prints the summary's copy alone (undefined when the output has no such section).
+ */
+export function appError(cdktfOutput: string): string | undefined {
+  const m = /Command output on stderr:\n\n([\s\S]*?)(?:\n\s*Command output on stdout:|\n\n\n|$)/.exec(cdktfOutput);
+  if (!m) return undefined;
+  return `${m[1]
+    .split("\n")
+    .map((l) => l.replace(/^ {4}/, ""))
+    .join("\n")
+    .trimEnd()}\n`;
+}
 
 /** The images the synthesized stacks deploy (every rackform_deployment's `image`), without duplicates. */
 export function imagesOf(stackJson: readonly unknown[]): DemoImage[] {
@@ -173,6 +195,51 @@ async function planSummary(plans: readonly { stack: string; file: string }[], en
   return r.out;
 }
 
+/**
+ * Copies the example app into `project` so the kept project is the user's own: main.ts and the lab-file helper, with
+ * the library imported from this checkout by absolute path (until the constructs are an installable package), and
+ * node_modules linked so `cdktf` resolves wherever the project is. Returns the copied main.ts.
+ */
+export function copyExample(exampleDir: string, project: string): string {
+  const lib = join(ROOT, "constructs", "lib", "index.js");
+  const main = readFileSync(join(exampleDir, "main.ts"), "utf8")
+    .replaceAll('"../../constructs/lib/index.js"', JSON.stringify(lib))
+    .replaceAll('"../lab-file.js"', '"./lab-file.js"');
+  writeFileSync(join(project, "main.ts"), main);
+  copyFileSync(join(ROOT, "examples", "lab-file.ts"), join(project, "lab-file.ts"));
+  const modules = join(project, "node_modules");
+  if (!existsSync(modules)) symlinkSync(join(ROOT, "node_modules"), modules);
+  return join(project, "main.ts");
+}
+
+const PASTE_VARS = ["TF_CLI_CONFIG_FILE", "RACKFORM_LAB_FILE", "TERRAFORM_BINARY_NAME"] as const;
+const DEMO_SECRETS = ["TF_VAR_redfish_password", "TF_VAR_maas_api_key", "TF_VAR_slurm_token"] as const;
+
+/**
+ * Keeps the lab running until Ctrl-C, whether or not every node joined, and prints what to paste to keep using the
+ * project: the non-secret variables as `export` lines, and the secrets (TF_VAR_*) as a 0600 file to source — never
+ * printed.
+ */
+async function keepLab(dir: string, project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const secrets = join(dir, "secrets.env");
+  const tfVars = DEMO_SECRETS.flatMap((k) => (env[k] === undefined ? [] : [[k, env[k]] as const]));
+  writeFileSync(secrets, tfVars.map(([k, v]) => `export ${k}='${String(v).replaceAll("'", "'\\''")}'\n`).join(""), {
+    mode: 0o600,
+  });
+  const lines = [
+    ...PASTE_VARS.map((k) => `export ${k}=${env[k]}`),
+    `. ${secrets}   # TF_VAR_* secrets of this lab (0600; not printed)`,
+    `cd ${project} && ${join(ROOT, "node_modules", ".bin", "cdktf")} diff ${CDKTF_FLAGS.join(" ")}`,
+  ];
+  process.stdout.write(
+    `\nlab still running (Ctrl-C to stop); the cdktf project ${project} is yours. To go on:\n\n${lines.join("\n")}\n`,
+  );
+  await new Promise<void>((r) => {
+    process.once("SIGINT", r);
+    process.once("SIGTERM", r);
+  });
+}
+
 /** Runs the demo; resolves with the process exit code. */
 export async function demo(opts: DemoOptions): Promise<number> {
   const engine = findEngine(opts.engine);
@@ -182,21 +249,22 @@ export async function demo(opts: DemoOptions): Promise<number> {
   const example = join(ROOT, "examples", opts.example ?? "gpu-rack", "main.ts");
   if (!existsSync(example)) {
     const have = readdirSync(join(ROOT, "examples")).filter((d) => existsSync(join(ROOT, "examples", d, "main.ts")));
-    process.stderr.write(`demo: no example ${JSON.stringify(opts.example)}; choose one of ${have.join(", ")}\n`);
-    return 2;
+    throw new UsageError(`--example: no example ${JSON.stringify(opts.example)}; choose one of ${have.join(", ")}`);
   }
   const dir = resolve(opts.dir);
   rmSync(dir, { recursive: true, force: true });
   const project = join(dir, "project");
   mkdirSync(project, { recursive: true });
   const lab: Lab = await startLab({ nodes: opts.nodes, profile: "demo", stateDir: join(dir, "lab") });
+  let keptEnv: NodeJS.ProcessEnv | undefined;
   try {
     const labFile = join(dir, "lab.json");
     lab.writeInfo(labFile);
     process.stdout.write(`lab: ${lab.info.nodes.length} nodes, ${lab.info.pdus.length} PDUs; lab file ${labFile}\n`);
     const { cliConfigPath } = await install(join(dir, "home"), [opts.pkg]);
-    // The project is the example as users copy it, with its own cdktf.out and local state beside the lab.
-    const config = { language: "typescript", app: `${join(ROOT, "node_modules", ".bin", "tsx")} ${example}` };
+    // The project is a copy of the example the user owns (kept with --keep), with its own cdktf.out and local state.
+    const main = copyExample(dirname(example), project);
+    const config = { language: "typescript", app: `${join(ROOT, "node_modules", ".bin", "tsx")} ${main}` };
     writeFileSync(join(project, "cdktf.json"), `${JSON.stringify(config, null, 2)}\n`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -211,10 +279,11 @@ export async function demo(opts: DemoOptions): Promise<number> {
       ...(lab.info.maas ? { TF_VAR_maas_api_key: lab.info.maas.apiKey } : {}),
       ...(lab.info.slurm ? { TF_VAR_slurm_token: lab.info.slurm.token } : {}),
     };
+    keptEnv = env;
     const step = async (args: string[], show: boolean): Promise<Run | undefined> => {
       const r = await run(cdktf, args, project, env, show);
       if (r.code === 0) return r;
-      if (!show) process.stderr.write(r.out);
+      if (!show) process.stderr.write(appError(r.out) ?? r.out);
       process.stderr.write(`demo: cdktf ${args[0]} failed (exit ${r.code})\n`);
       return undefined;
     };
@@ -259,16 +328,10 @@ export async function demo(opts: DemoOptions): Promise<number> {
     process.stdout.write(
       `\nconverged: ${joined} of ${lab.info.nodes.length} nodes joined Slurm in ${seconds} s; cdktf diff after deploy shows no changes (${engineName})\n`,
     );
-    if (joined !== lab.info.nodes.length) return 1;
-    if (opts.keep) {
-      process.stdout.write(`\nlab still running (Ctrl-C to stop); cdktf project in ${project}\n`);
-      await new Promise<void>((r) => {
-        process.once("SIGINT", r);
-        process.once("SIGTERM", r);
-      });
-    }
-    return 0;
+    return joined === lab.info.nodes.length ? 0 : 1;
   } finally {
+    // --keep keeps the lab whether the deploy converged or not: a half-converged rack is worth looking at.
+    if (opts.keep && keptEnv) await keepLab(dir, project, keptEnv);
     await lab.close();
   }
 }

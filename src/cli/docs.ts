@@ -9,6 +9,7 @@ import type { WireAttribute, WireBlock, WireSchema } from "../framework/wire-sch
 import { PAGE_DOCS, type PageDocs } from "../provider/docs/pages.js";
 import { CONSTRUCT_ERROR_CODES, PROVIDER_ERROR_CODES } from "../provider/error-codes.js";
 import type { GetProviderSchemaResponse } from "../server/rpc.js";
+import { CLI_ERROR_CODES } from "./args.js";
 
 function typeText(a: WireAttribute): string {
   if (a.nestedType) return `${a.nestedType.nesting === "single" ? "object" : `${a.nestedType.nesting} of object`}`;
@@ -105,13 +106,13 @@ export function renderDocs(
     [
       "# Error codes",
       "",
-      "<!-- Generated from src/clients/errors.ts and src/provider/error-codes.ts by `npm run docs`; do not edit. -->",
+      "<!-- Generated from src/clients/errors.ts, src/provider/error-codes.ts and src/cli/args.ts by `npm run docs`; do not edit. -->",
       "",
       "Diagnostics end with the code of the failure that caused them, e.g. `(RACKFORM_ERR_HTTP_CONNECT)`.",
       "",
       "| code | meaning |",
       "|---|---|",
-      ...Object.entries({ ...ERROR_CODES, ...PROVIDER_ERROR_CODES, ...CONSTRUCT_ERROR_CODES }).map(
+      ...Object.entries({ ...ERROR_CODES, ...PROVIDER_ERROR_CODES, ...CONSTRUCT_ERROR_CODES, ...CLI_ERROR_CODES }).map(
         ([c, d]) => `| \`${c}\` | ${cell(d)} |`,
       ),
       "",

@@ -8,6 +8,7 @@ import { type ImageServer, startImageServer } from "./images/server.js";
 import { RedfishFleet } from "./redfish/server.js";
 import { issueLabTls } from "./redfish/tls.js";
 import { RequestLog } from "./request-log.js";
+import { type RequestRate, rateOf } from "./request-rates.js";
 import { type Clock, LabTime, profileByName, systemClock } from "./time.js";
 import { defaultSpec } from "./world/generate.js";
 import { World } from "./world/model.js";
@@ -77,6 +78,8 @@ export interface Lab {
   readonly images: ImageServer;
   /** Live Redfish sessions at a BMC or PDU address, as its SessionService counts them. */
   liveSessions(address: string): number;
+  /** Requests and peak requests per second per service (Redfish, MAAS, Ironic, Slurm, Kubernetes) since `sinceMs`. */
+  requestRates(sinceMs?: number): Record<string, RequestRate>;
   /** Writes `info` as JSON (mode 0600: it holds credentials). */
   writeInfo(path: string): void;
   /** Stops every server. Safe to call twice. */
@@ -101,7 +104,9 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
   let images: ImageServer | undefined;
   try {
     await fleet.start();
-    control = await startControlServer(world, requests, "127.0.0.1", opts.controlPort ?? 0);
+    control = await startControlServer(world, requests, "127.0.0.1", opts.controlPort ?? 0, (since) =>
+      rates(requests, backends, since),
+    );
     images = await startImageServer();
     if (opts.backends ?? true) {
       backends = await startBackends({
@@ -151,6 +156,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
     backends,
     images: imageServer,
     liveSessions: (address) => fleet.liveSessions(address),
+    requestRates: (since) => rates(requests, backends, since),
     writeInfo: (path) => writeFileSync(path, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 }),
     close: () => {
       closed ??= (async () => {
@@ -161,6 +167,21 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
       })();
       return closed;
     },
+  };
+}
+
+function rates(log: RequestLog, backends: Backends | undefined, sinceMs = 0): Record<string, RequestRate> {
+  const redfish = rateOf(
+    log.since(0).map((e) => ({ at: Date.parse(e.time) })),
+    sinceMs,
+  );
+  if (!backends) return { redfish };
+  return {
+    redfish,
+    maas: rateOf(backends.maas.requests, sinceMs),
+    ironic: rateOf(backends.ironic.requests, sinceMs),
+    slurm: rateOf(backends.slurm.requests, sinceMs),
+    kubernetes: rateOf(backends.kubernetes.requests, sinceMs),
   };
 }
 

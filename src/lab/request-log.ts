@@ -7,6 +7,8 @@ export interface RequestLogEntry {
   readonly time: string;
   readonly method: string;
   readonly path: string;
+  /** Query string as sent, decoded (e.g. `$expand=.($levels=3)`); absent when there was none. */
+  readonly query?: string;
   /** Host header as sent (address:port). */
   readonly host: string;
   /** Local address the request came in on (identifies the BMC or PDU). */

@@ -29,6 +29,7 @@ import type { Backend, BackendName } from "./backends/backend.js";
 import { readCaBundle } from "./ca-bundle.js";
 import { CredentialFingerprints } from "./credential-fingerprint.js";
 import { DisruptionBudget } from "./disruption-budget.js";
+import { PowerOnStagger, pduCircuit, type StaggerClock } from "./power-on-stagger.js";
 import { IMAGE_URL } from "./resources/deployment-schema.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
 import { serviceUrl } from "./service-url.js";
@@ -128,7 +129,9 @@ export const providerSchema: Schema = {
           power_on_interval: attr.string({
             optional: true,
             description:
-              'Minimum spacing between two outlet power-ons in this run, to limit inrush current (e.g. "500ms"). @default "250ms"',
+              "Minimum spacing between two outlet power-ons on the same rack PDU (one circuit), to limit inrush current " +
+              '(e.g. "500ms"). Power-ons on different PDUs run in parallel. The spacing holds within one provider process ' +
+              '(one stack): stacks applied at the same time that share a PDU must split it (see the README). @default "250ms"',
             validators: [duration],
           }),
         },
@@ -229,9 +232,9 @@ export type DeployImages = { readonly kernel: string; readonly ramdisk: string }
 /** What every resource receives from configure. */
 export class ProviderData {
   private readonly clients = new Map<string, RedfishClient>();
-  private lastPowerOn = 0;
   private fingerprints: CredentialFingerprints | undefined;
-  private powerOnChain: Promise<void> = Promise.resolve();
+  /** Power-on spacing per PDU (power-on-stagger.ts). */
+  readonly stagger: PowerOnStagger;
   /**
    * Test seam: when set, resources get their backend from here instead of building a MAAS or Ironic adapter (an
    * in-memory fake tests adopt, taint and ambiguity logic in milliseconds). Never set by the provider itself.
@@ -248,7 +251,11 @@ export class ProviderData {
     readonly schedulers: SchedulerClients = new SchedulerClients(),
     /** Poll intervals of every wait (timings.ts). */
     readonly timings: ProviderTimings = DEFAULT_TIMINGS,
-  ) {}
+    /** Clock of the power-on stagger (tests drive it by hand). */
+    powerOnClock?: StaggerClock,
+  ) {
+    this.stagger = new PowerOnStagger(redfish.powerOnIntervalMs, powerOnClock);
+  }
 
   /** The Redfish client of one endpoint, shared by every resource in this process (one session per BMC). */
   redfishClient(endpoint: string): RedfishClient {
@@ -283,15 +290,9 @@ export class ProviderData {
     await Promise.allSettled([...this.clients.values()].map((c) => c.logout()));
   }
 
-  /** Waits for this power-on's turn: power-ons are spaced by power_on_interval across the whole run. */
-  powerOnTurn(): Promise<void> {
-    const next = this.powerOnChain.then(async () => {
-      const wait = this.lastPowerOn + this.redfish.powerOnIntervalMs - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      this.lastPowerOn = Date.now();
-    });
-    this.powerOnChain = next;
-    return next;
+  /** Waits for this power-on's turn on its PDU: power-ons on one PDU are spaced by power_on_interval. */
+  powerOnTurn(endpointOrigin: string, pduId: string): Promise<void> {
+    return this.stagger.turn(pduCircuit(endpointOrigin, pduId));
   }
 }
 
@@ -304,6 +305,7 @@ export function resolveConfig(
   config: ObjectValue,
   diags: Diagnostics,
   timings: ProviderTimings = DEFAULT_TIMINGS,
+  powerOnClock?: StaggerClock,
 ): ProviderData | undefined {
   const rf = isKnown(config, "redfish") ? getObject(config, "redfish") : null;
   const credentialsUnknown =
@@ -341,7 +343,7 @@ export function resolveConfig(
   // Only once every block is valid, so a configuration error leaves no connection pool behind.
   const core = new HttpCore({ tls: { ca: caPem, insecure }, maxConcurrentPerHost: maxConcurrent });
   if (password) core.redactor.add(password);
-  return new ProviderData(settings, core, backends, schedulers, timings);
+  return new ProviderData(settings, core, backends, schedulers, timings, powerOnClock);
 }
 
 /** The `maas` and `ironic` blocks (with environment fallbacks); undefined after a diagnostic. */

@@ -1,7 +1,9 @@
 /** The rackform provider: its schema, configuration, and the resource and data source types it serves. */
+
 import type { Provider, Resource } from "../framework/index.js";
 import { type ProviderData, providerSchema, resolveConfig } from "./config.js";
 import { inventoryDataSource } from "./data-sources/inventory.js";
+import type { StaggerClock } from "./power-on-stagger.js";
 import { acceptanceResource } from "./resources/acceptance.js";
 import { bmcResource } from "./resources/bmc.js";
 import { clusterMemberResource } from "./resources/cluster-member.js";
@@ -25,6 +27,8 @@ export interface RackformProviderOptions {
   readonly duplicateChecks?: boolean;
   /** Poll intervals of every wait (timings.ts). @default DEFAULT_TIMINGS; the executable reads timingsFromEnv() */
   readonly timings?: ProviderTimings;
+  /** Clock of the power-on stagger (tests drive it by hand). @default real time */
+  readonly powerOnClock?: StaggerClock;
 }
 
 /** A fresh provider instance (one per process). */
@@ -46,7 +50,7 @@ export function rackformProvider(opts: RackformProviderOptions = {}): Provider {
     schema: providerSchema,
     configure(req, resp) {
       claims.clear();
-      data = resolveConfig(req.config, resp.diagnostics, opts.timings);
+      data = resolveConfig(req.config, resp.diagnostics, opts.timings, opts.powerOnClock);
       resp.resourceData = data;
       resp.dataSourceData = data;
     },

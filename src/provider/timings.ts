@@ -1,18 +1,37 @@
 /**
  * How often the provider polls while it waits: a booting BMC, a backend's status (commissioning, deploying, testing,
- * releasing), a node registering with its scheduler or draining. The defaults suit real hardware, where each of
- * these takes minutes and a poll costs the device a request. Tests shorten them (see `timingsFromEnv`).
+ * releasing, a host powering on), a node registering with its scheduler or draining. The defaults are paces sized to
+ * the work (clients/http/poll.ts): a poll after 1/8 of the time the step has taken so far, between a floor and a
+ * ceiling, with ±20 % jitter — about every second for a power-on or a step of seconds, growing to every 30 s (MAAS,
+ * Ironic) or 10 s (a BMC) during a 15-minute deployment or a long boot. Tests shorten them (see `timingsFromEnv`).
  */
+import type { PollSpec } from "../clients/http/poll.js";
+
+/** Poll intervals of every wait: a fixed number of milliseconds (tests) or a pace. */
 export interface ProviderTimings {
   /** Between two attempts to reach a BMC that is still booting (the client also retries each request). */
-  readonly readyPollMs: number;
-  /** Between two status reads of a machine in MAAS or Ironic during a long operation. */
-  readonly backendPollMs: number;
-  /** Between two reads of a cluster node while it registers or drains. */
+  readonly readyPollMs: PollSpec;
+  /** Between two status reads of a machine in MAAS or Ironic during a long operation or a host power-on. */
+  readonly backendPollMs: PollSpec;
+  /** Between two reads of a cluster node while it registers or drains (scheduler reads share one list). */
   readonly memberPollMs: number;
+  /**
+   * How long a plain read (a refresh) may take a machine from a MAAS or Ironic list its process already holds; the
+   * process's first write drops every list, and waits never use it. @default 30_000: a provider process lives for one
+   * plan or apply, so every machine of a refresh comes from the same few lists (at most one list per node).
+   */
+  readonly refreshListMaxAgeMs?: number;
 }
 
-export const DEFAULT_TIMINGS: ProviderTimings = { readyPollMs: 1_000, backendPollMs: 1_000, memberPollMs: 5_000 };
+/**
+ * Real hardware: a BMC boots in 1–3 min, so its polls grow to 10 s; commissioning, deployment and release take
+ * 5–20 min, so backend polls grow to 30 s (a step is noticed at most ~1/8 of its duration, or 30 s, after it ends).
+ */
+export const DEFAULT_TIMINGS: ProviderTimings = {
+  readyPollMs: { minMs: 1_000, maxMs: 10_000 },
+  backendPollMs: { minMs: 1_000, maxMs: 30_000 },
+  memberPollMs: 5_000,
+};
 
 /**
  * Test-only: `RACKFORM_TEST_POLL_MS=N` (1 ≤ N ≤ 5000) makes every poll interval N ms, so a test against the lab's fast

@@ -20,7 +20,7 @@ import { ENGINES, engine, Workdir } from "../support/engines.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
 import { SHA } from "./support.js";
 
-/** A one-node stack setting every optional prop of the chosen backend and cluster. */
+/** A three-node stack setting every optional prop of the chosen backend and cluster (a budget below 3 nodes). */
 function kitchenSink(backend: "maas" | "ironic"): string {
   const stack = new RackformStack(Testing.app(), `${backend}-sink`);
   const image = new Image(stack, "img", {
@@ -68,7 +68,14 @@ function kitchenSink(backend: "maas" | "ironic"): string {
         });
   new Rack(stack, "r1", {
     pdus: [{ name: "r1-pdu-a", endpoint: "https://127.11.1.1" }],
-    nodes: [{ name: "r1-n01", u: 1, pdu: "r1-pdu-a", outlet: 1, bmc: "127.10.1.1", macs: ["aa:bb:cc:dd:ee:01"] }],
+    nodes: [1, 2, 3].map((i) => ({
+      name: `r1-n0${i}`,
+      u: i * 4,
+      pdu: "r1-pdu-a",
+      outlet: i,
+      bmc: `127.10.1.${i}`,
+      macs: [`aa:bb:cc:dd:ee:0${i}`],
+    })),
     flavor,
     image,
     acceptance,
@@ -76,7 +83,7 @@ function kitchenSink(backend: "maas" | "ironic"): string {
     cluster,
     redfish: { username: "admin", insecure: true, powerOnInterval: "1s", maxConcurrentPerBmc: 2 },
   });
-  return Testing.synth(stack);
+  return Testing.synth(stack, true);
 }
 
 describe("synthesized stacks under the real engines", () => {

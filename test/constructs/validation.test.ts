@@ -12,11 +12,13 @@ import {
   Image,
   IronicBackend,
   type IronicBackendProps,
+  KubernetesCluster,
   MaasBackend,
   Rack,
   RackformStack,
   RackformValidationError,
   type RackNode,
+  SlurmCluster,
   type StateBackend,
 } from "../../constructs/lib/index.js";
 import { nodes, pdus, REDFISH, rackProps, SHA, shared, written } from "./support.js";
@@ -200,7 +202,7 @@ describe("validation at synth", () => {
     );
   });
 
-  it("fails on an NCCL threshold above the flavor's line rate, at the rack", () => {
+  it("fails on an NCCL threshold above the flavor's line rate, at the AcceptancePolicy that set it", () => {
     const e = expectFailure(
       (app) => {
         const stack = new RackformStack(app, "row");
@@ -209,9 +211,63 @@ describe("validation at synth", () => {
         new Rack(stack, "r12", rackProps({ ...s, acceptance: greedy }, "r12"));
       },
       "row/greedy/ncclBusbwMinGBps",
-      "use at most 400 GB/s",
+      "use at most 400 GB/s, or leave it out for the default 370 GB/s (92 % of line rate)",
     );
-    expect(e.constructPath).toBe("row/r12");
+    expect(e.constructPath).toBe("row/greedy");
+    expect(e.problems).toHaveLength(1);
+  });
+
+  it("fails on a disruption budget of 0 nodes, at the cluster", () => {
+    const e = expectFailure(
+      (app) => new SlurmCluster(app, "slurm", { url: "http://127.0.0.1:6820", user: "root", maxUnavailable: 0 }),
+      "slurm/maxUnavailable",
+      'or "all"',
+    );
+    expect(e.message).toContain('0 is not a whole number of nodes, at least 1, or "all"');
+  });
+
+  it("fails on a disruption budget as large as the rack, at the cluster whose prop it is", () => {
+    // GIVEN a Slurm cluster whose budget lets all 8 of its nodes drain at once
+    const e = expectFailure(
+      (app) => {
+        const stack = new RackformStack(app, "row");
+        const s = shared(stack);
+        const slurm = new SlurmCluster(stack, "gpu", { url: "http://127.0.0.1:6820", user: "root", maxUnavailable: 8 });
+        new Rack(stack, "r12", rackProps({ ...s, cluster: slurm }, "r12"));
+      },
+      "row/gpu/maxUnavailable",
+      'use 1 to 7, or write "all" to let every node be out of service at once (plan-summary flags it)',
+    );
+    // THEN the error names the cluster, not the rack, with one problem
+    expect(e.constructPath).toBe("row/gpu");
+    expect(e.problems).toHaveLength(1);
+    expect(e.message).toContain("8 is not below the 8 nodes that join this cluster");
+  });
+
+  it("counts every rack that joins the cluster: 8 is a budget for two racks of 8", () => {
+    const app = Testing.app();
+    const s = shared(app);
+    const k8s = new KubernetesCluster(app, "k8s", { url: "https://127.0.0.1:6443", maxUnavailable: 8 });
+    for (const r of ["r1", "r2"]) {
+      const stack = new RackformStack(app, r);
+      new Rack(stack, r, rackProps({ ...s, cluster: k8s }, r));
+    }
+    app.synth();
+    expect(written(app).length).toBeGreaterThan(0);
+  });
+
+  it('accepts "all" and sets no max_unavailable (plan-summary warns that every node may be out)', () => {
+    const app = Testing.app();
+    const stack = new RackformStack(app, "row");
+    const s = shared(stack);
+    const slurm = new SlurmCluster(stack, "gpu", { url: "http://127.0.0.1:6820", user: "root", maxUnavailable: "all" });
+    new Rack(stack, "r12", rackProps({ ...s, cluster: slurm }, "r12"));
+    const json = JSON.parse(Testing.synth(stack, true)) as {
+      resource: { rackform_cluster_member: Record<string, Record<string, unknown>> };
+    };
+    const members = Object.values(json.resource.rackform_cluster_member);
+    expect(members).toHaveLength(8);
+    for (const m of members) expect(m).not.toHaveProperty("max_unavailable");
   });
 
   it("fails on a burn-in that is not a duration", () => {

@@ -218,80 +218,75 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
     ]);
   });
 
-  // One engine is enough for the costliest case (a whole re-enrollment); day2-drift.test.ts runs it on MAAS under tofu.
-  if (name === "terraform")
-    it("a machine deleted from Ironic by hand: that node alone is re-enrolled, redeployed, re-accepted and rejoined", async () => {
-      const uuid = (await ironicView()).get(nodes[2])!.split("/")[2];
-      // Ironic deletes an active node only in maintenance (the host keeps running what it ran).
-      await withIronic(async (c) => {
-        await c.setMaintenance(uuid, true, "decommissioned by mistake");
-        await c.deleteNode(uuid);
-      });
-      const r = resourceName(nodes[2]);
-      await healsInOneApply(
-        [
-          `rackform_machine.${r} create`,
-          `rackform_deployment.${r} create`,
-          `rackform_acceptance.${r} create`,
-          `rackform_cluster_member.${r} delete,create`,
-        ],
-        nodes[2],
-      );
-      expect((await ironicView()).get(nodes[2])).not.toContain(uuid);
+  it("a machine deleted from Ironic by hand: that node alone is re-enrolled, redeployed, re-accepted and rejoined", async () => {
+    const uuid = (await ironicView()).get(nodes[2])!.split("/")[2];
+    // Ironic deletes an active node only in maintenance (the host keeps running what it ran).
+    await withIronic(async (c) => {
+      await c.setMaintenance(uuid, true, "decommissioned by mistake");
+      await c.deleteNode(uuid);
     });
+    const r = resourceName(nodes[2]);
+    await healsInOneApply(
+      [
+        `rackform_machine.${r} create`,
+        `rackform_deployment.${r} create`,
+        `rackform_acceptance.${r} create`,
+        `rackform_cluster_member.${r} delete,create`,
+      ],
+      nodes[2],
+    );
+    expect((await ironicView()).get(nodes[2])).not.toContain(uuid);
+  });
 
-  if (name === "terraform")
-    it("a NIC replaced (new MACs): the plan re-enrolls that node only, flagged ⚠ by plan-summary", async () => {
-      // The NIC whose MAC the machine was enrolled with: its ports come back with new MACs.
-      const host = node(1);
-      const r = resourceName(nodes[1]);
-      const machine = (await shownState(w)).find((x) => x.address === `rackform_machine.${r}`);
-      const enrolled = String((machine?.values.macs as string[] | undefined)?.[0]).toLowerCase();
-      const nic = host.ports.find((p) => p.mac.toLowerCase() === enrolled)!.nic;
-      (host as unknown as { ports: NicPort[] }).ports = host.ports.map((p) =>
-        p.nic === nic ? { ...p, mac: `02:aa:bb:${p.mac.slice(9)}` } : p,
-      );
-      const expected = ["rackform_machine", "rackform_deployment", "rackform_acceptance", "rackform_cluster_member"];
-      const changes = (await plannedChanges(w)).filter((c) => !["no-op", "read"].includes(c.actions.join()));
-      expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
-        expected.map((t) => `${t}.${r} delete,create`).sort(),
-      );
-      const json = (await w.ok(["show", "-json", "-no-color", "rack.tfplan"])).stdout;
-      const summary = await summarise(json);
-      expect(summary.code, summary.stderr).toBe(0);
-      expect(summary.stdout).toContain("⚠");
-      expect(summary.stdout).toMatch(new RegExp(`${nodes[1]}\\b.*re-enroll`));
-      // the cause beside the fix, and never a "reimage X → X" cell
-      expect(summary.stdout).toMatch(
-        new RegExp(`### Changed outside rackform[^#]*\\| ${nodes[1]} +\\| BMC macs changed`),
-      );
-      expect(summary.stdout).not.toMatch(/reimage (\S+) → \1\b/);
-      await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
-      const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
-      expect(again.code, again.stdout + again.stderr).toBe(0);
-      const after = await ironicView();
-      for (const [n, v] of after) expect(v, n).toMatch(/^active\/in-service\//);
-      expect((await kubeView()).get(nodes[1])).toBe(true);
-    });
+  it("a NIC replaced (new MACs): the plan re-enrolls that node only, flagged ⚠ by plan-summary", async () => {
+    // The NIC whose MAC the machine was enrolled with: its ports come back with new MACs.
+    const host = node(1);
+    const r = resourceName(nodes[1]);
+    const machine = (await shownState(w)).find((x) => x.address === `rackform_machine.${r}`);
+    const enrolled = String((machine?.values.macs as string[] | undefined)?.[0]).toLowerCase();
+    const nic = host.ports.find((p) => p.mac.toLowerCase() === enrolled)!.nic;
+    (host as unknown as { ports: NicPort[] }).ports = host.ports.map((p) =>
+      p.nic === nic ? { ...p, mac: `02:aa:bb:${p.mac.slice(9)}` } : p,
+    );
+    const expected = ["rackform_machine", "rackform_deployment", "rackform_acceptance", "rackform_cluster_member"];
+    const changes = (await plannedChanges(w)).filter((c) => !["no-op", "read"].includes(c.actions.join()));
+    expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
+      expected.map((t) => `${t}.${r} delete,create`).sort(),
+    );
+    const json = (await w.ok(["show", "-json", "-no-color", "rack.tfplan"])).stdout;
+    const summary = await summarise(json);
+    expect(summary.code, summary.stderr).toBe(0);
+    expect(summary.stdout).toContain("⚠");
+    expect(summary.stdout).toMatch(new RegExp(`${nodes[1]}\\b.*re-enroll`));
+    // the cause beside the fix, and never a "reimage X → X" cell
+    expect(summary.stdout).toMatch(
+      new RegExp(`### Changed outside rackform[^#]*\\| ${nodes[1]} +\\| BMC macs changed`),
+    );
+    expect(summary.stdout).not.toMatch(/reimage (\S+) → \1\b/);
+    await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
+    const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const after = await ironicView();
+    for (const [n, v] of after) expect(v, n).toMatch(/^active\/in-service\//);
+    expect((await kubeView()).get(nodes[1])).toBe(true);
+  });
 
-  // One engine is enough (day2-drift.test.ts runs it on MAAS under terraform); the password stays rotated afterwards.
-  if (name === "tofu")
-    it("the BMC and PDU password rotated, then the variable: every machine hands Ironic the new one in place, nothing else", async () => {
-      const rotated = `Rotated-${Date.now().toString(36)}-Passw0rd`;
-      for (const n of nodes) await rotatePassword(`/nodes/${n}/bmc/password`, rotated);
-      for (const p of lab.info.pdus) await rotatePassword(`/pdus/${p.id}/password`, rotated);
-      // Ironic's power sync fails with the old password and takes every node into power-failure maintenance.
-      for (const n of nodes) await untilIronic(n, (x) => x.fault === "power failure", "in power-failure maintenance");
-      await w.write(rotatedVars(rotated));
-      rotatedPassword = rotated;
-      const plan = await w.run(["plan", "-no-color"]);
-      expect(plan.stdout).toMatch(/bmc_credentials_fingerprint\s+= \(sensitive value\)/);
-      expect(plan.stdout + plan.stderr).not.toContain(rotated);
-      // The conductor lifts its own maintenance once the BMC answers again; healsInOneApply checks all are in service.
-      await healsInOneApply(nodes.map((n) => `rackform_machine.${resourceName(n)}`));
-      expect(await readFile(join(w.dir, "terraform.tfstate"), "utf8")).not.toContain(rotated);
-      for (const n of nodes) expect(lab.world.powerState(lab.world.node(n)!), n).toBe("On");
-    });
+  it("the BMC and PDU password rotated, then the variable: every machine hands Ironic the new one in place, nothing else", async () => {
+    const rotated = `Rotated-${Date.now().toString(36)}-Passw0rd`;
+    for (const n of nodes) await rotatePassword(`/nodes/${n}/bmc/password`, rotated);
+    for (const p of lab.info.pdus) await rotatePassword(`/pdus/${p.id}/password`, rotated);
+    // Ironic's power sync fails with the old password and takes every node into power-failure maintenance.
+    for (const n of nodes) await untilIronic(n, (x) => x.fault === "power failure", "in power-failure maintenance");
+    await w.write(rotatedVars(rotated));
+    rotatedPassword = rotated;
+    const plan = await w.run(["plan", "-no-color"]);
+    expect(plan.stdout).toMatch(/bmc_credentials_fingerprint\s+= \(sensitive value\)/);
+    expect(plan.stdout + plan.stderr).not.toContain(rotated);
+    // The conductor lifts its own maintenance once the BMC answers again; healsInOneApply checks all are in service.
+    await healsInOneApply(nodes.map((n) => `rackform_machine.${resourceName(n)}`));
+    expect(await readFile(join(w.dir, "terraform.tfstate"), "utf8")).not.toContain(rotated);
+    for (const n of nodes) expect(lab.world.powerState(lab.world.node(n)!), n).toBe("On");
+  });
 
   it("a firmware component changed version (the flavor pins none): the refresh records it and nothing is planned", async () => {
     const drift = lab.world.faults.add({ kind: "firmware-drift", node: nodes[3], component: "bios", version: "9.9.9" });

@@ -194,129 +194,122 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
     ]);
   });
 
-  // One engine is enough for the costliest case (a whole re-enrollment); day2-drift-ironic runs it on Ironic under terraform.
-  if (name === "tofu")
-    it("a machine deleted from MAAS by hand: that node alone is re-enrolled, redeployed, re-accepted and rejoined", async () => {
-      const id = (await maasView()).get(nodes[2])!.split("/")[1];
-      const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
-      try {
-        await c.deleteMachine(id);
-      } finally {
-        await c.close();
-      }
-      const r = resourceName(nodes[2]);
-      await healsInOneApply(
+  it("a machine deleted from MAAS by hand: that node alone is re-enrolled, redeployed, re-accepted and rejoined", async () => {
+    const id = (await maasView()).get(nodes[2])!.split("/")[1];
+    const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
+    try {
+      await c.deleteMachine(id);
+    } finally {
+      await c.close();
+    }
+    const r = resourceName(nodes[2]);
+    await healsInOneApply(
+      [
+        `rackform_machine.${r} create`,
+        `rackform_deployment.${r} create`,
+        `rackform_acceptance.${r} create`,
+        `rackform_cluster_member.${r} delete,create`,
+      ],
+      nodes[2],
+    );
+    expect((await maasView()).get(nodes[2])).not.toContain(id);
+  });
+
+  it("a GPU lost: that node's gate re-runs, fails naming the missing GPU, quarantines it and drains it; repaired, one apply returns it", async () => {
+    const r = resourceName(nodes[1]);
+    const before = await maasView();
+    const from = lab.backends!.maas.requests.length;
+    const fault = lab.world.faults.add({ kind: "missing-gpu", node: nodes[1], gpus: 1 });
+    try {
+      // The refresh names the GPU no longer reported (the same plan, shown as the user runs it).
+      const planned = await w.ok(["plan", "-out=rack.tfplan", "-no-color"]);
+      expect(folded(planned)).toContain(`Node no longer conforms to its expected baseline`);
+      expect(folded(planned)).toContain("gpu_count: found 7, expected 8");
+      expect(folded(planned)).toMatch(/No longer reported since the last read: GPU serial \S+/);
+      const json = JSON.parse((await w.ok(["show", "-json", "-no-color", "rack.tfplan"])).stdout) as {
+        resource_changes: { address: string; change: { actions: string[] } }[];
+      };
+      const changes = json.resource_changes.filter((c) => !["no-op", "read"].includes(c.change.actions.join()));
+      expect(changes.map((c) => `${c.address} ${c.change.actions.join()}`).sort()).toEqual(
         [
-          `rackform_machine.${r} create`,
-          `rackform_deployment.${r} create`,
-          `rackform_acceptance.${r} create`,
-          `rackform_cluster_member.${r} delete,create`,
-        ],
-        nodes[2],
+          `rackform_bmc.${r} update`, // the re-check records conformant = false
+          `rackform_acceptance.${r} delete,create`, // bmc_gpu_count 8 -> 7: the gate runs again
+          `rackform_cluster_member.${r} delete,create`, // a new gate drains the node first
+        ].sort(),
       );
-      expect((await maasView()).get(nodes[2])).not.toContain(id);
-    });
+      const shown = await w.ok(["show", "-no-color", "rack.tfplan"]);
+      expect(shown.stdout).toMatch(/bmc_gpu_count\s+= 8 -> 7 # forces replacement/);
+      expect(shown.stdout).not.toMatch(/macs\s+= .*# forces replacement/);
+      const apply = await w.run(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
+      expect(apply.code).not.toBe(0);
+      expect(folded(apply)).toContain(`(${nodes[1]}) failed the gate`);
+      expect(folded(apply)).toContain("expected_gpu_count: measured 7 GPUs visible; threshold 8 GPUs");
+      expect(folded(apply)).toContain("Its BMC reports 7 of 8 GPUs (bmc_gpu_count;");
+      // Quarantined in MAAS, out of Slurm; nothing else touched.
+      const after = await maasView();
+      expect(after.get(nodes[1])).toMatch(/^(Failed testing|Broken)\//);
+      for (const n of nodes.filter((x) => x !== nodes[1])) expect(after.get(n), n).toBe(before.get(n));
+      const others = nodes.filter((x) => x !== nodes[1]).map((n) => before.get(n)!.split("/")[1]);
+      const writes = lab.backends!.maas.requests.slice(from).filter((q) => q.method !== "GET");
+      expect(writes.filter((q) => others.some((id) => q.path.includes(id)))).toEqual([]);
+      const slurm = await slurmNodes(lab);
+      expect(slurm.get(nodes[1])?.schedulable).toBe(false);
+      for (const n of nodes.filter((x) => x !== nodes[1])) expect(slurm.get(n)?.schedulable, n).toBe(true);
+    } finally {
+      lab.world.faults.remove(fault.id);
+    }
+    // The GPU back: the gate re-runs, lifts rackform's quarantine, passes, and the node rejoins.
+    await healsInOneApply([`rackform_acceptance.${r} delete,create`, `rackform_cluster_member.${r} create`]);
+  });
 
-  // One engine is enough for each of the next two: the first runs a whole gate twice, the second only plans.
-  if (name === "terraform")
-    it("a GPU lost: that node's gate re-runs, fails naming the missing GPU, quarantines it and drains it; repaired, one apply returns it", async () => {
-      const r = resourceName(nodes[1]);
-      const before = await maasView();
-      const from = lab.backends!.maas.requests.length;
-      const fault = lab.world.faults.add({ kind: "missing-gpu", node: nodes[1], gpus: 1 });
-      try {
-        // The refresh names the GPU no longer reported (the same plan, shown as the user runs it).
-        const planned = await w.ok(["plan", "-out=rack.tfplan", "-no-color"]);
-        expect(folded(planned)).toContain(`Node no longer conforms to its expected baseline`);
-        expect(folded(planned)).toContain("gpu_count: found 7, expected 8");
-        expect(folded(planned)).toMatch(/No longer reported since the last read: GPU serial \S+/);
-        const json = JSON.parse((await w.ok(["show", "-json", "-no-color", "rack.tfplan"])).stdout) as {
-          resource_changes: { address: string; change: { actions: string[] } }[];
-        };
-        const changes = json.resource_changes.filter((c) => !["no-op", "read"].includes(c.change.actions.join()));
-        expect(changes.map((c) => `${c.address} ${c.change.actions.join()}`).sort()).toEqual(
-          [
-            `rackform_bmc.${r} update`, // the re-check records conformant = false
-            `rackform_acceptance.${r} delete,create`, // bmc_gpu_count 8 -> 7: the gate runs again
-            `rackform_cluster_member.${r} delete,create`, // a new gate drains the node first
-          ].sort(),
-        );
-        const shown = await w.ok(["show", "-no-color", "rack.tfplan"]);
-        expect(shown.stdout).toMatch(/bmc_gpu_count\s+= 8 -> 7 # forces replacement/);
-        expect(shown.stdout).not.toMatch(/macs\s+= .*# forces replacement/);
-        const apply = await w.run(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
-        expect(apply.code).not.toBe(0);
-        expect(folded(apply)).toContain(`(${nodes[1]}) failed the gate`);
-        expect(folded(apply)).toContain("expected_gpu_count: measured 7 GPUs visible; threshold 8 GPUs");
-        expect(folded(apply)).toContain("Its BMC reports 7 of 8 GPUs (bmc_gpu_count;");
-        // Quarantined in MAAS, out of Slurm; nothing else touched.
-        const after = await maasView();
-        expect(after.get(nodes[1])).toMatch(/^(Failed testing|Broken)\//);
-        for (const n of nodes.filter((x) => x !== nodes[1])) expect(after.get(n), n).toBe(before.get(n));
-        const others = nodes.filter((x) => x !== nodes[1]).map((n) => before.get(n)!.split("/")[1]);
-        const writes = lab.backends!.maas.requests.slice(from).filter((q) => q.method !== "GET");
-        expect(writes.filter((q) => others.some((id) => q.path.includes(id)))).toEqual([]);
-        const slurm = await slurmNodes(lab);
-        expect(slurm.get(nodes[1])?.schedulable).toBe(false);
-        for (const n of nodes.filter((x) => x !== nodes[1])) expect(slurm.get(n)?.schedulable, n).toBe(true);
-      } finally {
-        lab.world.faults.remove(fault.id);
-      }
-      // The GPU back: the gate re-runs, lifts rackform's quarantine, passes, and the node rejoins.
-      await healsInOneApply([`rackform_acceptance.${r} delete,create`, `rackform_cluster_member.${r} create`]);
-    });
+  it("the golden image's boot resource deleted from MAAS by hand: the plan changes nothing and warns for every node", async () => {
+    const label = `custom/${GOLDEN_IMAGE.name}-${GOLDEN_IMAGE.version}`;
+    const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
+    try {
+      const res = await c.catalog.listBootResources();
+      const hit = res.find((b) => `custom/${b.name.replace(/^custom\//, "")}` === label);
+      await c.catalog.deleteBootResource(hit!.id);
+    } finally {
+      await c.close();
+    }
+    const from = lab.backends!.maas.requests.length;
+    const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    for (const n of nodes) expect(folded(plan)).toContain(`Warning: Image gone from MAAS: ${n}`);
+    // One boot-resource list served the whole plan, not one request per node.
+    const lists = lab
+      .backends!.maas.requests.slice(from)
+      .filter((q) => q.method === "GET" && /\/boot-resources\/$/.test(q.path));
+    expect(lists).toHaveLength(1);
+    expect(folded(plan)).toContain(`runs ${label}, which MAAS no longer lists among its boot resources`);
+    expect(folded(plan)).toContain("Upload the image to MAAS again");
+    // Uploaded again, as the warning says: the warnings go.
+    await uploadGoldenImage(lab);
+    const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout + again.stderr).not.toContain("Image gone");
+  });
 
-  if (name === "tofu")
-    it("the golden image's boot resource deleted from MAAS by hand: the plan changes nothing and warns for every node", async () => {
-      const label = `custom/${GOLDEN_IMAGE.name}-${GOLDEN_IMAGE.version}`;
-      const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
-      try {
-        const res = await c.catalog.listBootResources();
-        const hit = res.find((b) => `custom/${b.name.replace(/^custom\//, "")}` === label);
-        await c.catalog.deleteBootResource(hit!.id);
-      } finally {
-        await c.close();
-      }
-      const from = lab.backends!.maas.requests.length;
-      const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
-      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-      for (const n of nodes) expect(folded(plan)).toContain(`Warning: Image gone from MAAS: ${n}`);
-      // One boot-resource list served the whole plan, not one request per node.
-      const lists = lab
-        .backends!.maas.requests.slice(from)
-        .filter((q) => q.method === "GET" && /\/boot-resources\/$/.test(q.path));
-      expect(lists).toHaveLength(1);
-      expect(folded(plan)).toContain(`runs ${label}, which MAAS no longer lists among its boot resources`);
-      expect(folded(plan)).toContain("Upload the image to MAAS again");
-      // Uploaded again, as the warning says: the warnings go.
-      await uploadGoldenImage(lab);
-      const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
-      expect(again.code, again.stdout + again.stderr).toBe(0);
-      expect(again.stdout + again.stderr).not.toContain("Image gone");
-    });
-
-  // One engine is enough (day2-drift-ironic alternates the other way); the password stays rotated for later cases.
-  if (name === "terraform")
-    it("the BMC and PDU password rotated, then the variable: every machine hands MAAS the new one in place, nothing else", async () => {
-      const rotated = `Rotated-${Date.now().toString(36)}-Passw0rd`;
-      for (const n of nodes) await rotatePassword(`/nodes/${n}/bmc/password`, rotated);
-      for (const p of lab.info.pdus) await rotatePassword(`/pdus/${p.id}/password`, rotated);
-      await w.write(rotatedVars(rotated));
-      rotatedPassword = rotated;
-      const plan = await w.run(["plan", "-no-color"]);
-      expect(plan.stdout).toMatch(/bmc_credentials_fingerprint\s+= \(sensitive value\)/);
-      expect(plan.stdout).not.toContain("forces replacement");
-      expect(plan.stdout + plan.stderr).not.toContain(rotated);
-      await healsInOneApply(nodes.map((n) => `rackform_machine.${resourceName(n)}`));
-      expect(await readFile(join(w.dir, "terraform.tfstate"), "utf8")).not.toContain(rotated);
-      // MAAS powers the nodes with the new password again.
-      const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
-      try {
-        for (const [n, v] of await maasView()) expect(await c.queryPowerState(v.split("/")[1]), n).toBe("on");
-      } finally {
-        await c.close();
-      }
-    });
+  it("the BMC and PDU password rotated, then the variable: every machine hands MAAS the new one in place, nothing else", async () => {
+    const rotated = `Rotated-${Date.now().toString(36)}-Passw0rd`;
+    for (const n of nodes) await rotatePassword(`/nodes/${n}/bmc/password`, rotated);
+    for (const p of lab.info.pdus) await rotatePassword(`/pdus/${p.id}/password`, rotated);
+    await w.write(rotatedVars(rotated));
+    rotatedPassword = rotated;
+    const plan = await w.run(["plan", "-no-color"]);
+    expect(plan.stdout).toMatch(/bmc_credentials_fingerprint\s+= \(sensitive value\)/);
+    expect(plan.stdout).not.toContain("forces replacement");
+    expect(plan.stdout + plan.stderr).not.toContain(rotated);
+    await healsInOneApply(nodes.map((n) => `rackform_machine.${resourceName(n)}`));
+    expect(await readFile(join(w.dir, "terraform.tfstate"), "utf8")).not.toContain(rotated);
+    // MAAS powers the nodes with the new password again.
+    const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
+    try {
+      for (const [n, v] of await maasView()) expect(await c.queryPowerState(v.split("/")[1]), n).toBe("on");
+    } finally {
+      await c.close();
+    }
+  });
 
   it("the flavor baseline edited in code (GPU count): the plan re-checks every BMC and changes nothing else", async () => {
     const tf = await readFile(join(w.dir, "main.tf"), "utf8");

@@ -50,7 +50,8 @@ describe.each(ENGINES)("day 2 of an 8-node MAAS rack under %s", (name) => {
     const err = first.stderr.replace(/\s+/g, " ");
     expect(err).toContain("Error: Drain gave up waiting for the disruption budget");
     expect(err).toContain(
-      "Raise -parallelism above the number of nodes minus max_unavailable (2), or re-apply to continue the rollout.",
+      "Raise the engine's parallelism above the number of nodes minus max_unavailable (2) " +
+        "(terraform apply -parallelism=N, cdktf deploy --terraform-parallelism=N), or re-apply to continue the rollout.",
     );
     // AND the nodes whose drain gave up are still joined, on the old image
     const failed = nodes.filter((n) => err.includes(`Slurm node ${n} was not drained`));

@@ -64,8 +64,43 @@ describe.each(ENGINES)("an 8-node rack under %s", (name) => {
         expect(new Set(machines.map((m) => String(m.values.id).split(":")[0]))).toEqual(new Set([backend]));
         const slurm = await slurmNodes(lab);
         expect(nodes.map((n) => [n, slurm.get(n)?.state])).toEqual(nodes.map((n) => [n, "IDLE"]));
+        const b = lab.backends!;
+        const from = { maas: b.maas.requests.length, ironic: b.ironic.requests.length, slurm: b.slurm.requests.length };
         const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
         expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+
+        // AND that no-op plan lists only the stack's own machines, at most one list per node, and reads nothing
+        // per node but what drift detection needs (issue 12)
+        expect(b.slurm.requests.length - from.slurm).toBeLessThanOrEqual(nodes.length);
+        if (backend === "maas") {
+          const sent = b.maas.requests.slice(from.maas);
+          const lists = sent.filter((r) => r.method === "GET" && r.path.endsWith("/api/2.0/machines/"));
+          expect(
+            lists.filter((r) => !/(^|&)id=/.test(r.query)).map((r) => r.query),
+            "whole-region lists",
+          ).toEqual([]);
+          expect(lists.length).toBeLessThanOrEqual(nodes.length);
+          // Per node: the host's power, which MAAS asks the BMC for (an outlet switched off must show), and the
+          // acceptance evidence; no machine is read on its own.
+          const perNode = sent.filter((r) => !lists.includes(r) && !r.path.endsWith("/boot-resources/"));
+          const shape = (r: (typeof sent)[number]) =>
+            `${r.method} ${r.path.replace(/\/(machines|nodes)\/[^/]+\//, "/$1/{id}/")}${r.op ? ` op=${r.op}` : ""}`;
+          expect([...new Set(perNode.map(shape))].sort()).toEqual([
+            "GET /MAAS/api/2.0/machines/{id}/ op=query_power_state",
+            "GET /MAAS/api/2.0/nodes/{id}/results/",
+          ]);
+          for (const s of new Set(perNode.map(shape))) {
+            const ids = new Set(
+              perNode.filter((r) => shape(r) === s).map((r) => /\/(?:machines|nodes)\/([^/]+)\//.exec(r.path)?.[1]),
+            );
+            expect(ids.size, s).toBe(nodes.length);
+          }
+        } else {
+          const sent = b.ironic.requests.slice(from.ironic);
+          // One shared field-selected node list and port list serve every node's machine, deployment and gate.
+          expect(sent.filter((r) => /^\/v1\/nodes\/[^/]+/.test(r.path)).map((r) => r.path)).toEqual([]);
+          expect(sent.length).toBeLessThanOrEqual(nodes.length);
+        }
       },
     );
   });

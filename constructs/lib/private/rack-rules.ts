@@ -156,10 +156,7 @@ const joinLine: Rule = (base, p) => {
 
 const agreeing: Rule = (base, p) => {
   if (!(BACKEND_KINDS as readonly unknown[]).includes(p.backend.kind)) return [];
-  return [
-    ...p.acceptance.problemsWith(p.flavor, p.acceptance.node.path),
-    ...p.backend.problemsWithImage(p.image, `rack ${base}`),
-  ];
+  return p.backend.problemsWithImage(p.image, `rack ${base}`);
 };
 
 const SETTINGS = ["flavor", "image", "acceptance", "backend", "cluster", "redfish"] as const;

@@ -2,18 +2,27 @@
  * `rackform plan-summary`: reads one or more `show -json` plans (files or stdin) and writes the Markdown summary.
  * I/O is passed in, so tests drive the same code path as the command.
  */
+import { type CommandSpec, helpText, parseCommand, UsageError } from "../args.js";
 import { renderMarkdown } from "./markdown.js";
 import { type PlanInput, summarise } from "./model.js";
 import { PlanJsonError, parsePlanJson } from "./plan-json.js";
 
-/** The command's usage text (also the line `rackform --help` shows). */
-export const PLAN_SUMMARY_USAGE = `plan-summary [--plan [RACK=]FILE]... [FILE]... [--out FILE]
-                              summarise \`terraform show -json PLANFILE\` (or \`tofu show -json\`) output as Markdown for
-                              a pull request: per rack, the nodes that power-cycle, reimage, re-run acceptance, join or
-                              leave the cluster; RACK labels a plan (else nodes group by PDU); no FILE or \`-\` reads stdin`;
+/** The command line of `rackform plan-summary`. */
+export const PLAN_SUMMARY: CommandSpec = {
+  name: "plan-summary",
+  brief: "summarise `show -json` plans as Markdown for a pull request",
+  positionals: "[FILE]...",
+  summary: `summarise \`terraform show -json PLANFILE\` (or \`tofu show -json\`) output as Markdown for a pull request:
+per rack, the nodes that power-cycle, reimage, re-run acceptance, join or leave the cluster;
+RACK labels a plan (else nodes group by PDU); no FILE or \`-\` reads stdin`,
+  options: [
+    { name: "--plan", value: "[RACK=]FILE", help: "a plan, labelled with its rack", multiple: true },
+    { name: "--out", value: "FILE", help: "write the Markdown to FILE instead of stdout" },
+  ],
+};
 
 /** Every flag the command accepts (pipelines are checked against it). */
-export const PLAN_SUMMARY_FLAGS: readonly string[] = ["--plan", "--out", "--help"];
+export const PLAN_SUMMARY_FLAGS: readonly string[] = [...PLAN_SUMMARY.options.map((o) => o.name), "--help"];
 
 /** What the command needs from the outside world. */
 export interface PlanSummaryIo {
@@ -40,38 +49,32 @@ export function parsePlanArg(arg: string): PlanArg {
   return { path: arg };
 }
 
-/** The arguments, or a usage error message. */
+/** The arguments, or a usage error message (one line naming the option and the fix). */
 export function parseArgs(args: readonly string[]): { plans: PlanArg[]; out?: string; help: boolean } | string {
-  const plans: PlanArg[] = [];
-  let out: string | undefined;
-  let help = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--help" || a === "-h") help = true;
-    else if (a === "--plan" || a === "--out") {
-      const v = args[++i];
-      if (v === undefined) return `${a} needs a value`;
-      if (a === "--plan") plans.push(parsePlanArg(v));
-      else out = v;
-    } else if (a.startsWith("--plan=")) plans.push(parsePlanArg(a.slice("--plan=".length)));
-    else if (a.startsWith("--out=")) out = a.slice("--out=".length);
-    else if (a.startsWith("-") && a !== "-") return `unknown flag ${a}`;
-    else plans.push({ path: a });
+  let parsed: ReturnType<typeof parseCommand>;
+  try {
+    parsed = parseCommand(PLAN_SUMMARY, args);
+  } catch (e) {
+    if (e instanceof UsageError) return e.message;
+    throw e;
   }
+  const plans: PlanArg[] = parsed.sequence.flatMap(([key, value]) =>
+    key === "plan" ? [parsePlanArg(value as string)] : key === "" ? [{ path: value as string }] : [],
+  );
   if (plans.length === 0) plans.push({ path: "-" });
-  if (plans.filter((p) => p.path === "-").length > 1) return "stdin (-) can be read only once";
-  return { plans, out, help };
+  if (plans.filter((p) => p.path === "-").length > 1) return "stdin (-) can be read only once; give it for one plan";
+  return { plans, out: parsed.values.out as string | undefined, help: parsed.help };
 }
 
 /** Runs the command; returns the exit code (0 written, 1 unreadable plan, 2 usage). */
 export async function planSummary(args: readonly string[], io: PlanSummaryIo): Promise<number> {
   const parsed = parseArgs(args);
   if (typeof parsed === "string") {
-    io.stderr(`rackform plan-summary: ${parsed}\nusage: rackform ${PLAN_SUMMARY_USAGE}\n`);
+    io.stderr(`rackform plan-summary: ${parsed}\n`);
     return 2;
   }
   if (parsed.help) {
-    io.stdout(`usage: rackform ${PLAN_SUMMARY_USAGE}\n`);
+    io.stdout(helpText(PLAN_SUMMARY));
     return 0;
   }
   const inputs: PlanInput[] = [];

@@ -1,7 +1,7 @@
 /** Plan review: `show -json` plans in, a per-rack model out, Markdown for a pull request out. */
 export {
+  PLAN_SUMMARY,
   PLAN_SUMMARY_FLAGS,
-  PLAN_SUMMARY_USAGE,
   type PlanArg,
   type PlanSummaryIo,
   parseArgs,

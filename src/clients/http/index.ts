@@ -7,6 +7,7 @@ export {
   type HttpRequest,
   type HttpResponse,
 } from "./core.js";
+export { nextPollMs, type PollPace, type PollSpec } from "./poll.js";
 export { backoffMs, IDEMPOTENT_METHODS, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry.js";
 export { mapLimit, Semaphore } from "./semaphore.js";
 export { SharedList, type SharedListOptions } from "./shared-list.js";

@@ -1,8 +1,13 @@
 /**
  * SharedList: one list request serves every concurrent reader, and optionally readers for `maxAgeMs` after it.
  * A write calls invalidate(); after it, no reader joins or reuses a list that started before the write.
+ * A poller passes `newerThan: mark()` taken after its previous read: any list started since then — by any poller —
+ * is as new as a read of its own, so the polls of many waits share one list request.
  * Batched reads of the MAAS machine list, Slurm nodes and Kubernetes nodes all stand on it.
  */
+
+/** Start tickets of every SharedList: a mark taken from one list orders its loads against later ones. */
+let ticket = 0;
 
 /** Options of a SharedList. */
 export interface SharedListOptions {
@@ -15,8 +20,8 @@ export interface SharedListOptions {
 /** Shares one list among concurrent readers. */
 export class SharedList<T> {
   private generation = 0;
-  private inflight: { gen: number; p: Promise<readonly T[]> } | undefined;
-  private last: { gen: number; at: number; list: readonly T[] } | undefined;
+  private inflight: { gen: number; started: number; p: Promise<readonly T[]> } | undefined;
+  private last: { gen: number; at: number; started: number; list: readonly T[] } | undefined;
   private loads = 0;
 
   constructor(
@@ -29,20 +34,35 @@ export class SharedList<T> {
     return this.loads;
   }
 
-  /** The list: a fresh enough finished one (unless `fresh`), the one in flight, or a new request. */
-  all(opts: { readonly fresh?: boolean } = {}): Promise<readonly T[]> {
+  /** A ticket: lists started after this call have a greater one (pass it later as `newerThan`). */
+  mark(): number {
+    return ticket;
+  }
+
+  /**
+   * The list: a fresh enough finished one (unless `fresh`), the one in flight, or a new request. With `newerThan`
+   * (a mark), any list that started after the mark will do, finished or not, however old `maxAgeMs` would call it.
+   */
+  all(opts: { readonly fresh?: boolean; readonly newerThan?: number } = {}): Promise<readonly T[]> {
     const now = this.opts.now ?? Date.now;
     const last = this.last;
-    if (!opts.fresh && last && last.gen === this.generation && now() - last.at < (this.opts.maxAgeMs ?? 0)) {
-      return Promise.resolve(last.list);
+    const after = opts.newerThan;
+    if (last && last.gen === this.generation) {
+      if (after !== undefined ? last.started > after : !opts.fresh && now() - last.at < (this.opts.maxAgeMs ?? 0)) {
+        return Promise.resolve(last.list);
+      }
     }
-    if (this.inflight && this.inflight.gen === this.generation) return this.inflight.p;
+    const flying = this.inflight;
+    if (flying && flying.gen === this.generation && (after === undefined || flying.started > after)) return flying.p;
     const gen = this.generation;
+    const started = ++ticket;
     this.loads++;
     const p = this.load().then(
       (list) => {
         if (this.inflight?.p === p) this.inflight = undefined;
-        if (gen === this.generation) this.last = { gen, at: now(), list };
+        if (gen === this.generation && (!this.last || this.last.started < started)) {
+          this.last = { gen, at: now(), started, list };
+        }
         return list;
       },
       (e: unknown) => {
@@ -50,7 +70,7 @@ export class SharedList<T> {
         throw e;
       },
     );
-    this.inflight = { gen, p };
+    this.inflight = { gen, started, p };
     return p;
   }
 

@@ -5,6 +5,7 @@
 import { ClientConfigError } from "../errors.js";
 import { CONTROLLER_CONCURRENCY, HttpCore, type HttpCoreOptions } from "../http/core.js";
 import { abortedError } from "../http/failures.js";
+import { nextPollMs, type PollSpec } from "../http/poll.js";
 import { abortableSleep } from "../http/retry.js";
 import { safeUrl } from "../redact.js";
 import { IronicError } from "./errors.js";
@@ -241,7 +242,14 @@ export class IronicClient {
       "power_state",
       "reservation",
     ];
-    const read = (nid: string, signal?: AbortSignal) => this.getNode(nid, { fields, signal });
+    // Each poll takes any node list started since its previous read (many waits, one list), else reads the node.
+    let mark: number | undefined;
+    const read = async (nid: string, signal?: AbortSignal) => {
+      const listed = mark === undefined ? undefined : await this.nodes.get(nid, fields, { newerThan: mark });
+      const n = listed ?? (await this.getNode(nid, { fields, signal }));
+      mark = this.nodes.mark();
+      return n;
+    };
     return waitForProvisionState({ read, redactor: this.core.redactor, ...this.opts.clock }, id, target, o);
   }
 
@@ -259,11 +267,12 @@ export class IronicClient {
   async waitForPowerState(
     id: string,
     target: "power on" | "power off",
-    o: { readonly timeoutMs?: number; readonly pollMs?: number; readonly signal?: AbortSignal } = {},
+    o: { readonly timeoutMs?: number; readonly pollMs?: PollSpec; readonly signal?: AbortSignal } = {},
   ): Promise<IronicNode> {
     const now = this.opts.clock?.now ?? Date.now;
     const timeoutMs = o.timeoutMs ?? 300_000;
-    const deadline = now() + timeoutMs;
+    const start = now();
+    const deadline = start + timeoutMs;
     for (;;) {
       const n = await this.getNode(id, {
         fields: ["name", "power_state", "target_power_state", "last_error"],
@@ -283,7 +292,7 @@ export class IronicClient {
       }
       try {
         await (this.opts.clock?.sleep ?? abortableSleep)(
-          Math.min(o.pollMs ?? 2_000, Math.max(0, deadline - now())),
+          Math.min(nextPollMs(o.pollMs ?? { minMs: 500, maxMs: 5_000 }, now() - start), Math.max(0, deadline - now())),
           o.signal,
         );
       } catch (e) {

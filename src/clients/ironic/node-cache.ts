@@ -45,8 +45,12 @@ export class NodeCache {
    * One node by uuid or name from a shared list with `fields`; undefined when the list does not hold it or is older
    * than this client's last direct read of it — the caller then reads the node directly (which also tells "absent").
    */
-  async get(id: string, fields: readonly string[]): Promise<IronicNode | undefined> {
-    const list = await this.nodesWith(fields).all();
+  async get(
+    id: string,
+    fields: readonly string[],
+    opts: { readonly newerThan?: number } = {},
+  ): Promise<IronicNode | undefined> {
+    const list = await this.nodesWith(fields).all(opts);
     const n = list.find((x) => x.uuid === id || x.name === id);
     return n && this.current(list, n) ? n : undefined;
   }
@@ -56,6 +60,11 @@ export class NodeCache {
     const ports = await this.portList.all();
     if (!this.current(ports, node)) return undefined;
     return ports.filter((p) => p.nodeUuid === node.uuid).map((p) => p.address);
+  }
+
+  /** A ticket for `newerThan`: lists started after this call serve a poller that passes it. */
+  mark(): number {
+    return this.portList.mark();
   }
 
   /** Records a direct read of a node: lists started before now no longer answer for it. */

@@ -1,5 +1,6 @@
 /** Polling a node until it settles in a wanted provision state, failing fast with Ironic's last_error. */
 import { abortedError } from "../http/failures.js";
+import { nextPollMs, type PollSpec } from "../http/poll.js";
 import { abortableSleep } from "../http/retry.js";
 import type { Redactor } from "../redact.js";
 import { IronicError } from "./errors.js";
@@ -23,8 +24,8 @@ export interface WaitForProvisionOptions {
   readonly failed?: readonly string[];
   /** @default 3_600_000 (deploy and cleaning of real servers take long) */
   readonly timeoutMs?: number;
-  /** @default 5_000 */
-  readonly pollMs?: number;
+  /** A fixed interval, or a pace sized to the step (http/poll.ts). @default { minMs: 2_000, maxMs: 30_000 } */
+  readonly pollMs?: PollSpec;
   readonly signal?: AbortSignal;
   /** Called when provision_state or target_provision_state changes. */
   readonly onProgress?: (n: IronicNode) => void;
@@ -48,7 +49,9 @@ export async function waitForProvisionState(
   const failed = new Set(opts.failed ?? IRONIC_FAILED_STATES);
   const now = deps.now ?? Date.now;
   const timeoutMs = opts.timeoutMs ?? 3_600_000;
-  const deadline = now() + timeoutMs;
+  const start = now();
+  const deadline = start + timeoutMs;
+  const pace = opts.pollMs ?? { minMs: 2_000, maxMs: 30_000 };
   let seen = "";
   let settledElsewhere = 0;
   for (;;) {
@@ -77,7 +80,8 @@ export async function waitForProvisionState(
       );
     }
     try {
-      await (deps.sleep ?? abortableSleep)(Math.min(opts.pollMs ?? 5_000, Math.max(0, deadline - now())), opts.signal);
+      const ms = Math.min(nextPollMs(pace, now() - start), Math.max(0, deadline - now()));
+      await (deps.sleep ?? abortableSleep)(ms, opts.signal);
     } catch (e) {
       throw abortedError(deps.redactor, { method: "GET", url: `node ${id}` }, e);
     }

@@ -93,7 +93,7 @@ export class MaasClient {
     }
     this.core.redactor.add(opts.apiKey, creds.tokenSecret, `&${creds.tokenSecret}`);
     this.t = new MaasTransport(this.core, this.apiRoot, creds, opts.oauth);
-    this.machines = new MachineCache(async () => parseMachines(await this.t.get("machines/")), {
+    this.machines = new MachineCache(async (ids) => parseMachines(await this.t.get("machines/", { id: ids })), {
       maxAgeMs: opts.machineListMaxAgeMs,
       now: opts.clock?.now,
     });
@@ -253,8 +253,15 @@ export class MaasClient {
     wanted: readonly (number | string)[],
     o: WaitForStatusOptions = {},
   ): Promise<MaasMachine> {
-    const read = async (id: string): Promise<MaasMachine> =>
-      (await this.machines.get(id, { fresh: true })) ?? this.getMachine(id);
+    // Each poll takes any list of this process's machines started since its previous read: many waits, one list.
+    let mark: number | undefined;
+    const read = async (id: string): Promise<MaasMachine> => {
+      const m =
+        (await this.machines.get(id, mark === undefined ? { fresh: true } : { newerThan: mark })) ??
+        (await this.getMachine(id));
+      mark = this.machines.mark();
+      return m;
+    };
     const events = (id: string) => this.events({ systemId: id, limit: 5 });
     return waitForStatus({ read, events, redactor: this.core.redactor, ...this.opts.clock }, systemId, wanted, o);
   }

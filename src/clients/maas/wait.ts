@@ -1,5 +1,6 @@
 /** Polling a machine until it reaches a wanted status, failing fast on a failure status with MAAS's own words. */
 import { abortedError } from "../http/failures.js";
+import { nextPollMs, type PollSpec } from "../http/poll.js";
 import { abortableSleep } from "../http/retry.js";
 import type { Redactor } from "../redact.js";
 import { MaasError } from "./errors.js";
@@ -12,8 +13,8 @@ export interface WaitForStatusOptions {
   readonly failed?: readonly (number | string)[];
   /** @default 1_800_000 (30 min: commissioning and deployment of GPU servers are slow) */
   readonly timeoutMs?: number;
-  /** @default 10_000 */
-  readonly pollMs?: number;
+  /** A fixed interval, or a pace sized to the step (http/poll.ts). @default { minMs: 2_000, maxMs: 30_000 } */
+  readonly pollMs?: PollSpec;
   readonly signal?: AbortSignal;
   /** Called when the status or status message changes. */
   readonly onProgress?: (m: MaasMachine) => void;
@@ -51,7 +52,9 @@ export async function waitForStatus(
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? abortableSleep;
   const timeoutMs = opts.timeoutMs ?? 1_800_000;
-  const deadline = now() + timeoutMs;
+  const start = now();
+  const deadline = start + timeoutMs;
+  const pace = opts.pollMs ?? { minMs: 2_000, maxMs: 30_000 };
   const wantText = [...want].map(statusLabel).join(" or ");
   let seen = "";
   for (;;) {
@@ -76,7 +79,7 @@ export async function waitForStatus(
       );
     }
     try {
-      await sleep(Math.min(opts.pollMs ?? 10_000, Math.max(0, deadline - now())), opts.signal);
+      await sleep(Math.min(nextPollMs(pace, now() - start), Math.max(0, deadline - now())), opts.signal);
     } catch (e) {
       throw abortedError(deps.redactor, { method: "GET", url: `machine ${systemId}` }, e);
     }

@@ -4,21 +4,14 @@
  */
 import { ClientConfigError, HttpStatusError, RedfishError } from "../errors.js";
 import { BMC_CONCURRENCY, HttpCore, type HttpCoreOptions } from "../http/core.js";
-import { mapLimit } from "../http/semaphore.js";
 import { safeUrl } from "../redact.js";
 import { BOOT_SOURCE_ENUM, tolerantAllowed } from "./allowable.js";
-import { collectInventory, isDeadLink, statusOf } from "./inventory.js";
-import {
-  actionInfoAllowed,
-  isObj,
-  lastSegment,
-  link,
-  members,
-  parseFirmware,
-  parseOutlet,
-  parseSystem,
-} from "./parse.js";
+import { expandLevels, recheck } from "./expand.js";
+import { statusOf } from "./inventory.js";
+import { actionInfoAllowed, isObj, lastSegment, link, members, parseOutlet, parseSystem } from "./parse.js";
 import { getOutlet, listPdus, setOutletPower } from "./pdu.js";
+import { readFirmware, readInventory } from "./read-inventory.js";
+import { type RefreshOutcome, refreshSince } from "./refresh.js";
 import { type ResetRequest, resolveResetType } from "./reset.js";
 import { type RedfishAuthMode, RedfishTransport } from "./transport.js";
 import type {
@@ -29,6 +22,7 @@ import type {
   OutletState,
   PduInfo,
   RedfishJson,
+  RefreshFingerprint,
   SystemState,
   TaskSnapshot,
 } from "./types.js";
@@ -73,6 +67,8 @@ const GUARDED = [
   "setBootOverride",
   "firmwareInventory",
   "inventory",
+  "recheck",
+  "refreshSince",
   "simpleUpdate",
   "listPdus",
   "getOutlet",
@@ -273,37 +269,50 @@ export class RedfishClient {
    * a member that answers 404/500 is skipped and named there instead of failing the whole list.
    */
   async firmwareInventory(warnings?: string[]): Promise<FirmwareInfo[]> {
-    const update = await this.t.getJson(await this.serviceLink("UpdateService"));
-    const inv = link(update, "FirmwareInventory");
-    if (!inv) return [];
-    const refs = members(await this.t.getJson(inv));
-    const items = await mapLimit(refs, this.parallel, async (r) => {
-      try {
-        return [parseFirmware(await this.t.getJson(r))];
-      } catch (e) {
-        if (!warnings || !isDeadLink(e)) throw e;
-        // The full URL, as collectInventory names its skipped members: a warning must say which BMC it was.
-        warnings.push(`skipped ${(e as HttpStatusError).url ?? r}: HTTP ${(e as HttpStatusError).status}`);
-        return [];
-      }
-    });
-    return items.flat().sort((a, b) => a.id.localeCompare(b.id));
+    const levels = expandLevels(await this.t.root());
+    const updateRef = await this.serviceLink("UpdateService");
+    return (await readFirmware(this.t, updateRef, { levels, parallel: this.parallel, warnings })).firmware;
   }
 
-  /** Hardware inventory of a system, read with bounded parallelism. */
+  /**
+   * Hardware inventory of a system, read with bounded parallelism; where the BMC offers `$expand`, in a few expanded
+   * GETs whose tags (`refresh`) let `recheck` tell later whether anything changed.
+   */
   async inventory(systemId?: string): Promise<Inventory> {
     const ref = await this.memberRef(await this.serviceLink("Systems"), systemId, "system");
-    const system = await this.t.getJson(ref);
-    const warnings: string[] = [];
-    const firmware = await this.firmwareInventory(warnings).catch((e) => {
-      if (e instanceof RedfishError && e.code === "RACKFORM_ERR_REDFISH_NOT_FOUND") return [];
-      if (!isDeadLink(e)) throw e;
-      warnings.push(`skipped ${(e as HttpStatusError).url ?? "UpdateService"}: HTTP ${(e as HttpStatusError).status}`);
-      return [];
-    });
-    const inv = await collectInventory(this.t, system, firmware, this.parallel, warnings);
+    const update = link(await this.t.root(), "UpdateService");
+    const inv = await readInventory(this.t, ref, update, this.parallel);
     for (const w of inv.warnings ?? []) this.core.log(`redfish ${this.origin}: inventory ${w}`);
     return inv;
+  }
+
+  /**
+   * Whether the resources behind a fingerprint (from `inventory().refresh`) are unchanged: one conditional GET each
+   * (If-None-Match where it holds an ETag, else a hash of the body). False when the BMC no longer advertises
+   * `$expand`. Also returns the fingerprint as the BMC now stands (to record after a change this process made).
+   */
+  async recheck(fp: RefreshFingerprint): Promise<{ unchanged: boolean; fingerprint: RefreshFingerprint }> {
+    if (expandLevels(await this.t.root()) === 0) return { unchanged: false, fingerprint: fp };
+    return recheck(this.t, fp);
+  }
+
+  /**
+   * A refresh against a fingerprint (see refresh.ts): unchanged, or the inventory and system state rebuilt from the
+   * payloads it re-read. Undefined when the BMC no longer advertises `$expand`: the fingerprint means nothing then.
+   */
+  async refreshSince(
+    fp: RefreshFingerprint,
+    known: { readonly bmcFirmwareVersion?: string } = {},
+  ): Promise<RefreshOutcome | undefined> {
+    if (expandLevels(await this.t.root()) === 0) return undefined;
+    const warnings: string[] = [];
+    const r = await refreshSince(this.t, fp, {
+      parallel: this.parallel,
+      knownBmcFirmware: known.bmcFirmwareVersion,
+      warnings,
+    });
+    for (const w of warnings) this.core.log(`redfish ${this.origin}: inventory ${w}`);
+    return r;
   }
 
   /** Starts UpdateService.SimpleUpdate and polls its Task until it ends (or times out). */

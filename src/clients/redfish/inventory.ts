@@ -9,6 +9,7 @@
  */
 import { HttpStatusError, isClientError, RedfishError } from "../errors.js";
 import { mapLimit } from "../http/semaphore.js";
+import type { JsonSource } from "./expand.js";
 import {
   interfaceMac,
   isAbsent,
@@ -26,7 +27,6 @@ import {
   simpleStorageDrives,
   str,
 } from "./parse.js";
-import type { RedfishTransport } from "./transport.js";
 import type { CpuInfo, DriveInfo, FirmwareInfo, GpuInfo, Inventory, RedfishJson } from "./types.js";
 
 /** Statuses that mean "not now" rather than "this link is dead": they are retried or reported, never skipped. */
@@ -49,11 +49,13 @@ type Collection = (ref: string | undefined) => Promise<RedfishJson[]>;
 
 /** Reads everything the inventory needs below `system`; skipped members are appended to `warnings`. */
 export async function collectInventory(
-  t: RedfishTransport,
+  t: JsonSource,
   system: RedfishJson,
   firmware: readonly FirmwareInfo[],
   parallel: number,
   warnings: string[] = [],
+  /** The Manager's FirmwareVersion when the caller already knows it is unchanged (the Manager is then not read). */
+  knownBmcFirmware?: string,
 ): Promise<Inventory> {
   const soft = async (ref: string): Promise<RedfishJson | undefined> => {
     try {
@@ -83,7 +85,7 @@ export async function collectInventory(
     collection(link(system, "Processors")),
     pcieDevices(t, system, read, soft),
     systemDrives(system, read, collection, soft),
-    managerFirmware(t, system, soft),
+    knownBmcFirmware ?? managerFirmware(t, system, soft),
   ]);
   const procSkipped = warnings.slice(skippedBefore).some((w) => w.includes("/Processors"));
 
@@ -125,7 +127,7 @@ async function interfaces(
   system: RedfishJson,
   strict: Collection,
   parallel: number,
-  t: RedfishTransport,
+  t: JsonSource,
 ): Promise<RedfishJson[]> {
   const std = await strict(link(system, "EthernetInterfaces"));
   if (std.some((i) => interfaceMac(i))) return std;
@@ -151,7 +153,7 @@ function summaryCpus(system: RedfishJson, found: number, skipped: boolean): CpuI
 
 /** FirmwareVersion of the manager that manages the system (Links.ManagedBy, else the service's only manager). */
 async function managerFirmware(
-  t: RedfishTransport,
+  t: JsonSource,
   system: RedfishJson,
   soft: (ref: string) => Promise<RedfishJson | undefined>,
 ): Promise<string | undefined> {
@@ -167,7 +169,7 @@ async function managerFirmware(
 
 /** PCIe devices of the system: System.PCIeDevices (a link array or a collection), else those of its chassis. */
 async function pcieDevices(
-  _t: RedfishTransport,
+  _t: JsonSource,
   system: RedfishJson,
   read: Read,
   soft: (ref: string) => Promise<RedfishJson | undefined>,

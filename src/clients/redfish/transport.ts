@@ -82,7 +82,23 @@ export class RedfishTransport {
 
   /** GET a resource as JSON, with its ETag (header, else @odata.etag). */
   async get(ref: string, signal?: AbortSignal): Promise<{ json: RedfishJson; etag?: string }> {
-    const res = await this.send("GET", ref, { signal });
+    return this.parsed(await this.send("GET", ref, { signal }));
+  }
+
+  /** GET with If-None-Match when an ETag is given: "not-modified" on 304, else the resource as `get` returns it. */
+  async getIfNoneMatch(
+    ref: string,
+    etag: string | undefined,
+  ): Promise<"not-modified" | { json: RedfishJson; etag?: string }> {
+    if (etag === undefined) return this.get(ref);
+    const res = await this.send("GET", ref, {
+      headers: { "if-none-match": etag },
+      okStatus: (s) => (s >= 200 && s < 300) || s === 304,
+    });
+    return res.status === 304 ? "not-modified" : this.parsed(res);
+  }
+
+  private parsed(res: HttpResponse): { json: RedfishJson; etag?: string } {
     const json = this.core.parseJson<unknown>(res);
     if (!isObj(json)) {
       throw new RedfishError("RACKFORM_ERR_REDFISH_BAD_PAYLOAD", `GET ${res.url}: expected a JSON object`, {

@@ -89,6 +89,22 @@ export interface Inventory {
   readonly bmcFirmwareVersion?: string;
   /** Linked resources skipped because they answered 404/500 or were not JSON: `skipped <url>: HTTP 404` (the client always sets it). */
   readonly warnings?: readonly string[];
+  /** Tags of the expanded reads this inventory came from; absent when the BMC offers no `$expand` (see expand.ts). */
+  readonly refresh?: RefreshFingerprint;
+}
+
+/** One expanded read as a later refresh compares it: by ETag (If-None-Match) when set, else by a hash of its body. */
+export interface RefreshTag {
+  /** The path with its `$expand` query. */
+  readonly path: string;
+  readonly etag?: string;
+  readonly hash: string;
+}
+
+/** The expanded System and FirmwareInventory reads that together cover every inventory value. */
+export interface RefreshFingerprint {
+  readonly system: RefreshTag;
+  readonly firmware?: RefreshTag;
 }
 
 /** A snapshot of a Redfish Task. */

@@ -15,7 +15,7 @@ export interface AcceptanceParams {
   readonly dcgmLevel: 1 | 2 | 3 | 4;
   /** Requested burn-in duration in seconds (simulated: the run takes the time profile's burnInMs). */
   readonly burnInS: number;
-  /** Minimum NCCL all_reduce bus bandwidth. @default 92% of the fabric line rate */
+  /** Minimum NCCL all_reduce bus bandwidth. @default 92 % of the fabric line rate rounded to 10 GB/s (370 on 8 × 400 Gb/s) */
   readonly ncclMinBusbwGBps?: number;
 }
 
@@ -149,7 +149,7 @@ export function measureAcceptance(world: World, node: LabNode, params: Acceptanc
   const expected = node.gpus.length;
   const visible = world.visibleGpus(node).length;
   const line = fabricLineRateGBps(node);
-  const minBusbw = params.ncclMinBusbwGBps ?? round1(line * 0.92);
+  const minBusbw = params.ncclMinBusbwGBps ?? Math.round((line * 0.92) / 10) * 10;
   const marginal = world.faults.find("marginal-nccl", { node: name });
   const busbw = marginal?.value !== undefined ? marginal.value : nominalBusbwGBps(node);
   const ranks = Math.max(1, visible);

@@ -94,12 +94,23 @@ function newPassword(body: unknown): string {
   return p;
 }
 
-async function route(world: World, log: RequestLog, req: IncomingMessage): Promise<{ status: number; body?: unknown }> {
+async function route(
+  world: World,
+  log: RequestLog,
+  req: IncomingMessage,
+  rates: RatesSource | undefined,
+): Promise<{ status: number; body?: unknown }> {
   const url = new URL(req.url ?? "/", "http://control");
   const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   const m = req.method ?? "GET";
   const known = { nodes: new Set(world.nodes.keys()), pdus: new Set(world.pdus.keys()) };
   if (m === "GET" && url.pathname === "/world") return { status: 200, body: worldSummary(world) };
+  if (m === "GET" && url.pathname === "/requests/rates" && rates) {
+    const since = Number(url.searchParams.get("since_ms") ?? 0);
+    if (!Number.isFinite(since) || since < 0)
+      throw new ControlError(400, "RACKFORM_ERR_LAB_BAD_QUERY", "since_ms: must be a time in ms since the epoch ≥ 0");
+    return { status: 200, body: rates(since) };
+  }
   if (m === "GET" && url.pathname === "/requests") {
     const since = Number(url.searchParams.get("since") ?? 0);
     const limit = Number(url.searchParams.get("limit") ?? Number.POSITIVE_INFINITY);
@@ -174,15 +185,19 @@ async function route(world: World, log: RequestLog, req: IncomingMessage): Promi
   throw new ControlError(404, "RACKFORM_ERR_LAB_NOT_FOUND", `no control endpoint ${m} ${url.pathname}`);
 }
 
+/** Requests and peak rate per service since a time (ms since the epoch): lab.ts computes them from the logs. */
+export type RatesSource = (sinceMs: number) => Record<string, { requests: number; peakPerSecond: number }>;
+
 /** Starts the control API on `host:port` (port 0 = any). */
 export async function startControlServer(
   world: World,
   log: RequestLog,
   host = "127.0.0.1",
   port = 0,
+  rates?: RatesSource,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res: ServerResponse) => {
-    route(world, log, req)
+    route(world, log, req, rates)
       .then(({ status, body }) => {
         if (body === undefined) return res.writeHead(status).end();
         res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));

@@ -79,6 +79,11 @@ interface Member {
   readonly dynamic: boolean;
   registered: boolean;
   gone: boolean;
+  /** Heartbeat state: since when the host has not been running, what the schedulers were told, when the OS is back. */
+  silentSince?: number;
+  slurmDown?: boolean;
+  notReady?: boolean;
+  backAt?: number;
 }
 
 /** Wires status listeners of MAAS and Ironic to the world's faults and to the schedulers. */
@@ -108,7 +113,7 @@ export function wireJoins(deps: JoinDeps): void {
       deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible, m.dynamic));
     if (m.targets.includes("kubernetes"))
       deps.kubernetes?.hooks.registerNode(m.name, kubeletRegistration(m.node, visible));
-    void heartbeat(m);
+    heartbeat(m);
   }
 
   /**
@@ -116,45 +121,68 @@ export function wireJoins(deps: JoinDeps): void {
    * through its BMC, or its outlet off): after SlurmdTimeout the node is DOWN "Not responding"; after the node monitor
    * grace period its Node's Ready condition is Unknown. When the host runs again, the OS boots: slurmd registers (the
    * node stays DOWN until RESUMEd, ReturnToService=0) and the kubelet posts Ready again.
+   * One ticker looks at every joined node (no timer per node: a 1,000-node lab would otherwise wake thousands of times
+   * a second); it runs while any node is joined.
    */
-  async function heartbeat(m: Member): Promise<void> {
-    // Short outages (a reboot) go unnoticed, as a real timeout outlasts them; the lab's instant profile has none.
-    const slurmTimeout = Math.max(world.time.duration("slurmdTimeoutMs"), MIN_SILENCE_MS);
-    const grace = Math.max(world.time.duration("nodeMonitorGraceMs"), MIN_SILENCE_MS);
-    const tick = Math.max(Math.min(slurmTimeout, grace) / 4, HEARTBEAT_TICK_MS);
-    let silentSince: number | undefined;
-    let slurmDown = false;
-    let notReady = false;
-    while (!m.gone) {
-      await clock.sleep(tick);
-      if (m.gone) return;
-      if (world.powerState(m.node) === "On") {
-        if (silentSince === undefined) {
-          // The kubelet's node status update: a Node deleted by hand stays gone (a running kubelet does not register
-          // again); one an admin created again by that name gets its status.
-          if (m.targets.includes("kubernetes")) deps.kubernetes?.hooks.kubeletStatusUpdate(m.name, kubeletOf(m));
-          continue;
+  const beating = new Set<Member>();
+  let ticking = false;
+
+  function heartbeat(m: Member): void {
+    beating.add(m);
+    if (!ticking) void ticker();
+  }
+
+  async function ticker(): Promise<void> {
+    ticking = true;
+    try {
+      // Short outages (a reboot) go unnoticed, as a real timeout outlasts them; the lab's instant profile has none.
+      const slurmTimeout = Math.max(world.time.duration("slurmdTimeoutMs"), MIN_SILENCE_MS);
+      const grace = Math.max(world.time.duration("nodeMonitorGraceMs"), MIN_SILENCE_MS);
+      const tick = Math.max(Math.min(slurmTimeout, grace) / 4, HEARTBEAT_TICK_MS);
+      while (beating.size > 0) {
+        await clock.sleep(tick);
+        for (const m of beating) {
+          if (m.gone) beating.delete(m);
+          else beat(m, slurmTimeout, grace);
         }
-        silentSince = undefined;
-        if (!slurmDown && !notReady) continue;
-        await clock.sleep(bootMs());
-        if (m.gone) return;
+      }
+    } finally {
+      ticking = false;
+    }
+  }
+
+  function beat(m: Member, slurmTimeout: number, grace: number): void {
+    const now = clock.now();
+    if (world.powerState(m.node) === "On") {
+      if (m.silentSince !== undefined) {
+        m.silentSince = undefined;
+        // The OS boots again before slurmd and the kubelet speak.
+        if (m.slurmDown || m.notReady) m.backAt = now + bootMs();
+      }
+      if (m.backAt !== undefined) {
+        if (now < m.backAt) return;
+        m.backAt = undefined;
         // slurmd registers again; slurmctld keeps what it knew of the node (features set with scontrol included).
-        if (slurmDown) deps.slurm?.hooks.registerNode(m.name, {});
-        if (notReady) deps.kubernetes?.hooks.kubeletPosting(m.name, true);
-        slurmDown = notReady = false;
-        continue;
+        if (m.slurmDown) deps.slurm?.hooks.registerNode(m.name, {});
+        if (m.notReady) deps.kubernetes?.hooks.kubeletPosting(m.name, true);
+        m.slurmDown = m.notReady = false;
+        return;
       }
-      silentSince ??= clock.now();
-      const silent = clock.now() - silentSince;
-      if (!slurmDown && m.targets.includes("slurm") && silent >= slurmTimeout) {
-        deps.slurm?.hooks.nodeLost(m.name);
-        slurmDown = true;
-      }
-      if (!notReady && m.targets.includes("kubernetes") && silent >= grace) {
-        deps.kubernetes?.hooks.kubeletPosting(m.name, false);
-        notReady = true;
-      }
+      // The kubelet's node status update: a Node deleted by hand stays gone (a running kubelet does not register
+      // again); one an admin created again by that name gets its status.
+      if (m.targets.includes("kubernetes")) deps.kubernetes?.hooks.kubeletStatusUpdate(m.name, kubeletOf(m));
+      return;
+    }
+    m.backAt = undefined; // off again while booting: the boot starts over when power returns
+    m.silentSince ??= now;
+    const silent = now - m.silentSince;
+    if (!m.slurmDown && m.targets.includes("slurm") && silent >= slurmTimeout) {
+      deps.slurm?.hooks.nodeLost(m.name);
+      m.slurmDown = true;
+    }
+    if (!m.notReady && m.targets.includes("kubernetes") && silent >= grace) {
+      deps.kubernetes?.hooks.kubeletPosting(m.name, false);
+      m.notReady = true;
     }
   }
 

@@ -58,6 +58,8 @@ export interface IronicRequestLogEntry {
   readonly status: number;
   /** Microversion the request was served at (null when negotiation failed or not under /v1). */
   readonly version: string | null;
+  /** Wall-clock time (ms since the epoch) the request arrived: the request rate the API sees. */
+  readonly at: number;
 }
 
 /** The running lab Ironic. */
@@ -163,16 +165,17 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
   const handler = (req: IncomingMessage, out: ServerResponse): void => {
     const method = (req.method ?? "GET").toUpperCase();
     const path = new URL(req.url ?? "/", "http://lab.invalid").pathname;
+    const at = Date.now();
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       try {
         const r = await serve(req, Buffer.concat(chunks).toString("utf8"));
-        requests.push({ method, path, status: r.status, version: r.version });
+        requests.push({ method, path, status: r.status, version: r.version, at });
         send(out, r.status, r.body, r.headers);
       } catch (e) {
         const err = e instanceof IronicHttpError ? e : fault(500, (e as Error).message, "Server");
-        requests.push({ method, path, status: err.status, version: err.headers[VERSION_HEADER] ?? null });
+        requests.push({ method, path, status: err.status, version: err.headers[VERSION_HEADER] ?? null, at });
         send(out, err.status, err.body, err.headers);
       }
     });

@@ -42,7 +42,11 @@ export interface MaasRequestLogEntry {
   readonly method: string;
   readonly path: string;
   readonly op: string | null;
+  /** The query string as sent (filters such as id=…&id=…), without the leading "?". */
+  readonly query: string;
   readonly status: number;
+  /** Wall-clock time (ms since the epoch) the request arrived: the request rate the region sees. */
+  readonly at: number;
 }
 
 /** The running lab region: an http handler plus test hooks. */
@@ -131,9 +135,12 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? "/", "http://lab.invalid").pathname;
     const method = (req.method ?? "GET").toUpperCase();
-    const opGuess = new URL(req.url ?? "/", "http://lab.invalid").searchParams.get("op") || null;
+    const search = new URL(req.url ?? "/", "http://lab.invalid").searchParams;
+    const opGuess = search.get("op") || null;
+    const query = search.toString();
+    const at = Date.now();
     serve(req, res).then(
-      ({ op, status }) => requests.push({ method, path, op, status }),
+      ({ op, status }) => requests.push({ method, path, op, query, status, at }),
       (e: unknown) => {
         const err =
           e instanceof MaasHttpError
@@ -141,7 +148,7 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
             : e instanceof SyntaxError
               ? new MaasHttpError(400, `Bad Request: ${e.message}`)
               : new MaasHttpError(500, `Internal server error: ${(e as Error).message}`);
-        requests.push({ method, path, op: opGuess, status: err.status });
+        requests.push({ method, path, op: opGuess, query, status: err.status, at });
         if (res.headersSent) return void res.end();
         if (typeof err.body === "string") sendText(res, err.status, err.body, err.headers);
         else sendJson(res, err.status, err.body);

@@ -66,6 +66,14 @@ const MESSAGES: Record<string, { text: string; resolution: string }> = {
     text: "The service is temporarily unavailable.  Retry in %1 seconds.",
     resolution: "Wait for the indicated retry duration and retry the operation.",
   },
+  QueryParameterValueFormatError: {
+    text: "The value '%1' for the parameter %2 is of a different format than the parameter can accept.",
+    resolution: "Correct the value for the query parameter in the request and resubmit the request.",
+  },
+  QueryParameterOutOfRange: {
+    text: "The value '%1' for the query parameter %2 is out of range %3.",
+    resolution: "Reduce the value for the query parameter to a value that is within range.",
+  },
   SessionLimitExceeded: {
     text: "The session establishment failed due to the number of simultaneous sessions exceeding the limit of the implementation.",
     resolution: "Reduce the number of other sessions before trying to establish the session or increase the limit.",

@@ -15,12 +15,22 @@ import { setTimeout as delay } from "node:timers/promises";
 import { createSecureContext, type SecureContext, TLSSocket } from "node:tls";
 import type { RequestLog } from "../request-log.js";
 import type { World } from "../world/model.js";
+import { hasQuirk } from "../world/quirks.js";
 import { DEFAULT_SESSION_LIMITS } from "../world/spec.js";
 import { bootOptionRoutes } from "./boot-options.js";
 import { errorBody, RedfishError } from "./errors.js";
 import { inventoryRoutes } from "./inventory.js";
 import { oemPciRoutes } from "./oem-pci.js";
 import { pduRoutes } from "./pdu.js";
+import {
+  bodyEtag,
+  type Expand,
+  ExpandQueryError,
+  expandBody,
+  MAX_EXPAND_LEVELS,
+  noneMatch,
+  parseExpand,
+} from "./representation.js";
 import { type Ctx, type Reply, Router, type Target } from "./router.js";
 import { serviceRoutes } from "./services.js";
 import { authenticate, PDU_SESSION_LIMIT, SessionStore, sessionRoutes } from "./sessions.js";
@@ -156,6 +166,7 @@ export class RedfishFleet {
     const address = req.socket.localAddress ?? "";
     const target = this.targets.get(address);
     const path = normalize(req.url ?? "/");
+    const query = (req.url ?? "").split("#")[0].split("?")[1] ?? "";
     const method = req.method ?? "GET";
     const name = target?.kind === "bmc" ? target.node.spec.name : target?.pdu.spec.id;
     res.on("close", () => {
@@ -164,6 +175,7 @@ export class RedfishFleet {
         time: new Date().toISOString(),
         method,
         path,
+        ...(query ? { query: decodeURIComponent(query) } : {}),
         host: req.headers.host ?? "",
         address,
         target: name,
@@ -207,6 +219,7 @@ export class RedfishFleet {
       }
       const body = await readBody(req);
       reply = this.dispatch(target, method, path, req, body);
+      if (method === "GET" && reply.status === 200) reply = this.represent(target, query, req, reply);
     } catch (e) {
       reply =
         e instanceof RedfishError
@@ -246,6 +259,42 @@ export class RedfishFleet {
       user,
     };
     return handler(ctx);
+  }
+
+  /**
+   * A GET's body as this BMC sends it: expanded when asked and supported, with its ETag (header and @odata.etag), or
+   * 304 without a body when If-None-Match names that ETag. A BMC with quirk no-expand-query ignores `$expand`; one
+   * with no-etags sends no ETag and ignores If-None-Match.
+   */
+  private represent(target: Target, query: string, req: IncomingMessage, reply: Reply): Reply {
+    const body = reply.body;
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return reply;
+    const node = target.kind === "bmc" ? target.node : undefined;
+    let expand: Expand | undefined;
+    try {
+      expand = node && !hasQuirk(node, "no-expand-query") ? parseExpand(query) : undefined;
+      if (expand && node && hasQuirk(node, "expand-one-level")) expand = { ...expand, levels: 1 };
+    } catch (e) {
+      if (!(e instanceof ExpandQueryError)) throw e;
+      throw new RedfishError(400, e.key, [e.value, "$expand", `1-${MAX_EXPAND_LEVELS}`]);
+    }
+    let out = body as Record<string, unknown>;
+    if (expand) {
+      out = expandBody(out, expand, (ref) => {
+        try {
+          const r = this.dispatch(target, "GET", normalize(ref), req, "");
+          return r.status === 200 && typeof r.body === "object" && r.body !== null ? (r.body as typeof out) : undefined;
+        } catch {
+          return undefined;
+        }
+      });
+    }
+    const { ETag: own, ...headers } = reply.headers ?? {};
+    if (node && hasQuirk(node, "no-etags")) return { status: 200, body: out, headers };
+    // An expanded representation is another representation: its ETag covers everything expanded into it.
+    const etag = expand || own === undefined ? bodyEtag(out) : own;
+    if (noneMatch(req.headers["if-none-match"], etag)) return { status: 304, headers: { ...headers, ETag: etag } };
+    return { status: 200, body: { ...out, "@odata.etag": etag }, headers: { ...headers, ETag: etag } };
   }
 
   private releaseHung(): void {

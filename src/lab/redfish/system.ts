@@ -4,6 +4,10 @@ import type { LabNode, World } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
 import { bootOrderFromRefs, bootOrderRefs } from "./boot-options.js";
 import { RedfishError } from "./errors.js";
+import { EXPAND_QUERY_SUPPORT } from "./representation.js";
+
+const { MaxLevels: _, ...ONE_LEVEL } = { ...EXPAND_QUERY_SUPPORT, Levels: false };
+
 import { type Ctx, collection, link, objectBody, ok, type Reply, type Route, status, systemOf } from "./router.js";
 
 /** Boot targets the lab's BMCs accept. */
@@ -30,8 +34,16 @@ function serviceRoot(ctx: Ctx): Reply {
     SessionService: link("/redfish/v1/SessionService"),
     AccountService: link("/redfish/v1/AccountService"),
     Links: { Sessions: link("/redfish/v1/SessionService/Sessions") },
-    ProtocolFeaturesSupported: { ExpandQuery: { ExpandAll: false }, SelectQuery: false, FilterQuery: false },
   };
+  const noExpand = ctx.target.kind === "pdu" || hasQuirk(ctx.target.node, "no-expand-query");
+  const oneLevel = ctx.target.kind === "bmc" && hasQuirk(ctx.target.node, "expand-one-level");
+  Object.assign(common, {
+    ProtocolFeaturesSupported: {
+      ...(noExpand ? {} : { ExpandQuery: oneLevel ? ONE_LEVEL : EXPAND_QUERY_SUPPORT }),
+      SelectQuery: false,
+      FilterQuery: false,
+    },
+  });
   if (ctx.target.kind === "pdu") {
     const p = ctx.target.pdu;
     return ok({

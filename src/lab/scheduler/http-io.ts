@@ -14,6 +14,8 @@ export interface SchedulerRequestLogEntry {
   readonly method: string;
   readonly path: string;
   readonly status: number;
+  /** Wall-clock time (ms since the epoch) the request arrived: the request rate the scheduler sees. */
+  readonly at: number;
 }
 
 /** Reads the whole request body as text. */

@@ -108,8 +108,9 @@ export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const method = (req.method ?? "GET").toUpperCase();
     const path = new URL(req.url ?? "/", "http://lab.invalid").pathname;
+    const at = Date.now();
     serve(req, res).then(
-      (status) => requests.push({ method, path, status }),
+      (status) => requests.push({ method, path, status, at }),
       (e: unknown) => {
         const err =
           e instanceof K8sStatusError
@@ -117,7 +118,7 @@ export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
             : e instanceof SyntaxError
               ? new K8sStatusError(400, "BadRequest", e.message)
               : new K8sStatusError(500, "InternalError", `Internal error occurred: ${(e as Error)?.message}`);
-        requests.push({ method, path, status: err.code });
+        requests.push({ method, path, status: err.code, at });
         if (res.headersSent) return void res.end();
         sendJson(res, err.code, err.body());
       },

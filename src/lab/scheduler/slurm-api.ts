@@ -156,12 +156,13 @@ export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const method = (req.method ?? "GET").toUpperCase();
     const path = new URL(req.url ?? "/", "http://lab.invalid").pathname;
+    const at = Date.now();
     const source = `[${req.socket.remoteAddress ?? "?"}]:${req.socket.remotePort ?? 0}`;
     serve(req, res, source).then(
-      (status) => requests.push({ method, path, status }),
+      (status) => requests.push({ method, path, status, at }),
       (e: unknown) => {
         const f = toFailure(e);
-        requests.push({ method, path, status: f.status });
+        requests.push({ method, path, status: f.status, at });
         if (res.headersSent) return void res.end();
         sendJson(res, f.status, { meta: meta({ source, user: "" }), errors: f.errors, warnings: [] });
       },

@@ -17,6 +17,11 @@ export const QUIRKS = {
     "GPUs appear in neither Processors nor PCIeDevices, only under Oem.<Vendor>.Links.PCIDevices with a numeric ClassCode",
   "empty-processors": "the Processors collection has no members; only ProcessorSummary.Count tells the CPU count",
   "blank-serials": "SerialNumber of the system and its GPUs is a string of spaces",
+  "no-expand-query":
+    "the service root advertises no ExpandQuery and $expand is ignored (the plain resource is served), as on BMCs without it",
+  "expand-one-level":
+    "ExpandQuery advertises no $levels (Levels false, no MaxLevels); $expand expands one level whatever $levels says",
+  "no-etags": "no ETag header and no @odata.etag on any resource, and If-None-Match is ignored",
   "vendor-message-ids": "400s carry the vendor's MessageId (iDRAC SUP0108 for a job already running) and Resolution",
 } as const;
 

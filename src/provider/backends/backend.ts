@@ -7,6 +7,7 @@
  *   which are thrown as typed client errors (the resource maps them to diagnostics);
  * - secrets (BMC password, API key) never reach a message, log line or fact.
  */
+import type { PollSpec } from "../../clients/http/poll.js";
 import type { Logger } from "../../framework/index.js";
 
 /** The backends rackform knows, as the user names them in `backend = "…"`. */
@@ -128,7 +129,7 @@ export interface AcceptanceParams {
   readonly dcgmLevel: number;
   /** Burn-in duration as the gate reads it, e.g. "72h" or "1h30m". */
   readonly burnIn: string;
-  /** Minimum NCCL all_reduce bus bandwidth; the gate's default (92 % of line rate) when undefined. */
+  /** Minimum NCCL all_reduce bus bandwidth; the gate's default (92 % of line rate rounded to 10 GB/s) when undefined. */
   readonly ncclMinBusbwGBps?: number;
 }
 
@@ -185,7 +186,7 @@ export interface OperationOptions {
   /** Aborted on timeout or StopProvider; the operation rejects soon after. */
   readonly signal: AbortSignal;
   /** Poll interval of status waits. @default the backend's (ProviderTimings.backendPollMs) */
-  readonly pollMs?: number;
+  readonly pollMs?: PollSpec;
 }
 
 /** Several enrolled machines match one identity: rackform will not guess which one is meant. */

@@ -42,12 +42,25 @@ export function backendFor(data: ProviderData, name: BackendName): Backend {
   return b;
 }
 
+/**
+ * How long a refresh may read machines from a list this process already holds (ProviderTimings): every machine of a
+ * plan from the same few lists (a new list only for machines none of them carries), so a no-op plan sends at most
+ * one list per node. A write by this process drops every list at once, and status waits take only lists started
+ * after their previous read, so this bounds only how far a plain read may lag behind the backend.
+ */
+const REFRESH_LIST_MAX_AGE_MS = 30_000;
+
 function build(data: ProviderData, name: BackendName): Backend {
   if (data.backendOverride) return data.backendOverride(name);
   if (name === "maas") {
     const s = data.backends.maas;
     if (!s) throw new BackendNotConfiguredError(name);
-    const client = new MaasClient({ url: s.url, apiKey: s.apiKey, core: data.core });
+    const client = new MaasClient({
+      url: s.url,
+      apiKey: s.apiKey,
+      core: data.core,
+      machineListMaxAgeMs: data.timings.refreshListMaxAgeMs ?? REFRESH_LIST_MAX_AGE_MS,
+    });
     return new MaasBackend(client, new MaasAcceptance(client, { core: data.core, apiKey: s.apiKey }), {
       pollMs: data.timings.backendPollMs,
     });
@@ -56,7 +69,13 @@ function build(data: ProviderData, name: BackendName): Backend {
   if (!s) throw new BackendNotConfiguredError(name);
   if (s.auth.type === "basic") data.core.redactor.add(s.auth.password);
   if (s.auth.type === "token") data.core.redactor.add(s.auth.token);
-  return new IronicBackend(new IronicClient({ url: s.url, auth: s.auth, core: data.core }), {
+  const client = new IronicClient({
+    url: s.url,
+    auth: s.auth,
+    core: data.core,
+    nodeListMaxAgeMs: data.timings.refreshListMaxAgeMs ?? REFRESH_LIST_MAX_AGE_MS,
+  });
+  return new IronicBackend(client, {
     pollMs: data.timings.backendPollMs,
     deployImages: s.deployImages === "unknown" ? undefined : s.deployImages,
   });

@@ -3,9 +3,12 @@
  * available. Each step is chosen from the state the node is in now (a state → step table, as metal3's host state
  * machine), so a run interrupted anywhere resumes where it stopped.
  */
+
 import { isClientError } from "../../clients/errors.js";
+import type { PollSpec } from "../../clients/http/poll.js";
 import { type IronicClient, IronicError, type IronicNode, type JsonPatchOp } from "../../clients/ironic/index.js";
 import type { ProvisionTarget } from "../../clients/ironic/types.js";
+import { DEFAULT_TIMINGS } from "../timings.js";
 import {
   type AcceptanceEvidence,
   type AcceptanceOptions,
@@ -30,7 +33,7 @@ import {
   withoutUserinfo,
 } from "./backend.js";
 import { acceptanceStep, lastEvidence } from "./ironic-acceptance.js";
-import { ironicPowerOn, ironicPowerState } from "./power.js";
+import { ironicHostPower, ironicPowerOn, ironicPowerState } from "./power.js";
 
 /** Ironic provision state → normalized state (ironic/common/states.py). Maintenance reads as "broken". */
 export const IRONIC_STATE_TABLE: Readonly<Record<string, MachineState>> = {
@@ -144,14 +147,14 @@ export interface IronicDeployImages {
 /** A Backend over one Ironic API. */
 export class IronicBackend implements Backend {
   readonly name = "ironic" as const;
-  private readonly pollMs: number;
+  private readonly pollMs: PollSpec;
   private readonly deployImages: IronicDeployImages | undefined;
 
   constructor(
     private readonly client: IronicClient,
-    opts: { readonly pollMs?: number; readonly deployImages?: IronicDeployImages } = {},
+    opts: { readonly pollMs?: PollSpec; readonly deployImages?: IronicDeployImages } = {},
   ) {
-    this.pollMs = opts.pollMs ?? 1000;
+    this.pollMs = opts.pollMs ?? DEFAULT_TIMINGS.backendPollMs;
     this.deployImages = opts.deployImages;
   }
 
@@ -437,8 +440,11 @@ export class IronicBackend implements Backend {
     return lastEvidence(listed ?? (await this.client.getNode(id, { signal })));
   }
 
-  powerState(id: string, signal?: AbortSignal): Promise<HostPower> {
-    return ironicPowerState(this.client, id, signal);
+  async powerState(id: string, signal?: AbortSignal): Promise<HostPower> {
+    // The power state Ironic's conductor keeps in sync, from the list a refresh shares (one list for every node);
+    // the same value a GET of the node returns.
+    const listed = await this.client.nodes.get(id, SHARED_FIELDS);
+    return listed ? ironicHostPower(listed) : ironicPowerState(this.client, id, signal);
   }
 
   powerOn(id: string, o: OperationOptions): Promise<void> {

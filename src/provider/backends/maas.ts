@@ -3,7 +3,9 @@
  * Finding is by hostname and MAC over the one shared machine list (MAAS lists no power addresses; reading them
  * would mean fetching every machine's BMC password, so the BMC address is not compared here).
  */
+
 import { isClientError } from "../../clients/errors.js";
+import type { PollSpec } from "../../clients/http/poll.js";
 import { SharedList } from "../../clients/http/shared-list.js";
 import {
   MAAS_FAILED_STATUSES,
@@ -13,6 +15,7 @@ import {
   MaasError,
   type MaasMachine,
 } from "../../clients/maas/index.js";
+import { DEFAULT_TIMINGS } from "../timings.js";
 import {
   type AcceptanceEvidence,
   type AcceptanceOptions,
@@ -125,16 +128,16 @@ function isNotFound(e: unknown): boolean {
 export class MaasBackend implements Backend {
   readonly name = "maas" as const;
   /** `acceptance` reaches what MaasClient lacks for the gate (script parameters, result output). */
-  private readonly pollMs: number;
+  private readonly pollMs: PollSpec;
 
   private readonly bootResources: SharedList<MaasBootResource>;
 
   constructor(
     private readonly client: MaasClient,
     private readonly acceptance: MaasAcceptance,
-    opts: { readonly pollMs?: number } = {},
+    opts: { readonly pollMs?: PollSpec } = {},
   ) {
-    this.pollMs = opts.pollMs ?? 1000;
+    this.pollMs = opts.pollMs ?? DEFAULT_TIMINGS.backendPollMs;
     // One boot-resource list serves every deployment read of a plan (a provider process lives one plan or apply).
     this.bootResources = new SharedList(() => this.client.catalog.listBootResources(), {
       maxAgeMs: BOOT_RESOURCE_LIST_MAX_AGE_MS,

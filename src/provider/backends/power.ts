@@ -4,8 +4,10 @@
  * (PUT /v1/nodes/{id}/states/power). A BMC that cannot be reached makes the answer "unknown", never an error: the
  * caller plans a power-on re-check of that one machine instead of failing the whole plan.
  */
+
 import { isClientError } from "../../clients/errors.js";
-import type { IronicClient } from "../../clients/ironic/index.js";
+import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
+import type { IronicClient, IronicNode } from "../../clients/ironic/index.js";
 import type { MaasClient } from "../../clients/maas/index.js";
 import type { HostPower, OperationOptions } from "./backend.js";
 
@@ -43,14 +45,20 @@ export async function maasPowerState(client: MaasClient, id: string, signal?: Ab
 }
 
 /** op=power_on, then op=query_power_state until the BMC says "on". */
-export async function maasPowerOn(client: MaasClient, id: string, o: OperationOptions, pollMs: number): Promise<void> {
+export async function maasPowerOn(
+  client: MaasClient,
+  id: string,
+  o: OperationOptions,
+  pollMs: PollSpec,
+): Promise<void> {
   if ((await maasPowerState(client, id, o.signal)) === "on") return;
   o.log.info("powering the host on through MAAS", { id });
   await client.powerOn(id, "rackform: the host of a deployed machine was off");
-  const deadline = Date.now() + POWER_ON_MS;
+  const start = Date.now();
+  const deadline = start + POWER_ON_MS;
   while ((await maasPowerState(client, id, o.signal)) !== "on") {
     if (Date.now() > deadline) throw new Error(`MAAS machine ${id} did not report power on`);
-    await sleep(o.pollMs ?? pollMs, o.signal);
+    await sleep(nextPollMs(o.pollMs ?? pollMs, Date.now() - start), o.signal);
   }
 }
 
@@ -63,6 +71,11 @@ export async function ironicPowerState(client: IronicClient, id: string, signal?
     fields: ["uuid", "power_state", "maintenance", "maintenance_reason", "fault"],
     signal,
   });
+  return ironicHostPower(n);
+}
+
+/** The host power a node's power_state, maintenance and fault say (a direct read or the shared node list). */
+export function ironicHostPower(n: IronicNode): HostPower {
   if (n.powerState === "power on") return "on";
   if (n.powerState === "power off") return "off";
   const refused = n.maintenance && n.fault === "power failure" && /\b401\b/.test(n.maintenanceReason ?? "");
@@ -74,7 +87,7 @@ export async function ironicPowerOn(
   client: IronicClient,
   id: string,
   o: OperationOptions,
-  pollMs: number,
+  pollMs: PollSpec,
 ): Promise<void> {
   if ((await ironicPowerState(client, id, o.signal)) === "on") return;
   o.log.info("powering the host on through Ironic", { id });

@@ -93,7 +93,7 @@ export const acceptanceSchema: Schema = {
     nccl_min_busbw_gbps: attr.number({
       optional: true,
       description:
-        "Minimum NCCL all_reduce bus bandwidth in GB/s, e.g. 370 on 400 Gb/s fabric. @default the gate's 92 % of line rate",
+        "Minimum NCCL all_reduce bus bandwidth in GB/s, e.g. 370 on 400 Gb/s fabric. @default the gate's: 92 % of the fabric line rate rounded to 10 GB/s (370 on 8 × 400 Gb/s)",
       validators: [numberBetween(1, 10_000)],
       planModifiers: [rerunUnlessImported()],
     }),

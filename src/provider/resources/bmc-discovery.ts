@@ -2,8 +2,16 @@
  * What rackform_bmc (and the inventory data source) do with a BMC: wait until it answers, read its inventory, and map
  * it to state values; plus the baseline read from `expected`. Kept apart from the resource so both types share it.
  */
+
 import { isClientError } from "../../clients/errors.js";
-import type { Inventory, RedfishClient, SystemState } from "../../clients/redfish/index.js";
+import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
+import type {
+  Inventory,
+  RedfishClient,
+  RefreshFingerprint,
+  RefreshTag,
+  SystemState,
+} from "../../clients/redfish/index.js";
 import {
   type Context,
   getList,
@@ -11,7 +19,9 @@ import {
   getObject,
   getString,
   isObjectValue,
+  type JsonValue,
   type ObjectValue,
+  type PrivateState,
   type Value,
 } from "../../framework/index.js";
 import type { Baseline } from "../conformance.js";
@@ -53,7 +63,7 @@ export async function discover(
     readonly op: string;
     readonly waitForReady: boolean;
     /** Between two attempts while the BMC boots (the client already retries each request). @default 1000 */
-    readonly pollMs?: number;
+    readonly pollMs?: PollSpec;
   },
 ): Promise<Discovered> {
   let last: unknown;
@@ -62,6 +72,7 @@ export async function discover(
     : `reading the BMC ${client.origin}`;
   try {
     return await bounded(ctx, opts.ms, opts.op, what, async (signal) => {
+      const start = Date.now();
       for (let attempt = 1; ; attempt++) {
         try {
           const inv = await client.inventory(systemId);
@@ -77,7 +88,7 @@ export async function discover(
             attempt,
             code: (e as { code?: string }).code,
           });
-          await new Promise((r) => setTimeout(r, opts.pollMs ?? 1_000));
+          await new Promise((r) => setTimeout(r, nextPollMs(opts.pollMs ?? 1_000, Date.now() - start)));
           if (signal.aborted) throw signal.reason;
         }
       }
@@ -139,4 +150,68 @@ export function baselineOf(resource: ObjectValue): Baseline | undefined {
       ? Object.fromEntries(Object.entries(fw).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])))
       : undefined,
   };
+}
+
+/** Private-state key of rackform_bmc's refresh fingerprint (see `fingerprintOf`). */
+export const PRIVATE_FINGERPRINT = "refresh";
+
+/**
+ * What a later refresh compares to skip the full read: the expanded System and FirmwareInventory reads of this
+ * discovery (undefined when the BMC offers no `$expand`: then every refresh reads everything, correctness first).
+ * Their ETags are kept only when the expanded System's ETag differs from the plain System's: a BMC that gives the
+ * expanded payload its resource's own ETag would answer 304 while a child (a NIC, a GPU) changed, so its payloads are
+ * compared by hash instead (a plain GET each, no body saved, still one request).
+ */
+export function fingerprintOf(d: Discovered): RefreshFingerprint | undefined {
+  const r = d.inv.refresh;
+  if (!r) return undefined;
+  const trusted = r.system.etag !== undefined && r.system.etag !== d.sys.etag;
+  const tag = (t: RefreshTag): RefreshTag => (trusted ? t : { path: t.path, hash: t.hash });
+  return { system: tag(r.system), ...(r.firmware ? { firmware: tag(r.firmware) } : {}) };
+}
+
+/** `priv` with the fingerprint set, or removed when undefined. */
+export function withFingerprint(priv: PrivateState, fp: RefreshFingerprint | undefined): PrivateState {
+  const { [PRIVATE_FINGERPRINT]: _, ...rest } = priv;
+  return fp ? { ...rest, [PRIVATE_FINGERPRINT]: JSON.parse(JSON.stringify(fp)) as JsonValue } : rest;
+}
+
+/** The fingerprint in private state, or undefined when there is none (or it is not one this provider wrote). */
+export function fingerprintIn(priv: PrivateState): RefreshFingerprint | undefined {
+  const v = priv[PRIVATE_FINGERPRINT];
+  const tag = (t: unknown): t is RefreshTag =>
+    typeof t === "object" &&
+    t !== null &&
+    typeof (t as RefreshTag).path === "string" &&
+    typeof (t as RefreshTag).hash === "string" &&
+    ["string", "undefined"].includes(typeof (t as RefreshTag).etag);
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  const { system, firmware } = v as Record<string, unknown>;
+  if (!tag(system) || (firmware !== undefined && !tag(firmware))) return undefined;
+  return { system, ...(firmware ? { firmware } : {}) };
+}
+
+/**
+ * A refresh against `fp` within `ms`: "unchanged" (one conditional GET each of the expanded System and
+ * FirmwareInventory), or what the node now is, rebuilt from those payloads, with the fingerprint to keep next;
+ * undefined when the fingerprint cannot be used (the BMC no longer offers `$expand`): read everything then.
+ * `knownBmcFirmware` (from state) stands for the Manager's version while the firmware is unchanged. Errors are the
+ * client's, as `discover` would have thrown them.
+ */
+export async function refreshedSince(
+  ctx: Context,
+  client: RedfishClient,
+  fp: RefreshFingerprint,
+  ms: number,
+  knownBmcFirmware: string | undefined,
+): Promise<"unchanged" | { readonly d: Discovered; readonly fingerprint?: RefreshFingerprint } | undefined> {
+  const r = await bounded(ctx, ms, "read", `reading the BMC ${client.origin}`, () =>
+    client.refreshSince(fp, { bmcFirmwareVersion: knownBmcFirmware }),
+  );
+  if (!r) return undefined;
+  if (r.unchanged) return "unchanged";
+  for (const w of r.inventory.warnings ?? [])
+    ctx.log.warn("BMC inventory incomplete", { endpoint: client.origin, detail: w });
+  // The new tags carry over the old ones' ETag trust (refresh.ts); none when the read rested on uncovered links.
+  return { d: { inv: r.inventory, sys: r.system }, fingerprint: r.inventory.refresh };
 }

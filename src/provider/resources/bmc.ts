@@ -29,8 +29,16 @@
  * found by the apply differs from the planned one (the device changed between plan and apply), the apply fails, keeps
  * the previous state and asks for a new plan.
  * Destroy only forgets the BMC: it powers nothing off and leaves boot settings as they are.
+ *
+ * Refresh cost (issue 12): where the BMC offers `$expand`, a full read leaves a fingerprint in private state (the
+ * expanded System and FirmwareInventory, by ETag or body hash; bmc-discovery.ts), and the next read of a conformant
+ * node only re-checks those two (If-None-Match → 304): unchanged, the state stands as it is, in 5 requests per BMC with
+ * the service root and the session's login and logout. A changed System (power, boot) rebuilds the inventory from the
+ * very payloads re-read, still 5 requests while the firmware is unchanged. No fingerprint, a BMC without `$expand`, a
+ * non-conformant node: everything is read, as before.
  */
-import type { RedfishClient } from "../../clients/redfish/index.js";
+import type { PollSpec } from "../../clients/http/poll.js";
+import type { RedfishClient, RefreshFingerprint } from "../../clients/redfish/index.js";
 import {
   type Context,
   type Diagnostics,
@@ -48,7 +56,17 @@ import {
 import { addClientError, isGone } from "../client-errors.js";
 import { conformanceDifferences, formatDifferences } from "../conformance.js";
 import { providerDataSlot } from "../data-slot.js";
-import { baselineOf, type Discovered, discover, inventoryValues, isUnreachable } from "./bmc-discovery.js";
+import {
+  baselineOf,
+  type Discovered,
+  discover,
+  fingerprintIn,
+  fingerprintOf,
+  inventoryValues,
+  isUnreachable,
+  refreshedSince,
+  withFingerprint,
+} from "./bmc-discovery.js";
 import { schemaAttributes } from "./bmc-schema.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, read: 2 * 60_000, update: 10 * 60_000 };
@@ -145,8 +163,8 @@ async function converge(
   ms: number,
   op: "create" | "update",
   diags: Diagnostics,
-  readyPollMs: number,
-): Promise<ObjectValue | undefined> {
+  readyPollMs: PollSpec,
+): Promise<{ state: ObjectValue; fingerprint?: RefreshFingerprint } | undefined> {
   const systemId = typeof plan.system_id === "string" ? plan.system_id : undefined;
   let d: Discovered;
   try {
@@ -190,7 +208,7 @@ async function converge(
         "change expected to accept it; the next plan re-checks it again.",
       path("expected"),
     );
-    return stateOf(plan, d, false);
+    return { state: stateOf(plan, d, false), fingerprint: fingerprintOf(d) };
   }
   if (bad) {
     diags.error(
@@ -206,6 +224,7 @@ async function converge(
     prior === null ||
     prior.boot_source_override_target !== target ||
     prior.boot_source_override_enabled !== plan.boot_source_override_enabled;
+  let fingerprint = fingerprintOf(d);
   if (target !== null && changed) {
     try {
       ctx.log.info("setting boot source override", { endpoint: client.origin, target, enabled });
@@ -217,8 +236,16 @@ async function converge(
       });
       return undefined;
     }
+    // The override changed the System: the fingerprint is re-taken (the inventory it stands for is unchanged), else
+    // the next refresh would read everything for a change this apply made. Failing that, there is none.
+    fingerprint =
+      fingerprint &&
+      (await client.recheck(fingerprint).then(
+        (r) => r.fingerprint,
+        () => undefined,
+      ));
   }
-  return stateOf(plan, d, true);
+  return { state: stateOf(plan, d, true), fingerprint };
 }
 
 /** The rackform_bmc resource; one instance per provider process. */
@@ -239,7 +266,11 @@ export function bmcResource(): Resource {
         "warning, conformant = false and a planned in-place update that re-checks the node, so one bad node never blocks " +
         "the plans of its neighbours; the re-check of drift records what it finds (a warning, not an error), so the " +
         "node's acceptance gate (bmc_gpu_count = this gpu_count) can run again and take a node that lost a GPU out of " +
-        "service in the same apply. Credentials come from the provider's redfish block. Destroy only forgets the " +
+        "service in the same apply. A refresh of a conforming node costs 5 Redfish requests where the BMC offers " +
+        "$expand (the service root, the session's login and logout, and one conditional GET each of the expanded " +
+        "System and FirmwareInventory), also when they changed (the node is re-read from them, and its Manager when " +
+        "its firmware changed); without $expand, or without a previous full read, everything is read. " +
+        "Credentials come from the provider's redfish block. Destroy only forgets the " +
         "BMC: it powers nothing off and changes no setting. Import with the endpoint or the system's URL.",
       attributes: schemaAttributes,
       blocks: { timeouts: timeoutsBlock(["create", "read", "update"]) },
@@ -262,7 +293,10 @@ export function bmcResource(): Resource {
       const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
       const poll = slot.get().timings.readyPollMs;
       const s = await converge(req.context, client(req.plan), req.plan, null, ms, "create", resp.diagnostics, poll);
-      if (s) resp.state = s;
+      if (s) {
+        resp.state = s.state;
+        resp.private = withFingerprint(resp.private, s.fingerprint);
+      }
     },
 
     async update(req, resp) {
@@ -278,22 +312,37 @@ export function bmcResource(): Resource {
         resp.diagnostics,
         poll,
       );
-      if (s) resp.state = s;
+      if (s) {
+        resp.state = s.state;
+        resp.private = withFingerprint(resp.private, s.fingerprint);
+      }
     },
 
     async read(req, resp) {
       const st = req.state;
       const systemId = typeof st.system_id === "string" ? st.system_id : undefined;
       const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
+      // A conformant node whose expanded System and FirmwareInventory are unchanged since the last full read has
+      // nothing new to record: two conditional GETs instead of the whole walk. A non-conformant one is read in full,
+      // so its warning is repeated and its re-check planned from fresh values.
+      const fp = st.conformant === true ? fingerprintIn(req.private) : undefined;
       let d: Discovered;
+      let next: RefreshFingerprint | undefined;
       try {
-        d = await discover(req.context, client(st), systemId, { ms, op: "read", waitForReady: false });
+        const bmcFirmware = typeof st.bmc_firmware_version === "string" ? st.bmc_firmware_version : undefined;
+        const r = fp ? await refreshedSince(req.context, client(st), fp, ms, bmcFirmware) : undefined;
+        if (r === "unchanged") return;
+        if (r) ({ d, fingerprint: next } = r);
+        else {
+          d = await discover(req.context, client(st), systemId, { ms, op: "read", waitForReady: false });
+          next = fingerprintOf(d);
+        }
       } catch (e) {
         if (isGone(e) && st.conformant !== null) {
           resp.state = null;
         } else if (isUnreachable(e) && st.conformant !== null) {
           resp.state = { ...st, conformant: false };
-          resp.private = { ...resp.private, [PRIVATE_DRIFT]: false };
+          resp.private = withFingerprint({ ...resp.private, [PRIVATE_DRIFT]: false }, undefined);
           resp.diagnostics.warning(
             // The node in every per-node summary: the engines fold warnings of one summary into the first.
             `BMC not answering; node marked non-conformant: ${origin(getString(st, "endpoint")!)}`,
@@ -305,7 +354,7 @@ export function bmcResource(): Resource {
       }
       const bad = nonConformance(st, d);
       resp.state = stateOf(st, d, bad === undefined);
-      resp.private = { ...resp.private, [PRIVATE_DRIFT]: bad !== undefined };
+      resp.private = withFingerprint({ ...resp.private, [PRIVATE_DRIFT]: bad !== undefined }, next);
       if (bad) {
         const gone = vanishedGpus(st, d);
         resp.diagnostics.warning(

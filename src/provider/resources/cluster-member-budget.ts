@@ -94,7 +94,8 @@ export async function waitForSlot(
       diags.error(
         "Drain gave up waiting for the disruption budget",
         `${what} was not drained: ${e.message}. ${unchanged}\n` +
-          `Raise -parallelism above the number of nodes minus max_unavailable (${max}), or re-apply to continue the rollout.`,
+          `Raise the engine's parallelism above the number of nodes minus max_unavailable (${max}) ` +
+          "(terraform apply -parallelism=N, cdktf deploy --terraform-parallelism=N), or re-apply to continue the rollout.",
         path("max_unavailable"),
       );
     } else if (e instanceof OperationTimeoutError) {

@@ -144,7 +144,8 @@ export const clusterMemberSchema: Schema = {
         "looked at again every 250 ms while a drain waits. The others stay in the cluster. A node's slot is given " +
         "back when it rejoins, or when its chain stops in this run (failed drain, release, deploy or acceptance gate: " +
         "the rollout goes on without it), it leaves the scheduler for good, or its machine is deleted. The value applies to drains of this apply even " +
-        "when it is set in the same change. Keep -parallelism above the number of nodes minus max_unavailable: a " +
+        "when it is set in the same change. Keep the engine's parallelism (terraform apply -parallelism, cdktf deploy --terraform-parallelism; " +
+        "default 10) above the number of nodes minus max_unavailable: a " +
         "waiting drain holds one of the engine's parallel operations, and when nothing but waiting drains is left " +
         "the waiting ones fail (the node stays joined) instead of hanging; re-apply to continue. " +
         "@default no limit: every node drains as soon as the engine gets to it",

@@ -111,7 +111,7 @@ async function converge(
       const pduId = await resolvePdu(client, configuredPdu);
       let o = await client.getOutlet(pduId, outletId);
       if (o.powerState !== wanted) {
-        if (wanted === "On") await data.powerOnTurn();
+        if (wanted === "On") await data.powerOnTurn(endpoint, pduId);
         ctx.log.info("switching PDU outlet", {
           endpoint,
           pdu: pduId,
@@ -151,7 +151,8 @@ export function pduOutletResource(): Resource {
       version: 0,
       description:
         "The power state of one outlet of a Redfish rack PDU (DMTF RackPDU Outlet, switched with #Outlet.PowerControl). " +
-        "Power-ons in one run are spaced by the provider's redfish.power_on_interval. Import with the outlet's URL.",
+        "Power-ons on one PDU are spaced by the provider's redfish.power_on_interval; different PDUs power on in parallel. " +
+        "Import with the outlet's URL.",
       attributes: {
         id: attr.string({
           computed: true,

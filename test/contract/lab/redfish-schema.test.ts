@@ -67,6 +67,7 @@ describe("lab Redfish payloads against DMTF JSON Schema", () => {
   let t: TestLab;
   let ajv: Ajv;
   const payloads = new Map<string, unknown>();
+  const expanded = new Map<string, unknown>();
 
   beforeAll(async () => {
     ajv = loadSchemas();
@@ -101,9 +102,16 @@ describe("lab Redfish payloads against DMTF JSON Schema", () => {
       payloads.set(`${n.name} VirtualMedia (inserted)`, await get(cd["@odata.id"]));
       const chassis = await get(root.Chassis["@odata.id"]);
       payloads.set(`${n.name} Chassis`, await get(chassis.Members[0]["@odata.id"]));
+      // Expanded payloads (DSP0266 $expand): checked whole, and each resource expanded inside them on its own.
+      expanded.set(`${n.name} ComputerSystem $expand=.($levels=3)`, await get(`${sys}?$expand=.($levels=3)`));
+      expanded.set(`${n.name} ComputerSystem $expand=*($levels=2)`, await get(`${sys}?$expand=*($levels=2)`));
       const us = await get(root.UpdateService["@odata.id"]);
       payloads.set(`${n.name} UpdateService`, us);
       const fw = await get(us.FirmwareInventory["@odata.id"]);
+      expanded.set(
+        `${n.name} FirmwareInventory $expand=.`,
+        await get(`${us.FirmwareInventory["@odata.id"]}?$expand=.`),
+      );
       for (const m of fw.Members)
         payloads.set(`${n.name} SoftwareInventory ${m["@odata.id"]}`, await get(m["@odata.id"]));
       const upd = await call(t, bmc, "POST", us.Actions["#UpdateService.SimpleUpdate"].target, {
@@ -178,5 +186,28 @@ describe("lab Redfish payloads against DMTF JSON Schema", () => {
       if (!validate(body)) failures.push(`${label} (${type}): ${ajv.errorsText(validate.errors, { separator: "; " })}`);
     }
     expect(failures).toEqual([]);
+  });
+
+  it("expanded payloads validate whole, and so does every resource expanded inside them whose schema is in the fixtures", () => {
+    const failures: string[] = [];
+    const checked = new Set<string>();
+    const visit = (label: string, v: unknown, top: boolean): void => {
+      if (Array.isArray(v)) for (const x of v) visit(label, x, false);
+      if (typeof v !== "object" || v === null) return;
+      const o = v as Record<string, unknown>;
+      const type = o["@odata.type"];
+      const file = typeof type === "string" ? /^#([A-Za-z]+)\.(?:(v\d+_\d+_\d+)\.)?/.exec(type) : null;
+      const present = file && existsSync(join(SCHEMA_DIR, file[2] ? `${file[1]}.${file[2]}.json` : `${file[1]}.json`));
+      if (typeof type === "string" && (top || present)) {
+        const validate = schemaFor(ajv, type);
+        checked.add(type.split(".")[0]);
+        if (!validate(o)) failures.push(`${label} ${o["@odata.id"]} (${type}): ${ajv.errorsText(validate.errors)}`);
+      }
+      for (const x of Object.values(o)) visit(label, x, false);
+    };
+    for (const [label, body] of expanded) visit(label, body, true);
+    expect(failures).toEqual([]);
+    for (const want of ["#ComputerSystem", "#EthernetInterface", "#Processor", "#PCIeDevice", "#SoftwareInventory"])
+      expect(checked, `no expanded ${want} checked`).toContain(want);
   });
 });

@@ -89,7 +89,11 @@ describe("IronicClient on loopback", () => {
         last_error: "Timeout reached while waiting for callback",
       },
     ];
-    const url = await serve((_q, res) => json(res, 200, { uuid: "u1", name: "gpu-1", ...(states.shift() ?? {}) }));
+    // The first poll reads the node, later ones the shared node list (a list of one here).
+    const url = await serve((q, res) => {
+      const node = { uuid: "u1", name: "gpu-1", ...(states.shift() ?? {}) };
+      json(res, 200, q.url?.startsWith("/v1/nodes?") ? { nodes: [node] } : node);
+    });
     const c = new IronicClient({ url, clock: noSleep });
     const e = await c
       .waitForProvisionState("u1", "active", { pollMs: 1 })
@@ -102,15 +106,16 @@ describe("IronicClient on loopback", () => {
   });
 
   it("fails a provision wait when the node settles back in another stable state (a failed manage)", async () => {
-    const url = await serve((_q, res) =>
-      json(res, 200, {
+    const url = await serve((q, res) => {
+      const node = {
         uuid: "u1",
         name: null,
         provision_state: "enroll",
         target_provision_state: null,
         last_error: "Failed to get power state: BMC unreachable",
-      }),
-    );
+      };
+      json(res, 200, q.url?.startsWith("/v1/nodes?") ? { nodes: [node] } : node);
+    });
     const c = new IronicClient({ url, clock: noSleep });
     const e = await c
       .waitForProvisionState("u1", "manageable", { pollMs: 1 })

@@ -215,6 +215,20 @@ describe("batched reads", () => {
     expect(lists()).toBe(3);
   });
 
+  it("lists only the machines it was asked about (id=…), never the whole region, for single-machine reads", async () => {
+    // GIVEN a region of 12 machines of which this client reads 3
+    const all = Array.from({ length: 12 }, (_, i) => maas.add(`region-${i}`).system_id);
+    const mine = [all[2], all[5], all[9]];
+    const before = maas.requests.length;
+    // WHEN it reads them concurrently
+    const got = await Promise.all(mine.map((id) => client.machines.get(id)));
+    // THEN one list request carries exactly their ids, and MAAS answers with those machines only
+    expect(got.map((m) => m?.systemId)).toEqual(mine);
+    const sent = maas.requests.slice(before).filter((r) => r.method === "GET");
+    expect(sent).toHaveLength(1);
+    expect(sent[0].query.getAll("id").sort()).toEqual([...mine].sort());
+  });
+
   it("concurrent status waits of several machines share each poll's list request", async () => {
     const ms = [
       maas.add("a", 1, "Commissioning"),

@@ -15,11 +15,13 @@ const lists = () => maas.requests.filter((r) => r.method === "GET" && r.path.end
 
 describe("MachineCache and direct reads", () => {
   it("fails to answer from a kept list older than a direct read of the machine; a later list answers again", async () => {
-    // GIVEN a client keeping finished lists for a minute, and a list taken while the machine was commissioning
+    // GIVEN a client keeping finished lists for a minute, and one list of both its machines taken while they were
+    // commissioning
     const client = new MaasClient({ url: maas.url, apiKey: "ck:tk:s3cretTOKEN", machineListMaxAgeMs: 60_000 });
     const m = maas.add("gpu-01", 1, "Commissioning");
     const other = maas.add("gpu-02", 1, "Commissioning");
-    expect((await client.machines.get(m.system_id))?.statusName).toBe("Commissioning");
+    const first = await Promise.all([client.machines.get(m.system_id), client.machines.get(other.system_id)]);
+    expect(first.map((x) => x?.statusName)).toEqual(["Commissioning", "Commissioning"]);
 
     // WHEN MAAS finishes commissioning (no write by this client) and a caller reads the machine directly
     Object.assign(maas.machines.get(m.system_id)!, { status: 4, status_name: "Ready" });

@@ -121,8 +121,8 @@ describe("acceptance through MAAS testing scripts", () => {
     expect(status).toBe("Failed testing");
     expect(result.status_name).toBe("Failed");
     expect(doc.passed).toBe(false);
-    expect(doc.nccl).toMatchObject({ busbw_gbps: 300, passed: false, min_busbw_gbps: 368 });
-    expect(doc.failures).toContain("nccl: all_reduce busbw 300 GB/s below the minimum 368 GB/s");
+    expect(doc.nccl).toMatchObject({ busbw_gbps: 300, passed: false, min_busbw_gbps: 370 });
+    expect(doc.failures).toContain("nccl: all_reduce busbw 300 GB/s below the minimum 370 GB/s");
   });
 });
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
-const MAIN = join(import.meta.dirname, "../../../src/lab/main.ts");
+const MAIN = join(import.meta.dirname, "../../../src/cli/main.ts");
 
 describe("lab up (composed)", () => {
   const dir = mkdtempSync(join(tmpdir(), "rackform-lab-up-"));
@@ -19,7 +19,7 @@ describe("lab up (composed)", () => {
     const out = join(dir, "lab.json");
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", MAIN, "up", "--nodes", "1", "--profile", "instant", "--state-dir", dir, "--out", out],
+      ["--import", "tsx", MAIN, "lab", "up", "--nodes", "1", "--profile", "instant", "--state-dir", dir, "--out", out],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     children.push(child);

@@ -92,14 +92,18 @@ describe("MAAS lab OAuth", () => {
     expect((await call(lab, "version/", { key: "labconsumer:labtoken:wrong" })).status).toBe(401);
   });
 
-  it("logs every request with method, path, op and status", async () => {
+  it("logs every request with method, path, op, query, status and arrival time", async () => {
+    const before = Date.now();
     await call(lab, "users/", { op: "whoami" });
     expect(lab.maas.requests.at(-1)).toEqual({
       method: "GET",
       path: "/MAAS/api/2.0/users/",
       op: "whoami",
+      query: "op=whoami",
       status: 200,
+      at: expect.any(Number),
     });
+    expect(lab.maas.requests.at(-1)!.at).toBeGreaterThanOrEqual(before);
     expect(lab.maas.requests.some((r) => r.status === 401)).toBe(true);
   });
 });

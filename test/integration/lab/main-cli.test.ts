@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
-const MAIN = join(import.meta.dirname, "../../../src/lab/main.ts");
+const MAIN = join(import.meta.dirname, "../../../src/cli/main.ts");
 
 describe("lab up", () => {
   const dir = mkdtempSync(join(tmpdir(), "rackform-lab-cli-"));
@@ -20,7 +20,7 @@ describe("lab up", () => {
     const out = join(dir, "lab.json");
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", MAIN, "up", "--nodes", "2", "--profile", "instant", "--state-dir", dir, "--out", out],
+      ["--import", "tsx", MAIN, "lab", "up", "--nodes", "2", "--profile", "instant", "--state-dir", dir, "--out", out],
       {
         stdio: ["ignore", "pipe", "pipe"],
       },
@@ -47,12 +47,14 @@ describe("lab up", () => {
     expect(await exited).toBe(0);
   });
 
-  it("fails with usage and exit code 2 without --out", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", MAIN, "up"], { stdio: ["ignore", "pipe", "pipe"] });
+  it("fails with one line naming --out and exit code 2 without it", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", MAIN, "lab", "up"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     const code = await new Promise<number | null>((r) => child.on("exit", r));
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^usage: lab up/);
+    expect(stderr).toBe("rackform lab up: --out is required: rackform lab up --out lab.json\n");
   });
 });

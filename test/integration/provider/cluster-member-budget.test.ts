@@ -114,7 +114,8 @@ describe("rackform_cluster_member disruption budget (slurm)", () => {
     expect(text).toContain("error Drain gave up waiting for the disruption budget @ max_unavailable");
     expect(text).toContain("the nodes being recycled (gpu-01) cannot take their next step");
     expect(text).toContain(
-      "Raise -parallelism above the number of nodes minus max_unavailable (1), or re-apply to continue the rollout.",
+      "Raise the engine's parallelism above the number of nodes minus max_unavailable (1) " +
+        "(terraform apply -parallelism=N, cdktf deploy --terraform-parallelism=N), or re-apply to continue the rollout.",
     );
     expect(text).toContain("The node stays joined; nothing was changed.");
     expect(drained("gpu-02")).toBe(false);

@@ -75,7 +75,11 @@ export async function providerFor(
 ): Promise<ProviderProcess> {
   let data: ProviderData | undefined;
   // Polls every 20 ms: the lab runs on a fast profile, so a real-hardware interval would only be waited out.
-  const provider = rackformProvider({ timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20 } });
+  const provider = rackformProvider({
+    // Lists are not kept between reads: each step of these tests stands for a new plan, which the engines run in a
+    // new provider process.
+    timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20, refreshListMaxAgeMs: 0 },
+  });
   const configure = provider.configure.bind(provider);
   const srv = createServer({
     ...provider,

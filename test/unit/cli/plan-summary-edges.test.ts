@@ -325,7 +325,9 @@ describe("plan-summary command", () => {
     expect(missing.out.stderr).toContain("nope.json: ENOENT");
     const bad = fakeIo({});
     expect(await planSummary(["--bogus"], bad.io)).toBe(2);
-    expect(bad.out.stderr).toContain("unknown flag --bogus");
+    expect(bad.out.stderr).toBe(
+      "rackform plan-summary: unknown option --bogus; `rackform plan-summary --help` lists the options\n",
+    );
   });
 
   it("parses RACK=FILE, keeps '=' in file names with a path, and refuses stdin twice", () => {
@@ -337,6 +339,6 @@ describe("plan-summary command", () => {
       out: undefined,
       help: false,
     });
-    expect(parseArgs(["-", "--plan", "r1=-"])).toBe("stdin (-) can be read only once");
+    expect(parseArgs(["-", "--plan", "r1=-"])).toBe("stdin (-) can be read only once; give it for one plan");
   });
 });

@@ -70,7 +70,7 @@ const doc = (over: Record<string, unknown> = {}) => ({
   gpu_count: 8,
   gpu_count_expected: 8,
   dcgm: { level: 3, passed: true, tests: [{ name: "PCIe", result: "Pass" }] },
-  nccl: { busbw_gbps: 375, min_busbw_gbps: 368, passed: true },
+  nccl: { busbw_gbps: 375, min_busbw_gbps: 370, passed: true },
   burn_in: { requested_s: 3600, passed: true, xid_errors: 0 },
   xid_events: [],
   firmware: [{ component: "bmc", version: "1.2.3", sha256: "x" }],

@@ -20,7 +20,7 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly dcgmLevel?: number;
   /**
-  * Minimum NCCL all_reduce bus bandwidth in GB/s, e.g. 370 on 400 Gb/s fabric. @default the gate's 92 % of line rate
+  * Minimum NCCL all_reduce bus bandwidth in GB/s, e.g. 370 on 400 Gb/s fabric. @default the gate's: 92 % of the fabric line rate rounded to 10 GB/s (370 on 8 × 400 Gb/s)
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#nccl_min_busbw_gbps Acceptance#nccl_min_busbw_gbps}
   */
