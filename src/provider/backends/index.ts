@@ -8,8 +8,9 @@ import { MaasBackend } from "./maas.js";
 import { MaasAcceptance } from "./maas-acceptance.js";
 
 export * from "./backend.js";
-export { IRONIC_STATE_TABLE, IronicBackend, type IronicDeployImages } from "./ironic.js";
+export { IronicBackend, type IronicDeployImages } from "./ironic.js";
 export { IRONIC_ACCEPTANCE_STEP } from "./ironic-acceptance.js";
+export { IRONIC_STATE_TABLE } from "./ironic-states.js";
 export { MAAS_STATE_TABLE, MaasBackend } from "./maas.js";
 export { MAAS_ACCEPTANCE_SCRIPT, MaasAcceptance } from "./maas-acceptance.js";
 
