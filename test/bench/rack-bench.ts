@@ -12,9 +12,10 @@
  * A failed apply is reported (error count and first messages), never thrown, so one lost node keeps the others' figures.
  */
 
-import { mkdtemp, readFile } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import { engine as findEngine, type Workdir } from "../support/engines.js";
@@ -176,11 +177,13 @@ async function one(
 ): Promise<Row> {
   const stateDir = await mkdtemp(join(tmpdir(), "rf-rack-bench-"));
   const lab = await startLab({ nodes, profile: values.profile, speed: Number(values.speed), stateDir });
+  let workdir: string | undefined;
   try {
     if (backend === "maas") await uploadGoldenImage(lab);
     const eng = findEngine(values.engine as "terraform" | "tofu");
     const names = lab.info.nodes.map((n) => n.name);
     const w = await rackStack(eng, cliConfig, lab, backend, names);
+    workdir = w.dir;
     // A node that never registers would hold the apply for the default 30 min; bound the members' wait instead.
     const main = await readFile(join(w.dir, "main.tf"), "utf8");
     await w.write({
@@ -232,6 +235,9 @@ async function one(
     return { ...row, planS: noop.wallS, plan: planCounts, planRssMiB: noop.peakMiB, planSummary: noop.summary };
   } finally {
     await lab.close();
+    // The lab's state (its CA key included) and the engine's workdir are the bench's own: nothing stays in /tmp.
+    await rm(stateDir, { recursive: true, force: true });
+    if (workdir) await rm(workdir, { recursive: true, force: true });
   }
 }
 
@@ -239,6 +245,7 @@ async function main(): Promise<void> {
   const sizes = (positionals[0] ?? "8,64,512").split(",").map(Number);
   const backends = values.backend.split(",") as ("maas" | "ironic")[];
   const cliConfig = await freshInstall([builtProvider()]);
+  process.on("exit", () => rmSync(dirname(cliConfig), { recursive: true, force: true }));
   const speed = Number(values.speed);
   console.log(
     `rack bench: ${values.engine}, lab profile "${values.profile}" at speed factor ${speed}, power_on_interval ${POWER_ON_INTERVAL_MS} ms, ` +
