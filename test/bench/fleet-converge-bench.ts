@@ -210,63 +210,34 @@ async function converge(backend: Backend, stackCount: number, perStack: number):
     const t1 = performance.now();
     for (const s of stacks) await createState(eng.bin, s, join(dir, "state-init"), env(s.name));
     console.log(`  states created (one stack after another): ${((performance.now() - t1) / 1000).toFixed(1)} s`);
-    for (const s of stacks) await rm(join(dir, `provider-cpu.${s.name}.log`), { force: true });
 
-    const rates = sampleRates(lab);
-    const tApply = performance.now();
-    const results: StackResult[] = await Promise.all(
-      stacks.map(async (s) => {
-        const r = await runEngine(
-          eng.bin,
-          ["apply", "-auto-approve", "-no-color", `-parallelism=${Math.min(perStack, 64)}`, "-lock-timeout=10m"],
-          s.dir,
-          env(s.name),
-        );
-        if (process.env.RF_BENCH_DEBUG) console.log(r.stdout);
-        return {
-          name: s.name,
-          nodes: perStack,
-          applyS: r.wallS,
-          ok: r.code === 0,
-          errors: errorsOf(r.stderr),
-          engineCpuS: r.engineCpuS,
-        };
-      }),
-    );
-    const applyS = (performance.now() - tApply) / 1000;
-    const applied = rates.stop();
-    const applyProviders = await Promise.all(
-      stacks.map((s) => providerFigures(join(dir, `provider-cpu.${s.name}.log`))),
-    );
-    for (const s of stacks) await rm(join(dir, `provider-cpu.${s.name}.log`), { force: true });
-    report("apply", nodes, applyS, cp.totalMs / 1000, results, applyProviders, applied);
-
-    const noopRates = sampleRates(lab);
-    const tPlan = performance.now();
-    const plans = await Promise.all(
-      stacks.map(async (s) => {
-        const r = await runEngine(
-          eng.bin,
-          ["plan", "-no-color", "-detailed-exitcode", `-parallelism=${Math.min(perStack, 64)}`, "-lock-timeout=10m"],
-          s.dir,
-          env(s.name),
-        );
-        return {
-          name: s.name,
-          nodes: perStack,
-          applyS: r.wallS,
-          ok: r.code === 0,
-          errors: errorsOf(r.stderr),
-          engineCpuS: r.engineCpuS,
-        };
-      }),
-    );
-    const planS = (performance.now() - tPlan) / 1000;
-    const planned = noopRates.stop();
-    const planProviders = await Promise.all(
-      stacks.map((s) => providerFigures(join(dir, `provider-cpu.${s.name}.log`))),
-    );
-    report("no-op plan", nodes, planS, undefined, plans, planProviders, planned);
+    const P = `-parallelism=${Math.min(perStack, 64)}`;
+    /** Every stack at once, each by its own engine: the wall, each stack's outcome, provider figures and rates. */
+    const everyStack = async (what: string, args: string[], criticalS?: number) => {
+      for (const s of stacks) await rm(join(dir, `provider-cpu.${s.name}.log`), { force: true });
+      const rates = sampleRates(lab);
+      const t = performance.now();
+      const results: StackResult[] = await Promise.all(
+        stacks.map(async (s) => {
+          const r = await runEngine(eng.bin, args, s.dir, env(s.name));
+          if (process.env.RF_BENCH_DEBUG) console.log(r.stdout);
+          return {
+            name: s.name,
+            nodes: perStack,
+            applyS: r.wallS,
+            ok: r.code === 0,
+            errors: errorsOf(r.stderr),
+            engineCpuS: r.engineCpuS,
+          };
+        }),
+      );
+      const wallS = (performance.now() - t) / 1000;
+      const seen = rates.stop();
+      const providers = await Promise.all(stacks.map((s) => providerFigures(join(dir, `provider-cpu.${s.name}.log`))));
+      report(what, nodes, wallS, criticalS, results, providers, seen);
+    };
+    await everyStack("apply", ["apply", "-auto-approve", "-no-color", P, "-lock-timeout=10m"], cp.totalMs / 1000);
+    await everyStack("no-op plan", ["plan", "-no-color", "-detailed-exitcode", P, "-lock-timeout=10m"]);
   } finally {
     await lab.close();
     await pg?.stop();
