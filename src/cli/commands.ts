@@ -1,4 +1,5 @@
 /** The command lines of the `rackform` subcommands and the overview `rackform --help` prints. */
+import { PROFILES } from "../lab/index.js";
 import type { CommandSpec } from "./args.js";
 import { oneOf, wholeNumber } from "./args.js";
 import { LAB_UP } from "./lab-up.js";
@@ -36,14 +37,29 @@ export const DEMO: CommandSpec = {
   summary:
     "start the lab, print the plan summary and `cdktf deploy` an example from outlet-off to joined in Slurm\nthrough a real engine; exits 0 when every node joined and `cdktf diff` then shows no changes",
   options: [
-    { name: "--nodes", value: "N", help: "nodes in the lab's rack (default 8)", parse: wholeNumber(1, 1024) },
+    {
+      name: "--nodes",
+      value: "N",
+      help: "lab nodes, in racks of 8 (default 8); above 8 the demo deploys every rack (fleet-rollout)",
+      parse: wholeNumber(1, 1024),
+    },
     {
       name: "--engine",
       value: "E",
       help: "terraform or tofu (default: terraform if on PATH, else the OpenTofu build)",
       parse: oneOf(["terraform", "tofu"]),
     },
-    { name: "--example", value: "NAME", help: "the app under examples/ to deploy (default gpu-rack)" },
+    {
+      name: "--example",
+      value: "NAME",
+      help: "the app under examples/ to deploy (default gpu-rack; fleet-rollout above 8 nodes, with a local PostgreSQL)",
+    },
+    {
+      name: "--profile",
+      value: "P",
+      help: `the lab's time profile: ${Object.keys(PROFILES).join(", ")} (default demo)`,
+      parse: oneOf(Object.keys(PROFILES)),
+    },
     { name: "--dir", value: "DIR", help: "the demo's working directory, emptied first (default ./.rackform/demo)" },
     { name: "--keep", help: "keep the lab running after the deploy, until Ctrl-C" },
   ],

@@ -181,3 +181,46 @@ locals {
 
 ${nodes.map((n) => node(info, n, opts)).join("\n")}`;
 }
+
+/** Nodes per rack in the lab the demo starts (the lab's default spec). */
+export const NODES_PER_RACK = 8;
+
+/** Examples whose stacks keep their state in PostgreSQL (RACKFORM_PG_CONN_STR): the demo starts one for them. */
+const PG_EXAMPLES: ReadonlySet<string> = new Set(["fleet-rollout"]);
+
+/** What the demo deploys for its options: which example, whether it needs PostgreSQL, and the line saying so. */
+export interface DemoChoice {
+  readonly example: string;
+  readonly postgres: boolean;
+  /** Printed before the lab starts: which racks are deployed and how (undefined for the default 8-node demo). */
+  readonly note?: string;
+}
+
+/**
+ * `--nodes N` above one rack (8) builds ceil(N / 8) racks; without `--example` the demo then deploys the
+ * fleet-rollout example (one stack per rack, the first rack a canary wave) so every rack converges. gpu-rack, chosen
+ * explicitly, deploys the first rack only, and the note says so.
+ */
+export function chooseExample(nodes: number, example?: string): DemoChoice {
+  const racks = Math.max(1, Math.ceil(nodes / NODES_PER_RACK));
+  const chosen = example ?? (racks > 1 ? "fleet-rollout" : "gpu-rack");
+  const postgres = PG_EXAMPLES.has(chosen);
+  const state = postgres ? "; state in a local PostgreSQL the demo starts" : "";
+  if (chosen === "fleet-rollout") {
+    const why = example ? "" : `--nodes ${nodes} builds ${racks} racks of up to ${NODES_PER_RACK}: `;
+    return {
+      example: chosen,
+      postgres,
+      note: `${why}deploying examples/fleet-rollout, one stack per rack in waves (the first rack a canary)${state}`,
+    };
+  }
+  if (chosen === "gpu-rack" && racks > 1) {
+    const first = Math.min(nodes, NODES_PER_RACK);
+    return {
+      example: chosen,
+      postgres,
+      note: `examples/gpu-rack deploys the lab's first rack only (${first} of ${nodes} nodes); --example fleet-rollout deploys every rack`,
+    };
+  }
+  return { example: chosen, postgres };
+}

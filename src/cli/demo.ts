@@ -2,7 +2,8 @@
  * `rackform demo`: the main job. Starts the lab (a simulated 8-node GPU rack on loopback), installs the provider into a
  * filesystem mirror, and deploys the default CDKTF example (examples/gpu-rack) with `cdktf deploy --auto-approve`
  * through a real engine (Terraform, else OpenTofu): the plan summary a reviewer would read first, the deploy, a
- * `cdktf diff` that must show no changes, and the rack as the engine recorded it.
+ * `cdktf diff` that must show no changes, and the rack as the engine recorded it. Above one rack (`--nodes` > 8) it
+ * deploys examples/fleet-rollout, every stack (`cdktf deploy '*'`) in its wave, with a local PostgreSQL for the state.
  */
 import { spawn } from "node:child_process";
 import {
@@ -21,7 +22,8 @@ import { fileURLToPath } from "node:url";
 import { authorizationHeader, parseApiKey } from "../clients/maas/index.js";
 import { type Lab, type LabInfo, startLab } from "../lab/index.js";
 import { UsageError } from "./args.js";
-import { type DemoImage, demoImageUrl } from "./demo-config.js";
+import { chooseExample, type DemoImage, demoImageUrl } from "./demo-config.js";
+import { type DemoPostgres, postgresBin, startDemoPostgres } from "./demo-postgres.js";
 import { install, type ProviderPackage } from "./install.js";
 
 /** Options of the demo. */
@@ -31,8 +33,10 @@ export interface DemoOptions {
   readonly dir: string;
   readonly keep: boolean;
   readonly pkg: ProviderPackage;
-  /** The example under examples/ to deploy. @default "gpu-rack" (the app of the root cdktf.json) */
+  /** The example under examples/ to deploy. @default "gpu-rack" for one rack, "fleet-rollout" above 8 nodes */
   readonly example?: string;
+  /** The lab's time profile. @default "demo" */
+  readonly profile?: string;
 }
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -59,7 +63,7 @@ type Run = { code: number; out: string };
 /** Runs a command; its output streams to the terminal when `show`, else is kept for an error report. */
 function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, show: boolean): Promise<Run> {
   return new Promise((done, fail) => {
-    if (show) process.stdout.write(`\n$ ${bin.split("/").pop()} ${args.join(" ")}\n`);
+    if (show) process.stdout.write(`\n$ ${[bin.split("/").pop(), ...args.map(quote)].join(" ")}\n`);
     const c = spawn(bin, args, { cwd, env, stdio: ["ignore", show ? "inherit" : "pipe", show ? "inherit" : "pipe"] });
     let out = "";
     c.stdout?.on("data", (d) => {
@@ -212,14 +216,25 @@ export function copyExample(exampleDir: string, project: string): string {
   return join(project, "main.ts");
 }
 
-const PASTE_VARS = ["TF_CLI_CONFIG_FILE", "RACKFORM_LAB_FILE", "TERRAFORM_BINARY_NAME"] as const;
-const DEMO_SECRETS = ["TF_VAR_redfish_password", "TF_VAR_maas_api_key", "TF_VAR_slurm_token"] as const;
+const PASTE_VARS = [
+  "TF_CLI_CONFIG_FILE",
+  "RACKFORM_LAB_FILE",
+  "TERRAFORM_BINARY_NAME",
+  "RACKFORM_PG_CONN_STR",
+  "TF_CLI_ARGS_apply",
+] as const;
+const DEMO_SECRETS = ["TF_VAR_redfish_password", "TF_VAR_maas_api_key", "TF_VAR_slurm_token", "PGPASSWORD"] as const;
 
 /**
  * Keeps the lab running until Ctrl-C, whether or not every node joined, and prints what to paste to keep using the
  * project: the non-secret variables as `export` lines, and the secrets (TF_VAR_*) as a 0600 file to source — never
  * printed.
  */
+/** A value as one shell word (single-quoted when it holds more than plain path characters). */
+function quote(v: string): string {
+  return /^[\w./:@=-]+$/.test(v) ? v : `'${v.replaceAll("'", "'\\''")}'`;
+}
+
 async function keepLab(dir: string, project: string, env: NodeJS.ProcessEnv): Promise<void> {
   const secrets = join(dir, "secrets.env");
   const tfVars = DEMO_SECRETS.flatMap((k) => (env[k] === undefined ? [] : [[k, env[k]] as const]));
@@ -227,8 +242,8 @@ async function keepLab(dir: string, project: string, env: NodeJS.ProcessEnv): Pr
     mode: 0o600,
   });
   const lines = [
-    ...PASTE_VARS.map((k) => `export ${k}=${env[k]}`),
-    `. ${secrets}   # TF_VAR_* secrets of this lab (0600; not printed)`,
+    ...PASTE_VARS.flatMap((k) => (env[k] === undefined ? [] : [`export ${k}=${quote(env[k])}`])),
+    `. ${secrets}   # this lab's secrets: TF_VAR_*${env.PGPASSWORD === undefined ? "" : ", PGPASSWORD"} (0600; not printed)`,
     `cd ${project} && ${join(ROOT, "node_modules", ".bin", "cdktf")} diff ${CDKTF_FLAGS.join(" ")}`,
   ];
   process.stdout.write(
@@ -246,17 +261,21 @@ export async function demo(opts: DemoOptions): Promise<number> {
   const engineName = engine.split("/").pop();
   const cdktf = join(ROOT, "node_modules", ".bin", "cdktf");
   if (!existsSync(cdktf)) throw new Error(`${cdktf} is missing: run \`npm ci\` (cdktf-cli is a dev dependency)`);
-  const example = join(ROOT, "examples", opts.example ?? "gpu-rack", "main.ts");
+  const choice = chooseExample(opts.nodes, opts.example);
+  const example = join(ROOT, "examples", choice.example, "main.ts");
   if (!existsSync(example)) {
     const have = readdirSync(join(ROOT, "examples")).filter((d) => existsSync(join(ROOT, "examples", d, "main.ts")));
     throw new UsageError(`--example: no example ${JSON.stringify(opts.example)}; choose one of ${have.join(", ")}`);
   }
+  if (choice.postgres) postgresBin(); // fails with what to install before anything starts
+  if (choice.note) process.stdout.write(`demo: ${choice.note}\n`);
   const dir = resolve(opts.dir);
   rmSync(dir, { recursive: true, force: true });
   const project = join(dir, "project");
   mkdirSync(project, { recursive: true });
-  const lab: Lab = await startLab({ nodes: opts.nodes, profile: "demo", stateDir: join(dir, "lab") });
+  const lab: Lab = await startLab({ nodes: opts.nodes, profile: opts.profile ?? "demo", stateDir: join(dir, "lab") });
   let keptEnv: NodeJS.ProcessEnv | undefined;
+  let pg: DemoPostgres | undefined;
   try {
     const labFile = join(dir, "lab.json");
     lab.writeInfo(labFile);
@@ -279,6 +298,14 @@ export async function demo(opts: DemoOptions): Promise<number> {
       ...(lab.info.maas ? { TF_VAR_maas_api_key: lab.info.maas.apiKey } : {}),
       ...(lab.info.slurm ? { TF_VAR_slurm_token: lab.info.slurm.token } : {}),
     };
+    if (choice.postgres) {
+      pg = await startDemoPostgres();
+      process.stdout.write("postgres: a local server for the stacks' state (RACKFORM_PG_CONN_STR)\n");
+      env.RACKFORM_PG_CONN_STR = pg.connStr;
+      env.PGPASSWORD = pg.password;
+      // New stacks' first applies take the pg backend's database-wide creation lock one at a time: wait, don't fail.
+      env.TF_CLI_ARGS_apply = "-lock-timeout=10m";
+    }
     keptEnv = env;
     const step = async (args: string[], show: boolean): Promise<Run | undefined> => {
       const r = await run(cdktf, args, project, env, show);
@@ -306,7 +333,9 @@ export async function demo(opts: DemoOptions): Promise<number> {
     process.stdout.write(`\nThe plan, as a reviewer reads it:\n\n${await planSummary(plans, env)}`);
 
     const started = Date.now();
-    if (!(await step(["deploy", "--auto-approve", ...CDKTF_FLAGS], true))) return 1;
+    // Every stack, in the waves their dependencies make (cdktf refuses a bare deploy of more than one stack).
+    const which = stacks.length > 1 ? ["*"] : [];
+    if (!(await step(["deploy", ...which, "--auto-approve", ...CDKTF_FLAGS], true))) return 1;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
 
     let state: StateResource[] = [];
@@ -332,6 +361,7 @@ export async function demo(opts: DemoOptions): Promise<number> {
   } finally {
     // --keep keeps the lab whether the deploy converged or not: a half-converged rack is worth looking at.
     if (opts.keep && keptEnv) await keepLab(dir, project, keptEnv);
+    await pg?.stop();
     await lab.close();
   }
 }

@@ -96,6 +96,7 @@ async function run(cmd: string | undefined, rest: readonly string[], io: CliIo):
         keep: v.keep === true,
         pkg: rackformPackage(),
         example: v.example as string | undefined,
+        profile: v.profile as string | undefined,
       });
     }
     case "plan-summary": {
