@@ -2,6 +2,7 @@
  * The README's main job: `rackform demo` deploys the default CDKTF example (examples/gpu-rack) with
  * `cdktf deploy --auto-approve` through a real engine — outlet, BMC, MAAS, golden image, acceptance gate, Slurm for a
  * simulated 8-node rack — prints the plan summary first and the rack after, and exits 0 with an empty `cdktf diff`.
+ * Above one rack it deploys every rack: fleet-rollout's stacks in their waves, with a PostgreSQL of its own for state.
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -12,18 +13,23 @@ import { describe, expect, it } from "vitest";
 import { ENGINES, engine } from "../support/engines.js";
 import { ROOT } from "../support/rackform-e2e.js";
 
+/** Runs `rackform demo` with `args`; the demo's output, both streams. */
+function demo(args: string[]): Promise<{ code: number; text: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(ROOT, "dist/cli/main.js"), "demo", ...args],
+      { env: { ...process.env, TF_CLI_CONFIG_FILE: "" }, maxBuffer: 16 << 20 },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, text: stdout + stderr }),
+    );
+  });
+}
+
 describe.each(ENGINES)("rackform demo under %s", (name) => {
   it("deploys the gpu-rack example with cdktf: all 8 nodes joined in Slurm, cdktf diff after deploy is empty, and no secret is printed", async () => {
     const dir = await mkdtemp(join(tmpdir(), "rf-demo-"));
     engine(name); // fails with a message when the engine is missing
-    const out = await new Promise<{ code: number; text: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [join(ROOT, "dist/cli/main.js"), "demo", "--dir", dir, "--engine", name],
-        { env: { ...process.env, TF_CLI_CONFIG_FILE: "" }, maxBuffer: 16 << 20 },
-        (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, text: stdout + stderr }),
-      );
-    });
+    const out = await demo(["--dir", dir, "--engine", name]);
     expect(out.code, out.text).toBe(0);
     // The plan summary a reviewer reads before the deploy (rackform plan-summary over cdktf's plan of the stack)
     const review = out.text.slice(
@@ -48,4 +54,27 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
       expect(out.text).not.toContain(secret); // secrets travel in TF_VAR_*, never printed
     }
   }, 600_000); // the whole demo on a shared 2-core machine can take minutes; this only stops a hung run
+
+  it("--nodes 12 deploys both racks (fleet-rollout, every stack in its wave, state in a local PostgreSQL): 12 of 12 joined", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "rf-demo-fleet-"));
+    engine(name);
+    const out = await demo(["--nodes", "12", "--profile", "instant", "--dir", dir, "--engine", name]);
+    expect(out.code, out.text).toBe(0);
+    // The first line says which example deploys the racks and why
+    expect(out.text.split("\n")[0]).toBe(
+      "demo: --nodes 12 builds 2 racks of up to 8: deploying examples/fleet-rollout, one stack per rack in waves (the first rack a canary); state in a local PostgreSQL the demo starts",
+    );
+    expect(out.text).toMatch(/fleet-r01 · 8 of 8 nodes change/);
+    expect(out.text).toMatch(/fleet-r02 · 4 of 4 nodes change/);
+    expect(out.text).toContain("$ cdktf deploy '*' --auto-approve");
+    expect(out.text).toMatch(
+      /converged: 12 of 12 nodes joined Slurm in [\d.]+ s; cdktf diff after deploy shows no changes/,
+    );
+    expect(out.text.match(/ On {6}8× GPU {2}Deployed {2}custom\/ubuntu-gpu-2026\.06\.2 /g)).toHaveLength(12);
+    const lab = JSON.parse(readFileSync(join(dir, "lab.json"), "utf8"));
+    for (const secret of [lab.nodes[0].bmc.password, lab.maas.apiKey, lab.slurm.token]) {
+      expect(out.text).not.toContain(secret);
+    }
+    expect(out.text).not.toMatch(/PGPASSWORD=/);
+  }, 600_000);
 });
