@@ -222,30 +222,47 @@ const PASTE_VARS = [
   "TERRAFORM_BINARY_NAME",
   "RACKFORM_PG_CONN_STR",
   "TF_CLI_ARGS_apply",
+  "CHECKPOINT_DISABLE",
 ] as const;
 const DEMO_SECRETS = ["TF_VAR_redfish_password", "TF_VAR_maas_api_key", "TF_VAR_slurm_token", "PGPASSWORD"] as const;
 
-/**
- * Keeps the lab running until Ctrl-C, whether or not every node joined, and prints what to paste to keep using the
- * project: the non-secret variables as `export` lines, and the secrets (TF_VAR_*) as a 0600 file to source — never
- * printed.
- */
 /** A value as one shell word (single-quoted when it holds more than plain path characters). */
 function quote(v: string): string {
   return /^[\w./:@=-]+$/.test(v) ? v : `'${v.replaceAll("'", "'\\''")}'`;
 }
 
-async function keepLab(dir: string, project: string, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * The lines a user pastes to go on with a kept project: `export` lines for the non-secret variables set, the secrets
+ * file to source (its values are never printed), and a `cdktf diff` (of one stack: cdktf refuses a bare diff of a
+ * project with several, "Found more than one stack").
+ */
+export function pasteLines(
+  env: NodeJS.ProcessEnv,
+  secrets: string,
+  project: string,
+  stacks: readonly string[],
+): string[] {
+  const diff = `${join(ROOT, "node_modules", ".bin", "cdktf")} diff ${stacks.length > 1 ? `${stacks[0]} ` : ""}`;
+  const which = stacks.length > 1 ? `   # one stack at a time: ${stacks.join(", ")}` : "";
+  return [
+    ...PASTE_VARS.flatMap((k) => (env[k] === undefined ? [] : [`export ${k}=${quote(env[k])}`])),
+    `. ${secrets}   # this lab's secrets: TF_VAR_*${env.PGPASSWORD === undefined ? "" : ", PGPASSWORD"} (0600; not printed)`,
+    `cd ${project} && ${diff}${CDKTF_FLAGS.join(" ")}${which}`,
+  ];
+}
+
+/**
+ * Keeps the lab running until Ctrl-C, whether or not every node joined, and prints what to paste to keep using the
+ * project: the non-secret variables as `export` lines, and the secrets (TF_VAR_*, PGPASSWORD) as a 0600 file to
+ * source — never printed.
+ */
+async function keepLab(dir: string, project: string, env: NodeJS.ProcessEnv, stacks: string[]): Promise<void> {
   const secrets = join(dir, "secrets.env");
   const tfVars = DEMO_SECRETS.flatMap((k) => (env[k] === undefined ? [] : [[k, env[k]] as const]));
   writeFileSync(secrets, tfVars.map(([k, v]) => `export ${k}='${String(v).replaceAll("'", "'\\''")}'\n`).join(""), {
     mode: 0o600,
   });
-  const lines = [
-    ...PASTE_VARS.flatMap((k) => (env[k] === undefined ? [] : [`export ${k}=${quote(env[k])}`])),
-    `. ${secrets}   # this lab's secrets: TF_VAR_*${env.PGPASSWORD === undefined ? "" : ", PGPASSWORD"} (0600; not printed)`,
-    `cd ${project} && ${join(ROOT, "node_modules", ".bin", "cdktf")} diff ${CDKTF_FLAGS.join(" ")}`,
-  ];
+  const lines = pasteLines(env, secrets, project, stacks);
   process.stdout.write(
     `\nlab still running (Ctrl-C to stop); the cdktf project ${project} is yours. To go on:\n\n${lines.join("\n")}\n`,
   );
@@ -276,6 +293,7 @@ export async function demo(opts: DemoOptions): Promise<number> {
   const lab: Lab = await startLab({ nodes: opts.nodes, profile: opts.profile ?? "demo", stateDir: join(dir, "lab") });
   let keptEnv: NodeJS.ProcessEnv | undefined;
   let pg: DemoPostgres | undefined;
+  let stackNames: string[] = [];
   try {
     const labFile = join(dir, "lab.json");
     lab.writeInfo(labFile);
@@ -318,6 +336,7 @@ export async function demo(opts: DemoOptions): Promise<number> {
     // Review first: synthesize, plan into cdktf's plan file, and summarize it as a pull request would show it.
     if (!(await step(["synth", "--no-color"], false))) return 1;
     const stacks = synthesizedStacks(project);
+    stackNames = stacks.map((s) => s.name);
     await uploadImages(lab.info, imagesOf(stacks.map((s) => s.json)));
     const plans: { stack: string; file: string }[] = [];
     for (const s of stacks) {
@@ -360,7 +379,7 @@ export async function demo(opts: DemoOptions): Promise<number> {
     return joined === lab.info.nodes.length ? 0 : 1;
   } finally {
     // --keep keeps the lab whether the deploy converged or not: a half-converged rack is worth looking at.
-    if (opts.keep && keptEnv) await keepLab(dir, project, keptEnv);
+    if (opts.keep && keptEnv) await keepLab(dir, project, keptEnv, stackNames);
     await pg?.stop();
     await lab.close();
   }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCommand } from "../../../src/cli/args.js";
 import { DEMO } from "../../../src/cli/commands.js";
+import { pasteLines } from "../../../src/cli/demo.js";
 import { chooseExample } from "../../../src/cli/demo-config.js";
 import { POSTGRES_MISSING, postgresBin } from "../../../src/cli/demo-postgres.js";
 import { main } from "../../../src/cli/main.js";
@@ -92,5 +93,48 @@ describe("demo: PostgreSQL for fleet-rollout", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(`rackform demo: ${POSTGRES_MISSING}\n`);
+  });
+});
+
+describe("demo --keep: the lines to paste", () => {
+  const env = {
+    TF_CLI_CONFIG_FILE: "/d/home/terraformrc",
+    RACKFORM_LAB_FILE: "/d/lab.json",
+    TERRAFORM_BINARY_NAME: "/usr/bin/terraform",
+    CHECKPOINT_DISABLE: "1",
+    TF_VAR_redfish_password: "s3cret-redfish",
+    PGPASSWORD: "s3cret-pg",
+  };
+
+  it("one stack: exports, the secrets file, a bare cdktf diff; no secret in them", () => {
+    const lines = pasteLines(env, "/d/secrets.env", "/d/project", ["gpu-rack"]);
+    expect(lines.slice(0, 4)).toEqual([
+      "export TF_CLI_CONFIG_FILE=/d/home/terraformrc",
+      "export RACKFORM_LAB_FILE=/d/lab.json",
+      "export TERRAFORM_BINARY_NAME=/usr/bin/terraform",
+      "export CHECKPOINT_DISABLE=1",
+    ]);
+    expect(lines[4]).toMatch(
+      /^\. \/d\/secrets\.env {3}# this lab's secrets: TF_VAR_\*, PGPASSWORD \(0600; not printed\)$/,
+    );
+    expect(lines[5]).toMatch(/^cd \/d\/project && \S+\/cdktf diff --skip-provider-lock --no-color$/);
+    expect(lines.join("\n")).not.toMatch(/s3cret/);
+  });
+
+  it("several stacks (fleet-rollout): the pg connection string quoted, the lock timeout, and a diff of one named stack", () => {
+    const fleet = {
+      ...env,
+      RACKFORM_PG_CONN_STR: "postgres://rackform@127.0.0.1:5555/rackform?sslmode=disable",
+      TF_CLI_ARGS_apply: "-lock-timeout=10m",
+    };
+    const lines = pasteLines(fleet, "/d/secrets.env", "/d/project", ["fleet-r01", "fleet-r02"]);
+    expect(lines).toContain(
+      "export RACKFORM_PG_CONN_STR='postgres://rackform@127.0.0.1:5555/rackform?sslmode=disable'",
+    );
+    expect(lines).toContain("export TF_CLI_ARGS_apply=-lock-timeout=10m");
+    expect(lines.at(-1)).toMatch(
+      /cdktf diff fleet-r01 --skip-provider-lock --no-color {3}# one stack at a time: fleet-r01, fleet-r02$/,
+    );
+    expect(lines.join("\n")).not.toMatch(/s3cret/);
   });
 });
