@@ -220,7 +220,7 @@ async function converge(backend: Backend, stackCount: number, perStack: number):
       const results: StackResult[] = await Promise.all(
         stacks.map(async (s) => {
           const r = await runEngine(eng.bin, args, s.dir, env(s.name));
-          if (process.env.RF_BENCH_DEBUG) console.log(r.stdout);
+          if (process.env.RF_BENCH_DEBUG) console.log(r.stdout, r.code === 0 ? "" : r.stderr);
           return {
             name: s.name,
             nodes: perStack,
