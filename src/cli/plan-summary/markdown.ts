@@ -3,6 +3,8 @@
  * condition (errored, incomplete, drift, no changes), and per rack the counts and a table of the nodes that change.
  * Renders on GitHub and GitLab alike (plain tables and blockquotes, no HTML beyond <sub>).
  */
+
+import { stageCounts } from "../stages.js";
 import { type Column, DISRUPTIVE, type NodeEffects, type NodeEvent } from "./effects.js";
 import type { PlanStatus, PlanSummary, RackSummary } from "./model.js";
 import type { OutBy, Rollout } from "./rollout.js";
@@ -172,6 +174,7 @@ function countsLine(r: RackSummary): string {
 
 function rackSection(r: RackSummary): string[] {
   const out = [`### ${escapeCell(r.label)} · ${r.changed.length} of ${plural(r.nodeCount, "node")} change`, ""];
+  if (r.now.length > 0) out.push(`Now: ${stageCounts(r.now)}`, "");
   if (r.changed.length === 0) return [...out, "No changes to this rack's nodes.", ""];
   const counts = countsLine(r);
   if (counts) out.push(counts, "");

@@ -2,9 +2,12 @@
  * From plans to racks: every plan's nodes grouped into racks (the label the plan was given, else the node's PDU),
  * with the events counted per rack and the plan-level conditions (errored, incomplete, drift) a reviewer must see.
  */
+
+import type { Stage } from "../stages.js";
 import { type DriftNode, driftByNode } from "./drift.js";
 import { type NodeEffects, type NodeEvent, nodeEffects } from "./effects.js";
 import { planNodes } from "./nodes.js";
+import { stageBefore } from "./now.js";
 import type { PlanJson, ResourceChange } from "./plan-json.js";
 import { type Rollout, rollouts } from "./rollout.js";
 
@@ -27,6 +30,8 @@ export interface RackSummary {
   readonly counts: ReadonlyMap<NodeEvent, number>;
   /** The plan's rollouts, when this rack is the whole plan (a labelled plan); else the plan's status carries them. */
   readonly rollouts: readonly Rollout[];
+  /** Each node's stage before the plan runs (the words `rackform watch` shows). */
+  readonly now: readonly Stage[];
 }
 
 /** What one plan reports about itself, apart from its changes. */
@@ -81,9 +86,11 @@ export function summarise(inputs: readonly PlanInput[]): PlanSummary {
     };
     plans.push(plan);
     const groups = new Map<string, NodeEffects[]>();
+    const stages = new Map<string, Stage[]>();
     nodes.forEach((n, i) => {
       const label = input.label ?? (n.pdu ? `PDU ${n.pdu}` : NO_PDU);
       groups.set(label, [...(groups.get(label) ?? []), effects[i]]);
+      stages.set(label, [...(stages.get(label) ?? []), stageBefore(n)]);
     });
     const labels = [...groups.keys()].sort((a, b) =>
       a === NO_PDU ? 1 : b === NO_PDU ? -1 : a.localeCompare(b, "en", { numeric: true }),
@@ -95,7 +102,8 @@ export function summarise(inputs: readonly PlanInput[]): PlanSummary {
       const counts = new Map<NodeEvent, number>();
       for (const e of changed) for (const ev of e.events) counts.set(ev, (counts.get(ev) ?? 0) + 1);
       const own = input.label !== undefined ? plan.rollouts : [];
-      racks.push({ label, source: input.source, nodeCount: all.length, changed, counts, rollouts: own });
+      const now = stages.get(label) ?? [];
+      racks.push({ label, source: input.source, nodeCount: all.length, changed, counts, rollouts: own, now });
     }
   }
   return { plans, racks };

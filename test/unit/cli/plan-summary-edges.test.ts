@@ -46,11 +46,11 @@ describe("plan-summary edge cases", () => {
   it("says so when the plan changes nothing", () => {
     // GIVEN a plan whose only change is a no-op
     const p = plan([rc("rackform_machine", "m", ["no-op"], { name: "r12-u07" }, { name: "r12-u07" })]);
-    // THEN no banner, one "No changes" line, and the rack shows its node unchanged
+    // THEN no banner, one "No changes" line, and the rack shows its node unchanged, in the stage state records
     const text = md(p);
     expect(text).not.toContain("⚠");
     expect(text).toContain("✓ No changes: the plan leaves every node as it is.");
-    expect(text).toContain("### r12 · 0 of 1 node change\n\nNo changes to this rack's nodes.");
+    expect(text).toContain("### r12 · 0 of 1 node change\n\nNow: 1 ready\n\nNo changes to this rack's nodes.");
   });
 
   it("says so when the plan has no resource_changes at all", () => {
