@@ -4,6 +4,7 @@ import type { CommandSpec } from "./args.js";
 import { oneOf, wholeNumber } from "./args.js";
 import { LAB_UP } from "./lab-up.js";
 import { PLAN_SUMMARY } from "./plan-summary/command.js";
+import { WATCH } from "./watch/command.js";
 
 /** `rackform install`. */
 export const INSTALL: CommandSpec = {
@@ -66,7 +67,7 @@ export const DEMO: CommandSpec = {
 };
 
 /** Every subcommand, in the order `rackform --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [INSTALL, DOCS, SCHEMA, LAB_UP, DEMO, PLAN_SUMMARY];
+export const COMMANDS: readonly CommandSpec[] = [INSTALL, DOCS, SCHEMA, LAB_UP, DEMO, PLAN_SUMMARY, WATCH];
 
 /** `rackform --help`: one entry per subcommand with its first summary line. */
 export function usage(): string {

@@ -47,7 +47,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
  */
 const CDKTF_FLAGS = ["--skip-provider-lock", "--no-color"];
 
-function findEngine(name?: string): string {
+/** The engine binary: Terraform on PATH, else the pinned OpenTofu build (or the one `name` asks for). */
+export function findEngine(name?: string): string {
   const tofu = join(process.env.RACKFORM_CACHE ?? join(homedir(), ".cache", "rackform"), "opentofu-v1.12.6", "tofu");
   const candidates = name === "tofu" ? [tofu] : name === "terraform" ? ["terraform"] : ["terraform", tofu];
   for (const c of candidates) {

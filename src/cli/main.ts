@@ -104,6 +104,10 @@ async function run(cmd: string | undefined, rest: readonly string[], io: CliIo):
       const { processIo: files } = await import("./plan-summary/io.js");
       return planSummary(rest, { ...files, stdout: io.stdout, stderr: io.stderr });
     }
+    case "watch": {
+      const { watch } = await import("./watch/command.js");
+      return watch(rest, io.stdout, io.stderr);
+    }
     case undefined:
       io.stderr(usage());
       return 2;

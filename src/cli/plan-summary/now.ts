@@ -7,8 +7,8 @@ import type { PlanNode } from "./nodes.js";
 
 const LINKS = Object.entries(LINK_TYPE) as [ChainLink, string][];
 
-/** The stage state records for a node of a plan (`off` when nothing of its chain exists yet). */
-export function stageBefore(node: PlanNode): Stage {
+/** A node's chain as the state before the plan holds it (each change's `before`), by link. */
+export function recordedChain(node: PlanNode): Partial<Record<ChainLink, RecordedResource>> {
   const chain: Partial<Record<ChainLink, RecordedResource>> = {};
   for (const [link, type] of LINKS) {
     const c = node.changes.get(type as never)?.[0];
@@ -19,5 +19,10 @@ export function stageBefore(node: PlanNode): Stage {
       tainted: c.action_reason === "replace_because_tainted",
     };
   }
-  return stageFromState(chain).stage;
+  return chain;
+}
+
+/** The stage state records for a node of a plan (`off` when nothing of its chain exists yet). */
+export function stageBefore(node: PlanNode): Stage {
+  return stageFromState(recordedChain(node)).stage;
 }

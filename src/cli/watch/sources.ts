@@ -1,0 +1,196 @@
+/**
+ * Where a watch reads its stacks from, through the engine's own `show -json` so that every backend the engine supports
+ * works: a cdktf.out folder (one stack per `stacks/<name>`), one stack folder, an initialized working directory, a
+ * `.tfstate` file, or a PostgreSQL connection string (the pg backend, read through a throwaway configuration that
+ * never creates a schema or table). Nothing here writes to a backend or a state.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+
+/** A resource as `show -json` reports it from state. */
+export interface StateResource {
+  readonly address: string;
+  readonly mode: string;
+  readonly type: string;
+  readonly name: string;
+  readonly values?: Record<string, unknown>;
+  readonly depends_on?: readonly string[];
+  readonly tainted?: boolean;
+}
+
+interface StateModule {
+  readonly resources?: readonly StateResource[];
+  readonly child_modules?: readonly StateModule[];
+}
+
+/** What one read of a stack found: its state's resources, and the configuration when the stack has a cdk.tf.json. */
+export interface StackRead {
+  readonly resources: readonly StateResource[];
+  readonly config?: Record<string, unknown>;
+}
+
+/** One stack to watch. */
+export interface StackSource {
+  /** The rack label: the user's `LABEL=`, else the stack's name. */
+  readonly label: string;
+  read(): Promise<StackRead>;
+  close(): void;
+}
+
+/** How the engine is run. */
+export interface EngineRunner {
+  readonly bin: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** A source the watch cannot read; the message names the source and the fix. */
+export class WatchSourceError extends Error {
+  override readonly name = "WatchSourceError";
+}
+
+function exec(engine: EngineRunner, args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((done, fail) => {
+    const env = { ...engine.env, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
+    const c = spawn(engine.bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    c.stdout.on("data", (d) => {
+      out += d;
+    });
+    c.stderr.on("data", (d) => {
+      err += d;
+    });
+    c.on("error", fail);
+    c.on("close", (code) => done({ code: code ?? 1, out, err }));
+  });
+}
+
+function flatten(mod: StateModule | undefined, out: StateResource[] = []): StateResource[] {
+  for (const r of mod?.resources ?? []) out.push(r);
+  for (const c of mod?.child_modules ?? []) flatten(c, out);
+  return out;
+}
+
+/** Runs `show -json [file]` in `cwd` and returns the state's resources. */
+async function show(engine: EngineRunner, cwd: string, what: string, file?: string): Promise<StateResource[]> {
+  const r = await exec(engine, ["show", "-json", "-no-color", ...(file ? [file] : [])], cwd);
+  if (r.code !== 0) {
+    const first = r.err.split("\n").find((l) => l.trim() !== "" && !/^\s*│?\s*$/.test(l)) ?? `exit ${r.code}`;
+    throw new WatchSourceError(
+      `${what}: \`${basename(engine.bin)} show -json\` failed: ${first.replace(/^[│╷╵ ]+/, "")}`,
+    );
+  }
+  const parsed = JSON.parse(r.out) as { values?: { root_module?: StateModule } };
+  return flatten(parsed.values?.root_module);
+}
+
+function readJson(path: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A stack folder of cdktf.out (cdk.tf.json, initialized by cdktf diff or deploy). */
+function cdktfStack(engine: EngineRunner, dir: string, label: string): StackSource {
+  return {
+    label,
+    read: async () => ({
+      resources: await show(engine, dir, `stack ${label}`),
+      config: readJson(join(dir, "cdk.tf.json")),
+    }),
+    close: () => {},
+  };
+}
+
+/** `postgres://user@host/db#schema`: the pg backend's connection string and schema (default terraform_remote_state). */
+function pgStack(engine: EngineRunner, raw: string, label: string | undefined): StackSource {
+  const hash = raw.indexOf("#");
+  const connStr = hash >= 0 ? raw.slice(0, hash) : raw;
+  const schema = hash >= 0 ? decodeURIComponent(raw.slice(hash + 1)) : "terraform_remote_state";
+  let dir: string | undefined;
+  let ready: Promise<void> | undefined;
+  const name = label ?? schema;
+  const init = async () => {
+    dir = mkdtempSync(join(tmpdir(), "rackform-watch-pg-"));
+    const config = {
+      terraform: {
+        required_providers: { rackform: { source: "rackform/rackform" } },
+        // Read-only: the pg backend must not create the schema, table or index a watch would otherwise leave behind.
+        backend: {
+          pg: {
+            conn_str: connStr,
+            schema_name: schema,
+            skip_schema_creation: true,
+            skip_table_creation: true,
+            skip_index_creation: true,
+          },
+        },
+      },
+    };
+    writeFileSync(join(dir, "main.tf.json"), JSON.stringify(config), { mode: 0o600 });
+    const r = await exec(engine, ["init", "-input=false", "-no-color"], dir);
+    if (r.code !== 0) {
+      const line = r.err.split("\n").find((l) => /Error/.test(l)) ?? `exit ${r.code}`;
+      throw new WatchSourceError(`stack ${name}: init of the pg backend failed: ${line.replace(/^[│╷╵ ]+/, "")}`);
+    }
+  };
+  return {
+    label: name,
+    read: async () => {
+      ready ??= init();
+      await ready;
+      return { resources: await show(engine, dir as string, `stack ${name}`) };
+    },
+    close: () => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `[LABEL=]SOURCE`: a label is a plain word before `=` (no path separator, not a URL). */
+export function splitLabel(arg: string): { label?: string; source: string } {
+  const m = /^([A-Za-z0-9_.-]+)=(.+)$/.exec(arg);
+  return m && !m[1].includes("/") ? { label: m[1], source: m[2] } : { source: arg };
+}
+
+/** The stacks one command-line input names; throws a WatchSourceError naming the input and what it accepts. */
+export function stackSources(arg: string, engine: EngineRunner): StackSource[] {
+  const { label, source } = splitLabel(arg);
+  if (/^postgres(ql)?:\/\//.test(source)) return [pgStack(engine, source, label)];
+  const path = resolve(source);
+  if (!existsSync(path)) {
+    throw new WatchSourceError(
+      `${source}: no such file or folder; give a cdktf.out folder, a working directory, a .tfstate file or postgres://…#schema`,
+    );
+  }
+  if (statSync(path).isFile()) {
+    const what = `stack ${label ?? basename(path)}`;
+    return [
+      {
+        label: label ?? basename(path).replace(/\.tfstate$/, ""),
+        read: async () => ({ resources: await show(engine, dirname(path), what, path) }),
+        close: () => {},
+      },
+    ];
+  }
+  const stacks = join(path, "stacks");
+  if (existsSync(stacks) && statSync(stacks).isDirectory()) {
+    const names = readdirSync(stacks).filter((n) => existsSync(join(stacks, n, "cdk.tf.json")));
+    if (names.length === 0) throw new WatchSourceError(`${source}: no stacks/*/cdk.tf.json; run cdktf synth first`);
+    return names
+      .sort((a, b) => a.localeCompare(b, "en", { numeric: true }))
+      .map((n) => cdktfStack(engine, join(stacks, n), names.length === 1 && label ? label : n));
+  }
+  if (existsSync(join(path, "cdk.tf.json"))) return [cdktfStack(engine, path, label ?? basename(path))];
+  return [
+    {
+      label: label ?? basename(path),
+      read: async () => ({ resources: await show(engine, path, `stack ${label ?? basename(path)}`) }),
+      close: () => {},
+    },
+  ];
+}
