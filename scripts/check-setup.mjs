@@ -50,6 +50,12 @@ function postgres() {
   return `PostgreSQL server binaries (initdb, pg_ctl, psql) are missing: ${FIX}`;
 }
 
+function chromium() {
+  return has("chromium") || has("chromium-browser")
+    ? undefined
+    : `Chromium is missing (the browser tests of rackform watch run it headless): ${FIX}`;
+}
+
 function python() {
   const r = spawnSync("python3", ["-c", "import sushy, maas.client"], { encoding: "utf8" });
   return r.status === 0
@@ -64,6 +70,7 @@ export const REQUIREMENTS = [
   { name: "ironic", projects: ["contract"], check: ironic },
   { name: "postgresql", projects: ["e2e-terraform", "e2e-tofu"], check: postgres },
   { name: "python", projects: ["contract"], check: python },
+  { name: "chromium", projects: ["e2e-terraform", "e2e-tofu"], check: chromium },
 ];
 
 /** Problems (one line each) for the given projects; all projects when none is given. */

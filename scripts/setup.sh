@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the demo and the tests need beyond npm, before any of it is used:
 #   the build; an engine for the demo (Terraform from PATH, else OpenTofu built from the Go module proxy, cached);
-#   and, with --tests, both engines (Terraform from PATH, else built from the Go module proxy too), the counterparts the test projects drive: Debian's Ironic and PostgreSQL, and the Python clients
+#   and, with --tests, both engines (Terraform from PATH, else built from the Go module proxy too), the counterparts the test projects drive: Debian's Ironic, PostgreSQL and Chromium (the browser tests), and the Python clients
 #   (sushy, python-libmaas). Ends by checking that each is present (scripts/check-setup.mjs).
 # Idempotent and cached; `npm test` runs it with --tests, `npm run demo` without (the demo needs only an engine).
 set -euo pipefail
@@ -22,11 +22,12 @@ if ! command -v terraform >/dev/null && [[ -z "${RACKFORM_TERRAFORM:-}" ]]; then
   bash scripts/build-terraform.sh >/dev/null
 fi
 
-echo "== Debian counterparts (Ironic, PostgreSQL)"
+echo "== Debian counterparts (Ironic, PostgreSQL, Chromium)"
 need=()
 command -v ironic-api >/dev/null && command -v ironic-conductor >/dev/null && command -v ironic-dbsync >/dev/null \
   || need+=(ironic-api ironic-conductor)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null || need+=(postgresql)
+command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
 if ((${#need[@]})); then
   if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
     echo "setup: installing ${need[*]} (about 2 minutes)"

@@ -194,6 +194,8 @@ const rank = (s: Stage) => PATH.indexOf(s);
  */
 export function combineStages(recorded: StageReading, live: StageReading | undefined): StageReading {
   if (!live) return recorded;
+  // State's own failure knows more (a failed gate is a quarantine, with its evidence) than the backend's word for it.
+  if (recorded.stage === "failed" || recorded.stage === "quarantined") return recorded;
   if (live.stage === "failed" || live.stage === "quarantined") return recorded.stage === "joined" ? recorded : live;
   if (rank(recorded.stage) < 0) return recorded;
   // MAAS tests a deployed machine under "Testing": that is its acceptance gate running, not a new commissioning.

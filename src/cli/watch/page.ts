@@ -53,7 +53,8 @@ function draw(s){
 const legend=document.getElementById("legend");
 for(const st of ORDER){const c=el("span",null,LABEL[st]);c.style.background=COLOUR[st];legend.append(c);}
 draw(INITIAL);
-if(window.EventSource){const es=new EventSource("events");es.addEventListener("snapshot",(e)=>draw(JSON.parse(e.data)));}
+// Connected after the load event, so the page counts as loaded (headless --dump-dom and --screenshot wait for it).
+addEventListener("load",()=>setTimeout(()=>{if(!window.EventSource)return;const es=new EventSource("events");es.addEventListener("snapshot",(e)=>draw(JSON.parse(e.data)));},0));
 `;
 
 /** The page with `snapshot` drawn in it. */
