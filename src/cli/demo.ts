@@ -24,6 +24,7 @@ import { type Lab, type LabInfo, startLab } from "../lab/index.js";
 import { UsageError } from "./args.js";
 import { chooseExample, type DemoImage, demoImageUrl } from "./demo-config.js";
 import { type DemoPostgres, postgresBin, startDemoPostgres } from "./demo-postgres.js";
+import { type DemoWatch, startDemoWatch } from "./demo-watch.js";
 import { install, type ProviderPackage } from "./install.js";
 
 /** Options of the demo. */
@@ -295,6 +296,7 @@ export async function demo(opts: DemoOptions): Promise<number> {
   let keptEnv: NodeJS.ProcessEnv | undefined;
   let pg: DemoPostgres | undefined;
   let stackNames: string[] = [];
+  let watch: DemoWatch | undefined;
   try {
     const labFile = join(dir, "lab.json");
     lab.writeInfo(labFile);
@@ -352,6 +354,8 @@ export async function demo(opts: DemoOptions): Promise<number> {
     }
     process.stdout.write(`\nThe plan, as a reviewer reads it:\n\n${await planSummary(plans, env)}`);
 
+    watch = await startDemoWatch(project, engine, env);
+    process.stdout.write(`\nwatch the rack converge: ${watch.url} (rackform watch, read-only)\n`);
     const started = Date.now();
     // Every stack, in the waves their dependencies make (cdktf refuses a bare deploy of more than one stack).
     const which = stacks.length > 1 ? ["*"] : [];
@@ -381,6 +385,7 @@ export async function demo(opts: DemoOptions): Promise<number> {
   } finally {
     // --keep keeps the lab whether the deploy converged or not: a half-converged rack is worth looking at.
     if (opts.keep && keptEnv) await keepLab(dir, project, keptEnv, stackNames);
+    await watch?.stop();
     await pg?.stop();
     await lab.close();
   }
