@@ -70,7 +70,7 @@ export const REQUIREMENTS = [
   { name: "ironic", projects: ["contract"], check: ironic },
   { name: "postgresql", projects: ["e2e-terraform", "e2e-tofu"], check: postgres },
   { name: "python", projects: ["contract"], check: python },
-  { name: "chromium", projects: ["e2e-terraform", "e2e-tofu"], check: chromium },
+  { name: "chromium", projects: ["integration", "e2e-terraform", "e2e-tofu"], check: chromium },
 ];
 
 /** Problems (one line each) for the given projects; all projects when none is given. */

@@ -40,6 +40,7 @@ export const LAB_UP: CommandSpec = {
       parse: oneOf(JOIN_MODES),
     },
     { name: "--no-backends", help: "serve BMCs and PDUs only: no MAAS, Ironic, Slurm or Kubernetes" },
+    { name: "--ui", help: "serve the lab's page (PDUs, outlets, BMCs, host power, boot, faults) at <control>/ui" },
   ],
 };
 
@@ -76,6 +77,7 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
     "state-dir"?: string;
     join?: JoinMode;
     "no-backends"?: boolean;
+    ui?: boolean;
   };
   if (!v.out) throw new UsageError("--out is required: rackform lab up --out lab.json");
   const out = resolve(v.out);
@@ -88,6 +90,7 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
     stateDir: resolve(v["state-dir"] ?? ".rackform-lab"),
     backends: !v["no-backends"],
     join: v.join,
+    ui: v.ui === true,
   });
   lab.writeInfo(out);
   const first = lab.info.nodes[0];
@@ -95,6 +98,7 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
     [
       `lab up: ${lab.info.nodes.length} nodes, ${lab.info.pdus.length} PDUs (profile ${lab.world.time.profile.name})`,
       `  control  ${lab.info.control.url}`,
+      ...(v.ui ? [`  ui       ${lab.info.control.url}/ui (outlets, BMCs, faults; flip and inject from the page)`] : []),
       `  CA       ${lab.info.ca}`,
       `  images   ${lab.images.url} (golden images <name>-<version>.qcow2, ipa.kernel, ipa.initramfs)`,
       first ? `  BMC      ${first.name} ${first.bmc.url} (user ${first.bmc.username}; password in the lab file)` : "",

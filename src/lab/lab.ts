@@ -38,6 +38,8 @@ export interface StartLabOptions {
   readonly backendPorts?: BackendPorts;
   /** When deployed nodes join Slurm/Kubernetes: per `rackform-join:` user-data marker, always, or never. @default "marker" */
   readonly join?: JoinMode;
+  /** Serve the lab's page at GET /ui on the control API. @default false */
+  readonly ui?: boolean;
 }
 
 /** Credentials and URL of one Redfish endpoint in the lab file. */
@@ -104,8 +106,13 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
   let images: ImageServer | undefined;
   try {
     await fleet.start();
-    control = await startControlServer(world, requests, "127.0.0.1", opts.controlPort ?? 0, (since) =>
-      rates(requests, backends, since),
+    control = await startControlServer(
+      world,
+      requests,
+      "127.0.0.1",
+      opts.controlPort ?? 0,
+      (since) => rates(requests, backends, since),
+      opts.ui ?? false,
     );
     images = await startImageServer();
     if (opts.backends ?? true) {

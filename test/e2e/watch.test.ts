@@ -102,7 +102,10 @@ describe.each(ENGINES)("rackform watch under %s", (name) => {
         await sleep(300);
       }
       const dom = await dumpDom(url as string);
-      expect(stageCounts(dom)).toEqual({ joined: 3, quarantined: 1 });
+      expect(stageCounts(dom), watcher.output() + (/not read: [^<]*/.exec(dom)?.[0] ?? "")).toEqual({
+        joined: 3,
+        quarantined: 1,
+      });
       expect(nodeStages(dom).get(bad)).toBe("quarantined");
       const failure = /<li class="failure" data-node="([^"]+)"[^>]*>(.*?)<\/li>/.exec(dom);
       expect(failure?.[1]).toBe(bad);

@@ -67,3 +67,112 @@ export function stageCounts(dom: string): Record<string, number> {
     out[m[1]] = Number(m[2]);
   return out;
 }
+
+/** A page open in headless Chromium, driven over the DevTools protocol (undici's WebSocket: no new dependency). */
+export interface BrowserPage {
+  /** Evaluates an expression in the page and resolves with its (JSON) value; awaits a returned promise. */
+  evaluate(expression: string): Promise<unknown>;
+  /** Saves a PNG of the page. */
+  screenshot(file: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens `url` in a headless Chromium with a DevTools port; close() ends the browser and removes its profile. */
+export async function openPage(url: string, width = 1280, height = 900): Promise<BrowserPage> {
+  const { spawn } = await import("node:child_process");
+  const { writeFile } = await import("node:fs/promises");
+  const { WebSocket } = await import("undici");
+  const profile = await mkdtemp(join(tmpdir(), "rf-chromium-"));
+  const args = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    `--user-data-dir=${profile}`,
+    "--remote-debugging-port=0",
+    `--window-size=${width},${height}`,
+    url,
+  ];
+  const browser = spawn(chromiumBin(), args, {
+    env: { ...process.env, TMPDIR: profile },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const close = async () => {
+    if (browser.exitCode === null) {
+      const gone = new Promise((done) => browser.once("close", done));
+      browser.kill("SIGKILL");
+      await gone;
+    }
+    await rm(profile, { recursive: true, force: true });
+  };
+  try {
+    const devtools = await new Promise<string>((done, fail) => {
+      let err = "";
+      const timer = setTimeout(() => fail(new Error(`chromium printed no DevTools address:\n${err}`)), 30_000);
+      browser.stderr?.on("data", (d) => {
+        err += d;
+        const m = /DevTools listening on (ws:\/\/[^\s]+)/.exec(err);
+        if (m) {
+          clearTimeout(timer);
+          done(m[1]);
+        }
+      });
+    });
+    const http = devtools.replace(/^ws:/, "http:").replace(/\/devtools\/.*$/, "");
+    let target: { type: string; url: string; webSocketDebuggerUrl: string } | undefined;
+    for (let i = 0; i < 100 && !target; i++) {
+      const list = (await (await fetch(`${http}/json/list`)).json()) as {
+        type: string;
+        url: string;
+        webSocketDebuggerUrl: string;
+      }[];
+      target = list.find((t) => t.type === "page" && t.url.startsWith(url));
+      if (!target) await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!target) throw new Error(`chromium opened no page for ${url}`);
+    const ws = new WebSocket(target.webSocketDebuggerUrl);
+    await new Promise((done, fail) => {
+      ws.addEventListener("open", done, { once: true });
+      ws.addEventListener("error", () => fail(new Error("DevTools WebSocket failed")), { once: true });
+    });
+    let next = 1;
+    const pending = new Map<number, { done: (v: unknown) => void; fail: (e: Error) => void }>();
+    ws.addEventListener("message", (e) => {
+      const msg = JSON.parse(String(e.data)) as { id?: number; result?: unknown; error?: { message: string } };
+      const p = msg.id === undefined ? undefined : pending.get(msg.id);
+      if (!p) return;
+      pending.delete(msg.id as number);
+      if (msg.error) p.fail(new Error(msg.error.message));
+      else p.done(msg.result);
+    });
+    const send = (method: string, params: object) =>
+      new Promise<unknown>((done, fail) => {
+        const id = next++;
+        pending.set(id, { done, fail });
+        ws.send(JSON.stringify({ id, method, params }));
+      });
+    return {
+      evaluate: async (expression) => {
+        const r = (await send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true })) as {
+          result: { value?: unknown };
+          exceptionDetails?: { text: string; exception?: { description?: string } };
+        };
+        if (r.exceptionDetails) {
+          throw new Error(`in the page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+        }
+        return r.result.value;
+      },
+      screenshot: async (file) => {
+        const r = (await send("Page.captureScreenshot", { format: "png" })) as { data: string };
+        await writeFile(file, Buffer.from(r.data, "base64"));
+      },
+      close: async () => {
+        ws.close();
+        await close();
+      },
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}

@@ -63,7 +63,7 @@ export class WatchModel {
       for (const n of nodes) this.eta.observe(key(n), n.stage, nowMs);
       const counts: Partial<Record<Stage, number>> = {};
       for (const n of nodes) counts[n.stage] = (counts[n.stage] ?? 0) + 1;
-      const etaMs = this.eta.remainingMs(nodes.map(key), nowMs);
+      const etaMs = nodes.length > 0 ? this.eta.remainingMs(nodes.map(key), nowMs) : undefined;
       racks.push({
         label: r.label,
         nodes,

@@ -82,7 +82,9 @@ async function show(engine: EngineRunner, cwd: string, what: string, file?: stri
       `${what}: \`${basename(engine.bin)} show -json\` failed: ${first.replace(/^[│╷╵ ]+/, "")}`,
     );
   }
-  const parsed = JSON.parse(r.out) as { values?: { root_module?: StateModule } };
+  // OpenTofu may print a warning line before the document on stdout: the JSON starts at the first line opening "{".
+  const start = r.out.startsWith("{") ? 0 : r.out.indexOf("\n{") + 1;
+  const parsed = JSON.parse(r.out.slice(start)) as { values?: { root_module?: StateModule } };
   return flatten(parsed.values?.root_module);
 }
 

@@ -7,6 +7,7 @@ import { measureAcceptance, paramsFrom } from "../acceptance/signals.js";
 import type { RequestLog } from "../request-log.js";
 import { FaultSpecError, parseFaultSpec } from "../world/faults.js";
 import { COMPONENTS, type LabNode, type World } from "../world/model.js";
+import { labPage } from "./ui-page.js";
 
 /** A control API failure with HTTP status and stable code. */
 class ControlError extends Error {
@@ -195,8 +196,14 @@ export async function startControlServer(
   host = "127.0.0.1",
   port = 0,
   rates?: RatesSource,
+  ui = false,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res: ServerResponse) => {
+    if (ui && req.method === "GET" && new URL(req.url ?? "/", "http://control").pathname === "/ui") {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+      res.end(labPage(worldSummary(world)));
+      return;
+    }
     route(world, log, req, rates)
       .then(({ status, body }) => {
         if (body === undefined) return res.writeHead(status).end();
