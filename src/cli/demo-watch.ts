@@ -1,6 +1,6 @@
 /**
  * The demo's live view: `rackform watch` started in-process on a free loopback port over the project's cdktf.out,
- * refreshed every two seconds while the deploy runs, so a person can open the printed URL and see the rack converge.
+ * refreshed every five seconds while the deploy runs (each refresh starts the engine and the provider once per stack, so the pace is kept low on a busy machine), so a person can open the printed URL and see the rack converge.
  */
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,7 +20,7 @@ export async function startDemoWatch(project: string, engine: string, env: NodeJ
   const stopped = new AbortController();
   const loop = (async () => {
     while (!stopped.signal.aborted) {
-      await sleep(2000, undefined, { signal: stopped.signal }).catch(() => undefined);
+      await sleep(5000, undefined, { signal: stopped.signal }).catch(() => undefined);
       if (!stopped.signal.aborted) await session.refresh().catch(() => undefined);
     }
   })();
