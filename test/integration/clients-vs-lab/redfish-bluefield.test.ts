@@ -118,6 +118,10 @@ describe("RedfishClient.bluefield() against the lab", () => {
     expect(isClientError(e, "RACKFORM_ERR_REDFISH_DPU_RSHIM")).toBe(true);
   });
 
+  it("counts the host's BlueField DPUs among its PCIe devices", async () => {
+    expect((await client(lab.info.nodes[0].bmc.url).inventory()).dpuCount).toBe(1);
+  });
+
   it("refuses a host BMC with RACKFORM_ERR_REDFISH_NOT_BLUEFIELD", async () => {
     const e = await rejection(client(lab.info.nodes[1].bmc.url).bluefield().state());
     expect(isClientError(e, "RACKFORM_ERR_REDFISH_NOT_BLUEFIELD")).toBe(true);
