@@ -31,6 +31,12 @@ export const ERROR_CODES = {
     "The BMC refused the request because it is busy (a job already running, in POST, service temporarily unavailable); retry later.",
   RACKFORM_ERR_REDFISH_TASK_TIMEOUT: "A Redfish task did not finish within the allowed time.",
   RACKFORM_ERR_REDFISH_BAD_PAYLOAD: "A Redfish payload lacks a property the standard requires.",
+  RACKFORM_ERR_REDFISH_NOT_BLUEFIELD:
+    "The endpoint is not a BlueField DPU's BMC: it has no Systems/Bluefield or Managers/Bluefield_BMC.",
+  RACKFORM_ERR_REDFISH_DPU_RSHIM:
+    "The DPU's BMC accepted BmcRShimEnabled but its rshim did not start (the host still holds rshim).",
+  RACKFORM_ERR_REDFISH_DPU_MODE:
+    "A DPU still reports its old mode after Mode.Set, two Arm reboots and a host power cycle.",
   RACKFORM_ERR_MAAS_AUTH: "MAAS refused the API key (OAuth signature, token or consumer unknown or revoked).",
   RACKFORM_ERR_MAAS_FORBIDDEN: "MAAS accepted the API key but its user may not perform the operation.",
   RACKFORM_ERR_MAAS_NOT_FOUND: "The machine, tag or other MAAS object the operation names does not exist.",

@@ -29,6 +29,7 @@ export {
   systemClock,
   type TimeProfile,
 } from "./time.js";
+export { type DpuMode, FACTORY_BFB, type LabDpu } from "./world/dpu.js";
 export { type Fault, type FaultKind, type FaultSpec, Faults } from "./world/faults.js";
 export { type DefaultSpecOptions, defaultSpec, hgxH100 } from "./world/generate.js";
 export { type BmcState, type LabNode, type LabPdu, type PowerState, World } from "./world/model.js";

@@ -63,6 +63,8 @@ export interface LabInfo extends Partial<BackendInfo> {
     readonly pdu: string;
     readonly outlet: number;
     readonly bmc: LabEndpoint;
+    /** The node's BlueField DPUs' BMCs (absent when it has none). */
+    readonly dpus?: readonly ({ readonly id: string } & LabEndpoint)[];
   }[];
   [extra: string]: unknown;
 }
@@ -98,6 +100,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
   const addresses = [
     ...[...world.nodes.values()].map((n) => n.address),
     ...[...world.pdus.values()].map((p) => p.address),
+    ...[...world.dpus.values()].map((d) => d.address),
   ];
   const tls = await issueLabTls(opts.stateDir, addresses);
   const fleet = new RedfishFleet({ world, tls, log: requests, port: opts.port });
@@ -149,6 +152,9 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
       pdu: n.spec.pdu,
       outlet: n.spec.outlet,
       bmc: { url: fleet.url(n.address), username, password },
+      ...(n.spec.dpus
+        ? { dpus: world.dpusOf(n.spec.name).map((d) => ({ id: d.id, url: fleet.url(d.address), username, password })) }
+        : {}),
     })),
     ...backends?.info,
   };

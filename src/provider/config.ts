@@ -2,6 +2,7 @@
  * The provider block: Redfish defaults shared by every BMC and PDU, and process-wide limits.
  * Configure turns it into `ProviderData`, handed to every resource: one HTTP core per process so connections are reused.
  */
+import { createHash } from "node:crypto";
 import { HttpCore } from "../clients/http/index.js";
 import type { IronicAuth } from "../clients/ironic/index.js";
 import { RedfishClient } from "../clients/redfish/index.js";
@@ -286,6 +287,30 @@ export class ProviderData {
   }
 
   /** Logs out of every BMC and PDU session this process opened (Redfish services allow few); never rejects. */
+  /**
+   * The client of a BlueField DPU's BMC: its own credentials when the resource names them, else the provider's
+   * redfish ones. Kept with the BMC clients, so its session is released at close like theirs.
+   */
+  dpuClient(endpoint: string, username?: string, password?: string): RedfishClient {
+    const user = username ?? this.redfish.username ?? "";
+    const key = `dpu:${endpoint}#${user}#${createHash("sha256")
+      .update(password ?? "")
+      .digest("hex")
+      .slice(0, 16)}`;
+    let c = this.clients.get(key);
+    if (!c) {
+      c = new RedfishClient({
+        baseUrl: endpoint,
+        username: user,
+        password: password ?? this.redfish.password ?? "",
+        core: this.core,
+        maxConcurrent: this.redfish.maxConcurrent,
+      });
+      this.clients.set(key, c);
+    }
+    return c;
+  }
+
   async closeSessions(): Promise<void> {
     await Promise.allSettled([...this.clients.values()].map((c) => c.logout()));
   }

@@ -9,6 +9,8 @@ export interface Baseline {
   /** Substring every GPU's model must contain, case-insensitive (e.g. "H100"). */
   readonly gpuModel?: string;
   readonly gpuCount?: number;
+  /** BlueField DPUs the host lists among its PCIe devices. */
+  readonly dpuCount?: number;
   readonly minMemoryGiB?: number;
   readonly cpuCount?: number;
   /** Network ports with a MAC address (EthernetInterfaces). */
@@ -107,6 +109,7 @@ export function conformanceDifferences(b: Baseline, inv: Inventory): Difference[
     if (d) out.push(d);
   }
   if (b.gpuCount !== undefined) num("gpu_count", inv.gpus.length, b.gpuCount);
+  if (b.dpuCount !== undefined) num("dpu_count", inv.dpuCount, b.dpuCount);
   if (b.minMemoryGiB !== undefined) num("min_memory_gib", inv.memoryGiB, b.minMemoryGiB, true);
   if (b.cpuCount !== undefined) num("cpu_count", inv.cpus.length, b.cpuCount);
   if (b.nicCount !== undefined) num("nic_count", inv.macs.length, b.nicCount);

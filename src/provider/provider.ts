@@ -8,6 +8,7 @@ import { acceptanceResource } from "./resources/acceptance.js";
 import { bmcResource } from "./resources/bmc.js";
 import { clusterMemberResource } from "./resources/cluster-member.js";
 import { deploymentResource } from "./resources/deployment.js";
+import { dpuResource } from "./resources/dpu.js";
 import { machineResource } from "./resources/machine.js";
 import { pduOutletResource } from "./resources/pdu-outlet.js";
 import type { ProviderTimings } from "./timings.js";
@@ -38,6 +39,7 @@ export function rackformProvider(opts: RackformProviderOptions = {}): Provider {
   const resources = [
     pduOutletResource(),
     bmcResource(),
+    dpuResource(),
     machineResource(),
     deploymentResource(),
     acceptanceResource(),

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSpec, type Lab, startLab } from "../../src/lab/index.js";
-import { EXAMPLE_VARIABLES, type ExampleVariableName, IMAGE, NODE } from "../../src/provider/docs/hcl-parts.js";
+import { BFB, EXAMPLE_VARIABLES, type ExampleVariableName, IMAGE, NODE } from "../../src/provider/docs/hcl-parts.js";
 import { ENGINES, type Engine, engine, Workdir } from "../support/engines.js";
 import { GOLDEN_IMAGE, shownState, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
@@ -31,6 +31,8 @@ interface PageLab {
   readonly conductorDefaults?: boolean;
   /** The golden image uploaded to MAAS first, as an operator does. */
   readonly maasImage?: boolean;
+  /** The node carries one BlueField-3 DPU (its BMC at var.dpu_endpoint). */
+  readonly dpu?: boolean;
 }
 
 interface Page {
@@ -49,6 +51,7 @@ const PAGES: Record<Engine["name"], readonly Page[]> = {
     { file: "resources/pdu_outlet.md", type: "rackform_pdu_outlet" },
     { file: "resources/deployment.md", type: "rackform_deployment" },
     { file: "resources/cluster_member.md", type: "rackform_cluster_member", lab: { conductorDefaults: true } },
+    { file: "resources/dpu.md", type: "rackform_dpu", lab: { dpu: true } },
   ],
   tofu: [
     { file: "data-sources/inventory.md", lab: { powered: true }, output: { name: "gpus", each: /^8 x .*H100/ } },
@@ -104,6 +107,7 @@ async function pageLab(o: PageLab, stateDir: string): Promise<Lab> {
         pdu: NODE.pdu,
         outlet: NODE.outlet,
         initialOutlet: o.powered ? "On" : "Off",
+        ...(o.dpu ? { dpus: 1 } : {}),
       },
     ],
     ...(o.conductorDefaults
@@ -134,6 +138,8 @@ function labValues(lab: Lab): Record<ExampleVariableName, string> {
     slurm_url: lab.info.slurm!.url,
     slurm_token: lab.info.slurm!.token,
     image_url: imageUrl,
+    dpu_endpoint: node.dpus?.[0]?.url ?? "https://127.0.0.1:1",
+    bfb_url: `${new URL(imageUrl).origin}/${BFB.version}.bfb`,
   };
 }
 

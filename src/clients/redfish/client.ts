@@ -6,6 +6,7 @@ import { ClientConfigError, HttpStatusError, RedfishError } from "../errors.js";
 import { BMC_CONCURRENCY, HttpCore, type HttpCoreOptions } from "../http/core.js";
 import { safeUrl } from "../redact.js";
 import { BOOT_SOURCE_ENUM, tolerantAllowed } from "./allowable.js";
+import { BlueFieldOps } from "./bluefield.js";
 import { expandLevels, recheck } from "./expand.js";
 import { statusOf } from "./inventory.js";
 import { actionInfoAllowed, isObj, lastSegment, link, members, parseOutlet, parseSystem } from "./parse.js";
@@ -323,6 +324,11 @@ export class RedfishClient {
   ): Promise<TaskSnapshot> {
     const update = await this.t.getJson(await this.serviceLink("UpdateService"));
     return runSimpleUpdate(this.t, this.core, update, imageUri, targets, opts);
+  }
+
+  /** BlueField DPU operations, when this service is a DPU's BMC (bluefield.ts). */
+  bluefield(): BlueFieldOps {
+    return new BlueFieldOps(this.t, this.core);
   }
 
   /** Rack PDUs under PowerEquipment/RackPDUs. */

@@ -1,4 +1,5 @@
 /** The Redfish client: BMCs and rack PDUs. */
+export { BlueFieldOps, DPU_OS_TARGET, type DpuMode, type DpuState, type DpuWaitOptions } from "./bluefield.js";
 export { type Discovery, RedfishClient, type RedfishClientOptions } from "./client.js";
 export * as redfishParse from "./parse.js";
 export type { RefreshOutcome } from "./refresh.js";

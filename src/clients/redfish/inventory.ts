@@ -111,6 +111,7 @@ export async function collectInventory(
     cpus,
     memoryGiB: typeof mem === "number" && mem > 0 ? mem : await memoryFromModules(system, collection),
     gpus,
+    dpuCount: pcie.filter((d) => !isAbsent(d) && isBlueField(d)).length,
     drives,
     firmware,
     biosVersion: str(system.BiosVersion),
@@ -165,6 +166,11 @@ async function managerFirmware(
   }
   const mgr = ref ? await soft(ref) : undefined;
   return mgr ? str(mgr.FirmwareVersion) : undefined;
+}
+
+/** Whether a PCIe device is a BlueField DPU (NVIDIA names the card BlueField in Model or Name). */
+function isBlueField(d: RedfishJson): boolean {
+  return [d.Model, d.Name, d.DeviceName].some((v) => typeof v === "string" && /bluefield/i.test(v));
 }
 
 /** PCIe devices of the system: System.PCIeDevices (a link array or a collection), else those of its chassis. */

@@ -81,6 +81,8 @@ export interface Inventory {
   readonly cpus: readonly CpuInfo[];
   readonly memoryGiB?: number;
   readonly gpus: readonly GpuInfo[];
+  /** BlueField DPUs among the PCIe devices (Model, Name or DeviceName naming BlueField). */
+  readonly dpuCount?: number;
   readonly drives: readonly DriveInfo[];
   readonly firmware: readonly FirmwareInfo[];
   /** ComputerSystem.BiosVersion. */

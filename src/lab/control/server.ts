@@ -104,7 +104,7 @@ async function route(
   const url = new URL(req.url ?? "/", "http://control");
   const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   const m = req.method ?? "GET";
-  const known = { nodes: new Set(world.nodes.keys()), pdus: new Set(world.pdus.keys()) };
+  const known = { nodes: new Set([...world.nodes.keys(), ...world.dpus.keys()]), pdus: new Set(world.pdus.keys()) };
   if (m === "GET" && url.pathname === "/world") return { status: 200, body: worldSummary(world) };
   if (m === "GET" && url.pathname === "/requests/rates" && rates) {
     const since = Number(url.searchParams.get("since_ms") ?? 0);

@@ -1,4 +1,5 @@
 /** Hardware inventory under a system and its chassis: Processors (CPUs and GPUs), Memory, NICs, Storage, PCIe. */
+import { DPU_NIC_FIRMWARE } from "../world/dpu.js";
 import type { LabNode, World } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
 import { RedfishError } from "./errors.js";
@@ -131,6 +132,24 @@ function pcie(world: World, n: LabNode, id: string): Record<string, unknown> {
       DeviceType: "SingleFunction",
       PCIeFunctions: link(`${path}/PCIeFunctions`),
       FirmwareVersion: world.firmwareVersion(n, "gpu"),
+      PCIeInterface: { PCIeType: "Gen5", LanesInUse: 16, MaxLanes: 16 },
+      Status: status(),
+    };
+  }
+  const dpu = world.dpusOf(n.spec.name).find((d) => `DPU${d.index + 1}` === id);
+  if (dpu) {
+    // The host sees a BlueField-3 as a multi-function PCIe card (its NIC functions; the Arm side is its own system).
+    return {
+      "@odata.type": "#PCIeDevice.v1_21_0.PCIeDevice",
+      "@odata.id": path,
+      Id: id,
+      Name: "NVIDIA BlueField-3 B3240 P-Series DPU",
+      Manufacturer: "NVIDIA",
+      Model: "BlueField-3 DPU",
+      PartNumber: "900-9D3B6-00CV-AA0",
+      SerialNumber: dpu.serial,
+      DeviceType: "MultiFunction",
+      FirmwareVersion: DPU_NIC_FIRMWARE,
       PCIeInterface: { PCIeType: "Gen5", LanesInUse: 16, MaxLanes: 16 },
       Status: status(),
     };

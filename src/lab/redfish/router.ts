@@ -1,10 +1,14 @@
 /** Routing for the lab's Redfish services: a table of path patterns and a handler per method. */
+import type { LabDpu } from "../world/dpu.js";
 import type { LabNode, LabPdu, World } from "../world/model.js";
 import { RedfishError } from "./errors.js";
 import type { SessionStore } from "./sessions.js";
 
 /** The service a request reached, decided by the local address it arrived on. */
-export type Target = { readonly kind: "bmc"; readonly node: LabNode } | { readonly kind: "pdu"; readonly pdu: LabPdu };
+export type Target =
+  | { readonly kind: "bmc"; readonly node: LabNode }
+  | { readonly kind: "pdu"; readonly pdu: LabPdu }
+  | { readonly kind: "dpu"; readonly dpu: LabDpu };
 
 /** Everything a handler may read. */
 export interface Ctx {

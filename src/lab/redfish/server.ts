@@ -17,6 +17,7 @@ import type { RequestLog } from "../request-log.js";
 import type { World } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
 import { DEFAULT_SESSION_LIMITS } from "../world/spec.js";
+import { bluefieldRoutes } from "./bluefield.js";
 import { bootOptionRoutes } from "./boot-options.js";
 import { errorBody, RedfishError } from "./errors.js";
 import { inventoryRoutes } from "./inventory.js";
@@ -48,6 +49,10 @@ const router = new Router([
   ...virtualMediaRoutes,
   ...pduRoutes,
 ]);
+/** A BlueField DPU's BMC serves its own resource tree (bluefield.ts), not a host's. */
+const dpuRouter = new Router(bluefieldRoutes);
+/** Sessions a DPU BMC keeps (OpenBMC's bmcweb default). */
+const DPU_SESSION_LIMIT = 64;
 const MAX_BODY = 1 << 20;
 
 /** Options of the Redfish fleet. */
@@ -81,9 +86,14 @@ export class RedfishFleet {
     const { world } = opts;
     for (const node of world.nodes.values()) this.targets.set(node.address, { kind: "bmc", node });
     for (const pdu of world.pdus.values()) this.targets.set(pdu.address, { kind: "pdu", pdu });
+    for (const dpu of world.dpus.values()) this.targets.set(dpu.address, { kind: "dpu", dpu });
     for (const [a, t] of this.targets) {
       const limit =
-        t.kind === "bmc" ? (t.node.spec.sessionLimit ?? DEFAULT_SESSION_LIMITS[t.node.spec.vendor]) : PDU_SESSION_LIMIT;
+        t.kind === "bmc"
+          ? (t.node.spec.sessionLimit ?? DEFAULT_SESSION_LIMITS[t.node.spec.vendor])
+          : t.kind === "dpu"
+            ? DPU_SESSION_LIMIT
+            : PDU_SESSION_LIMIT;
       this.sessions.set(a, new SessionStore(() => world.credentials(a), limit));
     }
     world.onPasswordRotated((a) => this.sessions.get(a)?.clear());
@@ -140,6 +150,7 @@ export class RedfishFleet {
   }
 
   private reachable(t: Target | undefined): boolean {
+    if (t?.kind === "dpu") return this.opts.world.dpuBmcState(t.dpu) === "up";
     return t !== undefined && (t.kind === "pdu" || this.opts.world.bmcState(t.node) === "up");
   }
 
@@ -168,7 +179,8 @@ export class RedfishFleet {
     const path = normalize(req.url ?? "/");
     const query = (req.url ?? "").split("#")[0].split("?")[1] ?? "";
     const method = req.method ?? "GET";
-    const name = target?.kind === "bmc" ? target.node.spec.name : target?.pdu.spec.id;
+    const name =
+      target?.kind === "bmc" ? target.node.spec.name : target?.kind === "dpu" ? target.dpu.id : target?.pdu.spec.id;
     res.on("close", () => {
       this.hung.delete(res);
       this.opts.log.append({
@@ -189,7 +201,7 @@ export class RedfishFleet {
     }
     const faults = this.opts.world.faults;
     const scope = {
-      node: target.kind === "bmc" ? name : undefined,
+      node: target.kind !== "pdu" ? name : undefined,
       pdu: target.kind === "pdu" ? name : undefined,
       path,
       method,
@@ -230,7 +242,7 @@ export class RedfishFleet {
   }
 
   private dispatch(target: Target, method: string, path: string, req: IncomingMessage, raw: string): Reply {
-    const m = router.match(path);
+    const m = (target.kind === "dpu" ? dpuRouter : router).match(path);
     const store = this.sessions.get(req.socket.localAddress ?? "") as SessionStore;
     const anonymous = m?.route.anonymous?.includes(method) ?? false;
     const user = anonymous ? "" : authenticate(store, req.headers);

@@ -35,6 +35,7 @@ function serviceRoot(ctx: Ctx): Reply {
     AccountService: link("/redfish/v1/AccountService"),
     Links: { Sessions: link("/redfish/v1/SessionService/Sessions") },
   };
+  if (ctx.target.kind === "dpu") throw new RedfishError(404, "ResourceNotFound", ["Resource", ctx.path]);
   const noExpand = ctx.target.kind === "pdu" || hasQuirk(ctx.target.node, "no-expand-query");
   const oneLevel = ctx.target.kind === "bmc" && hasQuirk(ctx.target.node, "expand-one-level");
   Object.assign(common, {
@@ -99,7 +100,8 @@ export const OEM_KEY: Readonly<Record<string, string>> = {
 export function systemPcieIds(world: World, n: LabNode): string[] {
   const gpus = hasQuirk(n, "oem-pci-gpus") ? [] : world.visibleGpus(n).map((g) => g.id);
   const dead = hasQuirk(n, "dead-member-links") ? ["Dead.1"] : [];
-  return [...gpus, ...n.spec.hardware.nics.map((_, i) => `NIC${i + 1}`), ...dead];
+  const dpus = world.dpusOf(n.spec.name).map((d) => `DPU${d.index + 1}`);
+  return [...gpus, ...n.spec.hardware.nics.map((_, i) => `NIC${i + 1}`), ...dpus, ...dead];
 }
 
 /** The ComputerSystem's strong ETag. */

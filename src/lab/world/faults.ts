@@ -14,6 +14,7 @@ export const REDFISH_FAULT_KINDS = [
   "firmware-drift",
   "update-failure",
   "gpu-health",
+  "bfb-install-failure",
 ] as const;
 
 /** Faults carried for the simulated backends and acceptance (MAAS, Ironic); the lab core stores and matches them. */
@@ -31,7 +32,7 @@ export type FaultKind = (typeof REDFISH_FAULT_KINDS)[number] | (typeof BACKEND_F
 /** What a client posts to inject a fault. */
 export interface FaultSpec {
   readonly kind: FaultKind;
-  /** Scope: node name. Omitted with `pdu` omitted = every BMC and PDU. */
+  /** Scope: node name, or a DPU id (`<node>-dpu<k>`). Omitted with `pdu` omitted = every BMC and PDU. */
   readonly node?: string;
   /** Scope: PDU id. */
   readonly pdu?: string;

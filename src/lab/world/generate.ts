@@ -18,6 +18,10 @@ export interface DefaultSpecOptions {
   readonly password?: string;
   /** Outlet state at start. @default "Off" */
   readonly initialOutlet?: "On" | "Off";
+  /** BlueField-3 DPUs per node (each with its own BMC). @default 0 */
+  readonly dpus?: number;
+  /** The DPUs' mode at lab start. @default "DpuMode" */
+  readonly dpuMode?: "DpuMode" | "NicMode";
 }
 
 const ALL_VENDORS: readonly VendorStyle[] = ["nvidia-dgx", "dell", "supermicro", "hpe", "lenovo", "contoso"];
@@ -97,6 +101,8 @@ export function defaultSpec(opts: DefaultSpecOptions = {}): LabSpec {
       vendor,
       hardware: hgxH100(vendor),
       ...(opts.initialOutlet ? { initialOutlet: opts.initialOutlet } : {}),
+      ...(opts.dpus ? { dpus: opts.dpus } : {}),
+      ...(opts.dpuMode ? { dpuMode: opts.dpuMode } : {}),
     });
   }
   return {

@@ -4,6 +4,7 @@
  * so 1,000 nodes need no timers and a manual clock drives everything in tests.
  */
 import type { LabTime } from "../time.js";
+import { DpuClock, dpuAddress, type LabDpu, makeDpu } from "./dpu.js";
 import { type FaultSpec, Faults, type FaultTarget } from "./faults.js";
 import { macFor, serialFor, uuidFor } from "./ids.js";
 import { hasQuirk } from "./quirks.js";
@@ -107,7 +108,11 @@ export const pduAddress = (rack: number, k: number) => `127.11.${rack}.${k}`;
 export class World {
   readonly nodes = new Map<string, LabNode>();
   readonly pdus = new Map<string, LabPdu>();
+  /** BlueField DPUs by id (`<node>-dpu<k>`). */
+  readonly dpus = new Map<string, LabDpu>();
   readonly faults = new Faults();
+  /** The DPUs' clock: Arm state, BFB installs, mode changes. */
+  readonly dpuClock: DpuClock;
   private taskSeq = 0;
   /** Passwords rotated through the control API, by BMC or PDU address (others keep spec.credentials). */
   private readonly passwords = new Map<string, string>();
@@ -119,6 +124,7 @@ export class World {
     readonly time: LabTime,
   ) {
     const now = time.now();
+    this.dpuClock = new DpuClock(time);
     const rackIndex = new Map(spec.racks.map((r) => [r.name, r.index]));
     const perRack = new Map<string, number>();
     const next = (key: string) => {
@@ -132,8 +138,13 @@ export class World {
       this.pdus.set(p.id, { spec: p, address, serial: serialFor(p.id, "PDU"), outlets });
     }
     for (const n of spec.nodes) {
-      const address = n.address ?? bmcAddress(rackIndex.get(n.rack) ?? 0, next(`node:${n.rack}`));
+      const seq = next(`node:${n.rack}`);
+      const address = n.address ?? bmcAddress(rackIndex.get(n.rack) ?? 0, seq);
       this.nodes.set(n.name, makeNode(n, address, now));
+      for (let k = 0; k < (n.dpus ?? 0); k++) {
+        const d = makeDpu(n.name, k, dpuAddress(rackIndex.get(n.rack) ?? 0, seq, k), n.dpuMode ?? "DpuMode");
+        this.dpus.set(d.id, d);
+      }
       if (n.initialOutlet === "On") this.outletOf(n.name).on = true;
     }
   }
@@ -207,10 +218,25 @@ export class World {
   setHostPower(node: LabNode, on: boolean): void {
     node.power = { on, since: this.now() };
     if (on) {
+      for (const d of this.dpusOf(node.spec.name)) this.dpuClock.hostPoweredOn(d);
       node.lastBootSource = node.boot.enabled !== "Disabled" ? node.boot.target : (node.boot.order[0] ?? "Hdd");
       if (node.boot.enabled === "Once") node.boot = { ...node.boot, enabled: "Disabled", target: "None" };
     }
     node.generation++;
+  }
+
+  /** The DPUs a node carries, in slot order. */
+  dpusOf(nodeName: string): LabDpu[] {
+    return [...this.dpus.values()].filter((d) => d.nodeName === nodeName);
+  }
+
+  /** A DPU's BMC: powered with its host's outlet (standby power), booting for bmcBootMs, or faulted unreachable. */
+  dpuBmcState(d: LabDpu): BmcState {
+    const host = this.mustNode(d.nodeName);
+    const o = this.outlet(host.spec.pdu, host.spec.outlet);
+    if (!o.on) return "off";
+    if (this.faults.find("bmc-unreachable", { node: d.id })) return "off";
+    return this.now() < o.since + this.time.duration("bmcBootMs") ? "booting" : "up";
   }
 
   /** The account a BMC or PDU accepts now: the lab's user with its current password. */

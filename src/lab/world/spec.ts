@@ -72,6 +72,10 @@ export interface NodeSpec {
   readonly quirks?: readonly Quirk[];
   /** Redfish sessions the BMC keeps before answering 503. @default the vendor's (DEFAULT_SESSION_LIMITS) */
   readonly sessionLimit?: number;
+  /** BlueField-3 DPUs in the node, each with its own BMC at 127.(12+k).<rack>.<n> (world/dpu.ts). @default none */
+  readonly dpus?: number;
+  /** The DPUs' mode of operation at lab start. @default "DpuMode" (a BlueField-3 DPU's factory default) */
+  readonly dpuMode?: "DpuMode" | "NicMode";
 }
 
 /** Concurrent Redfish sessions by vendor style, as shipping BMCs allow (far fewer than the lab's old 64). */
@@ -141,6 +145,8 @@ export const LAB_SPEC_SCHEMA = obj(
           initialOutlet: { enum: ["On", "Off"] },
           quirks: { type: "array", uniqueItems: true, items: { enum: QUIRK_NAMES } },
           sessionLimit: int(1, 64),
+          dpus: int(0, 4),
+          dpuMode: { enum: ["DpuMode", "NicMode"] },
           hardware: obj(
             {
               manufacturer: str,

@@ -23,6 +23,8 @@ export const EXAMPLE_VARIABLES = {
   slurm_url: { description: "slurmrestd URL, e.g. http://slurmctl:6820." },
   slurm_token: { description: "JWT of the Slurm user (scontrol token).", sensitive: true },
   image_url: { description: "Where the golden image is served (Ironic downloads it from there)." },
+  dpu_endpoint: { description: "Redfish address of the node's BlueField-3 DPU BMC, e.g. https://10.0.1.7." },
+  bfb_url: { description: "Where the DPU's BMC downloads the pinned .bfb from (http or https)." },
 } as const satisfies Record<string, ExampleVariable>;
 
 export type ExampleVariableName = keyof typeof EXAMPLE_VARIABLES;
@@ -145,6 +147,33 @@ export function machine(backend: "maas" | "ironic"): string {
   macs         = [rackform_bmc.${NODE.id}.macs[0]] # the boot NIC
 }
 `;
+}
+
+/** The BFB the DPU example pins (the lab reports a BFB's file name, without .bfb, as its DPU_OS version). */
+export const BFB = {
+  version: "DOCA_2.9.1_BSP_4.9.1_Ubuntu_22.04-4.24-11.prod",
+  sha256: "3b5b7c6f1f0c6a0e0f3f4e5d1c2b3a4f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b",
+} as const;
+
+export const DPU = `resource "rackform_dpu" "${NODE.id}" {
+  endpoint      = var.dpu_endpoint
+  host_endpoint = rackform_bmc.${NODE.id}.endpoint # power-cycles the host when the mode changes
+  mode          = "DpuMode"
+  bfb = {
+    version = "${BFB.version}"
+    url     = var.bfb_url
+    sha256  = "${BFB.sha256}"
+  }
+  rshim = "bmc"
+}
+`;
+
+/** A machine enrolled only once its DPU is in mode and on its BFB. */
+export function machineAfterDpu(backend: "maas" | "ironic"): string {
+  return machine(backend).replace(
+    /\n}\n$/,
+    `\n  depends_on   = [rackform_dpu.${NODE.id}] # enrolled only once its DPU is ready\n}\n`,
+  );
 }
 
 /** How a deployment names its image. */

@@ -4,7 +4,18 @@
  * test/e2e/docs-examples.test.ts runs every example against the lab (plan, apply, empty plan) and imports the page's
  * resource by the documented id form, so a page cannot drift from the code.
  */
-import { ACCEPTANCE, BMC, configuration, deployment, MEMBER, machine, NODE, OUTLET } from "./hcl-parts.js";
+import {
+  ACCEPTANCE,
+  BMC,
+  configuration,
+  DPU,
+  deployment,
+  MEMBER,
+  machine,
+  machineAfterDpu,
+  NODE,
+  OUTLET,
+} from "./hcl-parts.js";
 
 /** The extra sections of one page. */
 export interface PageDocs {
@@ -61,6 +72,20 @@ export const PAGE_DOCS: Readonly<Record<string, PageDocs>> = {
         ["rackform_bmc", "https://10.0.0.5"],
         ["rackform_bmc", "https://10.0.0.5/redfish/v1/Systems/System.Embedded.1"],
       ],
+    ),
+  },
+
+  rackform_dpu: {
+    example: configuration(
+      { backend: "maas" },
+      ["pdu_endpoint", "bmc_endpoint", "dpu_endpoint", "bfb_url"],
+      `${OUTLET}\n${BMC}\n${DPU}\n${machineAfterDpu("maas")}`,
+    ),
+    import: importSection(
+      "By the DPU BMC's address, which is the resource's `id`; the next plan fills in `bfb.url` and `bfb.sha256` " +
+        "from the configuration (and the credentials, when set there) as an in-place update that installs nothing " +
+        "when the DPU already runs `bfb.version`:",
+      [["rackform_dpu", "https://10.0.1.7"]],
     ),
   },
 

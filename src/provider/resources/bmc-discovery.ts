@@ -142,6 +142,7 @@ export function baselineOf(resource: ObjectValue): Baseline | undefined {
   return {
     gpuModel: getString(e, "gpu_model") ?? undefined,
     gpuCount: num("gpu_count"),
+    dpuCount: num("dpu_count"),
     minMemoryGiB: num("min_memory_gib"),
     cpuCount: num("cpu_count"),
     nicCount: num("nic_count"),

@@ -56,6 +56,9 @@ export const schemaAttributes = {
         validators: [stringLength({ min: 1 })],
       }),
       gpu_count: count("Exact number of GPUs."),
+      dpu_count: count(
+        "Exact number of BlueField DPUs the host lists among its PCIe devices (each converged by its own rackform_dpu).",
+      ),
       min_memory_gib: count("Least system memory in GiB.", 1_048_576),
       cpu_count: count("Exact number of CPU sockets."),
       nic_count: count("Exact number of network ports with a MAC address (Redfish EthernetInterfaces)."),

@@ -113,4 +113,11 @@ describe("conformanceDifferences", () => {
     });
     expect(conformanceDifferences({ firmware: { BIOS: "9" } }, inv)).toEqual([]);
   });
+
+  it("GIVEN a flavor with one DPU per node WHEN the host lists none THEN dpu_count is the difference", () => {
+    expect(formatDifferences(conformanceDifferences({ dpuCount: 1 }, node({ dpuCount: 0 })))).toBe(
+      "dpu_count: found 0, expected 1",
+    );
+    expect(conformanceDifferences({ dpuCount: 1 }, node({ dpuCount: 1 }))).toEqual([]);
+  });
 });

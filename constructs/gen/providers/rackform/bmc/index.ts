@@ -58,6 +58,12 @@ export interface BmcExpected {
   */
   readonly gpuCount?: number;
   /**
+  * Exact number of BlueField DPUs the host lists among its PCIe devices (each converged by its own rackform_dpu).
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/bmc#dpu_count Bmc#dpu_count}
+  */
+  readonly dpuCount?: number;
+  /**
   * Least system memory in GiB.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/bmc#min_memory_gib Bmc#min_memory_gib}
@@ -97,6 +103,7 @@ export function bmcExpectedToTerraform(struct?: BmcExpected | cdktf.IResolvable)
   return {
     gpu_model: cdktf.stringToTerraform(struct!.gpuModel),
     gpu_count: cdktf.numberToTerraform(struct!.gpuCount),
+    dpu_count: cdktf.numberToTerraform(struct!.dpuCount),
     min_memory_gib: cdktf.numberToTerraform(struct!.minMemoryGib),
     cpu_count: cdktf.numberToTerraform(struct!.cpuCount),
     nic_count: cdktf.numberToTerraform(struct!.nicCount),
@@ -120,6 +127,12 @@ export function bmcExpectedToHclTerraform(struct?: BmcExpected | cdktf.IResolvab
     },
     gpu_count: {
       value: cdktf.numberToHclTerraform(struct!.gpuCount),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    dpu_count: {
+      value: cdktf.numberToHclTerraform(struct!.dpuCount),
       isBlock: false,
       type: "simple",
       storageClassType: "number",
@@ -186,6 +199,10 @@ export class BmcExpectedOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.gpuCount = this._gpuCount;
     }
+    if (this._dpuCount !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.dpuCount = this._dpuCount;
+    }
     if (this._minMemoryGib !== undefined) {
       hasAnyValues = true;
       internalValueResult.minMemoryGib = this._minMemoryGib;
@@ -215,6 +232,7 @@ export class BmcExpectedOutputReference extends cdktf.ComplexObject {
       this.resolvableValue = undefined;
       this._gpuModel = undefined;
       this._gpuCount = undefined;
+      this._dpuCount = undefined;
       this._minMemoryGib = undefined;
       this._cpuCount = undefined;
       this._nicCount = undefined;
@@ -230,6 +248,7 @@ export class BmcExpectedOutputReference extends cdktf.ComplexObject {
       this.resolvableValue = undefined;
       this._gpuModel = value.gpuModel;
       this._gpuCount = value.gpuCount;
+      this._dpuCount = value.dpuCount;
       this._minMemoryGib = value.minMemoryGib;
       this._cpuCount = value.cpuCount;
       this._nicCount = value.nicCount;
@@ -268,6 +287,22 @@ export class BmcExpectedOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get gpuCountInput() {
     return this._gpuCount;
+  }
+
+  // dpu_count - computed: false, optional: true, required: false
+  private _dpuCount?: number; 
+  public get dpuCount() {
+    return this.getNumberAttribute('dpu_count');
+  }
+  public set dpuCount(value: number) {
+    this._dpuCount = value;
+  }
+  public resetDpuCount() {
+    this._dpuCount = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get dpuCountInput() {
+    return this._dpuCount;
   }
 
   // min_memory_gib - computed: false, optional: true, required: false
