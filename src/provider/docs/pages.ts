@@ -4,7 +4,19 @@
  * test/e2e/docs-examples.test.ts runs every example against the lab (plan, apply, empty plan) and imports the page's
  * resource by the documented id form, so a page cannot drift from the code.
  */
-import { ACCEPTANCE, BMC, configuration, deployment, MEMBER, machine, NODE, OUTLET } from "./hcl-parts.js";
+import {
+  ACCEPTANCE,
+  BMC,
+  configuration,
+  deployment,
+  IMAGE,
+  IMAGE_ID,
+  image,
+  MEMBER,
+  machine,
+  NODE,
+  OUTLET,
+} from "./hcl-parts.js";
 
 /** The extra sections of one page. */
 export interface PageDocs {
@@ -16,8 +28,8 @@ export interface PageDocs {
 
 const R = NODE.id;
 
-function importSection(intro: string, ids: readonly [string, string][], after = ""): string {
-  const lines = ids.map(([type, id]) => `terraform import ${type}.${R} ${id}`).join("\n");
+function importSection(intro: string, ids: readonly [string, string][], after = "", name: string = R): string {
+  const lines = ids.map(([type, id]) => `terraform import ${type}.${name} ${id}`).join("\n");
   return `${intro}\n\n\`\`\`sh\n${lines}\n\`\`\`\n${after ? `\n${after}\n` : ""}`;
 }
 
@@ -90,11 +102,25 @@ export const PAGE_DOCS: Readonly<Record<string, PageDocs>> = {
     ),
   },
 
+  rackform_image: {
+    example: configuration({ backend: "maas" }, ["image_url"], image("maas")),
+    import: importSection(
+      "By the backend, the image name and its version, which is the resource's `id`; the state then takes the " +
+        "sha256 MAAS verified (url or source_file come from the configuration, recorded in place without an upload):",
+      [
+        ["rackform_image", `maas:${IMAGE.name}/${IMAGE.version}`],
+        ["rackform_image", `ironic:${IMAGE.name}/${IMAGE.version}`],
+      ],
+      "",
+      IMAGE_ID,
+    ),
+  },
+
   rackform_acceptance: {
     example: configuration(
       { backend: "maas" },
-      ["pdu_endpoint", "bmc_endpoint"],
-      `${OUTLET}\n${BMC}\n${machine("maas")}\n${deployment({ backend: "maas" })}\n${ACCEPTANCE}`,
+      ["pdu_endpoint", "bmc_endpoint", "image_url"],
+      `${image("maas")}\n${OUTLET}\n${BMC}\n${machine("maas")}\n${deployment({ backend: "maas", image: true })}\n${ACCEPTANCE}`,
     ),
     import: importSection(
       "By the machine's id, which is the resource's `id`; the state then holds the latest gate result the backend " +

@@ -32,6 +32,10 @@ import {
 } from "./image-ops.js";
 import { checkImageConfig, IMAGE_ID, imageSchema, maasImageName } from "./image-schema.js";
 
+/** Codes the diagnostics carry (docs/errors.md). */
+const IMAGE_IN_USE = "RACKFORM_ERR_IMAGE_IN_USE";
+const IMAGE_CHECKSUM = "RACKFORM_ERR_IMAGE_CHECKSUM";
+
 const DEFAULT_TIMEOUT_MS = { create: 60 * 60_000, read: 2 * 60_000, update: 60 * 60_000, delete: 5 * 60_000 };
 
 function configOf(v: ObjectValue): ImageConfig {
@@ -64,7 +68,7 @@ function report(diags: Diagnostics, e: unknown, c: ImageConfig, action: string):
     diags.error(
       "Image checksum does not match",
       `${e.where} announces sha256 ${e.announced}, not the configured ${c.sha256}; nothing was uploaded. Correct ` +
-        "sha256, or publish the image it names. (RACKFORM_ERR_IMAGE_CHECKSUM)",
+        `sha256, or publish the image it names. (${IMAGE_CHECKSUM})`,
       path("sha256"),
     );
   } else if (isClientError(e) && /does not match given SHA256/i.test(e.message)) {
@@ -72,7 +76,7 @@ function report(diags: Diagnostics, e: unknown, c: ImageConfig, action: string):
       "Image checksum does not match",
       `MAAS refused ${maasImageName(c.name, c.version)} when its last byte arrived: the bytes from ` +
         `${c.url !== null ? withoutUserinfo(c.url) : c.sourceFile} do not hash to ${c.sha256}. The incomplete boot ` +
-        "resource was deleted. Correct sha256, or publish the image it names. (RACKFORM_ERR_IMAGE_CHECKSUM)",
+        `resource was deleted. Correct sha256, or publish the image it names. (${IMAGE_CHECKSUM})`,
       path("sha256"),
     );
   } else {
@@ -228,7 +232,7 @@ export function imageResource(): Resource {
                 "their next redeploy fail, so nothing was deleted. Destroy or reimage the rackform_deployment " +
                 "resources that use it first (in one configuration, depends_on = [this image] on each deployment " +
                 "makes the engine do that), or run `terraform state rm` on this image to keep it in MAAS. " +
-                "(RACKFORM_ERR_IMAGE_IN_USE)",
+                `(${IMAGE_IN_USE})`,
             );
             return;
           }
