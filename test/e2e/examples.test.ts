@@ -18,7 +18,7 @@ import {
   rackLab,
   secretsOf,
   slurmStates,
-  synthAndUpload,
+  synthStacks,
 } from "../support/examples.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
 
@@ -43,7 +43,7 @@ describe.each(ENGINES)("the examples under %s", (name) => {
       async () => {
         // GIVEN the example and a lab rack of four unpowered nodes
         const p = await CdktfProject.create("gpu-rack", engine(name), cliConfig, exampleEnv(lab, labFile));
-        await synthAndUpload(p, lab);
+        await synthStacks(p);
         const nodes = lab.info.nodes.map((n) => n.name);
 
         // WHEN cdktf deploys every stack
