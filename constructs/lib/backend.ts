@@ -4,6 +4,7 @@
  */
 import type { IConstruct } from "constructs";
 import type { DeploymentConfig } from "../gen/providers/rackform/deployment/index.js";
+import type { ImageConfig } from "../gen/providers/rackform/image/index.js";
 import type { MachineConfig } from "../gen/providers/rackform/machine/index.js";
 import type { RackformProviderConfig } from "../gen/providers/rackform/provider/index.js";
 import type { ValidationProblem } from "./errors.js";
@@ -25,6 +26,8 @@ export interface IBackend extends IConstruct {
   machineFields(): Pick<MachineConfig, "architecture" | "resourceClass">;
   /** Per-deployment settings beyond machine, image and user data. */
   deploymentFields(): Pick<DeploymentConfig, "deployKernel" | "deployRamdisk" | "osystem" | "eraseOnDestroy">;
+  /** Per-image settings of the rackform_image this backend needs (MAAS: the boot resource's architecture). */
+  imageFields(): Pick<ImageConfig, "architecture">;
   /** Problems deploying `image` with this backend; paths under `at`. */
   problemsWithImage(image: Image, at: string): ValidationProblem[];
 }

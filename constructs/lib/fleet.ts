@@ -84,7 +84,18 @@ export class Fleet extends Construct {
     const stacks = new Map<string, RackformStack>();
     const racks = new Map<string, Rack>();
     for (const r of props.racks) {
-      const stack = new RackformStack(scope, `${id}-${r.name}`, { stateBackend: props.stateBackend });
+      stacks.set(r.name, new RackformStack(scope, `${id}-${r.name}`, { stateBackend: props.stateBackend }));
+    }
+    for (let w = 1; w < this.waves.length; w++) {
+      for (const later of this.waves[w]) {
+        for (const earlier of this.waves[w - 1]) stacks.get(later)!.addDependency(stacks.get(earlier)!);
+      }
+    }
+    // Racks are built in rollout order: the first rack to use an image holds its rackform_image (Image.resourceFor),
+    // and a later stack using it then depends on that one (unless its waves already do), never the other way round.
+    const byName = new Map(props.racks.map((r) => [r.name, r]));
+    for (const r of this.waves.flat().map((n) => byName.get(n)!)) {
+      const stack = stacks.get(r.name)!;
       const userData = r.userData ?? props.userData;
       const rack = new Rack(stack, r.name, {
         pdus: r.pdus,
@@ -97,13 +108,7 @@ export class Fleet extends Construct {
         redfish: props.redfish,
         ...(userData !== undefined ? { userData } : {}),
       });
-      stacks.set(r.name, stack);
       racks.set(r.name, rack);
-    }
-    for (let w = 1; w < this.waves.length; w++) {
-      for (const later of this.waves[w]) {
-        for (const earlier of this.waves[w - 1]) stacks.get(later)!.addDependency(stacks.get(earlier)!);
-      }
     }
     this.stacks = stacks;
     this.racks = racks;

@@ -123,6 +123,11 @@ export class IronicBackend extends Construct implements IBackend {
     return {};
   }
 
+  /** Ironic's rackform_image needs nothing beyond the image: it checks the URL. */
+  imageFields(): Record<string, never> {
+    return {};
+  }
+
   /** Ironic writes the image from its URL (instance_info.image_source), so the image needs one. */
   problemsWithImage(image: Image, at: string): ValidationProblem[] {
     if (image.url !== undefined) return [];

@@ -1,5 +1,6 @@
 /** Canonical MAAS as the provisioning backend: machines enrolled with power_type redfish, custom images deployed. */
 import { Construct, type IConstruct } from "constructs";
+import type { ImageConfig } from "../gen/providers/rackform/image/index.js";
 import type { MachineConfig } from "../gen/providers/rackform/machine/index.js";
 import type { RackformProviderConfig } from "../gen/providers/rackform/provider/index.js";
 import type { BackendKind, IBackend } from "./backend.js";
@@ -68,8 +69,20 @@ export class MaasBackend extends Construct implements IBackend {
     return this.props.eraseOnDestroy !== undefined ? { eraseOnDestroy: this.props.eraseOnDestroy } : {};
   }
 
-  /** MAAS deploys the uploaded custom image by name and version: nothing more is needed. */
-  problemsWithImage(_image: Image, _at: string): ValidationProblem[] {
-    return [];
+  /** The boot resource's architecture: the machines'. */
+  imageFields(): Pick<ImageConfig, "architecture"> {
+    return this.props.architecture !== undefined ? { architecture: this.props.architecture } : {};
+  }
+
+  /** MAAS is sent the image's bytes (custom/<name>-<version>): from url, or from sourceFile. */
+  problemsWithImage(image: Image, at: string): ValidationProblem[] {
+    if (image.url !== undefined || image.sourceFile !== undefined) return [];
+    return [
+      {
+        path: `${image.node.path}/url`,
+        problem: `is missing, and ${at} deploys through MAAS, which is sent the image's bytes (neither url nor sourceFile is set)`,
+        fix: "give the image a url (rackform streams it into MAAS) or a sourceFile",
+      },
+    ];
   }
 }

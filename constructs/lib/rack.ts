@@ -1,7 +1,8 @@
 /**
  * A rack: PDUs and nodes by U position and outlet. For every node it creates the chain a node walks, each resource
  * taking the previous one's id so the engine orders a node's steps and runs nodes in parallel:
- * rackform_pdu_outlet → rackform_bmc → rackform_machine → rackform_deployment → rackform_acceptance →
+ * rackform_pdu_outlet → rackform_bmc → rackform_machine → rackform_deployment (after the image's rackform_image,
+ * see Image.resourceFor) → rackform_acceptance →
  * rackform_cluster_member (gate_id = the acceptance id, so a new gate drains and rejoins the node); the gate follows
  * the BMC's gpu_count (bmc_gpu_count), so a GPU lost on a running node re-runs it and quarantines the node.
  * Logical ids are `<node>_outlet`, `<node>_bmc`, `<node>_machine`, `<node>_deployment`, `<node>_acceptance` and
@@ -108,6 +109,8 @@ interface ChainSettings {
   readonly userData: string;
   readonly member: MemberSettings;
   readonly image: DeploymentImage;
+  /** The rackform_image in this stack that deployments wait for (undefined when another stack holds it). */
+  readonly imageResource: TerraformResource | undefined;
   readonly gate: Omit<AcceptanceConfig, "machineId">;
   readonly pdus: ReadonlyMap<string, RackPdu>;
 }
@@ -159,6 +162,7 @@ export class Rack extends Construct {
       userData: props.userData ?? `#cloud-config\nrackform-join: ${cluster.scheduler}\n`,
       member: cluster.memberSettings(flavor),
       image: image.toDeploymentImage(),
+      imageResource: image.resourceFor(this, backend),
       gate: acceptance.toAcceptanceConfig(flavor),
       pdus: new Map(props.pdus.map((p) => [p.name, p])),
     };
@@ -206,6 +210,8 @@ export class Rack extends Construct {
         image: c.image,
         userData: c.userData,
         ...c.backend.deploymentFields(),
+        // The image is in the backend before the deploy, and is destroyed only after the deployment.
+        ...(c.imageResource ? { dependsOn: [c.imageResource] } : {}),
       }),
     );
     const acceptance = named(

@@ -107,7 +107,9 @@ export function imagesOf(stackJson: readonly unknown[]): DemoImage[] {
 }
 
 /**
- * Uploads each image to the lab MAAS as custom/<name>-<version>, as an operator does before deploying it: downloads
+ * For configurations without a rackform_image (the HCL rack tests, the day-2 tests' extra versions): uploads each
+ * image to the lab MAAS as custom/<name>-<version>, as an operator would by hand. The demo itself no longer calls it
+ * (its stacks' rackform_image does the upload). Downloads
  * it from where the configuration says it is served (the lab image server), creates the boot resource with its sha256
  * and size, then sends the bytes to the file's upload_uri. MAAS checks the sha256 when the last byte arrives and
  * answers "Saved content does not match given SHA256 value." otherwise; such an image is not deployable.
@@ -340,7 +342,7 @@ export async function demo(opts: DemoOptions): Promise<number> {
     if (!(await step(["synth", "--no-color"], false))) return 1;
     const stacks = synthesizedStacks(project);
     stackNames = stacks.map((s) => s.name);
-    await uploadImages(lab.info, imagesOf(stacks.map((s) => s.json)));
+    // No upload here: each stack's rackform_image (the Image construct's) puts the image in MAAS before any deploy.
     const plans: { stack: string; file: string }[] = [];
     for (const s of stacks) {
       if (!(await step(["diff", s.name, "--skip-synth", ...CDKTF_FLAGS], false))) return 1;

@@ -49,6 +49,8 @@ export const ERROR_CODES = {
     "A machine reached a failure status (or Broken) while rackform waited for another status.",
   RACKFORM_ERR_MAAS_STATUS_TIMEOUT: "A machine did not reach the wanted status within the allowed time.",
   RACKFORM_ERR_MAAS_BAD_PAYLOAD: "A MAAS response lacks a field rackform needs (e.g. system_id or status).",
+  RACKFORM_ERR_IMAGE_SOURCE:
+    "A golden image's source (its URL or local file) could not be read whole: not found, a status other than 200/206, or fewer bytes than its announced size.",
   RACKFORM_ERR_IRONIC_AUTH: "Ironic refused the credentials (HTTP basic user/password or Keystone token).",
   RACKFORM_ERR_IRONIC_MICROVERSION:
     "The Ironic API does not support the requested microversion; the message names the supported range.",

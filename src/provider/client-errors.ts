@@ -97,6 +97,10 @@ export const ERROR_HINTS: Partial<Record<keyof typeof ERROR_CODES, ErrorHint>> =
     hint: "Slurm does not know this node: check its name and that it is in slurm.conf (or registered as a dynamic node).",
     highlight: "notFound",
   },
+  RACKFORM_ERR_IMAGE_SOURCE: {
+    hint: "Publish the image where url (or source_file) says, with its size (Content-Length), or correct the attribute, then apply again.",
+    highlight: "notFound",
+  },
   RACKFORM_ERR_KUBERNETES_AUTH: {
     hint: `The API server refused the bearer token. ${creds("kubernetes", "`token`", "RACKFORM_KUBERNETES_TOKEN")}`,
   },

@@ -10,6 +10,13 @@ export const PROVIDER_ERROR_CODES = {
     "rackform_deployment's image.url did not answer before an Ironic deploy (a status other than 2xx/3xx, a refused " +
     "connection, a TLS failure or a timeout); nothing was sent to Ironic. Publish the image or fix the URL, or set " +
     "image.check_url = false when only the provisioning network reaches it.",
+  RACKFORM_ERR_IMAGE_IN_USE:
+    "rackform_image's destroy was refused: MAAS machines are deployed with the image. Destroy or reimage the " +
+    "deployments that use it first (depends_on orders that in one configuration), or `terraform state rm` the image " +
+    "to keep it in MAAS.",
+  RACKFORM_ERR_IMAGE_CHECKSUM:
+    "rackform_image's bytes do not hash to its sha256: MAAS refused the upload when the last byte arrived, or the " +
+    "image server announces another sha256. Correct sha256, or publish the right image.",
   RACKFORM_ERR_BACKEND_AMBIGUOUS:
     "Several machines in the backend match one node's name, MACs or BMC address; rackform will not guess which one.",
 } as const;

@@ -9,6 +9,7 @@ import { bmcResource } from "./resources/bmc.js";
 import { clusterMemberResource } from "./resources/cluster-member.js";
 import { deploymentResource } from "./resources/deployment.js";
 import { dpuResource } from "./resources/dpu.js";
+import { imageResource } from "./resources/image.js";
 import { machineResource } from "./resources/machine.js";
 import { pduOutletResource } from "./resources/pdu-outlet.js";
 import type { ProviderTimings } from "./timings.js";
@@ -44,6 +45,7 @@ export function rackformProvider(opts: RackformProviderOptions = {}): Provider {
     deploymentResource(),
     acceptanceResource(),
     clusterMemberResource(),
+    imageResource(),
   ].map(checked);
   const dataSources = [inventoryDataSource()];
   let data: ProviderData | undefined;

@@ -41,10 +41,18 @@ describe("Fleet", () => {
     }
   });
 
-  it("applies everything in one wave when no waves are given", () => {
+  it("applies everything in one wave when no waves are given, after the rack whose stack puts the image in place", () => {
     const f = fleet();
     expect(f.waves).toEqual([RACKS]);
-    expect(Object.values(dependencies(f)).flat()).toEqual([]);
+    // The image's rackform_image is in fleet-r1 only; the others deploy it once r1's stack has put it in MAAS.
+    expect(dependencies(f)).toEqual({
+      "fleet-r1": [],
+      "fleet-r2": ["fleet-r1"],
+      "fleet-r3": ["fleet-r1"],
+      "fleet-r4": ["fleet-r1"],
+    });
+    expect(Object.keys(resources(synthJson(f.stackOf("r1")), "rackform_image"))).toEqual(["ubuntu_gpu_maas_image"]);
+    expect(resources(synthJson(f.stackOf("r2")), "rackform_image")).toEqual({});
   });
 
   it("makes every stack of a wave depend on every stack of the wave before", () => {

@@ -66,6 +66,17 @@ describe("Rack", () => {
         sha256: SHA,
       },
       user_data: "#cloud-config\nrackform-join: slurm\n",
+      depends_on: ["rackform_image.ubuntu_gpu_maas_image"],
+    });
+    // AND the image is put in MAAS by one rackform_image every deployment waits for
+    expect(resources(json, "rackform_image")).toEqual({
+      ubuntu_gpu_maas_image: {
+        backend: "maas",
+        name: "ubuntu-gpu",
+        version: "2026.06.2",
+        url: "http://images.lab/ubuntu-gpu-2026.06.2.qcow2",
+        sha256: SHA,
+      },
     });
     expect(resources(json, "rackform_acceptance").r1_n03_acceptance).toEqual({
       machine_id: ref("rackform_deployment.r1_n03_deployment.id"),

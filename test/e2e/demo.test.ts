@@ -45,7 +45,7 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
     expect(review).toMatch(/gpu-rack · 8 of 8 nodes change/);
     expect(review).toContain("8 join the cluster");
     expect(out.text).toMatch(/\$ cdktf deploy --auto-approve/);
-    expect(out.text).toContain("Apply complete! Resources: 48 added, 0 changed, 0 destroyed.");
+    expect(out.text).toContain("Apply complete! Resources: 49 added, 0 changed, 0 destroyed.");
     expect(out.text).toMatch(
       /converged: 8 of 8 nodes joined Slurm in [\d.]+ s; cdktf diff after deploy shows no changes/,
     );

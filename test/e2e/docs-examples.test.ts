@@ -15,9 +15,16 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSpec, type Lab, startLab } from "../../src/lab/index.js";
-import { BFB, EXAMPLE_VARIABLES, type ExampleVariableName, IMAGE, NODE } from "../../src/provider/docs/hcl-parts.js";
+import {
+  BFB,
+  EXAMPLE_VARIABLES,
+  type ExampleVariableName,
+  IMAGE,
+  IMAGE_ID,
+  NODE,
+} from "../../src/provider/docs/hcl-parts.js";
 import { ENGINES, type Engine, engine, Workdir } from "../support/engines.js";
-import { GOLDEN_IMAGE, shownState, uploadGoldenImage } from "../support/rack.js";
+import { GOLDEN_IMAGE, shownState } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
 
 /** A whole chain on a loaded 2-core machine takes a while; this only stops a hung test. */
@@ -29,8 +36,6 @@ interface PageLab {
   readonly powered?: boolean;
   /** ironic.conf [conductor]deploy_kernel/deploy_ramdisk set (the example leaves them out). */
   readonly conductorDefaults?: boolean;
-  /** The golden image uploaded to MAAS first, as an operator does. */
-  readonly maasImage?: boolean;
   /** The node carries one BlueField-3 DPU (its BMC at var.dpu_endpoint). */
   readonly dpu?: boolean;
 }
@@ -39,6 +44,8 @@ interface Page {
   readonly file: string;
   /** The page's own resource type (imported again by its id); absent for the provider and data source pages. */
   readonly type?: string;
+  /** The resource's name in the example. @default NODE.id */
+  readonly name?: string;
   readonly lab?: PageLab;
   /** An output of the example and what each of its values must match (the data source really read the node). */
   readonly output?: { readonly name: string; readonly each: RegExp };
@@ -52,12 +59,14 @@ const PAGES: Record<Engine["name"], readonly Page[]> = {
     { file: "resources/deployment.md", type: "rackform_deployment" },
     { file: "resources/cluster_member.md", type: "rackform_cluster_member", lab: { conductorDefaults: true } },
     { file: "resources/dpu.md", type: "rackform_dpu", lab: { dpu: true } },
+    { file: "resources/image.md", type: "rackform_image", name: IMAGE_ID },
   ],
   tofu: [
     { file: "data-sources/inventory.md", lab: { powered: true }, output: { name: "gpus", each: /^8 x .*H100/ } },
     { file: "resources/bmc.md", type: "rackform_bmc" },
     { file: "resources/machine.md", type: "rackform_machine" },
-    { file: "resources/acceptance.md", type: "rackform_acceptance", lab: { maasImage: true } },
+    // No hand upload: the example's rackform_image puts the image in MAAS before the deployment.
+    { file: "resources/acceptance.md", type: "rackform_acceptance" },
   ],
 };
 
@@ -161,7 +170,6 @@ describe.each(ENGINES)("the docs/ examples under %s", (name) => {
         let w: Workdir | undefined;
         try {
           lab = await pageLab(page.lab ?? {}, stateDir);
-          if (page.lab?.maasImage) await uploadGoldenImage(lab);
           const values = labValues(lab);
           const tfvars = Object.fromEntries(declared.map((v) => [v, values[v as ExampleVariableName]]));
           w = await Workdir.create(engine(name), cliConfig, {
@@ -189,7 +197,7 @@ describe.each(ENGINES)("the docs/ examples under %s", (name) => {
           if (!page.type) return;
 
           // AND the resource's id has a form the Import section shows, and importing it plans no create or destroy
-          const address = `${page.type}.${NODE.id}`;
+          const address = `${page.type}.${page.name ?? NODE.id}`;
           const shown = (await shownState(w)).find((r) => r.address === address);
           expect(shown, `${address} in state`).toBeDefined();
           const id = String(shown!.values.id);

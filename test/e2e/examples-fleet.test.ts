@@ -15,7 +15,7 @@ import {
   rackLab,
   secretsOf,
   slurmStates,
-  synthAndUpload,
+  synthStacks,
 } from "../support/examples.js";
 import type { Postgres } from "../support/postgres.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
@@ -47,7 +47,7 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
           TF_CLI_ARGS_apply: "-lock-timeout=10m",
         }),
       );
-      await synthAndUpload(p, lab);
+      await synthStacks(p);
     });
     afterAll(async () => {
       await lab?.close();

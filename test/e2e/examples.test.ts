@@ -18,7 +18,7 @@ import {
   rackLab,
   secretsOf,
   slurmStates,
-  synthAndUpload,
+  synthStacks,
 } from "../support/examples.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
 
@@ -43,7 +43,7 @@ describe.each(ENGINES)("the examples under %s", (name) => {
       async () => {
         // GIVEN the example and a lab rack of four unpowered nodes
         const p = await CdktfProject.create("gpu-rack", engine(name), cliConfig, exampleEnv(lab, labFile));
-        await synthAndUpload(p, lab);
+        await synthStacks(p);
         const nodes = lab.info.nodes.map((n) => n.name);
 
         // WHEN cdktf deploys every stack
@@ -51,7 +51,8 @@ describe.each(ENGINES)("the examples under %s", (name) => {
 
         // THEN it converges, prints no secret, and MAAS and Slurm agree
         expect(deploy.code, outputOf(deploy)).toBe(0);
-        expect(deploy.stdout).toMatch(/Apply complete! Resources: 24 added, 0 changed, 0 destroyed\./);
+        // 4 nodes × 6 chain resources, and the image the Image construct puts in place first
+        expect(deploy.stdout).toMatch(/Apply complete! Resources: 25 added, 0 changed, 0 destroyed\./);
         for (const secret of secretsOf(lab)) expect(deploy.stdout + deploy.stderr).not.toContain(secret);
         expect(await maasStatuses(lab, nodes)).toEqual(nodes.map((n) => [n, "Deployed"]));
         expect(await slurmStates(lab, nodes)).toEqual(nodes.map((n) => [n, "IDLE"]));
@@ -82,7 +83,8 @@ describe.each(ENGINES)("the examples under %s", (name) => {
         const deploy = await p.deploy();
 
         expect(deploy.code, outputOf(deploy)).toBe(0);
-        expect(deploy.stdout).toMatch(/Apply complete! Resources: 24 added, 0 changed, 0 destroyed\./);
+        // 4 nodes × 6 chain resources, and the image the Image construct puts in place first
+        expect(deploy.stdout).toMatch(/Apply complete! Resources: 25 added, 0 changed, 0 destroyed\./);
         for (const secret of secretsOf(lab)) expect(deploy.stdout + deploy.stderr).not.toContain(secret);
         const ironic = new IronicClient({ url: lab.info.ironic!.url });
         try {

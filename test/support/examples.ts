@@ -1,10 +1,7 @@
-/** What test/e2e/examples.test.ts and examples-fleet.test.ts share: a lab per example, its environment, checks. */
-import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { imagesOf, uploadImages } from "../../src/cli/demo.js";
 import { MaasClient } from "../../src/clients/maas/index.js";
 import { defaultSpec, type Lab, startLab } from "../../src/lab/index.js";
 import { type CdktfProject, outputOf } from "./cdktf.js";
@@ -37,12 +34,13 @@ export function exampleEnv(lab: Lab, labFile: string, extra: Record<string, stri
 /** Secrets of the lab that must never appear in cdktf's or the engine's output. */
 export const secretsOf = (lab: Lab) => [lab.info.nodes[0].bmc.password, lab.info.maas!.apiKey, lab.info.slurm!.token];
 
-/** Synthesizes and uploads the golden images the stacks deploy to the lab MAAS, as an operator does first. */
-export async function synthAndUpload(p: CdktfProject, lab: Lab): Promise<void> {
+/**
+ * Synthesizes the app. Nothing is uploaded by hand: each stack's rackform_image (from the Image construct) puts the
+ * golden image in the lab MAAS before its deployments run.
+ */
+export async function synthStacks(p: CdktfProject): Promise<void> {
   const synth = await p.run(["synth", "--no-color"]);
   expect(synth.code, outputOf(synth)).toBe(0);
-  const stacks = p.stacks().map((s) => JSON.parse(readFileSync(join(s.workingDirectory, "cdk.tf.json"), "utf8")));
-  await uploadImages(lab.info, imagesOf(stacks));
 }
 
 /** Every stack's `cdktf diff` reports no changes. */

@@ -76,8 +76,8 @@ export interface HttpRequest {
   readonly signPerAttempt?: () => Readonly<Record<string, string>>;
   /** Sent as JSON with Content-Type application/json. */
   readonly json?: unknown;
-  /** Raw body, when `json` is not used. */
-  readonly body?: string;
+  /** Raw body, when `json` is not used (bytes for an upload chunk). */
+  readonly body?: string | Uint8Array;
   /** Marks a non-idempotent method (POST, PATCH) as safe to repeat. @default true only for GET/HEAD/PUT/DELETE/OPTIONS */
   readonly idempotent?: boolean;
   readonly signal?: AbortSignal;
@@ -90,6 +90,15 @@ export interface HttpRequest {
    * ranged GET of an image, whose server may ignore the range and send gigabytes. The response's body is "".
    */
   readonly discardBody?: boolean;
+}
+
+/** A response whose body is still to be read (HttpCore.stream). */
+export interface HttpStream {
+  readonly status: number;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as it arrives; destroy it when not read to the end. */
+  readonly body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown };
 }
 
 /** A fully read response. */
@@ -163,6 +172,37 @@ export class HttpCore {
     return raceSignal(shared, req.signal, () =>
       abortedError(this.redactor, { method, url: safeUrl(req.url), attempts: 0 }),
     );
+  }
+
+  /**
+   * One GET whose body is handed over unread, for downloads too large to hold (an image streamed into an upload).
+   * No retries (a half-read body cannot be repeated); statuses are not judged: the caller reads `status` and must
+   * consume or destroy `body`. The origin's TLS and concurrency apply; the slot is held until the body ends.
+   */
+  async stream(req: Omit<HttpRequest, "method" | "json" | "body" | "okStatus" | "discardBody">): Promise<HttpStream> {
+    const url = this.checkUrl(req.url);
+    const { pool, gate } = this.poolFor(url.origin);
+    const release = await gate.acquire(req.signal);
+    try {
+      this.log(`GET ${safeUrl(url)} (streamed)`);
+      const res = await pool.request({
+        path: url.pathname + url.search,
+        method: "GET",
+        headers: this.headersFor({ ...req, method: "GET" }),
+        signal: req.signal,
+        headersTimeout: this.limits.headersTimeoutMs,
+        bodyTimeout: this.limits.bodyTimeoutMs,
+      });
+      res.body.once("close", release);
+      const h: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k.toLowerCase()] = String(v);
+      return { status: res.statusCode, headers: h, body: res.body };
+    } catch (e) {
+      release();
+      const ctx: ClientErrorContext = { method: "GET", url: safeUrl(url), attempts: 1 };
+      if (req.signal?.aborted) throw abortedError(this.redactor, ctx, e);
+      throw transportError(this.redactor, e, ctx, this.limits);
+    }
   }
 
   /** GET and parse JSON. */
@@ -258,7 +298,7 @@ export class HttpCore {
     url: URL,
     method: string,
     headers: Record<string, string>,
-    body: string | undefined,
+    body: string | Uint8Array | undefined,
     signal: AbortSignal,
     attempt: number,
     discardBody = false,

@@ -6,6 +6,7 @@ export {
   type HttpCoreOptions,
   type HttpRequest,
   type HttpResponse,
+  type HttpStream,
 } from "./core.js";
 export { nextPollMs, type PollPace, type PollSpec } from "./poll.js";
 export { backoffMs, IDEMPOTENT_METHODS, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry.js";

@@ -1,7 +1,7 @@
 /** MAAS objects beside machines that rackform manages: tags and boot resources. */
 import { parseBootResource, parseTag } from "./parse.js";
 import type { MaasTransport } from "./transport.js";
-import type { MaasBootResource, MaasTag } from "./types.js";
+import type { MaasBootResource, MaasNewBootResource, MaasTag } from "./types.js";
 
 /** Tags and boot resources of one region. */
 export class MaasCatalog {
@@ -57,6 +57,38 @@ export class MaasCatalog {
   /** One boot resource with its sets (so `complete` is known). */
   async getBootResource(id: number, signal?: AbortSignal): Promise<MaasBootResource> {
     return parseBootResource(await this.t.get(`boot-resources/${id}/`, {}, signal));
+  }
+
+  /**
+   * Creates an uploaded boot resource without content (BootResourceNoContentForm: name, title, architecture,
+   * filetype, sha256, size); its file is then incomplete, with an upload_uri for `uploadChunk`.
+   */
+  async createUploadedBootResource(r: MaasNewBootResource, signal?: AbortSignal): Promise<MaasBootResource> {
+    const form = {
+      name: r.name,
+      title: r.title,
+      architecture: r.architecture,
+      filetype: r.filetype,
+      sha256: r.sha256,
+      size: String(r.size),
+    };
+    return parseBootResource(await this.t.post("boot-resources/", undefined, form, signal));
+  }
+
+  /**
+   * Sends one piece of an uploaded file to its upload_uri (PUT, octet-stream). MAAS appends it and, when the last
+   * byte arrives, checks the sha256 given at create (400 "Saved content does not match given SHA256 value.").
+   */
+  async uploadChunk(uploadUri: string, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
+    await this.t.putBytes(uploadUri, bytes, signal);
+  }
+
+  /** The region's version string (version/'s "version", e.g. "3.5.0"). */
+  async version(signal?: AbortSignal): Promise<string> {
+    const j = await this.t.get("version/", {}, signal);
+    return typeof j === "object" && j !== null && typeof (j as { version?: unknown }).version === "string"
+      ? (j as { version: string }).version
+      : "";
   }
 
   /** Deletes a boot resource (an operator's cleanup); an absent one counts as deleted. */

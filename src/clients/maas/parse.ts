@@ -1,7 +1,15 @@
 /** Turns MAAS JSON bodies into typed objects; tolerant of the field differences between MAAS 2.x and 3.x. */
 import { MaasError } from "./errors.js";
 import { MAAS_SCRIPT_FAILED_STATUSES, statusLabel } from "./status.js";
-import type { MaasBootResource, MaasEvent, MaasInterface, MaasMachine, MaasScriptResultSet, MaasTag } from "./types.js";
+import type {
+  MaasBootResource,
+  MaasBootResourceFile,
+  MaasEvent,
+  MaasInterface,
+  MaasMachine,
+  MaasScriptResultSet,
+  MaasTag,
+} from "./types.js";
 
 type Obj = Record<string, unknown>;
 
@@ -143,5 +151,38 @@ export function parseBootResource(j: unknown): MaasBootResource {
       .map((s) => s.trim())
       .filter(Boolean),
     complete: sets ? sets.some((s) => s.complete === true) : undefined,
+    file: sets ? newestFile(j.sets as Obj) : undefined,
   };
+}
+
+/** The first file of the newest set (set keys are versions such as "20261125" or "20261125.1": newest sorts last). */
+function newestFile(sets: Obj): MaasBootResourceFile | undefined {
+  const keys = Object.keys(sets).sort();
+  const set = sets[keys[keys.length - 1]];
+  const f = isObj(set) && isObj(set.files) ? Object.values(set.files).find(isObj) : undefined;
+  if (!f) return undefined;
+  return {
+    filename: str(f.filename),
+    filetype: str(f.filetype),
+    sha256: str(f.sha256).toLowerCase(),
+    size: num(f.size) ?? 0,
+    complete: f.complete === true,
+    progress: num(f.progress),
+    uploadUri: str(f.upload_uri) || undefined,
+  };
+}
+
+/**
+ * How many bytes of an incomplete uploaded file MAAS holds, from the progress it reports: MAAS before 3.4 reports
+ * LargeFile.progress, total/held (src/maasserver/models/largefile.py); 3.4 and later the percentage held
+ * (sync_progress, over every region: exact with one region). `maasVersion` is version/'s "version".
+ */
+export function bytesHeld(file: MaasBootResourceFile, maasVersion: string): number {
+  if (file.complete) return file.size;
+  const p = file.progress ?? 0;
+  if (!(p > 0) || file.size <= 0) return 0;
+  const [major, minor] = maasVersion.split(".").map((x) => Number.parseInt(x, 10));
+  const percentage = major > 3 || (major === 3 && minor >= 4);
+  const held = percentage ? Math.round((p * file.size) / 100) : Math.round(file.size / p);
+  return Math.min(Math.max(held, 0), file.size);
 }

@@ -56,6 +56,16 @@ export class MaasTransport {
     return this.core.parseJson(await this.send("PUT", this.url(path), form, signal));
   }
 
+  /**
+   * PUT raw bytes (application/octet-stream) to a path MAAS gave, e.g. a boot-resource file's upload_uri
+   * (`/MAAS/api/2.0/boot-resources/{id}/upload/{file_id}/`); answers MAAS's text ("OK"). Never repeated once sent:
+   * a repeated chunk would be appended twice.
+   */
+  async putBytes(uriPath: string, bytes: Uint8Array, signal?: AbortSignal): Promise<string> {
+    const url = new URL(uriPath, this.apiRoot).toString();
+    return (await this.send("PUT", url, undefined, signal, is2xx, bytes)).body;
+  }
+
   /** DELETE; a 404 is success (already gone), so the call is safe to repeat. */
   async delete(path: string, signal?: AbortSignal): Promise<void> {
     await this.send("DELETE", this.url(path), undefined, signal, (s) => (s >= 200 && s < 300) || s === 404);
@@ -67,9 +77,11 @@ export class MaasTransport {
     form: Form | undefined,
     signal?: AbortSignal,
     okStatus: (s: number) => boolean = is2xx,
+    bytes?: Uint8Array,
   ): Promise<HttpResponse> {
     const headers: Record<string, string> = {};
     if (form) headers["content-type"] = "application/x-www-form-urlencoded";
+    if (bytes) headers["content-type"] = "application/octet-stream";
     // A fresh OAuth nonce and timestamp for every attempt: MAAS refuses a repeated nonce ("Nonce already used.").
     const signPerAttempt = () => ({ authorization: authorizationHeader(this.creds, this.oauth) });
     let res: HttpResponse;
@@ -79,15 +91,17 @@ export class MaasTransport {
         url,
         headers,
         signPerAttempt,
-        body: form ? encodeForm(form) : undefined,
-        // POST ops change state (deploy, allocate, release…): the core must not repeat them after a drop or 503.
-        idempotent: method !== "POST",
+        body: bytes ?? (form ? encodeForm(form) : undefined),
+        // POST ops change state (deploy, allocate, release…): the core must not repeat them after a drop or 503;
+        // nor an upload chunk, which MAAS appends.
+        idempotent: method !== "POST" && !bytes,
         signal,
         // MAAS's own refusals are read here, body included (field errors live in the body).
         okStatus: (s) => okStatus(s) || STATUS_CODES[s] !== undefined,
       });
     } catch (e) {
-      if (method === "POST" && isClientError(e) && sentThenLost(e)) throw this.core.redactor.scrub(outcomeUnknown(e));
+      if ((method === "POST" || bytes) && isClientError(e) && sentThenLost(e))
+        throw this.core.redactor.scrub(outcomeUnknown(e));
       throw e;
     }
     if (okStatus(res.status)) return res;

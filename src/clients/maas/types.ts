@@ -100,6 +100,39 @@ export interface MaasBootResource {
   readonly subarches: readonly string[];
   /** True when at least one set is complete (only on the detail endpoint; undefined in lists). */
   readonly complete?: boolean;
+  /** The newest set's first file (only on the detail endpoint): what an uploaded custom image holds. */
+  readonly file?: MaasBootResourceFile;
+}
+
+/** Input of MaasCatalog.createUploadedBootResource. */
+export interface MaasNewBootResource {
+  /** e.g. "custom/ubuntu-gpu-2026.06.2". */
+  readonly name: string;
+  readonly title?: string;
+  /** e.g. "amd64/generic". */
+  readonly architecture: string;
+  /** e.g. "tgz", "ddgz", "ddraw". */
+  readonly filetype: string;
+  readonly sha256: string;
+  readonly size: number;
+}
+
+/** One file of a boot resource set, as `boot_resource_file_to_dict` reports it. */
+export interface MaasBootResourceFile {
+  readonly filename: string;
+  readonly filetype: string;
+  /** sha256 given at create (what MAAS checks the bytes against), lower case. */
+  readonly sha256: string;
+  /** Total size in bytes given at create. */
+  readonly size: number;
+  readonly complete: boolean;
+  /**
+   * MAAS's progress of an incomplete file, as it reports it: MAAS ≤ 3.3 (LargeFile.progress) total/held, a ratio ≥ 1
+   * (0 when nothing is held); MAAS ≥ 3.4 (sync_progress) a percentage held. See `bytesHeld`.
+   */
+  readonly progress?: number;
+  /** Where the remaining bytes go (PUT), for an incomplete uploaded file. */
+  readonly uploadUri?: string;
 }
 
 /** Power parameters of a redfish BMC as MAAS names them (`power_parameters_*`). */

@@ -24,9 +24,10 @@ function createBootResource(deps: RegionDeps, ctx: ActionContext): BootResourceR
       throw invalid({ content: ["SHA256 of the uploaded content does not match the sha256 field."] });
     if (size !== undefined && size !== content.length)
       throw invalid({ content: ["Size of the uploaded content does not match the size field."] });
-  } else if (!sha256 || size === undefined || !Number.isFinite(size)) {
+  } else if (!sha256 || size === undefined || !Number.isSafeInteger(size) || size <= 0) {
     throw invalid({ content: ["Either content, or sha256 and size must be provided."] });
   }
+  // MAAS keeps one resource per name and architecture; a new upload under the same name takes its place.
   const existing = [...deps.store.bootResources.values()].find(
     (b) => b.name === name && b.architecture === architecture,
   );
@@ -50,7 +51,8 @@ function createBootResource(deps: RegionDeps, ctx: ActionContext): BootResourceR
         complete: content !== null,
       },
     ],
-    content,
+    held: content?.length ?? 0,
+    hasher: content ? null : createHash("sha256"),
   };
   deps.store.bootResources.set(b.id, b);
   return b;
@@ -58,31 +60,29 @@ function createBootResource(deps: RegionDeps, ctx: ActionContext): BootResourceR
 
 /**
  * PUT boot-resources/{id}/upload/{file_id}/: one chunk of an uploaded image's file, as MAAS's
- * BootResourceFileUploadHandler takes it. When the last byte arrives the content must hash to the sha256 given at
- * create, else 400 "Saved content does not match given SHA256 value." and the file stays incomplete (not usable).
+ * BootResourceFileUploadHandler takes it: appended to what the region holds,
+ * "Too much data received." past the size given at create. When the last byte arrives the content
+ * must hash to the sha256 given at create, else 400 "Saved content does not match given SHA256 value."; the file is
+ * then complete but invalid, so a further chunk is "Cannot upload to a complete file." (MAAS 3.x) and the file is
+ * never usable: delete the resource and upload again. Only a running hash is kept, never the bytes.
  */
 function uploadChunk(deps: RegionDeps, ctx: ActionContext): { text: string } {
   const b = deps.store.bootResources.get(Number(ctx.path.id));
   const fileIndex = Number(ctx.path.file_id) - 1;
   const f = b?.files[fileIndex];
   if (!b || !f) throw notFound("BootResourceFile");
-  if (b.type !== "Uploaded") throw new MaasHttpError(403, `Cannot upload to a resource of type: ${b.type}.`);
   const data = ctx.raw ?? Buffer.alloc(0);
   if (data.length === 0) throw badRequest("Missing data.");
-  if (f.complete) throw badRequest("Cannot upload to a complete file.");
-  const sofar = b.content ?? Buffer.alloc(0);
-  if (sofar.length + data.length > f.size) throw badRequest("Too much data received.");
-  const content = Buffer.concat([sofar, data]);
-  if (content.length < f.size) {
-    b.content = content;
-    return { text: "OK" };
-  }
-  if (createHash("sha256").update(content).digest("hex") !== f.sha256) {
-    b.content = null;
-    throw badRequest("Saved content does not match given SHA256 value.");
-  }
-  b.content = content;
+  if (b.type !== "Uploaded") throw new MaasHttpError(403, `Cannot upload to a resource of type: ${b.type}.`);
+  if (f.complete || b.held >= f.size) throw badRequest("Cannot upload to a complete file.");
+  if (b.held + data.length > f.size) throw badRequest("Too much data received.");
+  b.hasher ??= createHash("sha256");
+  b.hasher.update(data);
+  b.held += data.length;
+  if (b.held < f.size) return { text: "OK" };
+  if (b.hasher.copy().digest("hex") !== f.sha256) throw badRequest("Saved content does not match given SHA256 value.");
   f.complete = true;
+  b.hasher = null;
   return { text: "OK" };
 }
 

@@ -223,12 +223,21 @@ export function renderBootResource(b: BootResourceRecord, withSets: boolean): Re
       sha256: f.sha256,
       size: f.size,
       complete: f.complete,
+      // MAAS 3.4+ reports an incomplete file's progress as sync_progress, the percentage held (one region here).
+      ...(!f.complete ? { progress: f.size > 0 ? (100 * b.held) / f.size : 0 } : {}),
       // Where the bytes of an uploaded file go, until they have all arrived (boot_resource_file_to_dict).
       ...(b.type === "Uploaded" && !f.complete ? { upload_uri: `${API}/boot-resources/${b.id}/upload/${i + 1}/` } : {}),
     };
   });
   base.sets = {
-    [b.version]: { version: b.version, label: b.type === "Uploaded" ? "uploaded" : "stable", size, complete, files },
+    [b.version]: {
+      version: b.version,
+      label: b.type === "Uploaded" ? "uploaded" : "stable",
+      size,
+      complete,
+      ...(!complete ? { progress: size > 0 ? (100 * Math.min(b.held, size)) / size : 0 } : {}),
+      files,
+    },
   };
   return base;
 }

@@ -50,7 +50,8 @@ export function seedRegion(store: MaasStore): void {
           complete: true,
         },
       ],
-      content: null,
+      held: 1_000_000_000,
+      hasher: null,
     });
   }
   for (const name of COMMISSIONING_SCRIPTS) {

@@ -1,5 +1,5 @@
 /** In-memory state of the MAAS lab region: machines, scripts and their results, tags, boot resources, events. */
-import { randomInt } from "node:crypto";
+import { type Hash, randomInt } from "node:crypto";
 import type { PowerParams } from "./power.js";
 
 /** One network interface of a machine. */
@@ -125,7 +125,10 @@ export interface BootResourceRecord {
   baseImage: string;
   version: string;
   files: BootFileRecord[];
-  content: Buffer | null;
+  /** Bytes of the (single) uploaded file received so far; the bytes themselves are not kept, only their hash. */
+  held: number;
+  /** sha256 of the bytes received so far (copied to check at the last byte); null when nothing is being uploaded. */
+  hasher: Hash | null;
 }
 
 /** An event row (events/?op=query). */

@@ -22,9 +22,11 @@ export const EXAMPLE_VARIABLES = {
   ironic_url: { description: "Ironic API endpoint, e.g. http://ironic:6385." },
   slurm_url: { description: "slurmrestd URL, e.g. http://slurmctl:6820." },
   slurm_token: { description: "JWT of the Slurm user (scontrol token).", sensitive: true },
-  image_url: { description: "Where the golden image is served (Ironic downloads it from there)." },
   dpu_endpoint: { description: "Redfish address of the node's BlueField-3 DPU BMC, e.g. https://10.0.1.7." },
   bfb_url: { description: "Where the DPU's BMC downloads the pinned .bfb from (http or https)." },
+  image_url: {
+    description: "Where the golden image is served (Ironic downloads it from there; rackform streams it to MAAS).",
+  },
 } as const satisfies Record<string, ExampleVariable>;
 
 export type ExampleVariableName = keyof typeof EXAMPLE_VARIABLES;
@@ -176,16 +178,37 @@ export function machineAfterDpu(backend: "maas" | "ironic"): string {
   );
 }
 
+/** The image resource's name in the examples. */
+export const IMAGE_ID = "ubuntu_gpu";
+
+/** The golden image as a resource: uploaded to MAAS (streamed from var.image_url), or its URL checked for Ironic. */
+export function image(backend: "maas" | "ironic"): string {
+  const how =
+    backend === "maas"
+      ? "  # Streamed to MAAS in 4 MiB pieces as custom/ubuntu-gpu-2026.06.2; or source_file = a local path\n"
+      : "  # Ironic downloads it at deploy; rackform checks that it answers (HEAD) with its size\n";
+  return `resource "rackform_image" "${IMAGE_ID}" {
+  backend = "${backend}"
+  name    = "${IMAGE.name}"
+  version = "${IMAGE.version}"
+${how}  url     = var.image_url
+  sha256  = "${IMAGE.sha256}"
+}
+`;
+}
+
 /** How a deployment names its image. */
 export interface DeploymentParts {
   readonly backend: "maas" | "ironic";
+  /** The deployment depends on rackform_image (the example declares it). */
+  readonly image?: boolean;
 }
 
 export function deployment(p: DeploymentParts): string {
   const url =
     p.backend === "ironic"
       ? "    url     = var.image_url\n"
-      : "    # MAAS deploys the custom image uploaded as ubuntu-gpu-2026.06.2; url is for Ironic\n";
+      : "    # MAAS deploys the custom image uploaded as custom/ubuntu-gpu-2026.06.2; url is for Ironic\n";
   const ipa =
     p.backend === "ironic"
       ? "\n  # deploy_kernel / deploy_ramdisk: only to override the provider's ironic block for this deployment\n"
@@ -204,7 +227,7 @@ ${url}    sha256  = "${IMAGE.sha256}"
     runcmd:
       - [systemctl, enable, --now, slurmd]
   EOT
-${ipa}}
+${ipa}${p.image ? `\n  depends_on = [rackform_image.${IMAGE_ID}] # the image is in the backend first, and outlives the deployment\n` : ""}}
 `;
 }
 

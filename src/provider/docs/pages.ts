@@ -10,6 +10,9 @@ import {
   configuration,
   DPU,
   deployment,
+  IMAGE,
+  IMAGE_ID,
+  image,
   MEMBER,
   machine,
   machineAfterDpu,
@@ -27,8 +30,8 @@ export interface PageDocs {
 
 const R = NODE.id;
 
-function importSection(intro: string, ids: readonly [string, string][], after = ""): string {
-  const lines = ids.map(([type, id]) => `terraform import ${type}.${R} ${id}`).join("\n");
+function importSection(intro: string, ids: readonly [string, string][], after = "", name: string = R): string {
+  const lines = ids.map(([type, id]) => `terraform import ${type}.${name} ${id}`).join("\n");
   return `${intro}\n\n\`\`\`sh\n${lines}\n\`\`\`\n${after ? `\n${after}\n` : ""}`;
 }
 
@@ -115,11 +118,25 @@ export const PAGE_DOCS: Readonly<Record<string, PageDocs>> = {
     ),
   },
 
+  rackform_image: {
+    example: configuration({ backend: "maas" }, ["image_url"], image("maas")),
+    import: importSection(
+      "By the backend, the image name and its version, which is the resource's `id`; the state then takes the " +
+        "sha256 MAAS verified (url or source_file come from the configuration, recorded in place without an upload):",
+      [
+        ["rackform_image", `maas:${IMAGE.name}/${IMAGE.version}`],
+        ["rackform_image", `ironic:${IMAGE.name}/${IMAGE.version}`],
+      ],
+      "",
+      IMAGE_ID,
+    ),
+  },
+
   rackform_acceptance: {
     example: configuration(
       { backend: "maas" },
-      ["pdu_endpoint", "bmc_endpoint"],
-      `${OUTLET}\n${BMC}\n${machine("maas")}\n${deployment({ backend: "maas" })}\n${ACCEPTANCE}`,
+      ["pdu_endpoint", "bmc_endpoint", "image_url"],
+      `${image("maas")}\n${OUTLET}\n${BMC}\n${machine("maas")}\n${deployment({ backend: "maas", image: true })}\n${ACCEPTANCE}`,
     ),
     import: importSection(
       "By the machine's id, which is the resource's `id`; the state then holds the latest gate result the backend " +

@@ -6,6 +6,7 @@ export * as machine from './machine';
 export * as deployment from './deployment';
 export * as acceptance from './acceptance';
 export * as clusterMember from './cluster-member';
+export * as image from './image';
 export * as dataRackformInventory from './data-rackform-inventory';
 export * as provider from './provider';
 

@@ -6,6 +6,7 @@ Object.defineProperty(exports, 'machine', { get: function () { return require('.
 Object.defineProperty(exports, 'deployment', { get: function () { return require('./deployment'); } });
 Object.defineProperty(exports, 'acceptance', { get: function () { return require('./acceptance'); } });
 Object.defineProperty(exports, 'clusterMember', { get: function () { return require('./cluster-member'); } });
+Object.defineProperty(exports, 'image', { get: function () { return require('./image'); } });
 Object.defineProperty(exports, 'dataRackformInventory', { get: function () { return require('./data-rackform-inventory'); } });
 Object.defineProperty(exports, 'provider', { get: function () { return require('./provider'); } });
 
