@@ -5,8 +5,9 @@
  * cleared, one apply must converge and the next plan must be empty. Every invariant is checked after every step from
  * the lab's records and the engine's state; a violation names the seed, the step and the replay command.
  *
- * Each engine runs its own seeds, one per backend, so the set covers both backends under both engines. The seeds
- * are fixed: a seed that once found a violation stays here as its regression case.
+ * Each engine runs one seed, on a different backend each, to stay within the suite's budget (a seed is ~2 minutes on a
+ * loaded 2-core machine); `npm run chaos` covers the other pairs at 64 nodes. The seeds are fixed: a seed that once
+ * found a violation stays here as its regression case.
  */
 import { describe, expect, it } from "vitest";
 import { replayCommand, runChaos } from "../chaos/run.js";
@@ -14,9 +15,7 @@ import { ENGINES } from "../support/engines.js";
 
 const SET = [
   { seed: 1501, backend: "maas", engine: "terraform" },
-  { seed: 1502, backend: "ironic", engine: "terraform" },
   { seed: 1503, backend: "ironic", engine: "tofu" },
-  { seed: 1504, backend: "maas", engine: "tofu" },
 ] as const;
 
 describe.each(SET.filter((s) => ENGINES.includes(s.engine)))("chaos seed $seed: $backend under $engine", (s) => {
