@@ -76,13 +76,15 @@ export const stormEvidence = (d: Diagnostic): boolean =>
 /**
  * After an apply that ran to its end: every node not disturbed in it converged (a fault never blocks a healthy
  * neighbour; a failure from a backend storm in the same apply is excused when its diagnostic shows the storm), and
- * every node that did not converge has an error diagnostic naming it, with a detail (the evidence).
+ * every node that did not converge has an error diagnostic naming it (its name, or an alias such as its BMC's
+ * host:port), with a detail (the evidence).
  */
 export function convergence(
   outcomes: readonly NodeOutcome[],
   disturbed: ReadonlySet<string>,
   diagnostics: readonly Diagnostic[],
   storm: boolean,
+  aliases: ReadonlyMap<string, readonly string[]> = new Map(),
 ): string[] {
   const out: string[] = [];
   for (const o of outcomes) {
@@ -92,8 +94,10 @@ export function convergence(
       out.push(`${o.node} ${o.joined ? "failed" : "did not converge"} and no error diagnostic names it`);
       continue;
     }
-    if (!named.some((d) => d.summary.includes(o.node) || d.detail.includes(o.node))) {
-      out.push(`${o.node} failed, but its diagnostics name it only by address: "${named[0].summary}"`);
+    // A rackform_bmc knows its node only by its endpoint: the BMC's address names the node as well as its name does.
+    const names = [o.node, ...(aliases.get(o.node) ?? [])];
+    if (!named.some((d) => names.some((n) => d.summary.includes(n) || d.detail.includes(n)))) {
+      out.push(`${o.node} failed, but its diagnostics name it only by resource address: "${named[0].summary}"`);
     }
     if (named.every((d) => d.detail.trim() === ""))
       out.push(`${o.node} failed with no evidence: "${named[0].summary}"`);

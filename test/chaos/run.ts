@@ -29,7 +29,7 @@ import {
   providerChildren,
 } from "./observe.js";
 import { Prng } from "./prng.js";
-import { buildSchedule, type ChaosEvent, disturbedIn, type Schedule, type Step, stormIn } from "./schedule.js";
+import { buildSchedule, type ChaosEvent, disturbedIn, type Schedule, type Step } from "./schedule.js";
 
 /** What a run is. */
 export interface ChaosOptions {
@@ -128,6 +128,8 @@ class Run {
   private readonly byResource: Map<string, string>;
   private readonly control: string;
   private readonly extra: Prng;
+  private readonly aliases: Map<string, string[]>;
+  private carriedStorms: ChaosEvent[] = [];
 
   constructor(
     private readonly o: ChaosOptions,
@@ -142,6 +144,7 @@ class Run {
     this.control = lab.info.control.url;
     this.byResource = new Map(lab.info.nodes.map((n) => [resourceName(n.name), n.name]));
     this.extra = new Prng(o.seed ^ 0x9e3779b9);
+    this.aliases = new Map(lab.info.nodes.map((n) => [n.name, [new URL(n.bmc.url).host]]));
     const i = lab.info;
     const key = i.maas?.apiKey ?? "";
     this.secrets = [...new Set([...i.nodes.map((n) => n.bmc.password), ...i.pdus.map((p) => p.password)])].map(
@@ -182,7 +185,9 @@ class Run {
     const markRequests = labRequests(this.lab);
     const markLog = this.lab.requests.last();
     const expected = this.estimate;
-    const pending: ChaosEvent[] = [...step.events];
+    // Storms a killed apply did not reach blow at the start of the re-apply, so every scheduled storm happens.
+    const pending: ChaosEvent[] = [...this.carriedStorms.map((e) => ({ ...e, at: 0 })), ...step.events];
+    this.carriedStorms = [];
     const injected: string[] = [];
     const timers: NodeJS.Timeout[] = [];
     let enginePid = 0;
@@ -210,7 +215,9 @@ class Run {
     this.figures.applies++;
     if (killed) this.figures.kills++;
     else this.estimate = Math.max(this.o.nodes * 5, labRequests(this.lab) - markRequests);
+    const storm = injected.length > 0;
     for (const e of pending) if (e.type !== "storm") await this.fire(e, injected, timers);
+    if (killed) this.carriedStorms = pending.filter((e) => e.type === "storm");
     for (const t of timers) clearTimeout(t);
     if (killed && killedPids) await this.checkProcesses(label, killedPids);
     await this.removeFaults(step, injected);
@@ -225,8 +232,7 @@ class Run {
       const disturbed = disturbedIn(this.schedule, step.index);
       const errored = nodesOf(stream.errored);
       const outcomes = this.outcomes(state).map((x) => ({ ...x, errored: errored.has(x.node) }));
-      for (const v of convergence(outcomes, disturbed, stream.diagnostics, stormIn(this.schedule, step.index)))
-        this.violate(label, v);
+      for (const v of convergence(outcomes, disturbed, stream.diagnostics, storm, this.aliases)) this.violate(label, v);
       this.log(
         `step ${n}: apply ran to its end in ${((Date.now() - t0) / 1000).toFixed(1)} s (exit ${r.code}): ` +
           `${outcomes.filter((x) => x.joined && !x.errored).length}/${outcomes.length} converged, ` +

@@ -184,8 +184,3 @@ export function disturbedIn(schedule: Schedule, s: number): Set<string> {
     }
   return out;
 }
-
-/** Whether a backend storm happens during step `s`. */
-export function stormIn(schedule: Schedule, s: number): boolean {
-  return schedule.steps[s]?.events.some((e) => e.type === "storm") ?? false;
-}

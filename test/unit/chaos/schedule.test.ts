@@ -113,8 +113,19 @@ describe("chaos invariants", () => {
     ];
     expect(convergence(outcomes, new Set(["r01-n02"]), diagnostics, true)).toEqual([
       "r01-n03 did not converge and no error diagnostic names it",
-      'r01-n04 failed, but its diagnostics name it only by address: "Service Unavailable"',
+      'r01-n04 failed, but its diagnostics name it only by resource address: "Service Unavailable"',
     ]);
+    const bmc = [diag("Failed to discover the BMC", "BMC https://127.10.1.4:443: connection refused")];
+    const aliases = new Map([["r01-n04", ["127.10.1.4:443"]]]);
+    expect(
+      convergence(
+        outcomes.slice(3),
+        new Set(["r01-n04"]),
+        bmc.map((d) => ({ ...d, address: "rackform_bmc.r01_n04" })),
+        false,
+        aliases,
+      ),
+    ).toEqual([]);
     expect(convergence(outcomes.slice(0, 2), new Set(), diagnostics, false)).toEqual([
       "healthy r01-n02 did not converge in this apply: r01-n02: deployment failed — MAAS says: lab fault injected into deploy",
     ]);
