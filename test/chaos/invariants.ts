@@ -76,8 +76,8 @@ export const stormEvidence = (d: Diagnostic): boolean =>
 /**
  * After an apply that ran to its end: every node not disturbed in it converged (a fault never blocks a healthy
  * neighbour; a failure from a backend storm in the same apply is excused when its diagnostic shows the storm), and
- * every node that did not converge has an error diagnostic naming it (its name, or an alias such as its BMC's
- * host:port), with a detail (the evidence).
+ * every node that did not converge has an error diagnostic naming it (its name, or an alias: its BMC's host:port, its
+ * backend machine's id), with a detail (the evidence).
  */
 export function convergence(
   outcomes: readonly NodeOutcome[],

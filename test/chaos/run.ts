@@ -20,6 +20,7 @@ import {
 import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
 import { convergence, duplicateMachines, leaks, orphans, type Secret, writesOutsidePlan } from "./invariants.js";
 import {
+  type BackendMachine,
   backendMachines,
   cpuTicks,
   ironicAllocations,
@@ -225,14 +226,17 @@ class Run {
     const nodesOf = (addrs: ReadonlySet<string>) =>
       new Set([...addrs].map((a) => this.byResource.get(a.split(".")[1]) ?? "").filter(Boolean));
     for (const v of writesOutsidePlan(nodeWrites(this.lab, markLog), nodesOf(stream.planned))) this.violate(label, v);
-    await this.checkBackend(label);
+    const machines = await this.checkBackend(label);
     await this.checkLeaks(label, r, `apply-${n}`);
     if (!killed) {
       const state = await shownState(this.w);
       const disturbed = disturbedIn(this.schedule, step.index);
       const errored = nodesOf(stream.errored);
       const outcomes = this.outcomes(state).map((x) => ({ ...x, errored: errored.has(x.node) }));
-      for (const v of convergence(outcomes, disturbed, stream.diagnostics, storm, this.aliases)) this.violate(label, v);
+      // A failure in the backend names the node's machine by its backend id (MAAS system id, Ironic uuid).
+      const aliases = new Map(this.aliases);
+      for (const m of machines) aliases.set(m.name, [...(this.aliases.get(m.name) ?? []), m.id]);
+      for (const v of convergence(outcomes, disturbed, stream.diagnostics, storm, aliases)) this.violate(label, v);
       this.log(
         `step ${n}: apply ran to its end in ${((Date.now() - t0) / 1000).toFixed(1)} s (exit ${r.code}): ` +
           `${outcomes.filter((x) => x.joined && !x.errored).length}/${outcomes.length} converged, ` +
@@ -338,8 +342,10 @@ class Run {
   }
 
   /** Never two backend machines for one node. */
-  private async checkBackend(label: string): Promise<void> {
-    for (const v of duplicateMachines(await backendMachines(this.lab, this.o.backend))) this.violate(label, v);
+  private async checkBackend(label: string): Promise<BackendMachine[]> {
+    const machines = await backendMachines(this.lab, this.o.backend);
+    for (const v of duplicateMachines(machines)) this.violate(label, v);
+    return machines;
   }
 
   /** No credential in the engine's output, its trace log or its state. */
