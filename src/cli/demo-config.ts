@@ -120,6 +120,7 @@ export function demoConfig(info: LabInfo, image: DemoImage, opts: DemoConfigOpti
     : `variable "maas_api_key" {
   type      = string
   sensitive = true
+  ephemeral = true # kept out of saved plans (plan files and their JSON hold every non-ephemeral variable's value)
 }
 `;
   const backendBlock = ironicRack
@@ -150,10 +151,12 @@ terraform {
 variable "redfish_password" {
   type      = string
   sensitive = true
+  ephemeral = true # kept out of saved plans (plan files and their JSON hold every non-ephemeral variable's value)
 }
 ${backendVariable}variable "${kubeRack ? "kube_token" : "slurm_token"}" {
   type      = string
   sensitive = true
+  ephemeral = true # kept out of saved plans (plan files and their JSON hold every non-ephemeral variable's value)
 }
 
 provider "rackform" {

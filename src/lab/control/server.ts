@@ -163,6 +163,11 @@ async function route(
       world.setPassword(n.address, newPassword(await readJson(req)));
       return { status: 204 };
     }
+    if (m === "POST" && parts.length === 4 && parts[2] === "bmc" && parts[3] === "reset") {
+      // The BMC reboots (Manager.Reset from outside): unreachable for the profile's bmcResetMs; the host runs on.
+      world.resetBmc(n);
+      return { status: 200, body: nodeSummary(world, n) };
+    }
     if (m === "POST" && parts.length === 3 && parts[2] === "outlet") {
       world.setOutlet(n.spec.pdu, n.spec.outlet, outletAction(await readJson(req)));
       return { status: 200, body: nodeSummary(world, n) };

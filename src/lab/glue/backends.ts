@@ -92,6 +92,7 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
     apiKeys: [apiKey],
     clock: timers,
     power: redfishPowerDriver({ caPem: opts.caPem, agent: bmcAgent }),
+    gate: (method, path) => world.faults.take("http-status", { service: "maas", method, path }),
     delays: {
       commissionMs: t.duration("commissionMs"),
       deployMs: t.duration("deployMs"),
@@ -104,6 +105,7 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
     maxVersion: "1.87",
     clock: timers,
     bmc: redfishBmc({ caPem: opts.caPem, agent: bmcAgent }),
+    gate: (method, path) => world.faults.take("http-status", { service: "ironic", method, path }),
     conductor: world.spec.ironic?.conductor,
     delays: {
       verifyMs: 0,

@@ -1,6 +1,7 @@
 /** createIronicApi: the lab's OpenStack Ironic API (/v1, noauth) as a node:http handler with fault and outcome hooks. */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServiceGate } from "../maas/api.js";
 import { type LabClock, systemClock } from "../maas/clock.js";
 import { listenOn } from "../net.js";
 import { type BmcDriver, redfishBmc } from "./bmc.js";
@@ -49,6 +50,8 @@ export interface IronicApiOptions {
    * loopback http(s) only; other hosts are not fetched
    */
   readonly images?: ImageFetcher;
+  /** Asked before each request: a status to answer instead (a 503/429 storm; the lab wires its faults here). */
+  readonly gate?: ServiceGate;
 }
 
 /** One line of the request log. */
@@ -130,6 +133,13 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     const method = (req.method ?? "GET").toUpperCase();
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const base = `http://${req.headers.host ?? "localhost"}`;
+    const forced = opts.gate?.(method, url.pathname);
+    if (forced) {
+      const e = fault(forced.status ?? 503, "Service Unavailable (lab fault)", "Server");
+      const retry: Record<string, string> =
+        forced.retryAfterS !== undefined ? { "Retry-After": String(forced.retryAfterS) } : {};
+      throw new IronicHttpError(e.status, e.body, retry, e.message);
+    }
     if (path === "/") return { status: 200, body: rootDocument(base, range), headers: {}, version: null };
     const headerValue = req.headers[VERSION_HEADER.toLowerCase()];
     const version = negotiate(Array.isArray(headerValue) ? headerValue[0] : headerValue, range);

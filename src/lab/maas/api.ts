@@ -35,7 +35,15 @@ export interface MaasApiOptions {
   readonly clock?: LabClock;
   /** How machines are powered. @default redfishPowerDriver() with Node's default trust store */
   readonly power?: PowerDriver;
+  /** Asked before each request: a status to answer instead (a 503/429 storm; the lab wires its faults here). */
+  readonly gate?: ServiceGate;
 }
+
+/** A forced answer for a request (`status`, optional Retry-After seconds), or undefined to serve it. */
+export type ServiceGate = (
+  method: string,
+  path: string,
+) => { readonly status?: number; readonly retryAfterS?: number } | undefined;
 
 /** One line of the request log. */
 export interface MaasRequestLogEntry {
@@ -107,6 +115,11 @@ export function createMaasApi(opts: MaasApiOptions): MaasApi {
     // As OperationsHandlerMixin.dispatch (maasserver/api/support.py): `request.GET.get("op") or
     // request.POST.get("op")`, so an empty op (Go clients send `?op=` on every create) is no operation.
     const op = query.get("op") || form?.get("op") || null;
+    const forced = opts.gate?.(method, url.pathname);
+    if (forced) {
+      const retry = forced.retryAfterS !== undefined ? { "Retry-After": String(forced.retryAfterS) } : undefined;
+      throw new MaasHttpError(forced.status ?? 503, "Service Unavailable (lab fault)", retry);
+    }
     if (url.pathname === `${API}/describe/` || url.pathname === `${API}/describe`) {
       sendJson(res, 200, router.describe(`http://${req.headers.host ?? "localhost"}`));
       return { op, status: 200 };

@@ -40,6 +40,11 @@ export interface FaultSpec {
   readonly path?: string;
   /** Only requests with this method. */
   readonly method?: string;
+  /**
+   * http-status only: answer requests to this backend's API (MAAS region or Ironic) instead of BMCs and PDUs — a
+   * backend 503/429 storm. A fault with `service` never touches a BMC; one without never touches a backend.
+   */
+  readonly service?: "maas" | "ironic";
   /** http-status: the status to answer (e.g. 503, 429). */
   readonly status?: number;
   /** http-status: Retry-After seconds. */
@@ -76,6 +81,7 @@ const FIELDS = new Set([
   "pdu",
   "path",
   "method",
+  "service",
   "status",
   "retryAfterS",
   "ms",
@@ -110,6 +116,12 @@ export function parseFaultSpec(input: unknown, known: { nodes: Set<string>; pdus
   num("count", 1, 1_000_000);
   num("gpus", 1, 16);
   if (f.kind === "http-status" && f.status === undefined) throw new FaultSpecError("status: required for http-status");
+  if (f.service !== undefined) {
+    if (f.kind !== "http-status") throw new FaultSpecError("service: only http-status faults can target a backend");
+    if (f.service !== "maas" && f.service !== "ironic") throw new FaultSpecError('service: must be "maas" or "ironic"');
+    if (f.node !== undefined || f.pdu !== undefined)
+      throw new FaultSpecError("service: cannot be scoped to a node or PDU");
+  }
   if (f.kind === "latency" && f.ms === undefined) throw new FaultSpecError("ms: required for latency");
   if (f.kind === "firmware-drift" && typeof f.component !== "string") {
     throw new FaultSpecError("component: required for firmware-drift (bmc, bios, gpu or nic)");
@@ -123,6 +135,8 @@ export interface FaultTarget {
   readonly pdu?: string;
   readonly path?: string;
   readonly method?: string;
+  /** The backend API asked (absent for BMCs and PDUs). */
+  readonly service?: "maas" | "ironic";
 }
 
 /** The set of active faults. */
@@ -175,6 +189,7 @@ export class Faults {
 }
 
 function applies(f: FaultSpec, t: FaultTarget): boolean {
+  if (f.service !== t.service) return false;
   if (f.node !== undefined && f.node !== t.node) return false;
   if (f.pdu !== undefined && f.pdu !== t.pdu) return false;
   if (f.path !== undefined && !(t.path ?? "").startsWith(f.path)) return false;

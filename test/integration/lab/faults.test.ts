@@ -96,6 +96,31 @@ describe("fault injection", () => {
     expect((await call(t, bmc, "GET", `${sys}/Processors`)).body["Members@odata.count"]).toBe(2 + 8);
   });
 
+  it("storms a backend API with 503 + Retry-After (service scope) while BMCs and the other backend answer", async () => {
+    const { maas, ironic } = t.lab.info;
+    const f = await control(t, "POST", "/faults", {
+      kind: "http-status",
+      service: "ironic",
+      status: 503,
+      retryAfterS: 2,
+      count: 2,
+    });
+    expect(f.status).toBe(201);
+    for (let i = 0; i < 2; i++) {
+      const r = await fetch(`${ironic!.url}/v1/nodes`);
+      expect(r.status).toBe(503);
+      expect(r.headers.get("retry-after")).toBe("2");
+    }
+    expect((await fetch(`${ironic!.url}/v1/nodes`)).status).toBe(200);
+    expect((await call(t, bmc, "GET", "/redfish/v1/Systems")).status).toBe(200);
+    await control(t, "POST", "/faults", { kind: "http-status", service: "maas", status: 429, count: 1 });
+    expect((await fetch(`${maas!.url}api/2.0/version/`)).status).toBe(429);
+    expect((await fetch(`${maas!.url}api/2.0/version/`)).status).toBe(200);
+    expect((await call(t, bmc, "GET", "/redfish/v1/Systems")).status).toBe(200);
+    const bad = await control(t, "POST", "/faults", { kind: "latency", ms: 5, service: "maas" });
+    expect(bad.body.error.message).toMatch(/^service: only http-status/);
+  });
+
   it("fails an invalid fault with 400 naming the field", async () => {
     const r = await control(t, "POST", "/faults", { kind: "http-status" });
     expect(r.status).toBe(400);

@@ -37,6 +37,25 @@ describe("outlet → BMC reachability", () => {
     expect((await control(t, "GET", `/nodes/${node.name}`)).body.bmc).toBe("up");
   });
 
+  it("a BMC reboot through the control API drops the BMC for bmcResetMs while the host keeps running", async () => {
+    const clock = new ManualClock();
+    t = await startTestLab({ clock, profile: "demo", nodes: 1 });
+    const node = t.lab.info.nodes[0];
+    await control(t, "POST", `/nodes/${node.name}/outlet`, { state: "On" });
+    clock.advance(t.lab.world.time.duration("bmcBootMs"));
+    const n = t.lab.world.node(node.name)!;
+    const powerBefore = t.lab.world.powerState(n);
+    // WHEN the BMC is rebooted THEN it does not answer until its reset time has passed, and the host power is unchanged
+    const r = await control(t, "POST", `/nodes/${node.name}/bmc/reset`);
+    expect(r.status).toBe(200);
+    expect(r.body.bmc).toBe("booting");
+    await expect(call(t, node.bmc.url, "GET", "/redfish/v1")).rejects.toThrow();
+    expect(t.lab.world.powerState(n)).toBe(powerBefore);
+    clock.advance(t.lab.world.time.duration("bmcResetMs"));
+    expect((await call(t, node.bmc.url, "GET", "/redfish/v1")).status).toBe(200);
+    expect((await control(t, "POST", "/nodes/nope/bmc/reset")).status).toBe(404);
+  });
+
   it("an outlet switched off behind the engine's back drops the BMC and the host power", async () => {
     t = await startTestLab();
     const node = t.lab.info.nodes[0];

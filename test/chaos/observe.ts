@@ -1,0 +1,186 @@
+/**
+ * What the chaos invariants are checked against, read from the lab's own records and the engine's output — never
+ * from the provider's word: backend machines (MAAS, Ironic), Redfish writes per node from the lab's request log,
+ * the engine's `-json` stream (planned changes, diagnostics), and provider processes from /proc.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { MAAS_STATUS, MaasClient } from "../../src/clients/maas/index.js";
+import type { Lab } from "../../src/lab/index.js";
+
+/** One machine of the backend, with what identifies its node. */
+export interface BackendMachine {
+  readonly id: string;
+  readonly name: string;
+  readonly macs: readonly string[];
+  /** The BMC address the backend powers it through (host of the Redfish URL). */
+  readonly bmc: string;
+  /** Taken by a deployment (MAAS Allocated/Deploying/Deployed; Ironic instance set, or deploying/active). */
+  readonly taken: boolean;
+}
+
+function hostOf(address: string | undefined): string {
+  if (!address) return "";
+  try {
+    return new URL(address.includes("://") ? address : `https://${address}`).host;
+  } catch {
+    return address;
+  }
+}
+
+/** Every machine the backend holds now. */
+export async function backendMachines(lab: Lab, backend: "maas" | "ironic"): Promise<BackendMachine[]> {
+  if (backend === "maas") {
+    const client = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
+    try {
+      const taken: number[] = [
+        MAAS_STATUS.ALLOCATED,
+        MAAS_STATUS.RESERVED,
+        MAAS_STATUS.DEPLOYING,
+        MAAS_STATUS.DEPLOYED,
+      ];
+      return (await client.listMachines()).map((m) => ({
+        id: m.systemId,
+        name: m.hostname,
+        macs: m.macAddresses.map((x) => x.toLowerCase()),
+        bmc: hostOf(lab.backends!.maas.machine(m.systemId)?.powerParams.power_address),
+        taken: taken.includes(m.status),
+      }));
+    } finally {
+      await client.close();
+    }
+  }
+  const get = async (path: string) => {
+    const r = await fetch(`${lab.info.ironic!.url}${path}`, { headers: { "X-OpenStack-Ironic-API-Version": "1.87" } });
+    if (r.status !== 200) throw new Error(`GET ${path}: ${r.status}`);
+    return (await r.json()) as Record<string, unknown>;
+  };
+  const nodes = (await get("/v1/nodes?detail=true")).nodes as Record<string, unknown>[];
+  const ports = (await get("/v1/ports?detail=true")).ports as { node_uuid: string; address: string }[];
+  return nodes.map((n) => ({
+    id: String(n.uuid),
+    name: String(n.name),
+    macs: ports.filter((p) => p.node_uuid === n.uuid).map((p) => p.address.toLowerCase()),
+    bmc: hostOf((n.driver_info as Record<string, string> | null)?.redfish_address),
+    taken: n.instance_uuid !== null || ["deploying", "wait call-back", "active"].includes(String(n.provision_state)),
+  }));
+}
+
+/** Ironic allocations (rackform deploys without them: any left is an orphan). */
+export async function ironicAllocations(lab: Lab): Promise<number> {
+  const r = await fetch(`${lab.info.ironic!.url}/v1/allocations`, {
+    headers: { "X-OpenStack-Ironic-API-Version": "1.87" },
+  });
+  return ((await r.json()) as { allocations: unknown[] }).allocations.length;
+}
+
+/** A write (not GET/HEAD, not a session login/logout) that reached a node's BMC or its PDU outlet. */
+export interface NodeWrite {
+  readonly node: string;
+  readonly method: string;
+  readonly path: string;
+}
+
+/** Writes per node in the lab's Redfish log after `since`; PDU outlet writes are mapped to the node they feed. */
+export function nodeWrites(lab: Lab, since: number): NodeWrite[] {
+  const byOutlet = new Map(lab.info.nodes.map((n) => [`${n.pdu}/${n.outlet}`, n.name]));
+  const nodes = new Set(lab.info.nodes.map((n) => n.name));
+  const out: NodeWrite[] = [];
+  for (const e of lab.requests.since(since)) {
+    if (e.method === "GET" || e.method === "HEAD" || e.path.includes("/SessionService/Sessions")) continue;
+    const outlet = /\/RackPDUs\/([^/]+)\/Outlets\/([^/]+)/.exec(e.path);
+    const node = outlet ? byOutlet.get(`${outlet[1]}/${outlet[2]}`) : e.target && nodes.has(e.target) ? e.target : "";
+    if (node) out.push({ node, method: e.method, path: e.path });
+  }
+  return out;
+}
+
+/** Requests every lab service has received so far (the runner's progress clock). */
+export function labRequests(lab: Lab): number {
+  const b = lab.backends!;
+  return (
+    lab.requests.last() +
+    b.maas.requests.length +
+    b.ironic.requests.length +
+    b.slurm.requests.length +
+    b.kubernetes.requests.length
+  );
+}
+
+/** One error or warning the engine reported (`-json` stream). */
+export interface Diagnostic {
+  readonly severity: string;
+  readonly summary: string;
+  readonly detail: string;
+  readonly address?: string;
+}
+
+/** What an apply's `-json` stream says: resources with planned changes, diagnostics, resources whose apply errored. */
+export interface ApplyStream {
+  readonly planned: ReadonlySet<string>;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly errored: ReadonlySet<string>;
+}
+
+/** Parses an engine's `-json` output (one JSON object a line; other lines ignored). */
+export function parseStream(stdout: string): ApplyStream {
+  const planned = new Set<string>();
+  const errored = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const line of stdout.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    let m: Record<string, unknown>;
+    try {
+      m = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    const res = (x: unknown) => (x as { resource?: { addr?: string } } | undefined)?.resource?.addr;
+    if (m.type === "planned_change") {
+      const c = m.change as { action?: string } | undefined;
+      const addr = res(m.change);
+      if (addr && c?.action !== "noop") planned.add(addr);
+    } else if (m.type === "apply_errored") {
+      const addr = res(m.hook);
+      if (addr) errored.add(addr);
+    } else if (m.type === "diagnostic") {
+      const d = m.diagnostic as Record<string, unknown>;
+      diagnostics.push({
+        severity: String(d.severity ?? ""),
+        summary: String(d.summary ?? ""),
+        detail: String(d.detail ?? ""),
+        address: typeof d.address === "string" ? d.address : undefined,
+      });
+    }
+  }
+  return { planned, diagnostics, errored };
+}
+
+/** Pids of provider processes (`main` in their command line) whose parent is `ppid`. */
+export async function providerChildren(main: string, ppid: number): Promise<number[]> {
+  const out: number[] = [];
+  for (const d of await readdir("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (!(await readFile(`/proc/${d}/cmdline`, "utf8")).split("\0").includes(main)) continue;
+      if (parentOf(await readFile(`/proc/${d}/stat`, "utf8")) === ppid) out.push(Number(d));
+    } catch {
+      // it ended while we looked
+    }
+  }
+  return out;
+}
+
+function parentOf(stat: string): number {
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
+/** CPU ticks (utime + stime) a process has used, or undefined once it has exited (or is a zombie). */
+export async function cpuTicks(pid: number): Promise<number | undefined> {
+  try {
+    const f = (await readFile(`/proc/${pid}/stat`, "utf8")).slice(0).split(")").pop()!.trim().split(" ");
+    if (f[0] === "Z") return undefined;
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return undefined;
+  }
+}
