@@ -200,15 +200,13 @@ async function planSummary(plans: readonly { stack: string; file: string }[], en
 }
 
 /**
- * Copies the example app into `project` so the kept project is the user's own: main.ts and the lab-file helper, with
- * the library imported from this checkout by absolute path (until the constructs are an installable package), and
- * node_modules linked so `cdktf` resolves wherever the project is. Returns the copied main.ts.
+ * Copies the example app into `project` so the kept project is the user's own: main.ts and the lab-file helper. The
+ * example imports the library by its package name (`@rackform/constructs`), as an app that installed the package does;
+ * node_modules is linked to this checkout's, where npm's workspace links that name to constructs/ (built by `npm run
+ * build`), so `cdktf` and the package resolve wherever the project is. Returns the copied main.ts.
  */
 export function copyExample(exampleDir: string, project: string): string {
-  const lib = join(ROOT, "constructs", "lib", "index.js");
-  const main = readFileSync(join(exampleDir, "main.ts"), "utf8")
-    .replaceAll('"../../constructs/lib/index.js"', JSON.stringify(lib))
-    .replaceAll('"../lab-file.js"', '"./lab-file.js"');
+  const main = readFileSync(join(exampleDir, "main.ts"), "utf8").replaceAll('"../lab-file.js"', '"./lab-file.js"');
   writeFileSync(join(project, "main.ts"), main);
   copyFileSync(join(ROOT, "examples", "lab-file.ts"), join(project, "lab-file.ts"));
   const modules = join(project, "node_modules");
