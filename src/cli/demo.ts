@@ -274,6 +274,9 @@ async function keepLab(dir: string, project: string, env: NodeJS.ProcessEnv, sta
 export async function demo(opts: DemoOptions): Promise<number> {
   const engine = findEngine(opts.engine);
   const engineName = engine.split("/").pop();
+  // The installed package ships dist/ and bin/ only: the demo deploys the checkout's examples with its cdktf-cli.
+  if (!existsSync(join(ROOT, "examples")))
+    throw new Error("demo runs from a checkout of the repository (its examples/): there, `npm ci && npm run demo`");
   const cdktf = join(ROOT, "node_modules", ".bin", "cdktf");
   if (!existsSync(cdktf)) throw new Error(`${cdktf} is missing: run \`npm ci\` (cdktf-cli is a dev dependency)`);
   const choice = chooseExample(opts.nodes, opts.example);
