@@ -5,8 +5,9 @@
  * Endpoints come from the lab file (RACKFORM_LAB_FILE); secrets from TF_VAR_redfish_password, TF_VAR_maas_api_key and
  * TF_VAR_slurm_token.
  */
+
+import { AcceptancePolicy, Flavor, Fleet, Image, MaasBackend, SlurmCluster } from "@rackform/constructs";
 import { App } from "cdktf";
-import { AcceptancePolicy, Flavor, Fleet, Image, MaasBackend, SlurmCluster } from "../../constructs/lib/index.js";
 import { imageUrl, rackLayout, rackNames, readLabFile } from "../lab-file.js";
 
 const lab = readLabFile(["maas", "slurm"]);

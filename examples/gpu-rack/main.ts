@@ -4,16 +4,9 @@
  * by `rackform lab up --out lab.json`); secrets come from TF_VAR_redfish_password, TF_VAR_maas_api_key and
  * TF_VAR_slurm_token, so they are never in this file or in cdk.tf.json.
  */
+
+import { AcceptancePolicy, Flavor, Image, MaasBackend, Rack, RackformStack, SlurmCluster } from "@rackform/constructs";
 import { App } from "cdktf";
-import {
-  AcceptancePolicy,
-  Flavor,
-  Image,
-  MaasBackend,
-  Rack,
-  RackformStack,
-  SlurmCluster,
-} from "../../constructs/lib/index.js";
 import { imageUrl, rackLayout, rackNames, readLabFile } from "../lab-file.js";
 
 const lab = readLabFile(["maas", "slurm"]);

@@ -3,7 +3,7 @@
  * BMC addresses and the CA come from the lab file (RACKFORM_LAB_FILE); secrets from TF_VAR_redfish_password and
  * TF_VAR_slurm_token (the lab's Ironic runs with noauth).
  */
-import { App } from "cdktf";
+
 import {
   AcceptancePolicy,
   Flavor,
@@ -12,7 +12,8 @@ import {
   Rack,
   RackformStack,
   SlurmCluster,
-} from "../../constructs/lib/index.js";
+} from "@rackform/constructs";
+import { App } from "cdktf";
 import { imageUrl, rackLayout, rackNames, readLabFile } from "../lab-file.js";
 
 const lab = readLabFile(["ironic", "slurm"]);

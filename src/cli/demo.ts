@@ -204,15 +204,13 @@ async function planSummary(plans: readonly { stack: string; file: string }[], en
 }
 
 /**
- * Copies the example app into `project` so the kept project is the user's own: main.ts and the lab-file helper, with
- * the library imported from this checkout by absolute path (until the constructs are an installable package), and
- * node_modules linked so `cdktf` resolves wherever the project is. Returns the copied main.ts.
+ * Copies the example app into `project` so the kept project is the user's own: main.ts and the lab-file helper. The
+ * example imports the library by its package name (`@rackform/constructs`), as an app that installed the package does;
+ * node_modules is linked to this checkout's, where npm's workspace links that name to constructs/ (built by `npm run
+ * build`), so `cdktf` and the package resolve wherever the project is. Returns the copied main.ts.
  */
 export function copyExample(exampleDir: string, project: string): string {
-  const lib = join(ROOT, "constructs", "lib", "index.js");
-  const main = readFileSync(join(exampleDir, "main.ts"), "utf8")
-    .replaceAll('"../../constructs/lib/index.js"', JSON.stringify(lib))
-    .replaceAll('"../lab-file.js"', '"./lab-file.js"');
+  const main = readFileSync(join(exampleDir, "main.ts"), "utf8").replaceAll('"../lab-file.js"', '"./lab-file.js"');
   writeFileSync(join(project, "main.ts"), main);
   copyFileSync(join(ROOT, "examples", "lab-file.ts"), join(project, "lab-file.ts"));
   const modules = join(project, "node_modules");
@@ -280,6 +278,9 @@ async function keepLab(dir: string, project: string, env: NodeJS.ProcessEnv, sta
 export async function demo(opts: DemoOptions): Promise<number> {
   const engine = findEngine(opts.engine);
   const engineName = engine.split("/").pop();
+  // The installed package ships dist/ and bin/ only: the demo deploys the checkout's examples with its cdktf-cli.
+  if (!existsSync(join(ROOT, "examples")))
+    throw new Error("demo runs from a checkout of the repository (its examples/): there, `npm ci && npm run demo`");
   const cdktf = join(ROOT, "node_modules", ".bin", "cdktf");
   if (!existsSync(cdktf)) throw new Error(`${cdktf} is missing: run \`npm ci\` (cdktf-cli is a dev dependency)`);
   const choice = chooseExample(opts.nodes, opts.example);

@@ -16,7 +16,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { App } from "cdktf";
 import {
   AcceptancePolicy,
   Flavor,
@@ -27,7 +26,8 @@ import {
   Rack,
   RackformStack,
   SlurmCluster,
-} from "../../constructs/lib/index.js";
+} from "@rackform/constructs";
+import { App } from "cdktf";
 import { imageUrl, type LabFile, rackLayout, rackNames } from "../../examples/lab-file.js";
 import { imagesOf, synthesizedStacks, uploadImages } from "../../src/cli/demo.js";
 import { mapLimit } from "../../src/clients/http/semaphore.js";

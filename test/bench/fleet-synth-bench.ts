@@ -9,7 +9,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { App } from "cdktf";
 import {
   AcceptancePolicy,
   Flavor,
@@ -18,7 +17,8 @@ import {
   Image,
   MaasBackend,
   SlurmCluster,
-} from "../../constructs/lib/index.js";
+} from "@rackform/constructs";
+import { App } from "cdktf";
 
 const { values } = parseArgs({
   options: {

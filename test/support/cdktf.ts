@@ -68,6 +68,12 @@ export class CdktfProject {
     return new CdktfProject(dir, engine, cdktfEnv(engine, cliConfig, env));
   }
 
+  /** A project that already exists in `dir` (its own cdktf.json), e.g. an app of a user's own outside the repository. */
+  static at(dir: string, engine: Engine, cliConfig: string, env: Record<string, string> = {}): CdktfProject {
+    if (!existsSync(join(dir, "cdktf.json"))) throw new Error(`no cdktf.json in ${dir}`);
+    return new CdktfProject(dir, engine, cdktfEnv(engine, cliConfig, env));
+  }
+
   /** Runs `cdktf <args>` in the project; never throws on a non-zero exit. */
   run(args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> {
     return capture(CDKTF_BIN, args, this.dir, { ...this.env, ...env });
@@ -103,7 +109,8 @@ export class CdktfProject {
   }
 }
 
-function capture(bin: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<RunResult> {
+/** Runs `bin` with `args` in `cwd` and collects both streams; never throws on a non-zero exit. */
+export function capture(bin: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, [...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";

@@ -3,6 +3,7 @@
  * bad value is one line on stderr naming the option and the fix, with exit code 2 — never a stack trace.
  */
 import { lstatSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -159,19 +160,24 @@ describe("demo: a failed synth", () => {
 });
 
 describe("demo: the project is the user's copy", () => {
-  it("copies the example and its lab-file helper, importing the library by absolute path, nothing relative to examples/", () => {
+  it("copies the example and its lab-file helper, importing the library by package name, nothing relative to examples/", () => {
     const project = mkdtempSync(join(tmpdir(), "rf-demo-copy-"));
     try {
       const main = copyExample(join(ROOT, "examples", "fleet-rollout"), project);
       const text = readFileSync(main, "utf8");
       expect(main).toBe(join(project, "main.ts"));
-      expect(text).toContain(`from ${JSON.stringify(join(ROOT, "constructs", "lib", "index.js"))}`);
+      expect(text).toContain('from "@rackform/constructs"');
+      expect(text).not.toContain(ROOT);
       expect(text).toContain('from "./lab-file.js"');
       expect(text).not.toContain('"../');
       expect(readFileSync(join(project, "lab-file.ts"), "utf8")).toBe(
         readFileSync(join(ROOT, "examples", "lab-file.ts"), "utf8"),
       );
       expect(lstatSync(join(project, "node_modules")).isSymbolicLink()).toBe(true);
+      // the name resolves from the project as from an app that installed the package: to the built constructs
+      expect(createRequire(join(project, "main.ts")).resolve("@rackform/constructs")).toBe(
+        join(ROOT, "constructs", "dist", "lib", "index.js"),
+      );
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
