@@ -5,6 +5,7 @@
  */
 import { Construct } from "constructs";
 import type { AcceptanceConfig } from "../gen/providers/rackform/acceptance/index.js";
+import { type DurationLike, durationText } from "./duration.js";
 import { RackformValidationError, type ValidationProblem } from "./errors.js";
 import type { Flavor } from "./flavor.js";
 import { type PropsSchema, validateProps } from "./private/validate.js";
@@ -23,8 +24,8 @@ export interface AcceptancePolicyProps {
   readonly dcgmLevel?: number;
   /** Least NCCL all_reduce bus bandwidth in GB/s. @default 92 % of the flavor's fabric line rate, rounded to 10 GB/s (370 GB/s on 8 × 400 Gb/s) */
   readonly ncclBusbwMinGBps?: number;
-  /** Burn-in duration, e.g. "72h" or "1h30m" (at least 1s). @default "72h" */
-  readonly burnIn?: string;
+  /** Burn-in duration: `Duration.hours(72)`, or text such as "72h" or "1h30m" (at least 1s). @default "72h" */
+  readonly burnIn?: DurationLike;
   /** GPUs that must be visible. @default the flavor's GPU count */
   readonly expectedGpuCount?: number;
   /** Accept XID errors instead of failing the gate. @default false */
@@ -94,10 +95,10 @@ export class AcceptancePolicy extends Construct {
   /** Validates the props; throws RackformValidationError naming the field and the fix. */
   constructor(scope: Construct, id: string, props: AcceptancePolicyProps = {}) {
     super(scope, id);
-    validateProps(this, SCHEMA, props);
+    validateProps(this, SCHEMA, { ...props, burnIn: durationText(props.burnIn) });
     this.dcgmLevel = props.dcgmLevel ?? 3;
     this.ncclBusbwMinGBps = props.ncclBusbwMinGBps;
-    this.burnIn = props.burnIn ?? "72h";
+    this.burnIn = durationText(props.burnIn) ?? "72h";
     this.expectedGpuCount = props.expectedGpuCount;
     this.allowXid = props.allowXid ?? false;
     this.firmware = { ...(props.firmware ?? {}) };

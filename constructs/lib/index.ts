@@ -2,6 +2,7 @@
 export * from "./acceptance-policy.js";
 export * from "./backend.js";
 export * from "./cluster.js";
+export * from "./duration.js";
 export * from "./errors.js";
 export * from "./flavor.js";
 export * from "./fleet.js";

@@ -8,6 +8,7 @@ import type { IConstruct } from "constructs";
 import { RackformProvider } from "../gen/providers/rackform/provider/index.js";
 import type { IBackend } from "./backend.js";
 import type { ICluster } from "./cluster.js";
+import { type DurationLike, durationText } from "./duration.js";
 import { RackformValidationError, type ValidationProblem } from "./errors.js";
 import { check, type PropsSchema, schemaProblems } from "./private/validate.js";
 import { literalSecretProblem, secretValue } from "./secrets.js";
@@ -22,8 +23,8 @@ export interface RedfishSettings {
   readonly caFile?: string;
   /** Skip TLS verification (lab benches only). @default false */
   readonly insecure?: boolean;
-  /** Spacing between power-ons across the whole run, limiting inrush current. @default "250ms" */
-  readonly powerOnInterval?: string;
+  /** Spacing between power-ons on one rack PDU (per circuit), limiting inrush current: `Duration.millis(250)` or "250ms". @default "250ms" */
+  readonly powerOnInterval?: DurationLike;
   /** Concurrent requests per BMC. @default the provider's */
   readonly maxConcurrentPerBmc?: number;
 }
@@ -49,7 +50,7 @@ const REDFISH_SCHEMA: PropsSchema = {
     insecure: { type: "boolean" },
     powerOnInterval: {
       type: "string",
-      pattern: "^(\\d+(\\.\\d+)?(ns|us|µs|ms|s|m|h))+$",
+      format: "interval",
       expect: "a duration",
       fix: 'write a duration such as "250ms" or "1s"',
     },
@@ -65,15 +66,20 @@ const REDFISH_SCHEMA: PropsSchema = {
 
 const providers = new WeakMap<TerraformStack, { provider: RackformProvider; settings: RackformProviderSettings }>();
 
+/** The settings as the provider block gets them (a Duration as its text), for checks and comparison. */
+const textOf = (r: RedfishSettings) => ({ ...r, powerOnInterval: durationText(r.powerOnInterval) });
+
 const sameSettings = (a: RackformProviderSettings, b: RackformProviderSettings) =>
-  a.backend === b.backend && a.cluster === b.cluster && JSON.stringify(a.redfish) === JSON.stringify(b.redfish);
+  a.backend === b.backend &&
+  a.cluster === b.cluster &&
+  JSON.stringify(textOf(a.redfish)) === JSON.stringify(textOf(b.redfish));
 
 const SETTINGS_SCHEMA: PropsSchema = { type: "object", properties: { redfish: REDFISH_SCHEMA } };
 
 /** Problems with Redfish settings given to `scope`, at `<scope path>/redfish.<field>`. */
 export function redfishProblems(scope: IConstruct, redfish: RedfishSettings): ValidationProblem[] {
   const base = scope.node.path;
-  const problems = schemaProblems(base, SETTINGS_SCHEMA, { redfish });
+  const problems = schemaProblems(base, SETTINGS_SCHEMA, { redfish: textOf(redfish) });
   if (problems.length > 0) return problems;
   if (redfish.insecure === true && redfish.caFile !== undefined) {
     problems.push({
@@ -105,7 +111,7 @@ export function addRackformProvider(scope: IConstruct, settings: RackformProvide
     redfish: {
       username: r.username,
       password: secretValue(stack, r.password, "redfish_password"),
-      powerOnInterval: r.powerOnInterval ?? "250ms",
+      powerOnInterval: durationText(r.powerOnInterval) ?? "250ms",
       ...(r.caFile !== undefined ? { caFile: r.caFile } : {}),
       ...(r.insecure !== undefined ? { insecure: r.insecure } : {}),
       ...(r.maxConcurrentPerBmc !== undefined ? { maxConcurrentPerBmc: r.maxConcurrentPerBmc } : {}),

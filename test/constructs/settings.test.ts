@@ -8,6 +8,7 @@ import { TerraformVariable, Testing } from "cdktf";
 import { describe, expect, it } from "vitest";
 import {
   AcceptancePolicy,
+  Duration,
   Flavor,
   Image,
   MaasBackend,
@@ -55,6 +56,28 @@ describe("settings constructs", () => {
     });
     const strict = new AcceptancePolicy(app, "strict", { ncclBusbwMinGBps: 385, firmware: { bmc: "1.2.3" } });
     expect(strict.toAcceptanceConfig(flavor)).toMatchObject({ ncclMinBusbwGbps: 385, firmware: { bmc: "1.2.3" } });
+  });
+
+  it("Duration props read as the provider's Go-style text, whichever way they are written", () => {
+    expect(Duration.hours(72).toString()).toBe("72h");
+    expect(Duration.minutes(90).toString()).toBe("1h30m");
+    expect(Duration.days(3).toString()).toBe("72h");
+    expect(Duration.millis(250).toString()).toBe("250ms");
+    expect(Duration.seconds(90.5).toString()).toBe("1m30s500ms");
+    const app = Testing.app();
+    const flavor = new Flavor(app, "hgx", { gpus: { model: "H100", count: 8 } });
+    const typed = new AcceptancePolicy(app, "typed", { burnIn: Duration.hours(12) });
+    expect(typed.toAcceptanceConfig(flavor).burnIn).toBe("12h");
+    const out = Testing.synthScope((stack) => {
+      const s = shared(stack);
+      new Rack(stack, "r1", {
+        ...s,
+        pdus: pdus("r1"),
+        nodes: nodes("r1", 1),
+        redfish: { ...REDFISH, powerOnInterval: Duration.millis(500) },
+      });
+    });
+    expect(JSON.parse(out).provider.rackform[0].redfish.power_on_interval).toBe("500ms");
   });
 
   it("accepts credentials and addresses given as tokens, unread (Testing.synthScope)", () => {

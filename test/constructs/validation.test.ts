@@ -6,6 +6,7 @@ import { type App, Testing } from "cdktf";
 import { describe, expect, it } from "vitest";
 import {
   AcceptancePolicy,
+  Duration,
   Flavor,
   Fleet,
   type FleetProps,
@@ -277,6 +278,20 @@ describe("validation at synth", () => {
       'write a duration such as "72h"',
     );
     expect(e.message).toContain('"3 days" is not a duration of at least 1s');
+  });
+
+  it("fails on a Duration that is no length of time, at the prop that holds it", () => {
+    const e = expectFailure(
+      (app) => new AcceptancePolicy(app, "gate", { burnIn: Duration.seconds(-5) }),
+      "gate/burnIn",
+      'write a duration such as "72h"',
+    );
+    expect(e.message).toContain('"-5000ms" is not a duration of at least 1s');
+    expectFailure(
+      rackWith((ns) => ns, { redfish: { ...REDFISH, powerOnInterval: Duration.millis(Number.NaN) } }),
+      "row/r12/redfish.powerOnInterval",
+      'write a duration such as "250ms"',
+    );
   });
 
   it("fails on a flavor with 0 GPUs", () => {

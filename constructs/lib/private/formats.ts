@@ -55,6 +55,7 @@ export const FORMATS: Record<string, (s: string) => boolean> = {
   mac: (s) => isToken(s) || MAC.test(s),
   sha256: (s) => isToken(s) || SHA256.test(s),
   duration: (s) => isToken(s) || (durationMs(s) ?? 0) >= 1000,
+  interval: (s) => isToken(s) || durationMs(s) !== undefined,
   "node-name": (s) => isToken(s) || NODE_NAME.test(s),
 };
 
