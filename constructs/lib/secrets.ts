@@ -1,5 +1,6 @@
 /**
- * Credentials reach the engine as sensitive Terraform variables (TF_VAR_<name>), never as literals in cdk.tf.json:
+ * Credentials reach the engine as sensitive, ephemeral Terraform variables (TF_VAR_<name>), never as literals in
+ * cdk.tf.json nor in a saved plan:
  * each stack that needs one declares it once under a fixed name, so pipelines set the same TF_VAR_* for every stack.
  */
 import { TerraformStack, TerraformVariable } from "cdktf";
@@ -31,6 +32,9 @@ export function secretVariable(scope: IConstruct, name: SecretName): TerraformVa
   const existing = stack.node.tryFindChild(name);
   if (existing instanceof TerraformVariable) return existing;
   const v = new TerraformVariable(stack, name, { type: "string", sensitive: true, description: DESCRIPTIONS[name] });
+  // Ephemeral (Terraform ≥ 1.10, OpenTofu ≥ 1.11): kept out of saved plans, whose JSON holds every other variable's
+  // value in clear, sensitive or not. Every use is a provider setting, where an ephemeral value may go.
+  v.addOverride("ephemeral", true);
   v.overrideLogicalId(name);
   return v;
 }

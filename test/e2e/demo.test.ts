@@ -69,6 +69,11 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
       expect(secret.length).toBeGreaterThan(4);
       expect(out.text).not.toContain(secret); // secrets travel in TF_VAR_*, never printed
     }
+    // The reviewed plan's JSON holds no credential: the constructs' secret variables are ephemeral (a saved plan keeps
+    // every other variable's value in clear, sensitive or not)
+    const planJson = readFileSync(join(dir, "project", "cdktf.out", "stacks", "gpu-rack", "plan.json"), "utf8");
+    expect(planJson).toContain('"resource_changes"');
+    for (const secret of secrets) expect(planJson).not.toContain(secret);
   }, 600_000); // the whole demo on a shared 2-core machine can take minutes; this only stops a hung run
 
   it("--nodes 12 deploys both racks (fleet-rollout, every stack in its wave, state in a local PostgreSQL): 12 of 12 joined", async () => {
