@@ -168,7 +168,7 @@ describe("the packed packages installed in an app of its own", () => {
         const p = project(name);
         const deploy = await p.deploy(["my-rack"]);
         expect(deploy.code, outputOf(deploy)).toBe(0);
-        expect(deploy.stdout).toMatch(/Apply complete! Resources: 12 added, 0 changed, 0 destroyed\./);
+        expect(deploy.stdout).toMatch(/Apply complete! Resources: 13 added, 0 changed, 0 destroyed\./);
         for (const secret of [labFile.nodes[0].bmc.password, labFile.slurm.token])
           expect(deploy.stdout + deploy.stderr).not.toContain(secret);
 
@@ -199,7 +199,7 @@ describe("the packed packages installed in an app of its own", () => {
       async () => {
         const diff = await project(name).run(["diff", "my-rack", ...CDKTF_FLAGS]);
         expect(diff.code, outputOf(diff)).toBe(0);
-        expect(diff.stdout, outputOf(diff)).toMatch(/Plan: 12 to add, 0 to change, 0 to destroy\./);
+        expect(diff.stdout, outputOf(diff)).toMatch(/Plan: 13 to add, 0 to change, 0 to destroy\./);
       },
       DEPLOY_TIMEOUT_MS,
     );
