@@ -42,8 +42,11 @@ export function announcedSha256(headers: Readonly<Record<string, string>>): stri
   return undefined;
 }
 
-/** Splits user:password@ off a URL into a basic authorization header (added to the core's redactor). */
-function credentialsOf(core: HttpCore, raw: string): { url: URL; headers: Record<string, string> } {
+/**
+ * Splits user:password@ off an image URL into a basic authorization header, added to the core's redactor (a URL with
+ * only a user part, https://TOKEN@host/…, carries a token there).
+ */
+export function credentialsOf(core: HttpCore, raw: string): { url: URL; headers: Record<string, string> } {
   const url = new URL(raw);
   const headers: Record<string, string> = { accept: "*/*" };
   if (url.username || url.password) {

@@ -5,6 +5,7 @@
  */
 import { isClientError } from "../../clients/errors.js";
 import type { HttpCore } from "../../clients/http/index.js";
+import { credentialsOf } from "../../clients/images/source.js";
 import { safeUrl } from "../../clients/redact.js";
 import {
   type Context,
@@ -76,17 +77,7 @@ const answers = (s: number): boolean => s >= 200 && s < 400;
  * redacted), or undefined when the URL answers.
  */
 export async function probeImageUrl(core: HttpCore, raw: string, signal: AbortSignal): Promise<string | undefined> {
-  const url = new URL(raw);
-  const headers: Record<string, string> = { accept: "*/*" };
-  if (url.username || url.password) {
-    const user = decodeURIComponent(url.username);
-    const password = decodeURIComponent(url.password);
-    // A URL with only a user part (https://TOKEN@host/…) carries a token there.
-    core.redactor.addBasicAuth(user, password).add(password || user, url.password || url.username);
-    headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
-    url.username = "";
-    url.password = "";
-  }
+  const { url, headers } = credentialsOf(core, raw);
   const shown = safeUrl(url);
   const common = { url, signal, okStatus: () => true, totalTimeoutMs: IMAGE_URL_CHECK_TIMEOUT_MS } as const;
   try {
