@@ -31,7 +31,7 @@ function rackform(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: 
 }
 
 describe.each(ENGINES)("rackform demo under %s", (name) => {
-  it("deploys the gpu-rack example with cdktf: all 8 nodes joined in Slurm, cdktf diff after deploy is empty, and no secret is printed", async () => {
+  it("deploys the gpu-rack example with cdktf: all 8 nodes joined in Slurm, the plan after deploy is empty, and no secret is printed", async () => {
     const dir = await mkdtemp(join(tmpdir(), "rf-demo-"));
     engine(name); // fails with a message when the engine is missing
     const out = await demo(["--dir", dir, "--engine", name]);
@@ -47,7 +47,7 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
     expect(out.text).toMatch(/\$ cdktf deploy --auto-approve/);
     expect(out.text).toContain("Apply complete! Resources: 49 added, 0 changed, 0 destroyed.");
     expect(out.text).toMatch(
-      /converged: 8 of 8 nodes joined Slurm in [\d.]+ s; cdktf diff after deploy shows no changes/,
+      /converged: 8 of 8 nodes joined Slurm in [\d.]+ s; the plan after deploy shows no changes/,
     );
     expect(
       out.text.match(/ On {6}8× GPU {2}Deployed {2}custom\/ubuntu-gpu-2026\.06\.2 {2}3\d\d\.\d GB\/s {2}IDLE/g),
@@ -89,7 +89,7 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
     expect(out.text).toMatch(/fleet-r02 · 4 of 4 nodes change/);
     expect(out.text).toContain("$ cdktf deploy '*' --auto-approve");
     expect(out.text).toMatch(
-      /converged: 12 of 12 nodes joined Slurm in [\d.]+ s; cdktf diff after deploy shows no changes/,
+      /converged: 12 of 12 nodes joined Slurm in [\d.]+ s; the plan after deploy shows no changes/,
     );
     expect(out.text.match(/ On {6}8× GPU {2}Deployed {2}custom\/ubuntu-gpu-2026\.06\.2 /g)).toHaveLength(12);
     const lab = JSON.parse(readFileSync(join(dir, "lab.json"), "utf8"));
