@@ -3,9 +3,10 @@
  * in PostgreSQL) under Terraform and under OpenTofu against the lab. A wave-1 acceptance failure halts the deploy
  * before any request reaches a wave-2 BMC; once the fault is gone the racks converge in waves; locking holds.
  */
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../src/lab/index.js";
-import { CdktfProject, outputOf } from "../support/cdktf.js";
+import { CdktfProject, capture, outputOf } from "../support/cdktf.js";
 import { ENGINES, engine } from "../support/engines.js";
 import {
   DEPLOY_TIMEOUT_MS,
@@ -18,9 +19,10 @@ import {
   synthStacks,
 } from "../support/examples.js";
 import type { Postgres } from "../support/postgres.js";
-import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
 import { testDatabase } from "../support/shared-counterparts.js";
 
+const CLI = join(ROOT, "dist", "cli", "main.js");
 let cliConfig: string;
 beforeAll(async () => {
   cliConfig = await freshInstall([builtProvider()]);
@@ -152,6 +154,31 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
         // AND once released, the stack plans again with no changes
         const diff = await p.diff(stack);
         expect(diff.stdout, outputOf(diff)).toMatch(/No changes\./);
+      },
+      DEPLOY_TIMEOUT_MS,
+    );
+
+    it(
+      "rackform watch --once reads every stack's state straight from PostgreSQL (postgres://…#schema) and counts each rack joined, creating nothing there",
+      async () => {
+        const schemaOf = (stack: string) => `rackform_${stack.replace(/[^A-Za-z0-9]/g, "_")}`;
+        const tablesBefore = await pg.query("SELECT count(*) FROM information_schema.tables");
+        // WHEN the watch is given each stack as LABEL=postgres://…#schema (the password only in PGPASSWORD)
+        const sources = p.stacks().map((s) => `${s.name}=${pg.connStr}#${schemaOf(s.name)}`);
+        const once = await capture(process.execPath, [CLI, "watch", ...sources, "--once"], ROOT, {
+          ...process.env,
+          TF_CLI_CONFIG_FILE: cliConfig,
+          TERRAFORM_BINARY_NAME: engine(name).bin,
+          PGPASSWORD: pg.password,
+        });
+        // THEN every rack row counts its 2 nodes joined, and nothing else
+        expect(once.code, outputOf(once)).toBe(0);
+        const rows = once.stdout.split("\n").filter((l) => /^\S+\s+2\s+(0\s+){8}2\s*$/.test(l));
+        expect(rows, once.stdout).toHaveLength(3);
+        // AND the read-only pg backend created no schema, table or index, and no secret was printed
+        expect(await pg.query("SELECT count(*) FROM information_schema.tables")).toEqual(tablesBefore);
+        expect(once.stdout + once.stderr).not.toContain(pg.password);
+        for (const secret of secretsOf(lab)) expect(once.stdout + once.stderr).not.toContain(secret);
       },
       DEPLOY_TIMEOUT_MS,
     );
