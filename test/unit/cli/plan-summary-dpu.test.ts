@@ -25,7 +25,7 @@ const wired = (changes: ReturnType<typeof rc>[]): Partial<PlanJson> => ({
           changes.find(
             (d) => d.type === to && d.name.split("_").slice(0, 2).join("_") === c.name.split("_").slice(0, 2).join("_"),
           );
-        return { address: c.address, ...(dep ? { depends_on: [dep.address] } : {}) };
+        return { address: c.address, type: c.type, name: c.name, ...(dep ? { depends_on: [dep.address] } : {}) };
       }),
     },
   },
