@@ -18,7 +18,7 @@ export interface LabFile {
     outlet: number;
     bmc: { url: string; username: string };
     /** The node's BlueField-3 DPU BMCs (`rackform lab up --dpus N`), reached with the same account. */
-    dpus?: { id: string; url: string }[];
+    dpus?: readonly { id: string; url: string }[];
   }[];
   readonly maas?: { url: string };
   readonly ironic?: { url: string };
