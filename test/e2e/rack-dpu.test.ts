@@ -4,33 +4,17 @@
  * factory BFB to every node joined in Slurm with its DPU in DpuMode on the pinned BFB, each host enrolled only after
  * its DPU; then a new BFB version plans exactly the DPU installs (no machine replaced), plan-summary shows them, and
  * the apply installs them and leaves an empty plan. Nodes and DPU BMC addresses come from the lab file as the
- * examples read it (examples/lab-file.ts, `rackLayout(lab, rack, { dpus: true })`).
+ * examples read it (examples/lab-file.ts, `rackLayout(lab, rack, { dpus: true })`; test/support/rack-dpu.ts).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Testing } from "cdktf";
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AcceptancePolicy,
-  Flavor,
-  Image,
-  MaasBackend,
-  Rack,
-  RackformStack,
-  SlurmCluster,
-} from "../../constructs/lib/index.js";
-import { rackLayout } from "../../examples/lab-file.js";
 import { parsePlanJson, renderMarkdown, summarise } from "../../src/cli/plan-summary/index.js";
-import { defaultSpec, type Lab, startLab } from "../../src/lab/index.js";
+import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
 import { DEPLOY_TIMEOUT_MS } from "../support/examples.js";
 import { shownState, slurmNodes } from "../support/rack.js";
+import { dpuLab, dpuRackEnv, dpuRackJson, BFB_V1 as V1, BFB_V2 as V2 } from "../support/rack-dpu.js";
 import { builtProvider, freshInstall, outletOn } from "../support/rackform-e2e.js";
-
-const V1 = "DOCA_2.9.1_BSP_4.9.1_Ubuntu_22.04-4.24-11.prod";
-const V2 = "DOCA_2.10.0_BSP_4.10.0_Ubuntu_24.04-6.25-01.prod";
-const IMAGE_SHA = "762af2a3c180385ab91b1ae939b9f4a73a621fd01ac43a2ab212826e610acf39";
 
 let lab: Lab;
 let stateDir: string;
@@ -38,41 +22,14 @@ let cliConfig: string;
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  stateDir = await mkdtemp(join(tmpdir(), "rf-lab-rack-dpu-"));
   // 4 nodes per engine, each with one BlueField-3 in NicMode on its factory BFB, outlets off
-  const spec = defaultSpec({ nodes: 4 * ENGINES.length, nodesPerRack: 4, dpus: 1, dpuMode: "NicMode" });
-  lab = await startLab({ spec, profile: "instant", stateDir });
+  ({ lab, stateDir } = await dpuLab(4 * ENGINES.length));
   cliConfig = await freshInstall([builtProvider()]);
 });
 afterAll(async () => {
   await lab?.close();
   for (const d of [stateDir, ...dirs]) if (d) await rm(d, { recursive: true, force: true });
 });
-
-/** The rack's cdk.tf.json as the Rack construct synthesizes it, with the DPUs' BFB at `version`. */
-function synthRack(rack: string, version: string): string {
-  const stack = new RackformStack(Testing.app(), rack);
-  const image = new Image(stack, "ubuntu-gpu", {
-    version: "2026.06.2",
-    url: `${lab.images.url}ubuntu-gpu-2026.06.2.qcow2`,
-    sha256: IMAGE_SHA,
-  });
-  const flavor = new Flavor(stack, "hgx-h100-bf3", {
-    gpus: { model: "H100", count: 8 },
-    minMemoryGiB: 1024,
-    dpus: { count: 1, bfb: { version, url: `${lab.images.url}${version}.bfb`, sha256: "b".repeat(64) } },
-  });
-  new Rack(stack, rack, {
-    ...rackLayout(lab.info, rack, { dpus: true }),
-    flavor,
-    image,
-    acceptance: new AcceptancePolicy(stack, "standard", { dcgmLevel: 3, burnIn: "72h" }),
-    backend: new MaasBackend(stack, "maas", { url: lab.info.maas!.url }),
-    cluster: new SlurmCluster(stack, "slurm", { url: lab.info.slurm!.url, user: lab.info.slurm!.user }),
-    redfish: { username: lab.info.nodes[0].bmc.username, caFile: lab.info.ca },
-  });
-  return Testing.synth(stack, true);
-}
 
 describe.each(ENGINES.map((n, i) => [n, i] as const))(
   "a 4-node rack with a BlueField-3 per node under %s",
@@ -83,16 +40,7 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))(
     let w: Workdir;
 
     beforeAll(async () => {
-      w = await Workdir.create(
-        engine(name),
-        cliConfig,
-        { "cdk.tf.json": synthRack(rack, V1) },
-        {
-          TF_VAR_redfish_password: lab.info.nodes[0].bmc.password,
-          TF_VAR_maas_api_key: lab.info.maas!.apiKey,
-          TF_VAR_slurm_token: lab.info.slurm!.token,
-        },
-      );
+      w = await Workdir.create(engine(name), cliConfig, { "cdk.tf.json": dpuRackJson(lab, rack) }, dpuRackEnv(lab));
       dirs.push(w.dir);
     });
 
@@ -138,7 +86,7 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))(
       "a new BFB version plans exactly the DPU installs, plan-summary shows them, and apply installs them",
       async () => {
         // GIVEN the flavor's BFB pinned to V2
-        await w.write({ "cdk.tf.json": synthRack(rack, V2) });
+        await w.write({ "cdk.tf.json": dpuRackJson(lab, rack, V2) });
         // WHEN plan
         await w.ok(["plan", "-out=bfb.tfplan", "-no-color"]);
         const shown = await w.ok(["show", "-json", "-no-color", "bfb.tfplan"]);
