@@ -2,12 +2,25 @@
  * plan-summary with BlueField DPUs in the chain (rackform_dpu): a DPU belongs to its host's node (host_endpoint = the
  * BMC's endpoint, the machine's depends_on); a BFB version change reads as a BFB install per node and is not
  * disruptive; a mode change power-cycles the host, so it raises the ⚠ banner and counts as out of service without a
- * drain; drift of a DPU's mode or image shows beside the fix. Plans are hand-made in the engines' format
- * (test/support/plan-json.ts); the rack e2e (test/e2e/rack-dpu.test.ts) summarises a real one.
+ * drain; drift of a DPU's mode or image shows beside the fix. The golden plans dpu-bfb.json and dpu-mode.json are
+ * real `show -json` output of a 4-node rack built by the Rack construct (scripts/record-plans.mjs); the others are
+ * hand-made in the engines' format (test/support/plan-json.ts).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type PlanJson, planNodes, renderMarkdown, summarise } from "../../../src/cli/plan-summary/index.js";
+import {
+  type PlanJson,
+  parsePlanJson,
+  planNodes,
+  renderMarkdown,
+  summarise,
+} from "../../../src/cli/plan-summary/index.js";
 import { plan, rc } from "../../support/plan-json.js";
+import { ROOT } from "../../support/rackform-e2e.js";
+
+const fixture = (name: string): PlanJson =>
+  parsePlanJson(readFileSync(join(ROOT, "test", "fixtures", "plans", `${name}.json`), "utf8"), `${name}.json`);
 
 const V1 = "DOCA_2.9.1_BSP_4.9.1_Ubuntu_22.04-4.24-11.prod";
 const V2 = "DOCA_2.10.0_BSP_4.10.0_Ubuntu_24.04-6.25-01.prod";
@@ -65,6 +78,35 @@ function node(i: number, dpu: { actions: string[]; before: object | null; after:
     }),
   ];
 }
+
+describe("plan-summary on the recorded DPU plans", () => {
+  it("dpu-bfb: a new BFB version in the flavor reads as 4 BFB installs and nothing else", async () => {
+    const p = fixture("dpu-bfb");
+    // every node's chain holds its DPU: 4 nodes of 7 resources, the Image construct's rackform_image apart
+    const { nodes, others } = planNodes(p);
+    expect(nodes.map((n) => [n.name, [...n.changes.keys()]])).toEqual(
+      [1, 2, 3, 4].map((i) => [
+        `r01-n0${i}`,
+        expect.arrayContaining(["rackform_pdu_outlet", "rackform_bmc", "rackform_dpu", "rackform_machine"]),
+      ]),
+    );
+    for (const n of nodes) expect([...n.changes.values()].flat(), n.name).toHaveLength(7);
+    expect(others.map((c) => c.type)).toEqual(["rackform_image"]);
+    const text = renderMarkdown(summarise([{ plan: p, source: "dpu-bfb.json", label: "r01" }]));
+    await expect(text).toMatchFileSnapshot("__snapshots__/dpu-bfb.md");
+    expect(flat(text)).toContain("4 BFB install\n");
+    expect(flat(text)).toContain(`| r01-n01 | BFB ${V1} → ${V2} |`);
+    expect(text).not.toContain("⚠");
+  });
+
+  it("dpu-mode: a mode change in the flavor warns that 4 hosts will be power-cycled", async () => {
+    const text = renderMarkdown(summarise([{ plan: fixture("dpu-mode"), source: "dpu-mode.json", label: "r01" }]));
+    await expect(text).toMatchFileSnapshot("__snapshots__/dpu-mode.md");
+    expect(flat(text)).toContain("> **⚠ 4 nodes will be power-cycled for a DPU mode change.**");
+    expect(flat(text)).toContain("| r01-n01 | mode DpuMode → NicMode (host power-cycle) |");
+    expect(flat(text)).toContain("4 nodes out without a drain");
+  });
+});
 
 describe("plan-summary with DPUs", () => {
   it("a BFB version change: one BFB install per node in the DPU column, no warning, nothing else changes", () => {
