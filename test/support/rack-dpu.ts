@@ -4,6 +4,7 @@
  * engine run on it directly (the cdktf CLI adds nothing here). Nodes and DPU BMC addresses come from the lab file as
  * the examples read it (`rackLayout(lab, rack, { dpus: true })`).
  */
+import { rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,7 +42,8 @@ export const dpuRackEnv = (lab: Lab): Record<string, string> => ({
 
 /** The cdk.tf.json of rack `rack` of the lab, its flavor's DPUs on BFB `version` in `mode`. */
 export function dpuRackJson(lab: Lab, rack: string, version = BFB_V1, mode: "DpuMode" | "NicMode" = "DpuMode"): string {
-  const stack = new RackformStack(Testing.app(), rack);
+  const app = Testing.app();
+  const stack = new RackformStack(app, rack);
   const image = new Image(stack, "ubuntu-gpu", {
     version: "2026.06.2",
     url: `${lab.images.url}ubuntu-gpu-2026.06.2.qcow2`,
@@ -61,5 +63,7 @@ export function dpuRackJson(lab: Lab, rack: string, version = BFB_V1, mode: "Dpu
     cluster: new SlurmCluster(stack, "slurm", { url: lab.info.slurm!.url, user: lab.info.slurm!.user }),
     redfish: { username: lab.info.nodes[0].bmc.username, caFile: lab.info.ca },
   });
-  return Testing.synth(stack, true);
+  const json = Testing.synth(stack, true);
+  rmSync(app.outdir, { recursive: true, force: true }); // Testing.app() makes a temp outdir
+  return json;
 }
