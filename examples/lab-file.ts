@@ -17,6 +17,8 @@ export interface LabFile {
     pdu: string;
     outlet: number;
     bmc: { url: string; username: string };
+    /** The node's BlueField-3 DPU BMCs (`rackform lab up --dpus N`), reached with the same account. */
+    dpus?: readonly { id: string; url: string }[];
   }[];
   readonly maas?: { url: string };
   readonly ironic?: { url: string };
@@ -52,12 +54,22 @@ export function imageUrl(lab: LabFile, file: string): string {
   return `${lab.images.url}${file}`;
 }
 
-/** One rack's PDUs and its nodes by U position, PDU outlet and BMC address, as Rack and Fleet take them. */
-export function rackLayout(lab: LabFile, rack: string) {
+/**
+ * One rack's PDUs and its nodes by U position, PDU outlet and BMC address, as Rack and Fleet take them; with
+ * `{ dpus: true }` also each node's DPU BMC addresses (RackNode.dpus), for a Flavor that declares DPUs.
+ */
+export function rackLayout(lab: LabFile, rack: string, opts: { readonly dpus?: boolean } = {}) {
   return {
     pdus: lab.pdus.filter((p) => p.rack === rack).map((p) => ({ name: p.id, endpoint: p.url })),
     nodes: lab.nodes
       .filter((n) => n.rack === rack)
-      .map((n) => ({ name: n.name, u: n.u, pdu: n.pdu, outlet: n.outlet, bmc: n.bmc.url })),
+      .map((n) => ({
+        name: n.name,
+        u: n.u,
+        pdu: n.pdu,
+        outlet: n.outlet,
+        bmc: n.bmc.url,
+        ...(opts.dpus ? { dpus: (n.dpus ?? []).map((d) => d.url) } : {}),
+      })),
   };
 }

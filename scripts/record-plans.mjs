@@ -1,16 +1,18 @@
 // Records the golden plans that test/unit/cli/plan-summary.test.ts summarises: real `show -json` output of real plans
 // of the demo rack (8 nodes via MAAS, Terraform) against the lab — create, reimage, partial failure, destroy, and the
 // day-2 plans: rollout (a reimage under max_unavailable = 2 with one node removed) and drift (an outlet switched off
-// and a GPU lost behind the engine's back).
+// and a GPU lost behind the engine's back); and of a 4-node rack with one BlueField-3 per node built by the Rack
+// construct (test/support/rack-dpu.ts): dpu-bfb (the flavor's BFB version changed) and dpu-mode (its mode changed).
 // Secrets never reach the files: variable values are replaced and every lab credential is searched for before writing.
 // Run after changing the provider or the demo configuration: `npm run build && node --import tsx scripts/record-plans.mjs`
 // (RACKFORM_PLAN_ENGINE=tofu records with OpenTofu instead; RACKFORM_PLANS=rollout,drift records only those scenarios,
 // named as the files are, so that the others keep their recorded ids).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { engine } from "../test/support/engines.ts";
+import { engine, Workdir } from "../test/support/engines.ts";
 import { goldenImage, rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../test/support/rack.ts";
+import { BFB_V1, BFB_V2, dpuLab, dpuRackEnv, dpuRackJson } from "../test/support/rack-dpu.ts";
 import { builtProvider, freshInstall, ROOT, testLab } from "../test/support/rackform-e2e.ts";
 
 const OUT = join(ROOT, "test", "fixtures", "plans");
@@ -22,6 +24,7 @@ function labSecrets(lab) {
   return [
     ...i.nodes.map((n) => n.bmc.password),
     ...i.pdus.map((p) => p.password),
+    ...i.nodes.flatMap((n) => (n.dpus ?? []).map((d) => d.password)),
     i.maas?.apiKey,
     ...(i.maas?.apiKey ?? "").split(":"),
     i.slurm?.token,
@@ -119,6 +122,25 @@ async function main() {
     } finally {
       await faulty.close();
     }
+  // a converged 4-node rack with a BlueField-3 per node: a new BFB version, then (back on it) a mode change
+  const dpus = wanted("dpu-bfb", "dpu-mode") ? await dpuLab(4) : undefined;
+  if (dpus)
+    try {
+      const { lab } = dpus;
+      const secrets = labSecrets(lab);
+      const w = await Workdir.create(eng, cliConfig, { "cdk.tf.json": dpuRackJson(lab, "r01") }, dpuRackEnv(lab));
+      await w.ok(["init", "-no-color"]);
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      await w.write({ "cdk.tf.json": dpuRackJson(lab, "r01", BFB_V2) });
+      await record(w, "dpu-bfb", [], secrets);
+      await w.write({ "cdk.tf.json": dpuRackJson(lab, "r01", BFB_V1, "NicMode") });
+      await record(w, "dpu-mode", [], secrets);
+      rmSync(w.dir, { recursive: true, force: true });
+    } finally {
+      await dpus.lab.close();
+      rmSync(dpus.stateDir, { recursive: true, force: true });
+    }
+
   // As `npm run lint` wants them (biome folds short arrays), so that re-recording shows only real differences.
   execFileSync(join(ROOT, "node_modules", ".bin", "biome"), ["format", "--write", OUT], { stdio: "inherit" });
 }

@@ -4,6 +4,7 @@
  */
 import { Construct } from "constructs";
 import type { BmcExpected } from "../gen/providers/rackform/bmc/index.js";
+import { DPUS_SCHEMA } from "./private/dpu-spec.js";
 import { type PropsSchema, validateProps } from "./private/validate.js";
 
 /** The GPUs a node must have. */
@@ -22,6 +23,28 @@ export interface FabricSpec {
   readonly rails?: number;
 }
 
+/** A BlueField boot stream (BFB) pinned by version, URL and checksum. */
+export interface BfbSpec {
+  /** The version FirmwareInventory/DPU_OS reports once it runs, e.g. "DOCA_2.9.1_BSP_4.9.1_Ubuntu_22.04-4.24-11.prod". */
+  readonly version: string;
+  /** Where the DPU's BMC downloads the .bfb from (http or https). */
+  readonly url: string;
+  /** sha256 of the .bfb, 64 hex digits (recorded: a rebuilt image under the same version is a visible change). */
+  readonly sha256: string;
+}
+
+/** The BlueField-3 DPUs every node carries, each converged through its own BMC (rackform_dpu). */
+export interface DpuSpec {
+  /** DPUs per node, 1..4; each node of a Rack gives that many DPU BMC addresses (RackNode.dpus). */
+  readonly count: number;
+  /** Mode of operation; a change power-cycles the host. @default "DpuMode" */
+  readonly mode?: "DpuMode" | "NicMode";
+  /** The BFB every DPU runs. */
+  readonly bfb: BfbSpec;
+  /** Who holds the rshim once converged: "bmc" or "host". @default "bmc" */
+  readonly rshim?: "bmc" | "host";
+}
+
 /** Properties of a Flavor. */
 export interface FlavorProps {
   /** The GPUs every node must have. */
@@ -36,6 +59,8 @@ export interface FlavorProps {
   readonly firmware?: Readonly<Record<string, string>>;
   /** The scale-out fabric. @default one 400 Gb/s rail per GPU */
   readonly fabric?: FabricSpec;
+  /** BlueField-3 DPUs every node carries: mode, pinned BFB, rshim policy. @default none */
+  readonly dpus?: DpuSpec;
 }
 
 const count = (what: string, max: number) => ({
@@ -87,6 +112,7 @@ const SCHEMA: PropsSchema = {
         rails: count("rails", 64),
       },
     },
+    dpus: DPUS_SCHEMA,
   },
 };
 
@@ -104,6 +130,8 @@ export class Flavor extends Construct {
   readonly firmware: Readonly<Record<string, string>>;
   /** Fabric line rate in GB/s, as NCCL reports bus bandwidth: rails × railGbps / 8 (400 GB/s for 8 × 400 Gb/s). */
   readonly fabricLineRateGBps: number;
+  /** The DPUs every node carries, defaults filled in; undefined when the flavor has none. */
+  readonly dpus: Required<DpuSpec> | undefined;
 
   /** Validates the props; throws RackformValidationError naming the field and the fix. */
   constructor(scope: Construct, id: string, props: FlavorProps) {
@@ -115,6 +143,8 @@ export class Flavor extends Construct {
     this.nicCount = props.nicCount;
     this.firmware = { ...(props.firmware ?? {}) };
     this.fabricLineRateGBps = ((props.fabric?.rails ?? props.gpus.count) * (props.fabric?.railGbps ?? 400)) / 8;
+    const d = props.dpus;
+    this.dpus = d && { count: d.count, mode: d.mode ?? "DpuMode", bfb: { ...d.bfb }, rshim: d.rshim ?? "bmc" };
   }
 
   /** The rackform_bmc `expected` block, plus the node's own MACs when given. */
@@ -127,6 +157,7 @@ export class Flavor extends Construct {
       ...(this.nicCount !== undefined ? { nicCount: this.nicCount } : {}),
       ...(macs && macs.length > 0 ? { macs: [...macs] } : {}),
       ...(Object.keys(this.firmware).length > 0 ? { firmware: { ...this.firmware } } : {}),
+      ...(this.dpus ? { dpuCount: this.dpus.count } : {}),
     };
   }
 }

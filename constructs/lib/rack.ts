@@ -1,12 +1,14 @@
 /**
  * A rack: PDUs and nodes by U position and outlet. For every node it creates the chain a node walks, each resource
  * taking the previous one's id so the engine orders a node's steps and runs nodes in parallel:
- * rackform_pdu_outlet → rackform_bmc → rackform_machine → rackform_deployment (after the image's rackform_image,
- * see Image.resourceFor) → rackform_acceptance →
+ * rackform_pdu_outlet → rackform_bmc → rackform_dpu (one per DPU of the flavor, see private/rack-dpus.ts) →
+ * rackform_machine → rackform_deployment (after the image's rackform_image, see Image.resourceFor) →
+ * rackform_acceptance →
  * rackform_cluster_member (gate_id = the acceptance id, so a new gate drains and rejoins the node); the gate follows
  * the BMC's gpu_count (bmc_gpu_count), so a GPU lost on a running node re-runs it and quarantines the node.
  * Logical ids are `<node>_outlet`, `<node>_bmc`, `<node>_machine`, `<node>_deployment`, `<node>_acceptance` and
- * `<node>_member`, with the node name's characters outside [A-Za-z0-9_] as "_" (see constructs/README.md).
+ * `<node>_member` (and `<node>_dpu0`, `<node>_dpu1`, … when the flavor has DPUs), with the node name's characters
+ * outside [A-Za-z0-9_] as "_" (see constructs/README.md).
  */
 import { type TerraformResource, TerraformStack, Token } from "cdktf";
 import { Construct } from "constructs";
@@ -14,6 +16,7 @@ import { Acceptance, type AcceptanceConfig } from "../gen/providers/rackform/acc
 import { Bmc } from "../gen/providers/rackform/bmc/index.js";
 import { ClusterMember } from "../gen/providers/rackform/cluster-member/index.js";
 import { Deployment, type DeploymentImage } from "../gen/providers/rackform/deployment/index.js";
+import type { Dpu } from "../gen/providers/rackform/dpu/index.js";
 import { Machine } from "../gen/providers/rackform/machine/index.js";
 import { PduOutlet } from "../gen/providers/rackform/pdu-outlet/index.js";
 import type { RackformProvider } from "../gen/providers/rackform/provider/index.js";
@@ -25,6 +28,7 @@ import type { Flavor } from "./flavor.js";
 import type { Image } from "./image.js";
 import { bmcUrl } from "./private/formats.js";
 import { type ChainSuffix, logicalId, sanitize } from "./private/names.js";
+import { dpuChain } from "./private/rack-dpus.js";
 import { rackRuleProblems } from "./private/rack-rules.js";
 import { RACK_SCHEMA } from "./private/rack-schema.js";
 import { withoutTokenStacks } from "./private/token-stacks.js";
@@ -59,6 +63,11 @@ export interface RackNode {
   readonly macs?: readonly string[];
   /** ComputerSystem id under /redfish/v1/Systems. @default the BMC's only system */
   readonly systemId?: string;
+  /**
+   * Addresses of the node's DPU BMCs (IPv4 or URL, as `bmc`), one per DPU of the flavor, reached with the rack's
+   * Redfish account. @default none (required when the flavor declares dpus)
+   */
+  readonly dpus?: readonly string[];
 }
 
 /** Properties of a Rack. */
@@ -91,6 +100,8 @@ export interface NodeChain {
   readonly outlet: PduOutlet;
   /** Its BMC, checked against the flavor. */
   readonly bmc: Bmc;
+  /** Its DPUs, converged to the flavor's mode and BFB before the machine is enrolled (empty without DPUs). */
+  readonly dpus: readonly Dpu[];
   /** Its machine in the backend. */
   readonly machine: Machine;
   /** The image deployed on it. */
@@ -194,6 +205,7 @@ export class Rack extends Construct {
         dependsOn: [outlet],
       }),
     );
+    const dpus = dpuChain(this, n, c.flavor, bmc);
     const firstMac = Token.asString(bmc.interpolationForAttribute("macs[0]"));
     const machine = named(
       new Machine(this, id("machine"), {
@@ -202,6 +214,8 @@ export class Rack extends Construct {
         bmcEndpoint: bmc.endpoint,
         macs: n.macs && n.macs.length > 0 ? [...n.macs] : [firstMac],
         ...c.backend.machineFields(),
+        // The host is enrolled only once its DPUs run their mode and BFB.
+        ...(dpus.length > 0 ? { dependsOn: dpus } : {}),
       }),
     );
     const deployment = named(
@@ -226,7 +240,7 @@ export class Rack extends Construct {
         ...c.member.config,
       }),
     );
-    return { name: n.name, outlet, bmc, machine, deployment, acceptance, member };
+    return { name: n.name, outlet, bmc, dpus, machine, deployment, acceptance, member };
   }
 
   /** The chain of the node named `name`; throws when the rack has no such node. */

@@ -19,6 +19,12 @@ export const LAB_UP: CommandSpec = {
     { name: "--out", value: "FILE", help: "where to write the lab file (required)" },
     { name: "--nodes", value: "N", help: "nodes in the default rack (default 8)", parse: wholeNumber(1, 1024) },
     {
+      name: "--dpus",
+      value: "N",
+      help: "BlueField-3 DPUs per node of the default rack, each with its own BMC, in NicMode (default 0)",
+      parse: wholeNumber(0, 4),
+    },
+    {
       name: "--profile",
       value: "P",
       help: `time profile: ${Object.keys(PROFILES).join(", ")} (default demo)`,
@@ -70,6 +76,7 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
   const v = values as {
     out?: string;
     nodes?: number;
+    dpus?: number;
     profile?: string;
     spec?: string;
     speed?: number;
@@ -84,6 +91,7 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
   const lab = await startLab({
     spec: v.spec ? readSpec(v.spec) : undefined,
     nodes: v.nodes,
+    dpus: v.dpus,
     profile: v.profile,
     speed: v.speed,
     port: v.port,
@@ -102,6 +110,9 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
       `  CA       ${lab.info.ca}`,
       `  images   ${lab.images.url} (golden images <name>-<version>.qcow2, ipa.kernel, ipa.initramfs)`,
       first ? `  BMC      ${first.name} ${first.bmc.url} (user ${first.bmc.username}; password in the lab file)` : "",
+      ...(first?.dpus?.[0]
+        ? [`  DPU BMC  ${first.dpus[0].id} ${first.dpus[0].url} (same account; every node's in the lab file)`]
+        : []),
       ...(lab.info.maas ? [`  MAAS     ${lab.info.maas.url} (API key in the lab file)`] : []),
       ...(lab.info.ironic ? [`  Ironic   ${lab.info.ironic.url} (noauth, API 1.87)`] : []),
       ...(lab.info.slurm

@@ -20,6 +20,8 @@ export interface StartLabOptions {
   readonly spec?: unknown;
   /** Node count for the generated spec when `spec` is omitted. @default 8 */
   readonly nodes?: number;
+  /** BlueField-3 DPUs per node of the generated spec (factory state: NicMode) when `spec` is omitted. @default 0 */
+  readonly dpus?: number;
   /** Time profile name. @default "demo" */
   readonly profile?: string;
   /** Speed factor applied to the profile. @default 1 */
@@ -92,7 +94,9 @@ export interface Lab {
 
 /** Builds the world and starts every endpoint. */
 export async function startLab(opts: StartLabOptions): Promise<Lab> {
-  const spec = validateLabSpec(opts.spec ?? defaultSpec({ nodes: opts.nodes ?? 8 }));
+  const spec = validateLabSpec(
+    opts.spec ?? defaultSpec({ nodes: opts.nodes ?? 8, ...(opts.dpus ? { dpus: opts.dpus, dpuMode: "NicMode" } : {}) }),
+  );
   const time = new LabTime(opts.clock ?? systemClock, profileByName(opts.profile ?? "demo"), opts.speed ?? 1);
   const world = new World(spec, time);
   const requests = new RequestLog();

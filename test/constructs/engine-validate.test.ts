@@ -1,6 +1,6 @@
 /**
  * The constructs' output against the real provider schema: stacks using every option (MAAS + Slurm with partition
- * check and disruption budget; Ironic with basic auth + Kubernetes with taints) pass `validate` under Terraform and
+ * check and disruption budget; Ironic with basic auth + Kubernetes with taints; a BlueField-3 DPU per node) pass `validate` under Terraform and
  * OpenTofu with the built provider. Catches bindings in constructs/gen that have drifted from the provider.
  */
 import { Testing } from "cdktf";
@@ -35,6 +35,12 @@ function kitchenSink(backend: "maas" | "ironic"): string {
     cpuSockets: 2,
     nicCount: 10,
     firmware: { BIOS: "2.3.1" },
+    dpus: {
+      count: 1,
+      mode: "DpuMode",
+      rshim: "host",
+      bfb: { version: "DOCA_2.9.1_BSP_4.9.1_Ubuntu_22.04-4.24-11.prod", url: "http://images.lab/d.bfb", sha256: SHA },
+    },
   });
   const acceptance = new AcceptancePolicy(stack, "g", { firmware: { bmc: "1.2.3" }, allowXid: true });
   const b =
@@ -75,6 +81,7 @@ function kitchenSink(backend: "maas" | "ironic"): string {
       outlet: i,
       bmc: `127.10.1.${i}`,
       macs: [`aa:bb:cc:dd:ee:0${i}`],
+      dpus: [`127.12.1.${i}`],
     })),
     flavor,
     image,

@@ -7,6 +7,7 @@ import type { ValidationProblem } from "../errors.js";
 import type { RackNode, RackPdu, RackProps } from "../rack.js";
 import { bmcUrl } from "./formats.js";
 import { sanitize } from "./names.js";
+import { dpuProblems } from "./rack-dpus.js";
 import { DEFAULT_PDU_OUTLETS } from "./rack-schema.js";
 import { show } from "./validate.js";
 
@@ -188,6 +189,7 @@ const RULES: readonly Rule[] = [
   knownScheduler,
   joinLine,
   agreeing,
+  dpuProblems,
 ];
 
 /** Every problem a Rack's rules find after its schema; the others assume every setting is present. */

@@ -88,6 +88,15 @@ export const RACK_SCHEMA: PropsSchema = {
               fix: 'write six hex pairs, e.g. "3c:fd:fe:a1:b2:c3"',
             },
           },
+          dpus: {
+            type: "array",
+            items: {
+              type: "string",
+              format: "bmc-address",
+              expect: "an IPv4 address or URL of a DPU's BMC",
+              fix: "use https://host[:port] of the DPU BMC's Redfish service",
+            },
+          },
           systemId: {
             type: "string",
             minLength: 1,

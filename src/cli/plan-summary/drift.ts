@@ -18,6 +18,7 @@ export interface DriftNode {
 const OWNER: Readonly<Record<ChainType, string>> = {
   rackform_pdu_outlet: "outlet",
   rackform_bmc: "BMC",
+  rackform_dpu: "DPU",
   rackform_machine: "machine",
   rackform_deployment: "host",
   rackform_acceptance: "acceptance",
@@ -44,6 +45,7 @@ const CAUSES: Readonly<Record<ChainType, readonly string[]>> = {
     "boot_source_override_target",
     "boot_source_override_enabled",
   ],
+  rackform_dpu: ["mode", "bfb"],
   rackform_machine: ["state"],
   rackform_deployment: ["power_state", "deployed_image", "status"],
   rackform_acceptance: ["passed"],
@@ -94,7 +96,11 @@ function causesOf(c: ResourceChange, relevant: ReadonlySet<string>, retried: boo
     }
     const from = attr(c.change, "before", name);
     const scalar = (s: Shown) => s.kind !== "known" || knownText(s) !== undefined;
-    if (display(from) === display(to)) out.push(`${owner} ${name} changed`);
+    if (name === "bfb") {
+      // the url and sha256 are the configuration's; what the DPU reports is the version it runs
+      const v = (side: "before" | "after") => display(attr(c.change, side, "bfb", "version"));
+      out.push(v("before") === v("after") ? `${owner} BFB changed` : `${owner} BFB ${v("before")} → ${v("after")}`);
+    } else if (display(from) === display(to)) out.push(`${owner} ${name} changed`);
     else if (scalar(from) && scalar(to)) out.push(`${owner} ${name} ${display(from)} → ${display(to)}`);
     else if (name === "firmware") out.push(...mapCauses(c, owner, name));
     else {

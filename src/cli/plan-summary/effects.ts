@@ -12,6 +12,9 @@ export type NodeEvent =
   | "power-cycle"
   | "power-off"
   | "power-on"
+  | "dpu-setup"
+  | "dpu-mode"
+  | "bfb-install"
   | "enroll"
   | "re-enroll"
   | "release"
@@ -27,6 +30,7 @@ export type NodeEvent =
 export const DISRUPTIVE: ReadonlySet<NodeEvent> = new Set<NodeEvent>([
   "power-cycle",
   "power-off",
+  "dpu-mode",
   "re-enroll",
   "release",
   "reimage",
@@ -36,7 +40,7 @@ export const DISRUPTIVE: ReadonlySet<NodeEvent> = new Set<NodeEvent>([
 ]);
 
 /** The table columns, one per step of the chain. */
-export type Column = "power" | "bmc" | "machine" | "image" | "acceptance" | "cluster";
+export type Column = "power" | "bmc" | "dpu" | "machine" | "image" | "acceptance" | "cluster";
 
 /** What the plan does to one node. */
 export interface NodeEffects {
@@ -128,6 +132,46 @@ function bmc(c: ResourceChange): string {
         knownText(attr(c.change, "before", "conformant")) === "false"
         ? "re-check (not conformant)"
         : updated(c);
+    default:
+      return "";
+  }
+}
+
+const bfbVersion = (c: ResourceChange, side: "before" | "after") => display(attr(c.change, side, "bfb", "version"));
+
+/**
+ * A DPU: "set up DpuMode, BFB X" on create (the mode is changed, with a host power cycle, only if the DPU runs
+ * another); "mode NicMode → DpuMode (host power-cycle)" and "BFB X → Y" on update. The provider installs only when
+ * the version differs, so a new url or sha256 under the same version says so.
+ */
+function dpu(c: ResourceChange, ev: Set<NodeEvent>): string {
+  const mode = display(current(c.change, "mode"));
+  switch (kindOf(c)) {
+    case "create":
+    case "replace":
+      ev.add("dpu-setup");
+      return `${kindOf(c) === "create" ? "set up" : `set up again (${tainted(c) ? "failed last apply" : "new DPU BMC"})`} ${mode}, BFB ${bfbVersion(c, "after")}`;
+    case "delete":
+      return "forget (mode and BFB left as they are)";
+    case "update": {
+      const parts: string[] = [];
+      const from = attr(c.change, "before", "mode");
+      const to = attr(c.change, "after", "mode");
+      if (display(from) !== display(to)) {
+        ev.add("dpu-mode");
+        parts.push(`mode ${display(from)} → ${display(to)} (host power-cycle)`);
+      }
+      const [v1, v2] = [bfbVersion(c, "before"), bfbVersion(c, "after")];
+      if (v1 !== v2) {
+        ev.add("bfb-install");
+        parts.push(`BFB ${v1} → ${v2}`);
+      }
+      const rest = changedAttrs(c).filter((a) => a !== "mode" && a !== "bfb" && a !== "last_install_messages");
+      if (parts.length === 0 && changedAttrs(c).includes("bfb"))
+        parts.push(`BFB ${v2} kept (new url or sha256: no install)`);
+      if (rest.length > 0) parts.push(`update (${rest.join(", ")})`);
+      return parts.length > 0 ? parts.join(", ") : updated(c);
+    }
     default:
       return "";
   }
@@ -271,6 +315,7 @@ function cluster(c: ResourceChange, ev: Set<NodeEvent>): string {
 const COLUMN_OF: Readonly<Record<ChainType, Column>> = {
   rackform_pdu_outlet: "power",
   rackform_bmc: "bmc",
+  rackform_dpu: "dpu",
   rackform_machine: "machine",
   rackform_deployment: "image",
   rackform_acceptance: "acceptance",
@@ -283,6 +328,8 @@ function cell(type: ChainType, c: ResourceChange, ev: Set<NodeEvent>): string {
       return power(c, ev);
     case "rackform_bmc":
       return bmc(c);
+    case "rackform_dpu":
+      return dpu(c, ev);
     case "rackform_machine":
       return machine(c, ev);
     case "rackform_deployment":

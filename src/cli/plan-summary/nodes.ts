@@ -1,7 +1,8 @@
 /**
  * Which planned changes belong to which node. Resource names cannot tell (HCL says `rackform_machine.r12_u07`, CDKTF
  * says `rackform_machine.Rack_r12_u07_machine_1A2B3C4D`), so the chain is rebuilt from the plan itself: references in
- * `configuration` (deployment.machine_id → machine, member.gate_id → acceptance, bmc depends_on outlet, …) and equal
+ * `configuration` (deployment.machine_id → machine, member.gate_id → acceptance, bmc depends_on outlet, machine
+ * depends_on its DPUs, …) and equal
  * attribute values (deployment.machine_id = machine.id, machine.name = member.node, …), and for resources removed from
  * the configuration by the dependencies the engine recorded in state (a removed node's BMC `depends_on` its outlet),
  * so that a removed node's outlet is part of that node, not a node of its own.
@@ -13,6 +14,7 @@ import { attr, current, knownText } from "./values.js";
 export const CHAIN_TYPES = [
   "rackform_pdu_outlet",
   "rackform_bmc",
+  "rackform_dpu",
   "rackform_machine",
   "rackform_deployment",
   "rackform_acceptance",
@@ -34,6 +36,7 @@ const isChain = (t: string): t is ChainType => (CHAIN_TYPES as readonly string[]
 /** Equal values that tie two resources of a node: [type, attribute] on one side, [type, attribute] on the other. */
 const VALUE_LINKS: readonly (readonly [ChainType, string, ChainType, string])[] = [
   ["rackform_bmc", "endpoint", "rackform_machine", "bmc_endpoint"],
+  ["rackform_bmc", "endpoint", "rackform_dpu", "host_endpoint"],
   ["rackform_machine", "id", "rackform_deployment", "machine_id"],
   ["rackform_deployment", "id", "rackform_acceptance", "machine_id"],
   ["rackform_acceptance", "id", "rackform_cluster_member", "gate_id"],

@@ -1,4 +1,4 @@
-/** `lab up` with backends: prints the MAAS, Ironic, Slurm and Kubernetes endpoints, never their secrets; the lab file has them. */
+/** `lab up` with backends (and a DPU per node): prints the MAAS, Ironic, Slurm and Kubernetes endpoints, never their secrets; the lab file has them. */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +19,23 @@ describe("lab up (composed)", () => {
     const out = join(dir, "lab.json");
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", MAIN, "lab", "up", "--nodes", "1", "--profile", "instant", "--state-dir", dir, "--out", out],
+      [
+        "--import",
+        "tsx",
+        MAIN,
+        "lab",
+        "up",
+        "--nodes",
+        "1",
+        "--dpus",
+        "1",
+        "--profile",
+        "instant",
+        "--state-dir",
+        dir,
+        "--out",
+        out,
+      ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     children.push(child);
@@ -45,6 +61,16 @@ describe("lab up (composed)", () => {
     expect(info.kubernetes.token.length).toBeGreaterThanOrEqual(40);
     for (const url of [info.maas.url, info.ironic.url, info.slurm.url, info.kubernetes.url])
       expect(stdout).toContain(url);
+    // --dpus 1: the node's BlueField-3 BMC, printed and in the lab file (what a Rack's nodes[].dpus take)
+    expect(info.nodes[0].dpus).toEqual([
+      {
+        id: "r01-n01-dpu0",
+        url: expect.stringMatching(/^https:\/\/127\.12\.1\.1(:\d+)?$/),
+        username: "admin",
+        password: info.nodes[0].bmc.password,
+      },
+    ]);
+    expect(stdout).toContain(`DPU BMC  r01-n01-dpu0 ${info.nodes[0].dpus[0].url}`);
     for (const secret of [
       info.maas.apiKey.split(":")[2],
       info.slurm.token,
