@@ -255,6 +255,8 @@ export function wireJoins(deps: JoinDeps): void {
     );
     const tags = (fields.tags ?? {}) as Record<string, unknown>;
     const ud = typeof tags[WAREWULF_USER_DATA_TAG] === "string" ? (tags[WAREWULF_USER_DATA_TAG] as string) : "";
+    // A quarantined node (rackform's tag) boots, but the site's overlay keeps slurmd and kubelet from starting.
+    if (tags.rackform_quarantine) return leave(`warewulf/${id}`);
     if (node) join(`warewulf/${id}`, id, node, ud ? Buffer.from(ud, "base64").toString("utf8") : undefined);
   });
 }
