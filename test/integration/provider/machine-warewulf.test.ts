@@ -14,6 +14,12 @@ import { rackformProvider } from "../../../src/provider/index.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
+import {
+  apply as deploy,
+  deploymentConfig,
+  destroy as destroyDeployment,
+  plan as planDeployment,
+} from "./deployment-support.js";
 import { apply, destroy, lines, type MachineLab, machineConfig, startMachineLab } from "./machine-support.js";
 
 let ml: MachineLab;
@@ -105,5 +111,31 @@ describe("rackform_machine on Warewulf", () => {
     expect(a.newState).toMatchObject({ machine_id: enrolledId, state: "ready" });
     expect((await ww.listNodes()).map((n) => n.id)).toEqual([name]);
     expect((await destroy(srv, a.newState)).diagnostics).toEqual([]);
+  });
+
+  it("GIVEN a ready node and the image in Warewulf WHEN a deployment is applied THEN it runs the image, joins Slurm, and release forgets it", async () => {
+    const srv = await providerForWarewulf();
+    const name = ml.lab.info.nodes[2].name;
+    const m = await apply(srv, { ...machineConfig(ml, name, "maas"), backend: "warewulf" } as ObjectValue);
+    expect(lines(m.diagnostics)).toBe("");
+    const machineId = (m.newState as ObjectValue).id as string;
+    // The operator imported the golden image into Warewulf (wwctl image import), as MAAS needs it uploaded.
+    await ww.importImage("ubuntu-gpu-2026.06.2", "docker://registry.lab/ubuntu-gpu:2026.06.2");
+    await ww.buildImage("ubuntu-gpu-2026.06.2");
+    const config = deploymentConfig(ml, machineId, "2026.06.2", {
+      user_data: "#cloud-config\n# rackform-join: slurm\n",
+    });
+    const d = await deploy(srv, config);
+    expect(lines(d.diagnostics)).toBe("");
+    expect(d.newState).toMatchObject({ machine_id: machineId, deployed_image: "ubuntu-gpu-2026.06.2" });
+    expect((await ww.status()).nodes.get(name)?.stage).toBe("runtime");
+    for (let i = 0; i < 200 && !ml.lab.backends?.slurm.hooks.node(name); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(ml.lab.backends?.slurm.hooks.node(name)).toBeDefined();
+    const again = await planDeployment(srv, config, d.newState);
+    expect(again.plannedState).toEqual(d.newState);
+    expect((await destroyDeployment(srv, d.newState)).diagnostics).toEqual([]);
+    expect((await ww.getNode(name, { raw: true }))?.fields["image name"]).toBeUndefined();
+    expect((await destroy(srv, m.newState)).diagnostics).toEqual([]);
   });
 });
