@@ -172,9 +172,10 @@ export class WarewulfBackend implements Backend {
       o.signal,
     );
     await this.client.buildNodeOverlays(id, o.signal);
-    const since = status.serverTime ?? Math.floor(Date.now() / 1000);
     o.log.info("booting the node from the network through its BMC", { id, image });
     await this.power.bootFromNetwork(this.bmc(n));
+    // Read warewulfd's clock after the reset: the old OS is gone, so nothing it sent can be newer than this.
+    const since = (await this.client.status(o.signal)).serverTime ?? Math.floor(Date.now() / 1000);
     const st = await this.waitForBoot(id, since, o);
     if (bootFailed(st) || st?.stage !== "runtime") {
       return {
@@ -188,13 +189,22 @@ export class WarewulfBackend implements Backend {
     return { kind: "complete", facts: facts(n, st) };
   }
 
-  /** Polls /status until the node reached runtime, or its boot stopped, after the boot that began at `since` (s). */
+  /**
+   * Polls /status until the node reached runtime, or its boot stopped, in the boot after `since` (warewulfd's clock,
+   * seconds, read after the reset). `last seen` has one-second resolution, so a runtime record of that same second
+   * could still be the old OS's last wwclient fetch: it counts only once a boot stage of this boot was seen, or when
+   * it is from a later second.
+   */
   private async waitForBoot(id: string, since: number, o: OperationOptions): Promise<WarewulfNodeStatus | undefined> {
     const start = Date.now();
+    let booting = false;
     for (;;) {
       const st = (await this.client.status(o.signal)).nodes.get(id);
-      const fresh = st !== undefined && st.lastSeen >= since;
-      if (fresh && (st.stage === "runtime" || bootFailed(st))) return st;
+      if (st && st.lastSeen >= since) {
+        if (bootFailed(st)) return st;
+        if (st.stage !== "runtime") booting = true;
+        else if (booting || st.lastSeen > since) return st;
+      }
       await this.power.pause(Date.now() - start, o.signal, o.pollMs);
     }
   }
