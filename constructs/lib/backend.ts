@@ -1,6 +1,6 @@
 /**
- * The seam between a Rack and the provisioning backend (MAAS or Ironic): what the provider block needs and what each
- * node's machine and deployment get. Implemented by MaasBackend and IronicBackend.
+ * The seam between a Rack and the provisioning backend (MAAS, Ironic or Warewulf): what the provider block needs and what each
+ * node's machine and deployment get. Implemented by MaasBackend, IronicBackend and WarewulfBackend.
  */
 import type { IConstruct } from "constructs";
 import type { DeploymentConfig } from "../gen/providers/rackform/deployment/index.js";
@@ -11,7 +11,7 @@ import type { ValidationProblem } from "./errors.js";
 import type { Image } from "./image.js";
 
 /** The backends rackform_machine knows. */
-export const BACKEND_KINDS = ["maas", "ironic"] as const;
+export const BACKEND_KINDS = ["maas", "ironic", "warewulf"] as const;
 
 /** One of BACKEND_KINDS. */
 export type BackendKind = (typeof BACKEND_KINDS)[number];
@@ -21,7 +21,7 @@ export interface IBackend extends IConstruct {
   /** rackform_machine `backend`. */
   readonly kind: BackendKind;
   /** The provider block's backend settings for the stack of `scope` (credentials as that stack's variables). */
-  providerSettings(scope: IConstruct): Pick<RackformProviderConfig, "maas" | "ironic">;
+  providerSettings(scope: IConstruct): Pick<RackformProviderConfig, "maas" | "ironic" | "warewulf">;
   /** Per-machine settings beyond name, BMC and MACs. */
   machineFields(): Pick<MachineConfig, "architecture" | "resourceClass">;
   /** Per-deployment settings beyond machine, image and user data. */

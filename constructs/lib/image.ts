@@ -120,6 +120,8 @@ export class Image extends Construct {
       if (!dependsOn(stack, held.stack)) stack.addDependency(held.stack);
       return undefined;
     }
+    // Warewulf holds its images itself (imported with `wwctl image import`): there is no rackform_image to place.
+    if (backend.kind === "warewulf") return undefined;
     const id = `${sanitize(this.name)}_${backend.kind}_image`;
     const resource = new ImageResource(stack, id, {
       backend: backend.kind,

@@ -15,3 +15,4 @@ export * from "./rack.js";
 export * from "./rackform-stack.js";
 export * from "./secrets.js";
 export * from "./slurm-cluster.js";
+export * from "./warewulf-backend.js";

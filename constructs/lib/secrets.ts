@@ -14,6 +14,7 @@ export type SecretName =
   | "maas_api_key"
   | "ironic_password"
   | "ironic_token"
+  | "warewulf_password"
   | "slurm_token"
   | "kubernetes_token";
 
@@ -22,6 +23,7 @@ const DESCRIPTIONS: Record<SecretName, string> = {
   maas_api_key: "MAAS API key (consumer:token:secret)",
   ironic_password: "Ironic HTTP basic password",
   ironic_token: "Ironic (Keystone) token",
+  warewulf_password: "Password of the warewulfd API user (auth.conf)",
   slurm_token: "slurmrestd JWT",
   kubernetes_token: "Kubernetes bearer token",
 };

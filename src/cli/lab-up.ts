@@ -14,7 +14,7 @@ export const LAB_UP: CommandSpec = {
   name: "lab up",
   brief: "run the simulated datacenter on loopback until Ctrl-C",
   summary:
-    "run the simulated datacenter (Redfish BMCs and PDUs, MAAS, Ironic, Slurm, Kubernetes) on loopback in the\nforeground until Ctrl-C; prints the endpoints and writes them with their credentials to the lab file",
+    "run the simulated datacenter (Redfish BMCs and PDUs, MAAS, Ironic, Warewulf, Slurm, Kubernetes) on loopback in the\nforeground until Ctrl-C; prints the endpoints and writes them with their credentials to the lab file",
   options: [
     { name: "--out", value: "FILE", help: "where to write the lab file (required)" },
     { name: "--nodes", value: "N", help: "nodes in the default rack (default 8)", parse: wholeNumber(1, 1024) },
@@ -45,7 +45,7 @@ export const LAB_UP: CommandSpec = {
       help: "when deployed nodes join Slurm/Kubernetes: marker (per user-data), always or never (default marker)",
       parse: oneOf(JOIN_MODES),
     },
-    { name: "--no-backends", help: "serve BMCs and PDUs only: no MAAS, Ironic, Slurm or Kubernetes" },
+    { name: "--no-backends", help: "serve BMCs and PDUs only: no MAAS, Ironic, Warewulf, Slurm or Kubernetes" },
     { name: "--ui", help: "serve the lab's page (PDUs, outlets, BMCs, host power, boot, faults) at <control>/ui" },
   ],
 };
@@ -115,6 +115,9 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
         : []),
       ...(lab.info.maas ? [`  MAAS     ${lab.info.maas.url} (API key in the lab file)`] : []),
       ...(lab.info.ironic ? [`  Ironic   ${lab.info.ironic.url} (noauth, API 1.87)`] : []),
+      ...(lab.info.warewulf
+        ? [`  Warewulf ${lab.info.warewulf.url} (user ${lab.info.warewulf.username}; password in the lab file)`]
+        : []),
       ...(lab.info.slurm
         ? [`  Slurm    ${lab.info.slurm.url} (user ${lab.info.slurm.user}; token in the lab file)`]
         : []),

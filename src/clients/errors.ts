@@ -84,6 +84,13 @@ export const ERROR_CODES = {
     "Pods could not be evicted (PodDisruptionBudget) before the drain timeout expired.",
   RACKFORM_ERR_KUBERNETES_BAD_PAYLOAD:
     "A Kubernetes API response lacks a field rackform needs (e.g. metadata.name or items).",
+  RACKFORM_ERR_WAREWULF_AUTH: "warewulfd refused the API user name or password (HTTP Basic against auth.conf).",
+  RACKFORM_ERR_WAREWULF_FORBIDDEN:
+    "warewulfd refused the request because it came from outside the API's allowed subnets (warewulf.conf api).",
+  RACKFORM_ERR_WAREWULF_NOT_FOUND: "The Warewulf node, profile, image or overlay the operation names does not exist.",
+  RACKFORM_ERR_WAREWULF_BAD_REQUEST:
+    "warewulfd rejected the request (node already exists, unknown profile, image or overlay, invalid field).",
+  RACKFORM_ERR_WAREWULF_BAD_PAYLOAD: "A warewulfd response lacks a field rackform needs (e.g. the status map).",
 } as const;
 
 /** A stable error code. */

@@ -34,7 +34,7 @@ export interface StartLabOptions {
   readonly port?: number;
   /** Control API port on 127.0.0.1. @default 0 */
   readonly controlPort?: number;
-  /** Start MAAS, Ironic, slurmrestd and the Kubernetes API (false: only BMCs, PDUs and control, for fast tests). @default true */
+  /** Start MAAS, Ironic, warewulfd, slurmrestd and the Kubernetes API (false: only BMCs, PDUs and control, for fast tests). @default true */
   readonly backends?: boolean;
   /** Fixed backend ports on 127.0.0.1. @default 0 each */
   readonly backendPorts?: BackendPorts;
@@ -197,6 +197,7 @@ function rates(log: RequestLog, backends: Backends | undefined, sinceMs = 0): Re
     redfish,
     maas: rateOf(backends.maas.requests, sinceMs),
     ironic: rateOf(backends.ironic.requests, sinceMs),
+    warewulf: rateOf(backends.warewulf.requests, sinceMs),
     slurm: rateOf(backends.slurm.requests, sinceMs),
     kubernetes: rateOf(backends.kubernetes.requests, sinceMs),
   };

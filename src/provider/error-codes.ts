@@ -5,7 +5,7 @@
  */
 export const PROVIDER_ERROR_CODES = {
   RACKFORM_ERR_BACKEND_NOT_CONFIGURED:
-    "A machine names a backend (maas or ironic) whose endpoint the provider block does not configure.",
+    "A machine names a backend (maas, ironic or warewulf) whose endpoint the provider block does not configure.",
   RACKFORM_ERR_IMAGE_URL_UNREACHABLE:
     "rackform_deployment's image.url did not answer before an Ironic deploy (a status other than 2xx/3xx, a refused " +
     "connection, a TLS failure or a timeout); nothing was sent to Ironic. Publish the image or fix the URL, or set " +
@@ -19,6 +19,9 @@ export const PROVIDER_ERROR_CODES = {
     "image server announces another sha256. Correct sha256, or publish the right image.",
   RACKFORM_ERR_BACKEND_AMBIGUOUS:
     "Several machines in the backend match one node's name, MACs or BMC address; rackform will not guess which one.",
+  RACKFORM_ERR_BACKEND_WAREWULF_NODE:
+    "The Warewulf node of a machine is no longer defined in warewulfd (or its ipmi block lost the BMC address and " +
+    "credentials rackform stored at enroll); apply again to define it.",
 } as const;
 
 /** The constructs library's validation error (constructs/lib/errors.ts): synth stopped before any engine ran. */

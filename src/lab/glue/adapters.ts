@@ -36,3 +36,10 @@ function bmcHost(address: string | undefined): string | undefined {
     return undefined;
   }
 }
+
+/** The world node one of whose NIC ports has one of these MACs (any case). */
+export function nodeByMac(world: World, macs: readonly string[]): LabNode | undefined {
+  const want = new Set(macs.map((m) => m.toLowerCase()));
+  for (const n of world.nodes.values()) if (n.ports.some((p) => want.has(p.mac.toLowerCase()))) return n;
+  return undefined;
+}

@@ -1,5 +1,5 @@
 /**
- * Starts the lab's backends on loopback — MAAS region, Ironic, slurmrestd, Kubernetes API — with per-lab credentials,
+ * Starts the lab's backends on loopback — MAAS region, Ironic, warewulfd, slurmrestd, Kubernetes API — with per-lab credentials,
  * durations from the time profile, power through the lab's own Redfish BMCs (HTTPS, lab CA), acceptance installed and
  * the joins wired.
  */
@@ -10,8 +10,9 @@ import { createIronicApi, type IronicApi, redfishBmc } from "../ironic/index.js"
 import { createMaasApi, type MaasApi, redfishPowerDriver } from "../maas/index.js";
 import { createKubernetesApi, createSlurmApi, type KubernetesApi, type SlurmApi } from "../scheduler/index.js";
 import type { Clock } from "../time.js";
+import { createWarewulfApi, type WarewulfApi } from "../warewulf/index.js";
 import type { World } from "../world/model.js";
-import { nodeByBmcAddress, timerClock } from "./adapters.js";
+import { nodeByBmcAddress, nodeByMac, timerClock } from "./adapters.js";
 import { worldHardwareProbe } from "./commissioning.js";
 import { type JoinMode, wireJoins } from "./joins.js";
 
@@ -19,6 +20,7 @@ import { type JoinMode, wireJoins } from "./joins.js";
 export interface BackendPorts {
   readonly maas?: number;
   readonly ironic?: number;
+  readonly warewulf?: number;
   readonly slurm?: number;
   readonly kubernetes?: number;
 }
@@ -40,6 +42,8 @@ export interface BackendOptions {
 export interface BackendInfo {
   readonly maas: { readonly url: string; readonly apiKey: string };
   readonly ironic: { readonly url: string };
+  /** warewulfd (API and /status), HTTP Basic with an auth.conf user. */
+  readonly warewulf: { readonly url: string; readonly username: string; readonly password: string };
   readonly slurm: { readonly url: string; readonly user: string; readonly token: string };
   readonly kubernetes: { readonly url: string; readonly token: string };
 }
@@ -48,11 +52,15 @@ export interface BackendInfo {
 export interface Backends {
   readonly maas: MaasApi;
   readonly ironic: IronicApi;
+  readonly warewulf: WarewulfApi;
   readonly slurm: SlurmApi;
   readonly kubernetes: KubernetesApi;
   readonly info: BackendInfo;
   close(): Promise<void>;
 }
+
+/** The warewulfd API user of the lab's auth.conf. */
+export const WAREWULF_USER = "rackform";
 
 /** The Slurm user the lab issues a token for. */
 export const SLURM_USER = "rackform";
@@ -119,13 +127,30 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
     },
     powerSync: { intervalMs: t.duration("powerSyncMs"), recoveryIntervalMs: t.duration("powerRecoveryMs") },
   });
+  const warewulfPassword = token(24);
+  const warewulf = createWarewulfApi({
+    users: { [WAREWULF_USER]: warewulfPassword },
+    now: () => clock.now(),
+    deployMs: () => t.duration("deployMs"),
+    observe: (macs) => {
+      const n = nodeByMac(world, macs);
+      if (!n) return undefined;
+      const p = world.powerState(n);
+      return {
+        on: p === "On" || p === "PoweringOn",
+        since: n.power.since,
+        pxe: n.lastBootSource === "Pxe",
+        installFails: world.faults.find("deploy-failure", { node: n.spec.name }) !== undefined,
+      };
+    },
+  });
   const schedClock = { now: () => clock.now() };
   const slurm = createSlurmApi({ jwtTokens: { [SLURM_USER]: slurmToken }, clock: schedClock });
   const kubernetes = createKubernetesApi({ token: kubeToken, clock: schedClock });
   maas.setHardwareProbe(worldHardwareProbe(world, resolve));
   installMaasAcceptance(maas, world, resolve);
   installIronicAcceptance(ironic, world, resolve);
-  wireJoins({ world, clock, maas, ironic, slurm, kubernetes, mode: opts.join });
+  wireJoins({ world, clock, maas, ironic, warewulf, slurm, kubernetes, mode: opts.join });
 
   const closers: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -140,6 +165,8 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
     closers.push(m.close);
     const i = await ironic.listen(host, p.ironic ?? 0);
     closers.push(i.close);
+    const w = await warewulf.listen(host, p.warewulf ?? 0);
+    closers.push(w.close);
     const s = await slurm.listen(host, p.slurm ?? 0);
     closers.push(s.close);
     const k = await kubernetes.listen(host, p.kubernetes ?? 0);
@@ -147,11 +174,13 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
     return {
       maas,
       ironic,
+      warewulf,
       slurm,
       kubernetes,
       info: {
         maas: { url: m.url, apiKey },
         ironic: { url: i.url },
+        warewulf: { url: w.url, username: WAREWULF_USER, password: warewulfPassword },
         slurm: { url: s.url, user: SLURM_USER, token: slurmToken },
         kubernetes: { url: k.url, token: kubeToken },
       },

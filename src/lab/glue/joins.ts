@@ -8,8 +8,9 @@ import type { IronicApi, NodeRecord } from "../ironic/index.js";
 import { type MaasApi, type MachineRecord, NodeStatus } from "../maas/index.js";
 import type { KubernetesApi, SlurmApi } from "../scheduler/index.js";
 import type { Clock } from "../time.js";
+import type { WarewulfApi } from "../warewulf/index.js";
 import type { LabNode, World } from "../world/model.js";
-import { nodeByBmcAddress } from "./adapters.js";
+import { nodeByBmcAddress, nodeByMac } from "./adapters.js";
 import { kubeletRegistration, slurmRegistration } from "./registration.js";
 
 /** How often the lab looks at a joined node's host for its heartbeats (at least). */
@@ -32,6 +33,7 @@ export interface JoinDeps {
   readonly clock: Clock;
   readonly maas?: MaasApi;
   readonly ironic?: IronicApi;
+  readonly warewulf?: WarewulfApi;
   readonly slurm?: SlurmApi;
   readonly kubernetes?: KubernetesApi;
   readonly mode?: JoinMode;
@@ -242,4 +244,22 @@ export function wireJoins(deps: JoinDeps): void {
       join(key, n.name ?? node.spec.name, node, configDriveText(n.instance_info.configdrive));
     } else if (to === "deleting" || to === "deploying") leave(key);
   });
+
+  // Warewulf: a stateless node boots its image on every power-on; the runtime overlay (rendered from the node's tags,
+  // where rackform keeps the cloud-init-style user data) is what starts slurmd or kubelet.
+  deps.warewulf?.onRuntime((id, fields) => {
+    const devs = (fields["network devices"] ?? {}) as Record<string, { hwaddr?: unknown }>;
+    const node = nodeByMac(
+      world,
+      Object.values(devs).map((d) => String(d?.hwaddr ?? "")),
+    );
+    const tags = (fields.tags ?? {}) as Record<string, unknown>;
+    const ud = typeof tags[WAREWULF_USER_DATA_TAG] === "string" ? (tags[WAREWULF_USER_DATA_TAG] as string) : "";
+    // A quarantined node (rackform's tag) boots, but the site's overlay keeps slurmd and kubelet from starting.
+    if (tags.rackform_quarantine) return leave(`warewulf/${id}`);
+    if (node) join(`warewulf/${id}`, id, node, ud ? Buffer.from(ud, "base64").toString("utf8") : undefined);
+  });
 }
+
+/** The node tag holding base64 user data that the lab's runtime overlay reads (rackform's Warewulf adapter writes it). */
+export const WAREWULF_USER_DATA_TAG = "rackform_user_data";

@@ -1,5 +1,5 @@
 /**
- * The backend seam (after metal3's Provisioner): one interface that MAAS and Ironic implement, and that BCM, Warewulf
+ * The backend seam (after metal3's Provisioner): one interface that MAAS, Ironic and Warewulf implement, and that BCM
  * or xCAT adapters can implement next. Rules every adapter keeps:
  * - every method is safe to repeat: `find` before `enroll` is what makes a re-apply after a crash idempotent, and
  *   `commission` and `remove` drive the machine from whatever state they find it in;
@@ -11,7 +11,7 @@ import type { PollSpec } from "../../clients/http/poll.js";
 import type { Logger } from "../../framework/index.js";
 
 /** The backends rackform knows, as the user names them in `backend = "…"`. */
-export const BACKEND_NAMES = ["maas", "ironic"] as const;
+export const BACKEND_NAMES = ["maas", "ironic", "warewulf"] as const;
 
 /** A backend name. */
 export type BackendName = (typeof BACKEND_NAMES)[number];
@@ -155,6 +155,8 @@ export function imageLabel(backend: BackendName, image: ImageSpec): string {
   if (backend === "maas") {
     return `${image.osystem ?? "custom"}/${image.distroSeries ?? `${image.name}-${image.version}`}`;
   }
+  // Warewulf: the image of that name in Warewulf (imported from the image's docker:// url when missing).
+  if (backend === "warewulf") return `${image.name}-${image.version}`.replace(/[^\w\-.:]/g, "_");
   return `${withoutUserinfo(image.url ?? "")} sha256:${image.sha256.toLowerCase()}`;
 }
 

@@ -1,11 +1,13 @@
-/** The backends behind rackform_machine, built once per provider process from the provider's `maas`/`ironic` blocks. */
+/** The backends behind rackform_machine, built once per provider process from the provider's backend blocks. */
 import { IronicClient } from "../../clients/ironic/index.js";
 import { MaasClient } from "../../clients/maas/index.js";
+import { WarewulfClient } from "../../clients/warewulf/index.js";
 import type { ProviderData } from "../config.js";
 import type { Backend, BackendName } from "./backend.js";
 import { IronicBackend } from "./ironic.js";
 import { MaasBackend } from "./maas.js";
 import { MaasAcceptance } from "./maas-acceptance.js";
+import { WarewulfBackend } from "./warewulf.js";
 
 export * from "./backend.js";
 export { IronicBackend, type IronicDeployImages } from "./ironic.js";
@@ -13,19 +15,24 @@ export { IRONIC_ACCEPTANCE_STEP } from "./ironic-acceptance.js";
 export { IRONIC_STATE_TABLE } from "./ironic-states.js";
 export { MAAS_STATE_TABLE, MaasBackend } from "./maas.js";
 export { MAAS_ACCEPTANCE_SCRIPT, MaasAcceptance } from "./maas-acceptance.js";
+export { WAREWULF_NO_GATE, WarewulfBackend, type WarewulfBackendOptions } from "./warewulf.js";
 
 /** The provider block lacks the endpoint of the backend a machine names. */
 export class BackendNotConfiguredError extends Error {
   override readonly name = "BackendNotConfiguredError";
   readonly code = "RACKFORM_ERR_BACKEND_NOT_CONFIGURED";
   constructor(readonly backend: BackendName) {
-    super(
-      backend === "maas"
-        ? 'backend = "maas" needs the provider\'s maas block (url and api_key), or RACKFORM_MAAS_URL and RACKFORM_MAAS_API_KEY'
-        : 'backend = "ironic" needs the provider\'s ironic block (url), or RACKFORM_IRONIC_URL',
-    );
+    super(NOT_CONFIGURED[backend]);
   }
 }
+
+const NOT_CONFIGURED: Record<BackendName, string> = {
+  maas: 'backend = "maas" needs the provider\'s maas block (url and api_key), or RACKFORM_MAAS_URL and RACKFORM_MAAS_API_KEY',
+  ironic: 'backend = "ironic" needs the provider\'s ironic block (url), or RACKFORM_IRONIC_URL',
+  warewulf:
+    'backend = "warewulf" needs the provider\'s warewulf block (url, username and password), or RACKFORM_WAREWULF_URL, ' +
+    "RACKFORM_WAREWULF_USERNAME and RACKFORM_WAREWULF_PASSWORD",
+};
 
 const cache = new WeakMap<ProviderData, Map<BackendName, Backend>>();
 
@@ -66,6 +73,7 @@ function build(data: ProviderData, name: BackendName): Backend {
       pollMs: data.timings.backendPollMs,
     });
   }
+  if (name === "warewulf") return buildWarewulf(data);
   const s = data.backends.ironic;
   if (!s) throw new BackendNotConfiguredError(name);
   if (s.auth.type === "basic") data.core.redactor.add(s.auth.password);
@@ -79,5 +87,19 @@ function build(data: ProviderData, name: BackendName): Backend {
   return new IronicBackend(client, {
     pollMs: data.timings.backendPollMs,
     deployImages: s.deployImages === "unknown" ? undefined : s.deployImages,
+  });
+}
+
+function buildWarewulf(data: ProviderData): Backend {
+  const s = data.backends.warewulf;
+  if (!s) throw new BackendNotConfiguredError("warewulf");
+  if (s.insecure) data.core.configureOrigin(new URL(s.url).origin, { tls: { insecure: true } });
+  const client = new WarewulfClient({ url: s.url, username: s.username, password: s.password, core: data.core });
+  return new WarewulfBackend(client, {
+    // The node's BMC, with the credentials stored on the node (one shared client per address and credentials).
+    redfish: (address, username, password) => data.dpuClient(address, username, password),
+    profile: s.profile,
+    pollMs: data.timings.backendPollMs,
+    redact: (secret) => data.core.redactor.add(secret),
   });
 }

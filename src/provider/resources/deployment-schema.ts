@@ -18,7 +18,7 @@ import type { BackendName, ImageSpec } from "../backends/backend.js";
 import { imageUrl } from "./image-url.js";
 
 /** A machine id as rackform_machine records it: `<backend>:<id>`. */
-export const MACHINE_ID = /^(maas|ironic):(\S+)$/;
+export const MACHINE_ID = /^(maas|ironic|warewulf):(\S+)$/;
 /** A sha256 digest: 64 hex digits. */
 export const SHA256 = /^[0-9a-fA-F]{64}$/;
 /** An image version: starts with a letter or digit, then letters, digits and . _ + - (e.g. 2026.06.2). */
@@ -240,7 +240,8 @@ export function checkDeploymentConfig(c: ObjectValue, diags: Diagnostics): void 
   } else {
     for (const a of ["deploy_kernel", "deploy_ramdisk"]) {
       if (isKnown(c, a) && c[a] !== null) {
-        diags.warning(`${a} is ignored by MAAS`, `${a} is an Ironic setting; remove it.`, path(a));
+        const who = m.backend === "maas" ? "MAAS" : "Warewulf";
+        diags.warning(`${a} is ignored by ${who}`, `${a} is an Ironic setting; remove it.`, path(a));
       }
     }
   }

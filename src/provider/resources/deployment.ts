@@ -15,7 +15,13 @@ import {
   type Value,
   valuesEqual,
 } from "../../framework/index.js";
-import { factsAfterFailure, BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
+import {
+  factsAfterFailure,
+  BACKEND_LABEL as LABEL,
+  machineIdSite,
+  RELEASE_FAILED,
+  reportBackendError,
+} from "../backend-errors.js";
 import {
   type Backend,
   type BackendName,
@@ -266,7 +272,7 @@ export function deploymentResource(): Resource {
         if (out?.kind === "failed") {
           const named = out.facts.name && out.facts.name !== m.id ? ` (${out.facts.name})` : "";
           resp.diagnostics.error(
-            `${m.backend === "maas" ? "Release failed" : "Undeploy failed"}: ${out.facts.name || m.id}`,
+            `${RELEASE_FAILED[m.backend]}: ${out.facts.name || m.id}`,
             `${LABEL[m.backend]} machine ${m.id}${named}: ${out.message}\nThe deployment stays in state; ` +
               (out.fix ??
                 `fix the machine in ${LABEL[m.backend]} (its status is ${JSON.stringify(out.facts.status)}), then destroy again.`),

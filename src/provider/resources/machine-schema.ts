@@ -74,13 +74,14 @@ export const machineSchema: Schema = {
     }),
     name: attr.string({
       required: true,
-      description: "Hostname (MAAS) or node name (Ironic): a lower-case DNS label. Changing it replaces the machine.",
+      description:
+        "Hostname (MAAS) or node name (Ironic, Warewulf): a lower-case DNS label. Changing it replaces the machine.",
       validators: [stringMatches(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "a lower-case DNS label such as r12-n03")],
       planModifiers: [replaceUnlessImported()],
     }),
     backend: attr.string({
       required: true,
-      description: 'Where the machine is enrolled: "maas" or "ironic" (configured in the provider block).',
+      description: 'Where the machine is enrolled: "maas", "ironic" or "warewulf" (configured in the provider block).',
       validators: [stringOneOf(...BACKEND_NAMES)],
       planModifiers: [replaceUnlessImported()],
     }),
@@ -161,15 +162,17 @@ export const machineSchema: Schema = {
 
 /** Cross-attribute checks: MAAS needs a MAC to PXE-boot the machine; resource_class means nothing to MAAS. */
 export function checkMachineConfig(c: ObjectValue, diags: Diagnostics): void {
-  if (!isKnown(c, "backend") || c.backend !== "maas") return;
+  if (!isKnown(c, "backend") || (c.backend !== "maas" && c.backend !== "warewulf")) return;
   const macs: Value = c.macs ?? null;
   if (!isUnknown(macs) && (macs === null || (Array.isArray(macs) && macs.length === 0))) {
+    const [who, how] = c.backend === "maas" ? ["MAAS", "enlists"] : ["Warewulf", "knows (its network device hwaddr)"];
     diags.error(
-      "MAAS needs a MAC address",
-      'backend = "maas" enlists the machine by its boot NIC: list at least one MAC in macs, boot NIC first.',
+      `${who} needs a MAC address`,
+      `backend = "${c.backend}" ${how} the machine by its boot NIC: list at least one MAC in macs, boot NIC first.`,
       path("macs"),
     );
   }
+  if (c.backend !== "maas") return;
   if (isKnown(c, "resource_class") && c.resource_class !== null) {
     diags.warning(
       "resource_class is ignored by MAAS",

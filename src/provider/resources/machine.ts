@@ -155,7 +155,7 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
   if (!(BACKEND_NAMES as readonly string[]).includes(backendName)) {
     diags.error(
       "Unknown backend",
-      `backend must be "maas" or "ironic", got ${JSON.stringify(backendName)}.`,
+      `backend must be one of ${BACKEND_NAMES.map((n) => JSON.stringify(n)).join(", ")}, got ${JSON.stringify(backendName)}.`,
       path("backend"),
     );
     return undefined;

@@ -32,6 +32,12 @@ export interface RackformProviderConfig {
   */
   readonly ironic?: RackformProviderIronic;
   /**
+  * warewulf block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#warewulf RackformProvider#warewulf}
+  */
+  readonly warewulf?: RackformProviderWarewulf;
+  /**
   * slurm block
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#slurm RackformProvider#slurm}
@@ -301,6 +307,96 @@ export function rackformProviderIronicToHclTerraform(struct?: RackformProviderIr
   return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
 }
 
+export interface RackformProviderWarewulf {
+  /**
+  * warewulfd API URL, e.g. "http://ww-head:9873" (api.enabled in warewulf.conf, this host in its allowed subnets). Falls back to RACKFORM_WAREWULF_URL.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#url RackformProvider#url}
+  */
+  readonly url?: string;
+  /**
+  * An API user of warewulfd's auth.conf. Falls back to RACKFORM_WAREWULF_USERNAME.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#username RackformProvider#username}
+  */
+  readonly username?: string;
+  /**
+  * That user's password (auth.conf holds its bcrypt hash). Falls back to RACKFORM_WAREWULF_PASSWORD. Never logged.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#password RackformProvider#password}
+  */
+  readonly password?: string;
+  /**
+  * Skip TLS verification of an https:// warewulfd. @default false
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#insecure RackformProvider#insecure}
+  */
+  readonly insecure?: boolean | cdktf.IResolvable;
+  /**
+  * The Warewulf profile every node rackform defines gets. @default "default"
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#profile RackformProvider#profile}
+  */
+  readonly profile?: string;
+}
+
+export function rackformProviderWarewulfToTerraform(struct?: RackformProviderWarewulf | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    url: cdktf.stringToTerraform(struct!.url),
+    username: cdktf.stringToTerraform(struct!.username),
+    password: cdktf.stringToTerraform(struct!.password),
+    insecure: cdktf.booleanToTerraform(struct!.insecure),
+    profile: cdktf.stringToTerraform(struct!.profile),
+  }
+}
+
+
+export function rackformProviderWarewulfToHclTerraform(struct?: RackformProviderWarewulf | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    url: {
+      value: cdktf.stringToHclTerraform(struct!.url),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    username: {
+      value: cdktf.stringToHclTerraform(struct!.username),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    password: {
+      value: cdktf.stringToHclTerraform(struct!.password),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    insecure: {
+      value: cdktf.booleanToHclTerraform(struct!.insecure),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "boolean",
+    },
+    profile: {
+      value: cdktf.stringToHclTerraform(struct!.profile),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
 export interface RackformProviderSlurm {
   /**
   * slurmrestd base URL, e.g. "http://slurmctl:6820". Falls back to RACKFORM_SLURM_URL.
@@ -478,6 +574,7 @@ export class RackformProvider extends cdktf.TerraformProvider {
     this._redfish = config.redfish;
     this._maas = config.maas;
     this._ironic = config.ironic;
+    this._warewulf = config.warewulf;
     this._slurm = config.slurm;
     this._kubernetes = config.kubernetes;
   }
@@ -550,6 +647,22 @@ export class RackformProvider extends cdktf.TerraformProvider {
     return this._ironic;
   }
 
+  // warewulf - computed: false, optional: true, required: false
+  private _warewulf?: RackformProviderWarewulf; 
+  public get warewulf() {
+    return this._warewulf;
+  }
+  public set warewulf(value: RackformProviderWarewulf | undefined) {
+    this._warewulf = value;
+  }
+  public resetWarewulf() {
+    this._warewulf = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get warewulfInput() {
+    return this._warewulf;
+  }
+
   // slurm - computed: false, optional: true, required: false
   private _slurm?: RackformProviderSlurm; 
   public get slurm() {
@@ -592,6 +705,7 @@ export class RackformProvider extends cdktf.TerraformProvider {
       redfish: rackformProviderRedfishToTerraform(this._redfish),
       maas: rackformProviderMaasToTerraform(this._maas),
       ironic: rackformProviderIronicToTerraform(this._ironic),
+      warewulf: rackformProviderWarewulfToTerraform(this._warewulf),
       slurm: rackformProviderSlurmToTerraform(this._slurm),
       kubernetes: rackformProviderKubernetesToTerraform(this._kubernetes),
     };
@@ -622,6 +736,12 @@ export class RackformProvider extends cdktf.TerraformProvider {
         isBlock: true,
         type: "struct",
         storageClassType: "RackformProviderIronic",
+      },
+      warewulf: {
+        value: rackformProviderWarewulfToHclTerraform(this._warewulf),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "RackformProviderWarewulf",
       },
       slurm: {
         value: rackformProviderSlurmToHclTerraform(this._slurm),
