@@ -125,6 +125,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
         caPem: tls.caPem,
         ports: opts.backendPorts,
         join: opts.join,
+        bmcUrl: (address) => fleet.url(address),
       });
     }
   } catch (e) {
@@ -195,6 +196,7 @@ function rates(log: RequestLog, backends: Backends | undefined, sinceMs = 0): Re
     ironic: rateOf(backends.ironic.requests, sinceMs),
     slurm: rateOf(backends.slurm.requests, sinceMs),
     kubernetes: rateOf(backends.kubernetes.requests, sinceMs),
+    bcm: rateOf(backends.bcm.requests, sinceMs),
   };
 }
 

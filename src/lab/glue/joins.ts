@@ -4,6 +4,8 @@
  * asks for it (`rackform-join: slurm,kubernetes`). Released or torn-down machines leave again. Backend faults injected
  * into the world (commission-failure, deploy-failure, erase-failure) become failures of the backend operation.
  */
+
+import type { BcmApi } from "../bcm/index.js";
 import type { IronicApi, NodeRecord } from "../ironic/index.js";
 import { type MaasApi, type MachineRecord, NodeStatus } from "../maas/index.js";
 import type { KubernetesApi, SlurmApi } from "../scheduler/index.js";
@@ -34,6 +36,7 @@ export interface JoinDeps {
   readonly ironic?: IronicApi;
   readonly slurm?: SlurmApi;
   readonly kubernetes?: KubernetesApi;
+  readonly bcm?: BcmApi;
   readonly mode?: JoinMode;
 }
 
@@ -241,5 +244,14 @@ export function wireJoins(deps: JoinDeps): void {
     if (to === "active" && from === "deploying" && node) {
       join(key, n.name ?? node.spec.name, node, configDriveText(n.instance_info.configdrive));
     } else if (to === "deleting" || to === "deploying") leave(key);
+  });
+
+  // BCM: the node-installer ran the finalize script (rackform's user data) and the node booted its image: UP. A new
+  // install, a changed image or script, or a removed device means the OS that joined is gone.
+  deps.bcm?.onStatus((d, _from, to) => {
+    const node = nodeByBmcAddress(world, d.interfaces.find((i) => i.childType === "NetworkBmcInterface")?.ip);
+    const key = `bcm/${d.uuid}`;
+    if (to === "UP" && !members.has(key) && node) join(key, d.hostname, node, d.finalizeScript);
+    else if (to === "INSTALLING" || to === "REMOVED" || to === "REDEFINED") leave(key);
   });
 }
