@@ -11,11 +11,14 @@ import {
   BackendNotConfiguredError,
   type MachineFacts,
 } from "./backends/index.js";
+import { BACKEND_TRAITS } from "./backends/traits.js";
 import { addClientError } from "./client-errors.js";
 import { bounded, OperationTimeoutError } from "./timeouts.js";
 
 /** How the backends are named to people. */
-export const BACKEND_LABEL: Record<BackendName, string> = { maas: "MAAS", ironic: "Ironic" };
+export const BACKEND_LABEL: Record<BackendName, string> = Object.fromEntries(
+  Object.entries(BACKEND_TRAITS).map(([k, t]) => [k, t.label]),
+) as Record<BackendName, string>;
 
 /** Where a backend failure points: the resource attribute that selects the backend, and the one naming the object. */
 export interface BackendSite {

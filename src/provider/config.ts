@@ -28,6 +28,7 @@ import {
 } from "../framework/index.js";
 import type { Backend, BackendName } from "./backends/backend.js";
 import { readCaBundle } from "./ca-bundle.js";
+import { type BcmSettings, bcmBlocks, resolveBcm } from "./config-bcm.js";
 import { CredentialFingerprints } from "./credential-fingerprint.js";
 import { DisruptionBudget } from "./disruption-budget.js";
 import { PowerOnStagger, pduCircuit, type StaggerClock } from "./power-on-stagger.js";
@@ -206,6 +207,7 @@ export const providerSchema: Schema = {
       { description: 'The Ironic API that rackform_machine resources with backend = "ironic" enroll into.' },
     ),
     ...schedulerBlocks,
+    ...bcmBlocks,
   },
 };
 
@@ -225,6 +227,7 @@ export interface RedfishSettings {
 export interface BackendSettings {
   readonly maas?: { readonly url: string; readonly apiKey: string };
   readonly ironic?: { readonly url: string; readonly auth: IronicAuth; readonly deployImages?: DeployImages };
+  readonly bcm?: BcmSettings;
 }
 
 /** The deploy (IPA) kernel and ramdisk every Ironic node gets at enrollment; "unknown" while the plan cannot tell. */
@@ -377,7 +380,9 @@ function resolveBackends(config: ObjectValue, diags: Diagnostics): BackendSettin
     const o = isKnown(config, b) ? getObject(config, b) : null;
     return envOr(o && isKnown(o, name) ? getString(o, name) : null, env);
   };
-  const out: { maas?: BackendSettings["maas"]; ironic?: BackendSettings["ironic"] } = {};
+  const bcm = resolveBcm(config, diags);
+  if (bcm === null) return undefined;
+  const out: { maas?: BackendSettings["maas"]; ironic?: BackendSettings["ironic"]; bcm?: BcmSettings } = { bcm };
   const maasUrl = blockStr("maas", "url", "RACKFORM_MAAS_URL");
   const apiKey = blockStr("maas", "api_key", "RACKFORM_MAAS_API_KEY");
   if (apiKey !== undefined && !MAAS_API_KEY.test(apiKey)) {

@@ -1,31 +1,37 @@
 /** The backends behind rackform_machine, built once per provider process from the provider's `maas`/`ironic` blocks. */
+import { BcmClient } from "../../clients/bcm/index.js";
 import { IronicClient } from "../../clients/ironic/index.js";
 import { MaasClient } from "../../clients/maas/index.js";
 import type { ProviderData } from "../config.js";
 import type { Backend, BackendName } from "./backend.js";
+import { BcmBackend } from "./bcm.js";
 import { IronicBackend } from "./ironic.js";
 import { MaasBackend } from "./maas.js";
 import { MaasAcceptance } from "./maas-acceptance.js";
 
 export * from "./backend.js";
+export { BCM_ACCEPTANCE_BURN, BcmBackend } from "./bcm.js";
 export { IronicBackend, type IronicDeployImages } from "./ironic.js";
 export { IRONIC_ACCEPTANCE_STEP } from "./ironic-acceptance.js";
 export { IRONIC_STATE_TABLE } from "./ironic-states.js";
 export { MAAS_STATE_TABLE, MaasBackend } from "./maas.js";
 export { MAAS_ACCEPTANCE_SCRIPT, MaasAcceptance } from "./maas-acceptance.js";
+export { BACKEND_TRAITS, type BackendTraits } from "./traits.js";
 
 /** The provider block lacks the endpoint of the backend a machine names. */
 export class BackendNotConfiguredError extends Error {
   override readonly name = "BackendNotConfiguredError";
   readonly code = "RACKFORM_ERR_BACKEND_NOT_CONFIGURED";
   constructor(readonly backend: BackendName) {
-    super(
-      backend === "maas"
-        ? 'backend = "maas" needs the provider\'s maas block (url and api_key), or RACKFORM_MAAS_URL and RACKFORM_MAAS_API_KEY'
-        : 'backend = "ironic" needs the provider\'s ironic block (url), or RACKFORM_IRONIC_URL',
-    );
+    super(NOT_CONFIGURED[backend]);
   }
 }
+
+const NOT_CONFIGURED: Record<BackendName, string> = {
+  maas: 'backend = "maas" needs the provider\'s maas block (url and api_key), or RACKFORM_MAAS_URL and RACKFORM_MAAS_API_KEY',
+  ironic: 'backend = "ironic" needs the provider\'s ironic block (url), or RACKFORM_IRONIC_URL',
+  bcm: 'backend = "bcm" needs the provider\'s bcm block (url, username, password), or RACKFORM_BCM_URL, RACKFORM_BCM_USERNAME and RACKFORM_BCM_PASSWORD',
+};
 
 const cache = new WeakMap<ProviderData, Map<BackendName, Backend>>();
 
@@ -65,6 +71,13 @@ function build(data: ProviderData, name: BackendName): Backend {
     return new MaasBackend(client, new MaasAcceptance(client, { core: data.core, apiKey: s.apiKey }), {
       pollMs: data.timings.backendPollMs,
     });
+  }
+  if (name === "bcm") {
+    const b = data.backends.bcm;
+    if (!b) throw new BackendNotConfiguredError(name);
+    if (b.caPem || b.insecure) data.core.configureOrigin(b.url, { tls: { ca: b.caPem, insecure: b.insecure } });
+    const client = new BcmClient({ url: b.url, username: b.username, password: b.password, core: data.core });
+    return new BcmBackend(client, { pollMs: data.timings.backendPollMs, category: b.category });
   }
   const s = data.backends.ironic;
   if (!s) throw new BackendNotConfiguredError(name);

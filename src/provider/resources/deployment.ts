@@ -25,6 +25,7 @@ import {
   type MachineFacts,
   type MachineState,
 } from "../backends/index.js";
+import { BACKEND_TRAITS } from "../backends/traits.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { bounded } from "../timeouts.js";
@@ -65,7 +66,10 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
   }
   if (diags.hasError()) return undefined;
   // Ironic downloads image.url: a URL that does not answer is reported here, before the backend is asked anything.
-  if (m.backend === "ironic" && !(await imageUrlAnswers(ctx, data.core, plan, LABEL[m.backend], diags))) {
+  if (
+    BACKEND_TRAITS[m.backend].deploysFromUrl &&
+    !(await imageUrlAnswers(ctx, data.core, plan, LABEL[m.backend], diags))
+  ) {
     return undefined;
   }
   let b: Backend;
@@ -266,7 +270,7 @@ export function deploymentResource(): Resource {
         if (out?.kind === "failed") {
           const named = out.facts.name && out.facts.name !== m.id ? ` (${out.facts.name})` : "";
           resp.diagnostics.error(
-            `${m.backend === "maas" ? "Release failed" : "Undeploy failed"}: ${out.facts.name || m.id}`,
+            `${BACKEND_TRAITS[m.backend].release} failed: ${out.facts.name || m.id}`,
             `${LABEL[m.backend]} machine ${m.id}${named}: ${out.message}\nThe deployment stays in state; ` +
               (out.fix ??
                 `fix the machine in ${LABEL[m.backend]} (its status is ${JSON.stringify(out.facts.status)}), then destroy again.`),
