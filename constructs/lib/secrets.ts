@@ -14,6 +14,7 @@ export type SecretName =
   | "maas_api_key"
   | "ironic_password"
   | "ironic_token"
+  | "bcm_password"
   | "slurm_token"
   | "kubernetes_token";
 
@@ -22,6 +23,7 @@ const DESCRIPTIONS: Record<SecretName, string> = {
   maas_api_key: "MAAS API key (consumer:token:secret)",
   ironic_password: "Ironic HTTP basic password",
   ironic_token: "Ironic (Keystone) token",
+  bcm_password: "BCM (cmdaemon) password",
   slurm_token: "slurmrestd JWT",
   kubernetes_token: "Kubernetes bearer token",
 };
