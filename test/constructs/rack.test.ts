@@ -158,7 +158,7 @@ describe("Rack", () => {
     expect(json.provider?.rackform[0].bcm).toEqual({
       url: "https://127.0.0.1:8081",
       username: "rackform",
-      password: "${var.bcm_password}",
+      password: ref("var.bcm_password"),
       insecure: true,
     });
     expect(json.variable?.bcm_password).toMatchObject({ sensitive: true });
