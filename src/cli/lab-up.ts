@@ -104,6 +104,11 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
       first ? `  BMC      ${first.name} ${first.bmc.url} (user ${first.bmc.username}; password in the lab file)` : "",
       ...(lab.info.maas ? [`  MAAS     ${lab.info.maas.url} (API key in the lab file)`] : []),
       ...(lab.info.ironic ? [`  Ironic   ${lab.info.ironic.url} (noauth, API 1.87)`] : []),
+      ...(lab.info.bcm
+        ? [
+            `  BCM      ${lab.info.bcm.url}/json (cmdaemon JSON-RPC; user ${lab.info.bcm.username}, password in the lab file)`,
+          ]
+        : []),
       ...(lab.info.slurm
         ? [`  Slurm    ${lab.info.slurm.url} (user ${lab.info.slurm.user}; token in the lab file)`]
         : []),
