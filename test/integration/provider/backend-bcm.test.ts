@@ -132,4 +132,16 @@ describe("BcmBackend against the lab BCM", () => {
     // Deploying again reboots into a new install, which succeeds (the fault was used up).
     expect((await backend.deploy(other, { ...op(), image })).kind).toBe("complete");
   });
+
+  it("a node that never comes up (the install hangs) keeps the deploy waiting until its timeout aborts it", async () => {
+    const d = (await backend.find(spec(1)))?.facts.id ?? "";
+    await backend.release(d, { ...op(), erase: false });
+    lab.backends?.bcm.failNextInstall(d, "hang");
+    const ctl = new AbortController();
+    const deploying = backend.deploy(d, { log, signal: ctl.signal, pollMs: 10, image });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await backend.read(d))?.status).toBe("INSTALLING");
+    ctl.abort(new Error("timeout"));
+    await expect(deploying).rejects.toThrow(/timeout/);
+  });
 });
