@@ -75,6 +75,22 @@ describe("BcmBackend against the lab BCM", () => {
     expect(out.facts).toMatchObject({ id, name: lab.info.nodes[0].name, state: "ready", status: "DOWN" });
   });
 
+  it("after the BMC password is rotated, commission fails naming the BMC until BCM gets the new credentials", async () => {
+    const n = lab.info.nodes[0];
+    const address = new URL(n.bmc.url).hostname;
+    lab.world.setPassword(address, "rotated-Pass-1");
+    const bad = await backend.commission(id, op());
+    expect(bad.kind).toBe("failed");
+    expect(bad.kind === "failed" && bad.message).toContain(address);
+    await backend.setPowerCredentials(id, { ...spec(0), bmcPassword: "rotated-Pass-1" });
+    expect((await backend.commission(id, op())).kind).toBe("complete");
+    // The password is write-only in cmdaemon's replies.
+    const dev = lab.backends?.bcm.store.devices.get(id);
+    expect(dev?.bmcSettings.password).toBe("rotated-Pass-1");
+    lab.world.setPassword(address, n.bmc.password);
+    await backend.setPowerCredentials(id, spec(0));
+  });
+
   it("reports a missing software image as a failed deploy naming it", async () => {
     const out = await backend.deploy(id, { ...op(), image: { ...image, version: "9.9" } });
     expect(out.kind).toBe("failed");
