@@ -105,4 +105,59 @@ describe.each(ENGINES)("an 8-node rack through BCM under %s", (name) => {
     const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
+
+  it("a node failing the gate is closed in BCM with measured-vs-expected evidence while seven join; healed, it rejoins", async () => {
+    const fresh = await testLab(8);
+    try {
+      fresh.backends?.bcm.addSoftwareImage(`${GOLDEN_IMAGE.name}-${GOLDEN_IMAGE.version}`);
+      const nodes = fresh.info.nodes.map((n) => n.name);
+      const bad = nodes[2];
+      fresh.world.faults.add({ kind: "marginal-nccl", node: bad, value: 300 });
+      const w = await Workdir.create(
+        engine(name),
+        cliConfig,
+        { "main.tf": bcmRackConfig(fresh, nodes) },
+        {
+          TF_VAR_redfish_password: fresh.info.nodes[0].bmc.password,
+          TF_VAR_slurm_token: fresh.info.slurm?.token ?? "",
+          TF_VAR_bcm_password: fresh.info.bcm?.password ?? "",
+        },
+      );
+      await w.ok(["init", "-no-color"]);
+      const failed = await w.run(["apply", "-auto-approve", "-no-color"]);
+      expect(failed.code, failed.stdout + failed.stderr).not.toBe(0);
+      const err = failed.stderr.replace(/\s+/g, " ");
+      expect(err).toContain("Error: Acceptance gate failed");
+      expect(err).toContain(`(${bad}) failed the gate: - nccl_min_busbw_gbps: measured all_reduce busbw 300 GB/s`);
+      expect(err).toContain("closed in BCM");
+      const b = fresh.info.bcm;
+      const core2 = new HttpCore();
+      try {
+        const c2 = new BcmClient({
+          url: b?.url ?? "",
+          username: b?.username ?? "",
+          password: b?.password ?? "",
+          core: core2,
+        });
+        const byName = new Map((await c2.listDevices()).map((d) => [d.hostname, d.uuid]));
+        const st = (await c2.statuses([byName.get(bad) ?? ""]))[0];
+        expect(st).toMatchObject({ status: "CLOSED", closed: true });
+        expect(st.userMessage).toMatch(/^rackform acceptance failed: /);
+        const slurm = await slurmNodes(fresh);
+        const joined = nodes.filter((n) => slurm.get(n)?.state === "IDLE");
+        expect(joined).toEqual(nodes.filter((n) => n !== bad));
+
+        // WHEN the node is repaired and applied again THEN the gate re-runs, BCM opens the device, all eight join
+        fresh.world.faults.clear();
+        await w.ok(["apply", "-auto-approve", "-no-color"]);
+        expect((await c2.statuses([byName.get(bad) ?? ""]))[0]).toMatchObject({ status: "UP", closed: false });
+        const after = await slurmNodes(fresh);
+        expect(nodes.map((n) => [n, after.get(n)?.state])).toEqual(nodes.map((n) => [n, "IDLE"]));
+      } finally {
+        await core2.close();
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
 });
