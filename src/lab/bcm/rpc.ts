@@ -43,8 +43,6 @@ function devicesOf(deps: RpcDeps, list: unknown): DeviceEntity[] {
     .filter((d): d is DeviceEntity => d !== undefined);
 }
 
-let powerIndex = 0;
-
 async function powerOperation(deps: RpcDeps, arg: unknown): Promise<unknown> {
   const o = (arg && typeof arg === "object" ? arg : {}) as Record<string, unknown>;
   const op = String(o.operation ?? "").toUpperCase();
@@ -66,8 +64,8 @@ async function powerOperation(deps: RpcDeps, arg: unknown): Promise<unknown> {
       }
     }),
   );
-  powerIndex += 1;
-  return { count: targets.length, index: powerIndex, results };
+  deps.store.powerIndex += 1;
+  return { count: targets.length, index: deps.store.powerIndex, results };
 }
 
 function burnStatus(deps: RpcDeps, d: DeviceEntity): Record<string, unknown> {

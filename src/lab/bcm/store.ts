@@ -76,6 +76,8 @@ export class BcmStore {
   readonly runtime = new Map<string, DeviceRuntime>();
   readonly categories = new Map<string, CategoryEntity>();
   readonly images = new Map<string, SoftwareImageEntity>();
+  /** The index of the latest power operation (cmdaemon numbers them). */
+  powerIndex = 0;
 
   constructor() {
     const img = this.addImage("default-image");
