@@ -113,6 +113,7 @@ export class Image extends Construct {
    * undefined, and its stack is made to depend on the stack holding the image (cdktf deploys that one first).
    */
   resourceFor(scope: IConstruct, backend: IBackend): ImageResource | undefined {
+    if (backend.imageResource === false) return undefined;
     const stack = TerraformStack.of(scope);
     const held = this.placed.get(backend);
     if (held) {

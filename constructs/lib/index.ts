@@ -1,6 +1,7 @@
 /** rackform's L2 constructs: racks, flavors, images, acceptance policies, backends, clusters and fleets as code. */
 export * from "./acceptance-policy.js";
 export * from "./backend.js";
+export * from "./bcm-backend.js";
 export * from "./cluster.js";
 export * from "./duration.js";
 export * from "./errors.js";

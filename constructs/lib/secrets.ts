@@ -15,6 +15,7 @@ export type SecretName =
   | "ironic_password"
   | "ironic_token"
   | "warewulf_password"
+  | "bcm_password"
   | "slurm_token"
   | "kubernetes_token";
 
@@ -24,6 +25,7 @@ const DESCRIPTIONS: Record<SecretName, string> = {
   ironic_password: "Ironic HTTP basic password",
   ironic_token: "Ironic (Keystone) token",
   warewulf_password: "Password of the warewulfd API user (auth.conf)",
+  bcm_password: "BCM (cmdaemon) password",
   slurm_token: "slurmrestd JWT",
   kubernetes_token: "Kubernetes bearer token",
 };

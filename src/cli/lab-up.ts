@@ -118,6 +118,11 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
       ...(lab.info.warewulf
         ? [`  Warewulf ${lab.info.warewulf.url} (user ${lab.info.warewulf.username}; password in the lab file)`]
         : []),
+      ...(lab.info.bcm
+        ? [
+            `  BCM      ${lab.info.bcm.url}/json (cmdaemon JSON-RPC; user ${lab.info.bcm.username}, password in the lab file)`,
+          ]
+        : []),
       ...(lab.info.slurm
         ? [`  Slurm    ${lab.info.slurm.url} (user ${lab.info.slurm.user}; token in the lab file)`]
         : []),

@@ -62,6 +62,15 @@ export const ERROR_CODES = {
     "A node entered a failure provision state (or settled elsewhere); last_error is attached.",
   RACKFORM_ERR_IRONIC_PROVISION_TIMEOUT: "A node did not reach the wanted provision state within the allowed time.",
   RACKFORM_ERR_IRONIC_BAD_PAYLOAD: "An Ironic response lacks a field rackform needs (e.g. uuid or versions).",
+  RACKFORM_ERR_BCM_AUTH:
+    "BCM's cmdaemon refused the login (user name or password) or the session, and a fresh login was refused too.",
+  RACKFORM_ERR_BCM_REJECTED:
+    "cmdaemon rejected an entity (success false): its validation list (field, message, error_code) is attached.",
+  RACKFORM_ERR_BCM_NOT_FOUND: "The BCM device, category or software image the operation names does not exist.",
+  RACKFORM_ERR_BCM_CALL_FAILED:
+    "cmdaemon answered a JSON-RPC call with an error (unknown call, bad arguments, internal error).",
+  RACKFORM_ERR_BCM_BAD_PAYLOAD:
+    "A cmdaemon reply lacks a field rackform needs (e.g. a device's uuid or a status entry).",
   RACKFORM_ERR_SLURM_AUTH: "slurmrestd refused the user name and JWT (X-SLURM-USER-NAME / X-SLURM-USER-TOKEN).",
   RACKFORM_ERR_SLURM_FORBIDDEN:
     "slurmrestd authenticated the user, but Slurm denied the operation (not an operator or admin).",

@@ -129,6 +129,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
         caPem: tls.caPem,
         ports: opts.backendPorts,
         join: opts.join,
+        bmcUrl: (address) => fleet.url(address),
       });
     }
   } catch (e) {
@@ -200,6 +201,7 @@ function rates(log: RequestLog, backends: Backends | undefined, sinceMs = 0): Re
     warewulf: rateOf(backends.warewulf.requests, sinceMs),
     slurm: rateOf(backends.slurm.requests, sinceMs),
     kubernetes: rateOf(backends.kubernetes.requests, sinceMs),
+    bcm: rateOf(backends.bcm.requests, sinceMs),
   };
 }
 

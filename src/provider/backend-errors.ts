@@ -11,25 +11,14 @@ import {
   BackendNotConfiguredError,
   type MachineFacts,
 } from "./backends/index.js";
+import { BACKEND_TRAITS } from "./backends/traits.js";
 import { addClientError } from "./client-errors.js";
 import { bounded, OperationTimeoutError } from "./timeouts.js";
 
 /** How the backends are named to people. */
-export const BACKEND_LABEL: Record<BackendName, string> = { maas: "MAAS", ironic: "Ironic", warewulf: "Warewulf" };
-
-/** How a quarantined machine is described, per backend (what Backend.quarantine does there). */
-export const QUARANTINED_AS: Record<BackendName, string> = {
-  maas: "marked Broken in MAAS",
-  ironic: "put in maintenance in Ironic",
-  warewulf: "tagged rackform_quarantine in Warewulf (scheduler joins skip it)",
-};
-
-/** The title of a failed release, per backend (MAAS releases, Ironic undeploys, Warewulf forgets the image). */
-export const RELEASE_FAILED: Record<BackendName, string> = {
-  maas: "Release failed",
-  ironic: "Undeploy failed",
-  warewulf: "Release failed",
-};
+export const BACKEND_LABEL: Record<BackendName, string> = Object.fromEntries(
+  Object.entries(BACKEND_TRAITS).map(([k, t]) => [k, t.label]),
+) as Record<BackendName, string>;
 
 /** Where a backend failure points: the resource attribute that selects the backend, and the one naming the object. */
 export interface BackendSite {

@@ -77,6 +77,16 @@ export const ERROR_HINTS: Partial<Record<keyof typeof ERROR_CODES, ErrorHint>> =
     hint: "MAAS does not have it (deleted by hand?): refresh (terraform apply -refresh-only) so the plan creates it again.",
     highlight: "notFound",
   },
+  RACKFORM_ERR_BCM_AUTH: {
+    hint: `BCM refused the login. ${creds("bcm", "`username` and `password`", "RACKFORM_BCM_USERNAME / RACKFORM_BCM_PASSWORD")}`,
+  },
+  RACKFORM_ERR_BCM_REJECTED: {
+    hint: "cmdaemon's validation names the field; fix the value (or the duplicate device in BCM) and apply again.",
+  },
+  RACKFORM_ERR_BCM_NOT_FOUND: {
+    hint: "BCM does not have it (removed by hand?): refresh (terraform apply -refresh-only) so the plan creates it again.",
+    highlight: "notFound",
+  },
   RACKFORM_ERR_IRONIC_AUTH: {
     hint: `Ironic refused the credentials. ${creds("ironic", "`username` and `password`, or `token`", "RACKFORM_IRONIC_USERNAME / RACKFORM_IRONIC_PASSWORD / RACKFORM_IRONIC_TOKEN")}`,
   },

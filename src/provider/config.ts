@@ -28,6 +28,7 @@ import {
 } from "../framework/index.js";
 import type { Backend, BackendName } from "./backends/backend.js";
 import { readCaBundle } from "./ca-bundle.js";
+import { type BcmSettings, bcmBlocks, resolveBcm } from "./config-bcm.js";
 import { resolveWarewulf, type WarewulfSettings, warewulfBlock } from "./config-warewulf.js";
 import { CredentialFingerprints } from "./credential-fingerprint.js";
 import { DisruptionBudget } from "./disruption-budget.js";
@@ -208,6 +209,7 @@ export const providerSchema: Schema = {
     ),
     warewulf: warewulfBlock,
     ...schedulerBlocks,
+    ...bcmBlocks,
   },
 };
 
@@ -228,6 +230,7 @@ export interface BackendSettings {
   readonly maas?: { readonly url: string; readonly apiKey: string };
   readonly ironic?: { readonly url: string; readonly auth: IronicAuth; readonly deployImages?: DeployImages };
   readonly warewulf?: WarewulfSettings;
+  readonly bcm?: BcmSettings;
 }
 
 /** The deploy (IPA) kernel and ramdisk every Ironic node gets at enrollment; "unknown" while the plan cannot tell. */
@@ -380,7 +383,12 @@ function resolveBackends(config: ObjectValue, diags: Diagnostics): BackendSettin
     const o = isKnown(config, b) ? getObject(config, b) : null;
     return envOr(o && isKnown(o, name) ? getString(o, name) : null, env);
   };
-  const out: { -readonly [K in keyof BackendSettings]: BackendSettings[K] } = { warewulf: resolveWarewulf(config) };
+  const bcm = resolveBcm(config, diags);
+  if (bcm === null) return undefined;
+  const out: { -readonly [K in keyof BackendSettings]: BackendSettings[K] } = {
+    warewulf: resolveWarewulf(config),
+    bcm,
+  };
   const maasUrl = blockStr("maas", "url", "RACKFORM_MAAS_URL");
   const apiKey = blockStr("maas", "api_key", "RACKFORM_MAAS_API_KEY");
   if (apiKey !== undefined && !MAAS_API_KEY.test(apiKey)) {

@@ -6,6 +6,7 @@ import { Testing } from "cdktf";
 import { describe, expect, it } from "vitest";
 import {
   AcceptancePolicy,
+  BcmBackend,
   Flavor,
   IronicBackend,
   KubernetesCluster,
@@ -148,6 +149,30 @@ describe("Rack", () => {
     expect(resources(json, "rackform_machine").r1_n01_machine.backend).toBe("ironic");
     expect(json.provider?.rackform[0].maas).toBeUndefined();
     expect(json.variable?.maas_api_key).toBeUndefined();
+  });
+
+  it("enrolls with backend bcm, renders the provider's bcm block with the password variable, and creates no rackform_image", () => {
+    const { json } = oneRack((_s, stack) => ({
+      backend: new BcmBackend(stack, "bcm", { url: "https://127.0.0.1:8081", username: "rackform", insecure: true }),
+    }));
+    expect(json.provider?.rackform[0].bcm).toEqual({
+      url: "https://127.0.0.1:8081",
+      username: "rackform",
+      password: ref("var.bcm_password"),
+      insecure: true,
+    });
+    expect(json.variable?.bcm_password).toMatchObject({ sensitive: true });
+    expect(resources(json, "rackform_machine").r1_n01_machine.backend).toBe("bcm");
+    expect(Object.keys(resources(json, "rackform_image"))).toEqual([]);
+    expect(Object.keys(resources(json, "rackform_deployment"))).toHaveLength(8);
+  });
+
+  it("refuses a literal BCM password at synth", () => {
+    expect(() =>
+      oneRack((_s, stack) => ({
+        backend: new BcmBackend(stack, "bcm", { url: "https://127.0.0.1:8081", username: "u", password: "hunter2" }),
+      })),
+    ).toThrow(/literal secret/);
   });
 
   it("leaves deploy_kernel/deploy_ramdisk out when the Ironic backend sets neither (ironic.conf's [conductor] defaults apply)", () => {

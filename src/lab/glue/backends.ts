@@ -6,6 +6,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { Agent } from "node:https";
 import { installIronicAcceptance, installMaasAcceptance } from "../acceptance/backends.js";
+import type { BcmApi } from "../bcm/index.js";
 import { createIronicApi, type IronicApi, redfishBmc } from "../ironic/index.js";
 import { createMaasApi, type MaasApi, redfishPowerDriver } from "../maas/index.js";
 import { createKubernetesApi, createSlurmApi, type KubernetesApi, type SlurmApi } from "../scheduler/index.js";
@@ -13,6 +14,7 @@ import type { Clock } from "../time.js";
 import { createWarewulfApi, type WarewulfApi } from "../warewulf/index.js";
 import type { World } from "../world/model.js";
 import { nodeByBmcAddress, nodeByMac, timerClock } from "./adapters.js";
+import { BCM_USER, createLabBcm } from "./bcm.js";
 import { worldHardwareProbe } from "./commissioning.js";
 import { type JoinMode, wireJoins } from "./joins.js";
 
@@ -23,6 +25,7 @@ export interface BackendPorts {
   readonly warewulf?: number;
   readonly slurm?: number;
   readonly kubernetes?: number;
+  readonly bcm?: number;
 }
 
 /** Options of startBackends. */
@@ -36,6 +39,8 @@ export interface BackendOptions {
   readonly ports?: BackendPorts;
   /** @default "marker" */
   readonly join?: JoinMode;
+  /** The Redfish URL of the BMC at a loopback address (BCM stores BMC IPs only). @default https://<address> */
+  readonly bmcUrl?: (address: string) => string;
 }
 
 /** The lab file keys the backends add (they hold secrets: the lab file is 0600). */
@@ -46,6 +51,7 @@ export interface BackendInfo {
   readonly warewulf: { readonly url: string; readonly username: string; readonly password: string };
   readonly slurm: { readonly url: string; readonly user: string; readonly token: string };
   readonly kubernetes: { readonly url: string; readonly token: string };
+  readonly bcm: { readonly url: string; readonly username: string; readonly password: string };
 }
 
 /** Running backends. */
@@ -55,6 +61,7 @@ export interface Backends {
   readonly warewulf: WarewulfApi;
   readonly slurm: SlurmApi;
   readonly kubernetes: KubernetesApi;
+  readonly bcm: BcmApi;
   readonly info: BackendInfo;
   close(): Promise<void>;
 }
@@ -150,7 +157,8 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
   maas.setHardwareProbe(worldHardwareProbe(world, resolve));
   installMaasAcceptance(maas, world, resolve);
   installIronicAcceptance(ironic, world, resolve);
-  wireJoins({ world, clock, maas, ironic, warewulf, slurm, kubernetes, mode: opts.join });
+  const bcm = createLabBcm({ world, clock, caPem: opts.caPem, agent: bmcAgent, bmcUrl: opts.bmcUrl });
+  wireJoins({ world, clock, maas, ironic, warewulf, slurm, kubernetes, bcm: bcm.api, mode: opts.join });
 
   const closers: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -171,18 +179,22 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
     closers.push(s.close);
     const k = await kubernetes.listen(host, p.kubernetes ?? 0);
     closers.push(k.close);
+    const b = await bcm.api.listen(host, p.bcm ?? 0);
+    closers.push(b.close);
     return {
       maas,
       ironic,
       warewulf,
       slurm,
       kubernetes,
+      bcm: bcm.api,
       info: {
         maas: { url: m.url, apiKey },
         ironic: { url: i.url },
         warewulf: { url: w.url, username: WAREWULF_USER, password: warewulfPassword },
         slurm: { url: s.url, user: SLURM_USER, token: slurmToken },
         kubernetes: { url: k.url, token: kubeToken },
+        bcm: { url: b.url, username: BCM_USER, password: bcm.password },
       },
       close: stopAll,
     };

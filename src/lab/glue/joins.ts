@@ -4,6 +4,8 @@
  * asks for it (`rackform-join: slurm,kubernetes`). Released or torn-down machines leave again. Backend faults injected
  * into the world (commission-failure, deploy-failure, erase-failure) become failures of the backend operation.
  */
+
+import type { BcmApi } from "../bcm/index.js";
 import type { IronicApi, NodeRecord } from "../ironic/index.js";
 import { type MaasApi, type MachineRecord, NodeStatus } from "../maas/index.js";
 import type { KubernetesApi, SlurmApi } from "../scheduler/index.js";
@@ -36,6 +38,7 @@ export interface JoinDeps {
   readonly warewulf?: WarewulfApi;
   readonly slurm?: SlurmApi;
   readonly kubernetes?: KubernetesApi;
+  readonly bcm?: BcmApi;
   readonly mode?: JoinMode;
 }
 
@@ -258,6 +261,15 @@ export function wireJoins(deps: JoinDeps): void {
     // A quarantined node (rackform's tag) boots, but the site's overlay keeps slurmd and kubelet from starting.
     if (tags.rackform_quarantine) return leave(`warewulf/${id}`);
     if (node) join(`warewulf/${id}`, id, node, ud ? Buffer.from(ud, "base64").toString("utf8") : undefined);
+  });
+
+  // BCM: the node-installer ran the finalize script (rackform's user data) and the node booted its image: UP. A new
+  // install, a changed image or script, or a removed device means the OS that joined is gone.
+  deps.bcm?.onStatus((d, _from, to) => {
+    const node = nodeByBmcAddress(world, d.interfaces.find((i) => i.childType === "NetworkBmcInterface")?.ip);
+    const key = `bcm/${d.uuid}`;
+    if (to === "UP" && !members.has(key) && node) join(key, d.hostname, node, d.finalizeScript);
+    else if (to === "INSTALLING" || to === "REMOVED" || to === "REDEFINED") leave(key);
   });
 }
 

@@ -11,7 +11,7 @@ import type { PollSpec } from "../../clients/http/poll.js";
 import type { Logger } from "../../framework/index.js";
 
 /** The backends rackform knows, as the user names them in `backend = "…"`. */
-export const BACKEND_NAMES = ["maas", "ironic", "warewulf"] as const;
+export const BACKEND_NAMES = ["maas", "ironic", "warewulf", "bcm"] as const;
 
 /** A backend name. */
 export type BackendName = (typeof BACKEND_NAMES)[number];
@@ -157,6 +157,8 @@ export function imageLabel(backend: BackendName, image: ImageSpec): string {
   }
   // Warewulf: the image of that name in Warewulf (imported from the image's docker:// url when missing).
   if (backend === "warewulf") return `${image.name}-${image.version}`.replace(/[^\w\-.:]/g, "_");
+  // BCM names software images; rackform's is `<name>-<version>` (created on the head node before the deploy).
+  if (backend === "bcm") return `${image.name}-${image.version}`;
   return `${withoutUserinfo(image.url ?? "")} sha256:${image.sha256.toLowerCase()}`;
 }
 

@@ -1,20 +1,24 @@
 /** The backends behind rackform_machine, built once per provider process from the provider's backend blocks. */
+import { BcmClient } from "../../clients/bcm/index.js";
 import { IronicClient } from "../../clients/ironic/index.js";
 import { MaasClient } from "../../clients/maas/index.js";
 import { WarewulfClient } from "../../clients/warewulf/index.js";
 import type { ProviderData } from "../config.js";
 import type { Backend, BackendName } from "./backend.js";
+import { BcmBackend } from "./bcm.js";
 import { IronicBackend } from "./ironic.js";
 import { MaasBackend } from "./maas.js";
 import { MaasAcceptance } from "./maas-acceptance.js";
 import { WarewulfBackend } from "./warewulf.js";
 
 export * from "./backend.js";
+export { BCM_ACCEPTANCE_BURN, BcmBackend } from "./bcm.js";
 export { IronicBackend, type IronicDeployImages } from "./ironic.js";
 export { IRONIC_ACCEPTANCE_STEP } from "./ironic-acceptance.js";
 export { IRONIC_STATE_TABLE } from "./ironic-states.js";
 export { MAAS_STATE_TABLE, MaasBackend } from "./maas.js";
 export { MAAS_ACCEPTANCE_SCRIPT, MaasAcceptance } from "./maas-acceptance.js";
+export { BACKEND_TRAITS, type BackendTraits } from "./traits.js";
 export { WAREWULF_NO_GATE, WarewulfBackend, type WarewulfBackendOptions } from "./warewulf.js";
 
 /** The provider block lacks the endpoint of the backend a machine names. */
@@ -32,6 +36,7 @@ const NOT_CONFIGURED: Record<BackendName, string> = {
   warewulf:
     'backend = "warewulf" needs the provider\'s warewulf block (url, username and password), or RACKFORM_WAREWULF_URL, ' +
     "RACKFORM_WAREWULF_USERNAME and RACKFORM_WAREWULF_PASSWORD",
+  bcm: 'backend = "bcm" needs the provider\'s bcm block (url, username, password), or RACKFORM_BCM_URL, RACKFORM_BCM_USERNAME and RACKFORM_BCM_PASSWORD',
 };
 
 const cache = new WeakMap<ProviderData, Map<BackendName, Backend>>();
@@ -74,6 +79,13 @@ function build(data: ProviderData, name: BackendName): Backend {
     });
   }
   if (name === "warewulf") return buildWarewulf(data);
+  if (name === "bcm") {
+    const b = data.backends.bcm;
+    if (!b) throw new BackendNotConfiguredError(name);
+    if (b.caPem || b.insecure) data.core.configureOrigin(b.url, { tls: { ca: b.caPem, insecure: b.insecure } });
+    const client = new BcmClient({ url: b.url, username: b.username, password: b.password, core: data.core });
+    return new BcmBackend(client, { pollMs: data.timings.backendPollMs, category: b.category });
+  }
   const s = data.backends.ironic;
   if (!s) throw new BackendNotConfiguredError(name);
   if (s.auth.type === "basic") data.core.redactor.add(s.auth.password);

@@ -38,6 +38,7 @@ function importSection(intro: string, ids: readonly [string, string][], after = 
 const MACHINE_IDS: [string, string][] = [
   ["rackform_machine", "maas:4y3h7n"],
   ["rackform_machine", "ironic:1be26c0b-03f2-4d2e-ae87-c02d7f33c123"],
+  ["rackform_machine", "bcm:5c1f0e7a-8d3b-4c2a-9e61-7b0d2f4a9c35"],
 ];
 const byMachineId = (type: string): [string, string][] => MACHINE_IDS.map(([, id]) => [type, id]);
 
@@ -99,7 +100,7 @@ export const PAGE_DOCS: Readonly<Record<string, PageDocs>> = {
       `${OUTLET}\n${BMC}\n${machine("maas")}`,
     ),
     import: importSection(
-      "By the backend and the machine's id there (MAAS system_id, Ironic node uuid), which is the resource's `id`:",
+      "By the backend and the machine's id there (MAAS system_id, Ironic node uuid, BCM device uuid), which is the resource's `id`:",
       MACHINE_IDS,
     ),
   },

@@ -11,8 +11,9 @@ import {
   timeoutMs,
   UNKNOWN,
 } from "../../framework/index.js";
-import { BACKEND_LABEL as LABEL, machineIdSite, QUARANTINED_AS, reportBackendError } from "../backend-errors.js";
+import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
 import { type AcceptanceEvidence, backendFor, type MachineFacts, QUARANTINE_PREFIX } from "../backends/index.js";
+import { BACKEND_TRAITS } from "../backends/traits.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { bounded } from "../timeouts.js";
@@ -67,7 +68,7 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, diags
         ? failureLines(verdict)
         : [`the backend reported no gate result: ${messageOf(run.outcome)}`];
       const reason = `${QUARANTINE_PREFIX}: ${lines.join("; ")}`.slice(0, 255);
-      let quarantine = QUARANTINED_AS[m.backend];
+      let quarantine = BACKEND_TRAITS[m.backend].quarantined;
       try {
         await b.quarantine(m.id, reason, signal);
       } catch (e) {

@@ -10,6 +10,7 @@ import type { Context, Diagnostics, ObjectValue } from "../../framework/index.js
 import { getBool, getObject, getString, path } from "../../framework/index.js";
 import { BACKEND_LABEL as LABEL } from "../backend-errors.js";
 import { type Backend, imageLabel, type MachineFacts } from "../backends/index.js";
+import { BACKEND_TRAITS } from "../backends/traits.js";
 import type { ProviderData } from "../config.js";
 import { imageSpecOf } from "./deployment-schema.js";
 import { IMAGE_URL_CHECK_TIMEOUT_MS, probeImageUrl, shownUrl } from "./image-url.js";
@@ -54,15 +55,17 @@ export async function warnIfImageGone(
     "The running node is not touched and the plan changes nothing for it, but its next redeploy (a new image " +
     "version, a machine released by hand, a replacement) would fail.";
   try {
-    if (b.name === "maas") {
-      if (!b.imageAvailable || (await b.imageAvailable(spec))) return;
-      const label = imageLabel("maas", spec);
+    // Backends that hold the image themselves (MAAS boot resources, BCM software images) say whether they still do.
+    if (b.imageAvailable) {
+      if (await b.imageAvailable(spec)) return;
+      const label = imageLabel(b.name, spec);
+      const t = BACKEND_TRAITS[b.name];
       diags.warning(
         // The node in the summary: the engines fold warnings of one summary into the first.
-        `Image gone from MAAS: ${node}`,
-        `${machine} runs ${label}, which MAAS no longer lists among its boot resources. ${later} Upload the ` +
-          `image to MAAS again (as ${label}, the way it was uploaded before the first deploy), or set image to one ` +
-          "MAAS holds.",
+        `Image gone from ${t.label}: ${node}`,
+        `${machine} runs ${label}, which ${t.label} no longer lists among its ${t.images}. ${later} ` +
+          `${t.restoreImage} the image to ${t.label} again (as ${label}, the way it was before the first deploy), ` +
+          `or set image to one ${t.label} holds.`,
       );
       return;
     }

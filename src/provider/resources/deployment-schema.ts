@@ -14,11 +14,12 @@ import {
   useStateForUnknown,
   type Value,
 } from "../../framework/index.js";
-import type { BackendName, ImageSpec } from "../backends/backend.js";
+import { BACKEND_NAMES, type BackendName, type ImageSpec } from "../backends/backend.js";
+import { BACKEND_TRAITS } from "../backends/traits.js";
 import { imageUrl } from "./image-url.js";
 
 /** A machine id as rackform_machine records it: `<backend>:<id>`. */
-export const MACHINE_ID = /^(maas|ironic|warewulf):(\S+)$/;
+export const MACHINE_ID = new RegExp(`^(${BACKEND_NAMES.join("|")}):(\\S+)$`);
 /** A sha256 digest: 64 hex digits. */
 export const SHA256 = /^[0-9a-fA-F]{64}$/;
 /** An image version: starts with a letter or digit, then letters, digits and . _ + - (e.g. 2026.06.2). */
@@ -215,7 +216,7 @@ export function checkDeploymentConfig(c: ObjectValue, diags: Diagnostics): void 
   const m = parseMachineId(String(c.machine_id));
   if (!m) return;
   const img: Value = c.image ?? null;
-  if (m.backend === "ironic") {
+  if (BACKEND_TRAITS[m.backend]?.deploysFromUrl) {
     if (img !== null && !isUnknown(img) && isKnown(img, "url") && getString(img, "url") === null) {
       diags.error(
         "Ironic needs image.url",
@@ -238,10 +239,10 @@ export function checkDeploymentConfig(c: ObjectValue, diags: Diagnostics): void 
       }
     }
   } else {
+    const label = BACKEND_TRAITS[m.backend]?.label ?? m.backend;
     for (const a of ["deploy_kernel", "deploy_ramdisk"]) {
       if (isKnown(c, a) && c[a] !== null) {
-        const who = m.backend === "maas" ? "MAAS" : "Warewulf";
-        diags.warning(`${a} is ignored by ${who}`, `${a} is an Ironic setting; remove it.`, path(a));
+        diags.warning(`${a} is ignored by ${label}`, `${a} is an Ironic setting; remove it.`, path(a));
       }
     }
   }

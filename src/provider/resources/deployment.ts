@@ -15,13 +15,7 @@ import {
   type Value,
   valuesEqual,
 } from "../../framework/index.js";
-import {
-  factsAfterFailure,
-  BACKEND_LABEL as LABEL,
-  machineIdSite,
-  RELEASE_FAILED,
-  reportBackendError,
-} from "../backend-errors.js";
+import { factsAfterFailure, BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
 import {
   type Backend,
   type BackendName,
@@ -31,6 +25,7 @@ import {
   type MachineFacts,
   type MachineState,
 } from "../backends/index.js";
+import { BACKEND_TRAITS } from "../backends/traits.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { bounded } from "../timeouts.js";
@@ -71,7 +66,10 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
   }
   if (diags.hasError()) return undefined;
   // Ironic downloads image.url: a URL that does not answer is reported here, before the backend is asked anything.
-  if (m.backend === "ironic" && !(await imageUrlAnswers(ctx, data.core, plan, LABEL[m.backend], diags))) {
+  if (
+    BACKEND_TRAITS[m.backend].deploysFromUrl &&
+    !(await imageUrlAnswers(ctx, data.core, plan, LABEL[m.backend], diags))
+  ) {
     return undefined;
   }
   let b: Backend;
@@ -272,7 +270,7 @@ export function deploymentResource(): Resource {
         if (out?.kind === "failed") {
           const named = out.facts.name && out.facts.name !== m.id ? ` (${out.facts.name})` : "";
           resp.diagnostics.error(
-            `${RELEASE_FAILED[m.backend]}: ${out.facts.name || m.id}`,
+            `${BACKEND_TRAITS[m.backend].release} failed: ${out.facts.name || m.id}`,
             `${LABEL[m.backend]} machine ${m.id}${named}: ${out.message}\nThe deployment stays in state; ` +
               (out.fix ??
                 `fix the machine in ${LABEL[m.backend]} (its status is ${JSON.stringify(out.facts.status)}), then destroy again.`),

@@ -16,7 +16,8 @@ import {
   type Value,
   validator,
 } from "../../framework/index.js";
-import { BACKEND_NAMES } from "../backends/backend.js";
+import { BACKEND_NAMES, type BackendName } from "../backends/backend.js";
+import { BACKEND_TRAITS } from "../backends/traits.js";
 import { redfishEndpoint } from "./pdu-outlet.js";
 
 /** A MAC written with colons or dashes, six pairs of hex digits. */
@@ -64,24 +65,26 @@ export const machineSchema: Schema = {
     "to Ready, or an Ironic node with the redfish driver, inspected and provided to available. Create first looks " +
     "the node up by name, MACs and BMC address, so a re-apply after an interrupted run never enrolls it twice. If " +
     "commissioning fails, the machine is kept (with the backend's evidence) and recorded as tainted: the next apply " +
-    "replaces it. BMC credentials come from the provider's redfish block. Import with `maas:<system_id>` or " +
-    "`ironic:<uuid>`.",
+    "replaces it. On BCM, a PhysicalNode device powered through its BMC (Redfish, rf0): identified and installable. " +
+    "BMC credentials come from the provider's redfish block. Import with `maas:<system_id>`, `ironic:<uuid>` or " +
+    "`bcm:<device uuid>`.",
   attributes: {
     id: attr.string({
       computed: true,
-      description: 'The backend and the machine\'s id there, e.g. "maas:4y3h7n" or "ironic:<uuid>".',
+      description: 'The backend and the machine\'s id there, e.g. "maas:4y3h7n", "ironic:<uuid>" or "bcm:<uuid>".',
       planModifiers: [useStateForUnknown()],
     }),
     name: attr.string({
       required: true,
       description:
-        "Hostname (MAAS) or node name (Ironic, Warewulf): a lower-case DNS label. Changing it replaces the machine.",
+        "Hostname (MAAS, BCM) or node name (Ironic, Warewulf): a lower-case DNS label. Changing it replaces the machine.",
       validators: [stringMatches(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "a lower-case DNS label such as r12-n03")],
       planModifiers: [replaceUnlessImported()],
     }),
     backend: attr.string({
       required: true,
-      description: 'Where the machine is enrolled: "maas", "ironic" or "warewulf" (configured in the provider block).',
+      description:
+        'Where the machine is enrolled: "maas", "ironic", "warewulf" or "bcm" (configured in the provider block).',
       validators: [stringOneOf(...BACKEND_NAMES)],
       planModifiers: [replaceUnlessImported()],
     }),
@@ -162,20 +165,20 @@ export const machineSchema: Schema = {
 
 /** Cross-attribute checks: MAAS needs a MAC to PXE-boot the machine; resource_class means nothing to MAAS. */
 export function checkMachineConfig(c: ObjectValue, diags: Diagnostics): void {
-  if (!isKnown(c, "backend") || (c.backend !== "maas" && c.backend !== "warewulf")) return;
+  if (!isKnown(c, "backend")) return;
+  const t = BACKEND_TRAITS[c.backend as BackendName];
+  if (!t) return;
   const macs: Value = c.macs ?? null;
-  if (!isUnknown(macs) && (macs === null || (Array.isArray(macs) && macs.length === 0))) {
-    const [who, how] = c.backend === "maas" ? ["MAAS", "enlists"] : ["Warewulf", "knows (its network device hwaddr)"];
+  if (t.needsMac && !isUnknown(macs) && (macs === null || (Array.isArray(macs) && macs.length === 0))) {
     diags.error(
-      `${who} needs a MAC address`,
-      `backend = "${c.backend}" ${how} the machine by its boot NIC: list at least one MAC in macs, boot NIC first.`,
+      `${t.label} needs a MAC address`,
+      `backend = "${c.backend}" enlists the machine by its boot NIC: list at least one MAC in macs, boot NIC first.`,
       path("macs"),
     );
   }
-  if (c.backend !== "maas") return;
-  if (isKnown(c, "resource_class") && c.resource_class !== null) {
+  if (!t.usesResourceClass && isKnown(c, "resource_class") && c.resource_class !== null) {
     diags.warning(
-      "resource_class is ignored by MAAS",
+      `resource_class is ignored by ${t.label}`,
       'resource_class is an Ironic setting; remove it, or use backend = "ironic".',
       path("resource_class"),
     );

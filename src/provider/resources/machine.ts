@@ -21,6 +21,7 @@ import {
   type MachineFacts,
   normalMac,
 } from "../backends/index.js";
+import { BACKEND_TRAITS } from "../backends/traits.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { bounded } from "../timeouts.js";
@@ -41,7 +42,7 @@ import {
 import { checkMachineConfig, machineSchema } from "./machine-schema.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 60 * 60_000, read: 2 * 60_000, update: 2 * 60_000, delete: 30 * 60_000 };
-const IMPORT_ID = /^(maas|ironic):(.+)$/;
+const IMPORT_ID = new RegExp(`^(${BACKEND_NAMES.join("|")}):(.+)$`);
 
 /** A machine selected by its name in the backend the `backend` attribute names. */
 const nameSite = (backend: BackendName, name: string): BackendSite => ({
@@ -322,7 +323,9 @@ export function machineResource(): Resource {
       if (!m) {
         resp.diagnostics.error(
           "Invalid import id for rackform_machine",
-          `Expected <backend>:<id>, e.g. "maas:4y3h7n" (MAAS system_id) or "ironic:<node uuid>"; got ${JSON.stringify(req.id)}.`,
+          `Expected <backend>:<id>, e.g. ${Object.values(BACKEND_TRAITS)
+            .map((t) => t.exampleId)
+            .join(" or ")}; got ${JSON.stringify(req.id)}.`,
         );
         return;
       }

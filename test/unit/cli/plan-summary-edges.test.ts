@@ -341,4 +341,14 @@ describe("plan-summary command", () => {
     });
     expect(parseArgs(["-", "--plan", "r1=-"])).toBe("stdin (-) can be read only once; give it for one plan");
   });
+
+  it("names the backend a machine is enrolled in, BCM included", () => {
+    const p = plan([
+      rc("rackform_machine", "a", ["create"], null, { name: "r12-u01", backend: "bcm" }),
+      rc("rackform_machine", "b", ["delete"], { name: "r12-u02", backend: "bcm" }, null),
+    ]);
+    const text = md(p);
+    expect(text).toContain("| r12-u01 | enroll (bcm) |");
+    expect(text).toContain("| r12-u02 | release (bcm) |");
+  });
 });

@@ -8,13 +8,13 @@ import * as cdktf from 'cdktf';
 
 export interface MachineConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Hostname (MAAS) or node name (Ironic, Warewulf): a lower-case DNS label. Changing it replaces the machine.
+  * Hostname (MAAS, BCM) or node name (Ironic, Warewulf): a lower-case DNS label. Changing it replaces the machine.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/machine#name Machine#name}
   */
   readonly name: string;
   /**
-  * Where the machine is enrolled: "maas", "ironic" or "warewulf" (configured in the provider block).
+  * Where the machine is enrolled: "maas", "ironic", "warewulf" or "bcm" (configured in the provider block).
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/machine#backend Machine#backend}
   */

@@ -49,6 +49,12 @@ export interface RackformProviderConfig {
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#kubernetes RackformProvider#kubernetes}
   */
   readonly kubernetes?: RackformProviderKubernetes;
+  /**
+  * bcm block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#bcm RackformProvider#bcm}
+  */
+  readonly bcm?: RackformProviderBcm;
 }
 export interface RackformProviderRedfish {
   /**
@@ -525,6 +531,109 @@ export function rackformProviderKubernetesToHclTerraform(struct?: RackformProvid
   return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
 }
 
+export interface RackformProviderBcm {
+  /**
+  * Head node base URL of cmdaemon, e.g. "https://bcm-head:8081" (rackform posts to <url>/json). Falls back to RACKFORM_BCM_URL.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#url RackformProvider#url}
+  */
+  readonly url?: string;
+  /**
+  * BCM user (cmsh/Base View login). Falls back to RACKFORM_BCM_USERNAME.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#username RackformProvider#username}
+  */
+  readonly username?: string;
+  /**
+  * BCM password. Falls back to RACKFORM_BCM_PASSWORD. Never logged.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#password RackformProvider#password}
+  */
+  readonly password?: string;
+  /**
+  * PEM file of the CA that signed cmdaemon's certificate. Falls back to RACKFORM_BCM_CA_FILE. @default the system store
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#ca_file RackformProvider#ca_file}
+  */
+  readonly caFile?: string;
+  /**
+  * Skip TLS verification of the head node. Only for a lab you trust. @default false
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#insecure RackformProvider#insecure}
+  */
+  readonly insecure?: boolean | cdktf.IResolvable;
+  /**
+  * Category new devices join. Falls back to RACKFORM_BCM_CATEGORY. @default "default"
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#category RackformProvider#category}
+  */
+  readonly category?: string;
+}
+
+export function rackformProviderBcmToTerraform(struct?: RackformProviderBcm | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    url: cdktf.stringToTerraform(struct!.url),
+    username: cdktf.stringToTerraform(struct!.username),
+    password: cdktf.stringToTerraform(struct!.password),
+    ca_file: cdktf.stringToTerraform(struct!.caFile),
+    insecure: cdktf.booleanToTerraform(struct!.insecure),
+    category: cdktf.stringToTerraform(struct!.category),
+  }
+}
+
+
+export function rackformProviderBcmToHclTerraform(struct?: RackformProviderBcm | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    url: {
+      value: cdktf.stringToHclTerraform(struct!.url),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    username: {
+      value: cdktf.stringToHclTerraform(struct!.username),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    password: {
+      value: cdktf.stringToHclTerraform(struct!.password),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    ca_file: {
+      value: cdktf.stringToHclTerraform(struct!.caFile),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    insecure: {
+      value: cdktf.booleanToHclTerraform(struct!.insecure),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "boolean",
+    },
+    category: {
+      value: cdktf.stringToHclTerraform(struct!.category),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
 
 /**
 * Represents a {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs rackform}
@@ -577,6 +686,7 @@ export class RackformProvider extends cdktf.TerraformProvider {
     this._warewulf = config.warewulf;
     this._slurm = config.slurm;
     this._kubernetes = config.kubernetes;
+    this._bcm = config.bcm;
   }
 
   // ==========
@@ -695,6 +805,22 @@ export class RackformProvider extends cdktf.TerraformProvider {
     return this._kubernetes;
   }
 
+  // bcm - computed: false, optional: true, required: false
+  private _bcm?: RackformProviderBcm; 
+  public get bcm() {
+    return this._bcm;
+  }
+  public set bcm(value: RackformProviderBcm | undefined) {
+    this._bcm = value;
+  }
+  public resetBcm() {
+    this._bcm = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get bcmInput() {
+    return this._bcm;
+  }
+
   // =========
   // SYNTHESIS
   // =========
@@ -708,6 +834,7 @@ export class RackformProvider extends cdktf.TerraformProvider {
       warewulf: rackformProviderWarewulfToTerraform(this._warewulf),
       slurm: rackformProviderSlurmToTerraform(this._slurm),
       kubernetes: rackformProviderKubernetesToTerraform(this._kubernetes),
+      bcm: rackformProviderBcmToTerraform(this._bcm),
     };
   }
 
@@ -754,6 +881,12 @@ export class RackformProvider extends cdktf.TerraformProvider {
         isBlock: true,
         type: "struct",
         storageClassType: "RackformProviderKubernetes",
+      },
+      bcm: {
+        value: rackformProviderBcmToHclTerraform(this._bcm),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "RackformProviderBcm",
       },
     };
 
