@@ -6,6 +6,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { Agent } from "node:https";
 import { installIronicAcceptance, installMaasAcceptance } from "../acceptance/backends.js";
+import { installWarewulfAcceptance } from "../acceptance/warewulf.js";
 import type { BcmApi } from "../bcm/index.js";
 import { createIronicApi, type IronicApi, redfishBmc } from "../ironic/index.js";
 import { createMaasApi, type MaasApi, redfishPowerDriver } from "../maas/index.js";
@@ -157,6 +158,12 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
   maas.setHardwareProbe(worldHardwareProbe(world, resolve));
   installMaasAcceptance(maas, world, resolve);
   installIronicAcceptance(ironic, world, resolve);
+  installWarewulfAcceptance(
+    warewulf,
+    world,
+    () => clock.now(),
+    (macs) => nodeByMac(world, macs),
+  );
   const bcm = createLabBcm({ world, clock, caPem: opts.caPem, agent: bmcAgent, bmcUrl: opts.bmcUrl });
   wireJoins({ world, clock, maas, ironic, warewulf, slurm, kubernetes, bcm: bcm.api, mode: opts.join });
 

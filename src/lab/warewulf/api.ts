@@ -8,7 +8,7 @@ import { imagesRoute, overlaysRoute, profilesRoute } from "./catalog-api.js";
 import { ApiError, type Req, sendError, sendJson, sendPlain } from "./http.js";
 import { nodesRoute, type Routed } from "./nodes-api.js";
 import { type ObserveHost, StatusBoard } from "./status.js";
-import { type Fields, WarewulfStore } from "./store.js";
+import { compact, type Fields, mergeOverwrite, WarewulfStore } from "./store.js";
 
 /** Options of createWarewulfApi. */
 export interface WarewulfApiOptions {
@@ -25,6 +25,9 @@ export interface WarewulfApiOptions {
   /** Boot through GRUB (efiboot, grub stages) instead of iPXE. @default false */
   readonly grub?: boolean;
 }
+
+/** A program on a node at runtime: tags to write back, or undefined. */
+export type NodeAgent = (id: string, node: Fields) => Record<string, string> | undefined;
 
 /** One handled request. */
 export interface WarewulfRequestLogEntry {
@@ -49,6 +52,12 @@ export interface WarewulfApi {
   readonly store: WarewulfStore;
   readonly requests: readonly WarewulfRequestLogEntry[];
   readonly hooks: WarewulfHooks;
+  /**
+   * Adds a program running on every node at runtime (what a runtime overlay starts): before each API or /status
+   * request it sees the node's merged fields and may return tags to write on the node, as the node would through the
+   * API with its own user.
+   */
+  addNodeAgent(f: NodeAgent): void;
   /** Calls `f` once per boot when a node reaches runtime (as /status first shows it), with its merged fields. */
   onRuntime(f: (id: string, node: Fields) => void): void;
   stop(): void;
@@ -76,6 +85,20 @@ export function createWarewulfApi(opts: WarewulfApiOptions): WarewulfApi {
   });
   const runtimeListeners: ((id: string, node: Fields) => void)[] = [];
   const requests: WarewulfRequestLogEntry[] = [];
+  const agents: NodeAgent[] = [];
+  const runAgents = () => {
+    if (agents.length === 0) return;
+    for (const id of [...store.nodes.keys()]) {
+      if (!board.running(id)) continue;
+      for (const agent of agents) {
+        const node = store.merged(id);
+        const tags = node && agent(id, node);
+        if (!tags) continue;
+        store.nodes.set(id, compact(mergeOverwrite(store.nodes.get(id) ?? {}, { tags })));
+        store.generation++;
+      }
+    }
+  };
   const subnets = opts.allowedSubnets ?? ["127.0.0.0/8"];
   let failures = 0;
   const reload = () => {
@@ -99,6 +122,7 @@ export function createWarewulfApi(opts: WarewulfApiOptions): WarewulfApi {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const method = req.method ?? "GET";
+    runAgents();
     if (url.pathname === "/status" && method === "GET") {
       sendJson(res, 200, board.document(), date());
       return 200;
@@ -174,6 +198,9 @@ export function createWarewulfApi(opts: WarewulfApiOptions): WarewulfApi {
       failNext: (count) => {
         failures = count;
       },
+    },
+    addNodeAgent: (f) => {
+      agents.push(f);
     },
     onRuntime: (f) => {
       runtimeListeners.push(f);

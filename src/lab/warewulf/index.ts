@@ -1,6 +1,7 @@
 /** The lab's warewulfd (Warewulf v4 REST API and /status). */
 export {
   createWarewulfApi,
+  type NodeAgent,
   type WarewulfApi,
   type WarewulfApiOptions,
   type WarewulfHooks,

@@ -83,6 +83,12 @@ export class StatusBoard {
     return { nodes };
   }
 
+  /** True while the node's host runs the image it booted from warewulfd (at runtime, wwclient polling). */
+  running(id: string): boolean {
+    const host = this.observe(this.store.macsOf(id));
+    return host?.on === true && host.pxe && this.evaluate(id).stage === "runtime";
+  }
+
   private evaluate(id: string): NodeStatusRecord {
     const prior = this.records.get(id) ?? { "node name": id, stage: "", sent: "", ipaddr: "", "last seen": 0 };
     const node = this.store.merged(id) ?? {};

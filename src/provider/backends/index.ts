@@ -19,7 +19,8 @@ export { IRONIC_STATE_TABLE } from "./ironic-states.js";
 export { MAAS_STATE_TABLE, MaasBackend } from "./maas.js";
 export { MAAS_ACCEPTANCE_SCRIPT, MaasAcceptance } from "./maas-acceptance.js";
 export { BACKEND_TRAITS, type BackendTraits } from "./traits.js";
-export { WAREWULF_NO_GATE, WarewulfBackend, type WarewulfBackendOptions } from "./warewulf.js";
+export { WarewulfBackend, type WarewulfBackendOptions } from "./warewulf.js";
+export { WAREWULF_ACCEPTANCE } from "./warewulf-acceptance.js";
 
 /** The provider block lacks the endpoint of the backend a machine names. */
 export class BackendNotConfiguredError extends Error {

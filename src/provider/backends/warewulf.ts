@@ -4,8 +4,9 @@
  * its BMC in the ipmi block; commission boots it from the network once so warewulfd has seen it; deploy sets the image
  * (imported from a docker:// URL when Warewulf lacks it) and overlays, builds the node's overlays, boots it through
  * rackform's Redfish path (Warewulf's API has no power) and waits until GET /status shows it at runtime, seen after
- * that boot. Quarantine is a node tag that rackform's scheduler joins (and the lab's) respect. Warewulf has no in-band
- * test runner, so the acceptance gate cannot run through it (see runAcceptance).
+ * that boot. Quarantine is a node tag that rackform's scheduler joins (and the lab's) respect. The acceptance gate is
+ * rackform's convention on top of Warewulf, not a Warewulf feature: the runtime overlay `rackform-acceptance` and a
+ * request tag, the node writing its result back as a tag (see warewulf-acceptance.ts and runAcceptance).
  */
 import { isClientError } from "../../clients/errors.js";
 import type { PollSpec } from "../../clients/http/poll.js";
@@ -37,6 +38,18 @@ import {
   QUARANTINE_PREFIX,
   type ReleaseOptions,
 } from "./backend.js";
+import {
+  consumedFields,
+  type GateRequest,
+  type GateResult,
+  newRequest,
+  requestOf,
+  resultMessage,
+  resultOf,
+  sameGate,
+  startFields,
+  WAREWULF_ACCEPTANCE,
+} from "./warewulf-acceptance.js";
 import { bmcOf, ipmiOf, type RedfishFactory, WarewulfPower } from "./warewulf-power.js";
 import { bootFailed, facts, TAG, warewulfImageName } from "./warewulf-states.js";
 
@@ -53,11 +66,6 @@ export interface WarewulfBackendOptions {
   /** Registers a secret (a BMC password) with the provider's redactor. */
   readonly redact?: (secret: string) => void;
 }
-
-/** Why the gate cannot run through Warewulf (the acceptance resource reports it and quarantines the node). */
-export const WAREWULF_NO_GATE =
-  "Warewulf has no in-band test runner or result store (its API defines nodes, profiles, images and overlays; " +
-  "/status reports boot stages only), so rackform cannot run the acceptance gate through it";
 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
 
@@ -235,14 +243,75 @@ export class WarewulfBackend implements Backend {
     await this.client.deleteNode(id, o.signal);
   }
 
+  /**
+   * Runs the gate as rackform's runtime overlay on the node (see warewulf-acceptance.ts): a pending request of the
+   * same gate is taken up (still running: waited for; finished before a crash: its result read), never started twice.
+   */
   async runAcceptance(id: string, o: AcceptanceOptions): Promise<AcceptanceRun> {
+    let raw = await this.client.getNode(id, { raw: true, signal: o.signal });
+    if (!raw) throw new WarewulfNodeGone(id);
+    const held = raw.fields.tags?.[TAG.quarantine];
+    if (held) {
+      const byHand = !held.startsWith(QUARANTINE_PREFIX);
+      o.log.warn(
+        `node ${id} was ${byHand ? `tagged out of service by hand (${held})` : "quarantined by rackform"}: running the acceptance gate to return it to service`,
+        { backend: "warewulf", id },
+      );
+      const { [TAG.quarantine]: _gone, ...tags } = raw.fields.tags ?? {};
+      raw = await this.client.putNode(id, { ...raw.fields, tags }, o.signal);
+    }
+    let req: GateRequest | undefined = requestOf(raw.fields.tags);
+    if (!req || !sameGate(req, o.params)) {
+      const n = await this.mustNode(id, o.signal);
+      const f = facts(n, (await this.client.status(o.signal)).nodes.get(id));
+      if (f.state !== "deployed") {
+        return { outcome: { kind: "failed", facts: f, message: `the node is ${f.status}; the gate runs at runtime` } };
+      }
+      if (!(await this.client.listOverlays(o.signal)).includes(WAREWULF_ACCEPTANCE.overlay)) {
+        return {
+          outcome: {
+            kind: "failed",
+            facts: f,
+            message: `Warewulf has no overlay ${WAREWULF_ACCEPTANCE.overlay}, which runs rackform's gate on the node`,
+            fix: `import rackform's runtime overlay (wwctl overlay import ${WAREWULF_ACCEPTANCE.overlay} …) and add its API user to auth.conf, then apply again`,
+          },
+        };
+      }
+      req = newRequest(o.params);
+      o.log.info("running the acceptance gate as rackform's runtime overlay", {
+        backend: "warewulf",
+        id,
+        run: req.run,
+      });
+      raw = await this.client.patchNode(id, startFields(raw.fields, req), o.signal);
+      await this.client.buildNodeOverlays(id, o.signal);
+    } else {
+      o.log.info("taking up the acceptance run already requested", { backend: "warewulf", id, run: req.run });
+    }
+    const result = await this.waitForResult(id, req.run, o);
+    const fresh = await this.client.getNode(id, { raw: true, signal: o.signal });
+    if (fresh) await this.client.putNode(id, consumedFields(fresh.fields), o.signal);
     const n = await this.mustNode(id, o.signal);
     const f = facts(n, (await this.client.status(o.signal)).nodes.get(id));
-    return { outcome: { kind: "failed", facts: f, message: WAREWULF_NO_GATE } };
+    if (result.passed && result.evidence?.passed === true) {
+      return { outcome: { kind: "complete", facts: f }, evidence: result.evidence };
+    }
+    return { outcome: { kind: "failed", facts: f, message: resultMessage(result) }, evidence: result.evidence };
   }
 
-  async lastAcceptance(): Promise<AcceptanceEvidence | undefined> {
-    return undefined;
+  /** Polls the node until its result tag names `run` (the signal ends the wait on timeout). */
+  private async waitForResult(id: string, run: string, o: OperationOptions): Promise<GateResult> {
+    const start = Date.now();
+    for (;;) {
+      const r = resultOf((await this.mustNode(id, o.signal)).fields.tags);
+      if (r?.run === run) return r;
+      await this.power.pause(Date.now() - start, o.signal, o.pollMs);
+    }
+  }
+
+  async lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
+    const n = await this.client.getNode(id, { raw: true, signal });
+    return resultOf(n?.fields.tags)?.evidence;
   }
 
   async powerState(id: string, signal?: AbortSignal): Promise<HostPower> {

@@ -3,7 +3,8 @@
  * enroll (a crashed run's node is found by name, MAC or BMC and never defined twice), commission (the node boots from
  * the network once so warewulfd sees it, then is off), deploy (image imported and built, overlays, a PXE boot through
  * Redfish, deployed when /status shows runtime after that boot; a repeat completes at once), the scheduler join from
- * the user data tag, quarantine and its lifting, the acceptance gate refused with Warewulf's reason, an install failure
+ * the user data tag, quarantine and its lifting, the acceptance gate (rackform's runtime overlay and request/result
+ * tags: pass, fail with evidence, a crashed run taken up, never started twice), an install failure
  * as a failed Outcome, release and remove (repeat-safe). No BMC password reaches a log line.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -16,7 +17,7 @@ import { WarewulfClient } from "../../../src/clients/warewulf/index.js";
 import { createLogger } from "../../../src/framework/index.js";
 import { type Lab, startLab } from "../../../src/lab/index.js";
 import type { EnrollSpec, ImageSpec } from "../../../src/provider/backends/index.js";
-import { WAREWULF_NO_GATE, WarewulfBackend } from "../../../src/provider/backends/index.js";
+import { WAREWULF_ACCEPTANCE, WarewulfBackend } from "../../../src/provider/backends/index.js";
 
 let lab: Lab;
 let stateDir: string;
@@ -142,11 +143,69 @@ describe("WarewulfBackend against the lab warewulfd", () => {
     expect((await backend.read(s.name))?.state).toBe("deployed");
   });
 
-  it("refuses the acceptance gate with Warewulf's reason and has no evidence", async () => {
-    const run = await backend.runAcceptance(spec(0).name, { ...op(), params: { dcgmLevel: 1, burnIn: "1m" } });
-    expect(run.outcome).toMatchObject({ kind: "failed", message: WAREWULF_NO_GATE });
-    expect(run.evidence).toBeUndefined();
-    expect(await backend.lastAcceptance()).toBeUndefined();
+  it("runs the gate as rackform's runtime overlay: passes with evidence, and the run is consumed", async () => {
+    const s = spec(0);
+    const run = await backend.runAcceptance(s.name, { ...op(), params: { dcgmLevel: 3, burnIn: "1m" } });
+    expect(run.outcome.kind).toBe("complete");
+    expect(run.evidence).toMatchObject({ format: "rackform-acceptance/v1", node: s.name, passed: true });
+    const raw = await client.getNode(s.name, { raw: true });
+    expect(raw?.fields.tags?.[WAREWULF_ACCEPTANCE.request]).toBeUndefined();
+    expect(raw?.fields["runtime overlay"] ?? []).not.toContain(WAREWULF_ACCEPTANCE.overlay);
+    expect(await backend.lastAcceptance(s.name)).toEqual(run.evidence);
+    expect((await backend.read(s.name))?.state).toBe("deployed");
+  });
+
+  it("reports a failing gate with measured-vs-expected evidence (marginal NCCL)", async () => {
+    const s = spec(0);
+    lab.world.faults.add({ kind: "marginal-nccl", node: s.name, value: 300 });
+    try {
+      const run = await backend.runAcceptance(s.name, { ...op(), params: { dcgmLevel: 3, burnIn: "1m" } });
+      expect(run.outcome.kind).toBe("failed");
+      if (run.outcome.kind === "failed") expect(run.outcome.message).toContain("busbw 300 GB/s");
+      expect(run.evidence).toMatchObject({ passed: false, nccl: { busbw_gbps: 300, passed: false } });
+      // The resource quarantines it; a re-run (the way back) lifts rackform's tag first, then the gate decides.
+      await backend.quarantine(s.name, "rackform acceptance failed: nccl");
+    } finally {
+      lab.world.faults.clear();
+    }
+    const again = await backend.runAcceptance(s.name, { ...op(), params: { dcgmLevel: 3, burnIn: "1m" } });
+    expect(again.outcome.kind).toBe("complete");
+    expect((await backend.read(s.name))?.state).toBe("deployed");
+  });
+
+  it("takes up a run a crashed apply left (running or finished) and never starts a second", async () => {
+    const s = spec(0);
+    const params = { dcgmLevel: 2, burnIn: "30m" };
+    const runOf = async () => {
+      const raw = await client.getNode(s.name, { raw: true });
+      const tag = raw?.fields.tags?.[WAREWULF_ACCEPTANCE.result] ?? "";
+      return JSON.parse(Buffer.from(tag, "base64").toString("utf8")).run as string;
+    };
+    // GIVEN a request the crashed run wrote, whose result the node has written meanwhile
+    const left = {
+      run: "crashed-1",
+      dcgm_level: 2,
+      burn_in: "30m",
+    };
+    const raw = await client.getNode(s.name, { raw: true });
+    const overlays = [...(raw?.fields["runtime overlay"] ?? []), WAREWULF_ACCEPTANCE.overlay];
+    const request = Buffer.from(JSON.stringify(left)).toString("base64");
+    await client.patchNode(s.name, {
+      "runtime overlay": overlays,
+      tags: { [WAREWULF_ACCEPTANCE.request]: request },
+    });
+    for (let i = 0; i < 200 && (await runOf().catch(() => "")) !== "crashed-1"; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await runOf()).toBe("crashed-1");
+    // WHEN the gate is run again with the same parameters THEN that result is read, no new run starts
+    const run = await backend.runAcceptance(s.name, { ...op(), params });
+    expect(run.outcome.kind).toBe("complete");
+    expect(await runOf()).toBe("crashed-1");
+    expect(logLines.join("\n")).toContain("taking up the acceptance run already requested");
+    // AND the next run is a new one
+    await backend.runAcceptance(s.name, { ...op(), params });
+    expect(await runOf()).not.toBe("crashed-1");
   });
 
   it("reports an install failure (the image not found at boot) as a failed Outcome", async () => {
