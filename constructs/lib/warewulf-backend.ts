@@ -1,6 +1,8 @@
 /**
  * Warewulf v4 as the provisioning backend: stateless nodes defined in warewulfd's REST API (≥ 4.6.1), booting the
- * Warewulf image `<name>-<version>` from the network; rackform powers them through their BMCs' Redfish.
+ * Warewulf image `<name>-<version>` from the network; rackform powers them through their BMCs' Redfish. Each node's
+ * acceptance gate runs as rackform's runtime overlay `rackform-acceptance`, which the site imports into Warewulf
+ * together with the overlay's own API user in auth.conf (rackform's convention, not a Warewulf feature).
  */
 import { Construct, type IConstruct } from "constructs";
 import type { RackformProviderConfig } from "../gen/providers/rackform/provider/index.js";

@@ -1,4 +1,7 @@
-/** WarewulfBackend: the provider's warewulf block, machines with backend warewulf, no rackform_image, no literal password. */
+/**
+ * WarewulfBackend: the provider's warewulf block, machines with backend warewulf, the acceptance gate like the other
+ * backends, no rackform_image, no literal password.
+ */
 import { Testing } from "cdktf";
 import { describe, expect, it } from "vitest";
 import { Rack, RackformStack, RackformValidationError, WarewulfBackend } from "../../constructs/lib/index.js";
@@ -23,6 +26,12 @@ describe("WarewulfBackend", () => {
     expect(resources(json, "rackform_machine").r1_n01_machine.backend).toBe("warewulf");
     expect(Object.keys(resources(json, "rackform_image"))).toEqual([]);
     expect(Object.keys(resources(json, "rackform_deployment"))).toHaveLength(8);
+    // AND every node gets the acceptance gate like on MAAS and Ironic (rackform's runtime overlay runs it), and its
+    // member waits for it
+    expect(Object.keys(resources(json, "rackform_acceptance"))).toHaveLength(8);
+    expect(resources(json, "rackform_cluster_member").r1_n01_member.gate_id).toBe(
+      ref("rackform_acceptance.r1_n01_acceptance.id"),
+    );
   });
 
   it("refuses a literal password and a URL that is not http(s)", () => {
