@@ -59,7 +59,8 @@ export const acceptanceSchema: Schema = {
   version: 0,
   description:
     "The acceptance gate of a deployed machine, run through its backend (MAAS testing script `rackform-acceptance`, " +
-    "Ironic service step `deploy.rackform_acceptance`): DCGM diagnostics, NCCL all_reduce bus bandwidth, burn-in, " +
+    "Ironic service step `deploy.rackform_acceptance`, Warewulf runtime overlay `rackform-acceptance` with request " +
+    "and result node tags, a convention of rackform's that the site imports): DCGM diagnostics, NCCL all_reduce bus bandwidth, burn-in, " +
     "GPU count, XID events and firmware versions. A pass records the measured values as evidence. A failure reports " +
     "measured against threshold for every failed check, quarantines the machine in the backend (MAAS Broken with a " +
     "comment, Ironic maintenance with a reason) so it never joins a scheduler, and is recorded as tainted: the next " +
