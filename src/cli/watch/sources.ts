@@ -116,11 +116,13 @@ function pgStack(engine: EngineRunner, raw: string, label: string | undefined): 
   let dir: string | undefined;
   let ready: Promise<void> | undefined;
   const name = label ?? schema;
-  const init = async () => {
-    dir = mkdtempSync(join(tmpdir(), "rackform-watch-pg-"));
+  // The providers to install are the ones the state names, at the registry address it names them by (a Terraform-
+  // written state says registry.terraform.io/…, an OpenTofu one may say registry.opentofu.org/…, and OpenTofu installs
+  // only what the configuration requires): init the backend alone, pull the state, then require exactly those.
+  const configure = (dir: string, providers: Record<string, { source: string }>) => {
     const config = {
       terraform: {
-        required_providers: { rackform: { source: "rackform/rackform" } },
+        ...(Object.keys(providers).length ? { required_providers: providers } : {}),
         // Read-only: the pg backend must not create the schema, table or index a watch would otherwise leave behind.
         backend: {
           pg: {
@@ -134,11 +136,24 @@ function pgStack(engine: EngineRunner, raw: string, label: string | undefined): 
       },
     };
     writeFileSync(join(dir, "main.tf.json"), JSON.stringify(config), { mode: 0o600 });
+  };
+  const initIn = async (dir: string) => {
     const r = await exec(engine, ["init", "-input=false", "-no-color"], dir);
     if (r.code !== 0) {
       const line = r.err.split("\n").find((l) => /Error/.test(l)) ?? `exit ${r.code}`;
       throw new WatchSourceError(`stack ${name}: init of the pg backend failed: ${line.replace(/^[│╷╵ ]+/, "")}`);
     }
+  };
+  const init = async () => {
+    dir = mkdtempSync(join(tmpdir(), "rackform-watch-pg-"));
+    configure(dir, {});
+    await initIn(dir);
+    const pulled = await exec(engine, ["state", "pull"], dir);
+    if (pulled.code !== 0) throw new WatchSourceError(`stack ${name}: state pull failed: exit ${pulled.code}`);
+    const providers = stateProviders(pulled.out);
+    if (Object.keys(providers).length === 0) return;
+    configure(dir, providers);
+    await initIn(dir);
   };
   return {
     label: name,
@@ -151,6 +166,29 @@ function pgStack(engine: EngineRunner, raw: string, label: string | undefined): 
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The providers a state document names (`provider["registry.terraform.io/rackform/rackform"]`), as required_providers
+ * entries keyed by their type name.
+ */
+export function stateProviders(stateJson: string): Record<string, { source: string }> {
+  const out: Record<string, { source: string }> = {};
+  let doc: { resources?: { provider?: unknown }[] };
+  try {
+    doc = JSON.parse(stateJson) as typeof doc;
+  } catch {
+    return out;
+  }
+  for (const r of doc.resources ?? []) {
+    const m = /provider\["([^"]+)"\]/.exec(String(r.provider ?? ""));
+    if (!m) continue;
+    const source = m[1];
+    let local = source.split("/").pop() as string;
+    for (let i = 2; out[local] && out[local].source !== source; i++) local = `${source.split("/").pop()}_${i}`;
+    out[local] = { source };
+  }
+  return out;
 }
 
 /** `[LABEL=]SOURCE`: a label is a plain word before `=` (no path separator, not a URL). */
