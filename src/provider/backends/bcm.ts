@@ -6,9 +6,11 @@
  * Power goes through BCM rather than rackform's Redfish path so cmdaemon knows why the node went down and follows
  * its install (a node powered behind its back is only seen DOWN/INSTALLING).
  */
+
 import { type BcmClient, type BcmDevice, type BcmDeviceStatus, BcmError } from "../../clients/bcm/index.js";
 import { isClientError } from "../../clients/errors.js";
 import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
+import { abortableSleep } from "../../clients/http/retry.js";
 import { DEFAULT_TIMINGS } from "../timings.js";
 import {
   type AcceptanceEvidence,
@@ -40,20 +42,6 @@ export const BCM_ACCEPTANCE_BURN = "rackform-acceptance";
 
 const ZERO_UUID = "00000000-0000-0000-0000-000000000000";
 const FOREVER_MS = 24 * 3_600_000;
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
 
 const hostOf = (address: string) => {
   try {
@@ -245,7 +233,7 @@ export class BcmBackend implements Backend {
         if (b.status === "passed") return { outcome: { kind: "complete", facts }, evidence };
         return { outcome: { kind: "failed", facts, message: `burn ${b.status}` }, evidence };
       }
-      await sleep(nextPollMs(o.pollMs ?? this.pollMs, Date.now() - start), o.signal);
+      await abortableSleep(nextPollMs(o.pollMs ?? this.pollMs, Date.now() - start), o.signal);
     }
   }
 
@@ -265,7 +253,7 @@ export class BcmBackend implements Backend {
     const start = Date.now();
     while ((await this.powerState(id, o.signal)) !== "on") {
       if (Date.now() - start > FOREVER_MS) throw new Error(`BCM device ${id} did not come up`);
-      await sleep(nextPollMs(o.pollMs ?? this.pollMs, Date.now() - start), o.signal);
+      await abortableSleep(nextPollMs(o.pollMs ?? this.pollMs, Date.now() - start), o.signal);
     }
   }
 
@@ -302,7 +290,7 @@ export class BcmBackend implements Backend {
         const facts = await this.readDevice(d, o.signal);
         return { kind: "failed", facts, message: s.infoMessage || s.userMessage || `the node is ${s.status}` };
       }
-      await sleep(nextPollMs(o.pollMs ?? this.pollMs, Date.now() - start), o.signal);
+      await abortableSleep(nextPollMs(o.pollMs ?? this.pollMs, Date.now() - start), o.signal);
     }
   }
 

@@ -7,26 +7,13 @@
 
 import { isClientError } from "../../clients/errors.js";
 import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
+import { abortableSleep } from "../../clients/http/retry.js";
 import type { IronicClient, IronicNode } from "../../clients/ironic/index.js";
 import type { MaasClient } from "../../clients/maas/index.js";
 import type { HostPower, OperationOptions } from "./backend.js";
 
 /** How long a power-on may take before the backend reports it (the resource's timeout bounds it first). */
 const POWER_ON_MS = 30 * 60_000;
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
 
 /**
  * MAAS's answer to op=query_power_state; a refused query (MAAS: 503, the BMC did not answer) is "unknown", and "denied"
@@ -58,7 +45,7 @@ export async function maasPowerOn(
   const deadline = start + POWER_ON_MS;
   while ((await maasPowerState(client, id, o.signal)) !== "on") {
     if (Date.now() > deadline) throw new Error(`MAAS machine ${id} did not report power on`);
-    await sleep(nextPollMs(o.pollMs ?? pollMs, Date.now() - start), o.signal);
+    await abortableSleep(nextPollMs(o.pollMs ?? pollMs, Date.now() - start), o.signal);
   }
 }
 

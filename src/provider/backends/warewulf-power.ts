@@ -3,8 +3,10 @@
  * rackform powers the node through its own Redfish path: the BMC address, user and password the adapter stored in the
  * node's `ipmi` block at enroll (as Warewulf itself keeps them for `wwctl power`).
  */
+
 import { isClientError } from "../../clients/errors.js";
 import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
+import { abortableSleep } from "../../clients/http/retry.js";
 import type { RedfishClient } from "../../clients/redfish/index.js";
 import type { WarewulfNode } from "../../clients/warewulf/index.js";
 import type { HostPower, PowerCredentials } from "./backend.js";
@@ -45,20 +47,6 @@ export function ipmiOf(c: PowerCredentials) {
     tags: { [IPMI_TAG.address]: c.bmcAddress, [IPMI_TAG.insecure]: String(c.bmcInsecure) },
   };
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
 
 /** Power through the BMCs the nodes name. */
 export class WarewulfPower {
@@ -108,12 +96,12 @@ export class WarewulfPower {
     await rf.power("On");
     const start = Date.now();
     while ((await rf.getSystem()).powerState !== "On") {
-      await sleep(nextPollMs(pollMs ?? this.pollMs, Date.now() - start), signal);
+      await abortableSleep(nextPollMs(pollMs ?? this.pollMs, Date.now() - start), signal);
     }
   }
 
   /** Waits `ms` of the poll pace (exported for the adapter's status waits). */
   pause(elapsedMs: number, signal: AbortSignal, pollMs?: PollSpec): Promise<void> {
-    return sleep(nextPollMs(pollMs ?? this.pollMs, elapsedMs), signal);
+    return abortableSleep(nextPollMs(pollMs ?? this.pollMs, elapsedMs), signal);
   }
 }
