@@ -140,7 +140,22 @@ interface StackResult {
   readonly engineCpuS: number;
 }
 
-const errorsOf = (stderr: string) => [...stderr.matchAll(/^(?:│ )?Error: (.+)$/gm)].map((m) => m[1]);
+/** Each error's summary with the first line of its detail (the engine's boxed diagnostics, `-no-color`). */
+function errorsOf(stderr: string): string[] {
+  const lines = stderr.split("\n").map((l) => l.replace(/^[│╷╵] ?/, "").trim());
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    if (!l.startsWith("Error: ")) return;
+    // The detail's first paragraph (the engine wraps it at its terminal width): skip the address and source lines.
+    const from = lines.findIndex(
+      (x, j) => j > i && x !== "" && !/^(with |on |\d+:|\(source code not available\))/.test(x),
+    );
+    const end = lines.findIndex((x, j) => j > from && x === "");
+    const detail = from > i && from < i + 12 ? lines.slice(from, end === -1 ? undefined : end).join(" ") : "";
+    out.push(`${l.slice(7)}${detail ? `: ${detail}` : ""}`.slice(0, 400));
+  });
+  return out;
+}
 
 /** The largest rack the lab builds for a stack: a stack of 64 nodes is two racks of 32. */
 const MAX_RACK = 32;
@@ -266,8 +281,14 @@ function report(
     : "";
   console.log(`  ${what}: ${wallS.toFixed(1)} s${ratio}; ${stacks.length - failed.length}/${stacks.length} stacks ok`);
   for (const s of failed.slice(0, 5))
-    console.log(`    ${s.name} failed: ${[...new Set(s.errors)].slice(0, 3).join(" | ")}`);
-  console.log(`    slowest stack ${slowest.name}: ${slowest.applyS.toFixed(1)} s`);
+    console.log(
+      `    ${s.name} failed: ${[...new Set(s.errors)].slice(0, 2).join(" | ") || "(no error: the plan has changes)"}`,
+    );
+  const times = stacks.map((s) => s.applyS).sort((a, b) => a - b);
+  console.log(
+    `    slowest stack ${slowest.name}: ${slowest.applyS.toFixed(1)} s (fastest ${times[0].toFixed(1)} s, ` +
+      `median ${times[Math.floor(times.length / 2)].toFixed(1)} s)`,
+  );
   console.log(
     `    CPU-s per node: provider ${(providerCpu / nodes).toFixed(3)}${what === "apply" ? " (goal ≤ 0.15)" : ""}, ` +
       `engine ${(engineCpu / nodes).toFixed(3)} (provider processes ${providers.reduce((a, p) => a + p.processes, 0)})`,

@@ -119,6 +119,8 @@ export interface ApplyStream {
   readonly planned: ReadonlySet<string>;
   readonly diagnostics: readonly Diagnostic[];
   readonly errored: ReadonlySet<string>;
+  /** Per resource address: its planned action, then each apply hook the engine reported (a trail for a replay). */
+  readonly trail: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Parses an engine's `-json` output (one JSON object a line; other lines ignored). */
@@ -126,6 +128,10 @@ export function parseStream(stdout: string): ApplyStream {
   const planned = new Set<string>();
   const errored = new Set<string>();
   const diagnostics: Diagnostic[] = [];
+  const trail = new Map<string, string[]>();
+  const note = (addr: string | undefined, what: string) => {
+    if (addr) trail.set(addr, [...(trail.get(addr) ?? []), what]);
+  };
   for (const line of stdout.split("\n")) {
     if (!line.startsWith("{")) continue;
     let m: Record<string, unknown>;
@@ -139,9 +145,13 @@ export function parseStream(stdout: string): ApplyStream {
       const c = m.change as { action?: string } | undefined;
       const addr = res(m.change);
       if (addr && c?.action !== "noop") planned.add(addr);
+      note(addr, `planned ${c?.action ?? "?"}`);
     } else if (m.type === "apply_errored") {
       const addr = res(m.hook);
       if (addr) errored.add(addr);
+      note(addr, "errored");
+    } else if (m.type === "apply_start" || m.type === "apply_complete") {
+      note(res(m.hook), m.type === "apply_start" ? "started" : "completed");
     } else if (m.type === "diagnostic") {
       const d = m.diagnostic as Record<string, unknown>;
       diagnostics.push({
@@ -152,7 +162,7 @@ export function parseStream(stdout: string): ApplyStream {
       });
     }
   }
-  return { planned, diagnostics, errored };
+  return { planned, diagnostics, errored, trail };
 }
 
 /** Pids of provider processes (`main` in their command line) whose parent is `ppid`. */

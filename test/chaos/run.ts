@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import { engine as findEngine, type RunResult, type Workdir } from "../support/engines.js";
 import {
+  CHAIN,
   rackConfig,
   rackStack,
   resourceName,
@@ -236,7 +237,10 @@ class Run {
       // A failure in the backend names the node's machine by its backend id (MAAS system id, Ironic uuid).
       const aliases = new Map(this.aliases);
       for (const m of machines) aliases.set(m.name, [...(this.aliases.get(m.name) ?? []), m.id]);
-      for (const v of convergence(outcomes, disturbed, stream.diagnostics, storm, aliases)) this.violate(label, v);
+      for (const v of convergence(outcomes, disturbed, stream.diagnostics, storm, aliases)) {
+        const node = v.split(" ")[0];
+        this.violate(label, names(this.lab).has(node) ? `${v} [${trailOf(node, stream.trail, state)}]` : v);
+      }
       this.log(
         `step ${n}: apply ran to its end in ${((Date.now() - t0) / 1000).toFixed(1)} s (exit ${r.code}): ` +
           `${outcomes.filter((x) => x.joined && !x.errored).length}/${outcomes.length} converged, ` +
@@ -420,6 +424,24 @@ export function chaosConfig(lab: Lab, backend: "maas" | "ironic", nodes: readonl
     /(resource "rackform_bmc" "[^"]+" \{\n)/g,
     `$1  timeouts {\n    create = "${wait}"\n    update = "${wait}"\n    read   = "${wait}"\n  }\n`,
   );
+}
+
+const names = (lab: Lab) => new Set(lab.info.nodes.map((n) => n.name));
+
+/** What the engine did with each of a node's resources in one apply, and what state holds (for a violation's line). */
+export function trailOf(
+  node: string,
+  trail: ReadonlyMap<string, readonly string[]>,
+  state: readonly ShownResource[],
+): string {
+  const rn = resourceName(node);
+  return CHAIN.map((type) => {
+    const addr = `${type}.${rn}`;
+    const held = state.find((s) => s.address === addr);
+    const joined = type === "rackform_cluster_member" && held ? ` joined=${String(held.values.joined)}` : "";
+    const where = held ? `in state${joined}` : "absent from state";
+    return `${type.replace("rackform_", "")}: ${(trail.get(addr) ?? ["no change"]).join(" → ")}, ${where}`;
+  }).join("; ");
 }
 
 /** Lab fault ids of the schedule's fault events, once injected. */

@@ -10,12 +10,14 @@ import {
   type Resource,
   timeoutMs,
   UNKNOWN,
+  type Value,
 } from "../../framework/index.js";
 import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
 import { type AcceptanceEvidence, backendFor, type MachineFacts, QUARANTINE_PREFIX } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
+import { holdOnTransientRead } from "../read-hold.js";
 import { bounded } from "../timeouts.js";
 import { acceptanceSchema, paramsOf, thresholdsOf } from "./acceptance-schema.js";
 import { failureLines, judge, type Verdict } from "./acceptance-verdict.js";
@@ -111,7 +113,14 @@ export function acceptanceResource(): Resource {
   const slot = providerDataSlot("rackform_acceptance");
   const need = slot.get;
   /** passed and the measured values as the backend reports them now, for read and update. */
-  async function refresh(ctx: Context, st: ObjectValue, base: ObjectValue, ms: number, diags: Diagnostics) {
+  async function refresh(
+    ctx: Context,
+    st: ObjectValue,
+    base: ObjectValue,
+    ms: number,
+    diags: Diagnostics,
+    hold?: { state: Value; diagnostics: Diagnostics },
+  ) {
     const m = parseMachineId(getString(st, "machine_id") ?? "");
     if (!m) {
       diags.error("Invalid machine_id in state", `Got ${JSON.stringify(st.machine_id)}.`);
@@ -134,6 +143,10 @@ export function acceptanceResource(): Resource {
         return { ...base, id: `${m.backend}:${m.id}`, passed, ...keep };
       });
     } catch (e) {
+      // A read that failed for a passing reason keeps the recorded verdict (hold is the read's response).
+      if (hold && holdOnTransientRead(hold, st, e, `${LABEL[m.backend]} machine ${m.id} (its gate)`)) {
+        return st;
+      }
       reportBackendError(diags, e, "re-check the machine", machineIdSite(m.backend, m.id));
       return undefined;
     }
@@ -174,7 +187,7 @@ export function acceptanceResource(): Resource {
 
     async read(req, resp) {
       const ms = timeoutMs(req.state, "read", DEFAULT_TIMEOUT_MS.read);
-      const s = await refresh(req.context, req.state, req.state, ms, resp.diagnostics);
+      const s = await refresh(req.context, req.state, req.state, ms, resp.diagnostics, resp);
       if (s !== undefined) resp.state = s;
     },
 

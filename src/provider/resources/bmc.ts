@@ -37,6 +37,7 @@
  * very payloads re-read, still 5 requests while the firmware is unchanged. No fingerprint, a BMC without `$expand`, a
  * non-conformant node: everything is read, as before.
  */
+
 import type { PollSpec } from "../../clients/http/poll.js";
 import type { RedfishClient, RefreshFingerprint } from "../../clients/redfish/index.js";
 import {
@@ -56,6 +57,7 @@ import {
 import { addClientError, isGone } from "../client-errors.js";
 import { conformanceDifferences, formatDifferences } from "../conformance.js";
 import { providerDataSlot } from "../data-slot.js";
+import { holdOnTransientRead } from "../read-hold.js";
 import {
   baselineOf,
   type Discovered,
@@ -349,7 +351,11 @@ export function bmcResource(): Resource {
             `${what(st)}: ${(e as Error).message}\nThe plan re-checks this node with an update; it fails until the BMC answers again (check its outlet and network).`,
             path("endpoint"),
           );
-        } else addClientError(resp.diagnostics, e, "read the BMC", site(st));
+        } else if (
+          st.conformant === null ||
+          !holdOnTransientRead(resp, st, e, what(st), origin(getString(st, "endpoint")!))
+        )
+          addClientError(resp.diagnostics, e, "read the BMC", site(st));
         return;
       }
       const bad = nonConformance(st, d);

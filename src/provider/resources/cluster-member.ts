@@ -35,6 +35,7 @@ import {
 } from "../../framework/index.js";
 import { addClientError } from "../client-errors.js";
 import { providerDataSlot } from "../data-slot.js";
+import { holdOnTransientRead } from "../read-hold.js";
 import { SchedulerNotConfiguredError } from "../scheduler-config.js";
 import { bounded, OperationTimeoutError } from "../timeouts.js";
 import { PRIVATE_MAX_UNAVAILABLE, waitForSlot } from "./cluster-member-budget.js";
@@ -113,6 +114,7 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       try {
         o = await bounded(req.context, ms, "read", what(st), () => ops.lookup(nodeOf(st), false));
       } catch (e) {
+        if (st.joined !== null && holdOnTransientRead(resp, st, e, what(st), nodeOf(st))) return;
         addClientError(resp.diagnostics, e, `read the node from ${LABEL[ops.kind]}`, site(st));
         return;
       }

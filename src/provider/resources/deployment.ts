@@ -28,6 +28,7 @@ import {
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
+import { holdOnTransientRead } from "../read-hold.js";
 import { bounded } from "../timeouts.js";
 import { warnIfImageGone } from "./deployment-image.js";
 import {
@@ -251,6 +252,7 @@ export function deploymentResource(): Resource {
           );
         }
       } catch (e) {
+        if (holdOnTransientRead(resp, st, e, `${LABEL[m.backend]} machine ${m.id} (its deployment)`)) return;
         reportBackendError(resp.diagnostics, e, "read the machine", machineIdSite(m.backend, m.id));
       }
     },

@@ -1,3 +1,5 @@
+import { isClientError } from "../../clients/errors.js";
+import { abortableSleep } from "../../clients/http/retry.js";
 import {
   type Context,
   type Diagnostics,
@@ -24,6 +26,7 @@ import {
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
+import { holdOnTransientRead } from "../read-hold.js";
 import { bounded } from "../timeouts.js";
 import {
   credentialsChanged,
@@ -89,6 +92,7 @@ async function adoptOrEnroll(
   log: Logger,
   signal: AbortSignal,
   diags: Diagnostics,
+  retried = false,
 ): Promise<{ id: string; adopted: boolean } | undefined> {
   const name = spec.name;
   const found = await b.find(spec, signal);
@@ -121,9 +125,33 @@ async function adoptOrEnroll(
     return { id: found.facts.id, adopted: true };
   }
   log.info("enrolling the node", { bmc: spec.bmcAddress, macs: spec.macs });
-  const id = await b.enroll(spec, signal);
+  let id: string;
+  try {
+    id = await b.enroll(spec, signal);
+  } catch (e) {
+    if (retried || !answerLost(e)) throw e;
+    // The backend may have enrolled it (a region busy with a fleet's enrolments answers late): give it time to commit,
+    // look again, and enroll once more only if it is still not there. The look-up adopts it like a crashed run's.
+    log.warn("the enrolment's answer was lost; looking for the node before enrolling again", {
+      error: (e as Error).message,
+    });
+    await abortableSleep(ENROLL_RECHECK_MS, signal);
+    return adoptOrEnroll(b, spec, backendName, log, signal, diags, true);
+  }
   log.info("enrolled; commissioning", { id });
   return { id, adopted: false };
+}
+
+/** How long a lost enrolment is given to land before the look-up that decides whether to enroll again. */
+const ENROLL_RECHECK_MS = 5_000;
+
+/** A write whose answer never came (timeout, dropped connection) or came as a 5xx: it may have taken effect. */
+function answerLost(e: unknown): boolean {
+  if (!isClientError(e)) return false;
+  if (["RACKFORM_ERR_MAAS_OUTCOME_UNKNOWN", "RACKFORM_ERR_HTTP_TIMEOUT", "RACKFORM_ERR_HTTP_CONNECT"].includes(e.code))
+    return true;
+  const status = (e as { status?: number }).status;
+  return typeof status === "number" && status >= 500;
 }
 
 /** Commissions; a failure keeps the machine with its evidence and returns a known state the engine records tainted. */
@@ -296,7 +324,9 @@ export function machineResource(): Resource {
           ? { ...withFacts(st, backendName, f, f.name), ...refreshedDeployImages(st, f), [FINGERPRINT]: fp }
           : null;
       } catch (e) {
-        reportBackendError(resp.diagnostics, e, "read the machine", nameSite(backendName, getString(st, "name") ?? id));
+        const name = getString(st, "name") ?? id;
+        if (holdOnTransientRead(resp, st, e, `${LABEL[backendName]} machine ${id} (${name})`, name)) return;
+        reportBackendError(resp.diagnostics, e, "read the machine", nameSite(backendName, name));
       }
     },
 

@@ -2,6 +2,7 @@
  * rackform_pdu_outlet: the power state of one outlet of a Redfish rack PDU (DMTF PowerDistribution / Outlet,
  * switched with #Outlet.PowerControl). The first step of a node's chain: no outlet power, no BMC.
  */
+
 import type { OutletState, RedfishClient } from "../../clients/redfish/index.js";
 import {
   attr,
@@ -22,6 +23,7 @@ import {
 import { addClientError, isGone } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
+import { holdOnTransientRead } from "../read-hold.js";
 import { bounded } from "../timeouts.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 5 * 60_000, read: 2 * 60_000, update: 5 * 60_000, delete: 5 * 60_000 };
@@ -255,7 +257,8 @@ export function pduOutletResource(): Resource {
         resp.state = toState(st, endpoint, pdu, o);
       } catch (e) {
         if (isGone(e)) resp.state = null;
-        else addClientError(resp.diagnostics, e, "read the outlet", site(endpoint, pduId, outletId));
+        else if (!holdOnTransientRead(resp, st, e, `outlet ${outletId} of ${endpoint}`))
+          addClientError(resp.diagnostics, e, "read the outlet", site(endpoint, pduId, outletId));
       }
     },
 

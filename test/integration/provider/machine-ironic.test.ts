@@ -164,6 +164,23 @@ describe("rackform_machine on Ironic", () => {
     expect(await nodesNamed("r01-n03")).toEqual([]);
   });
 
+  it("GIVEN Ironic answering 503 to every request WHEN refreshed THEN the recorded state stands with a warning naming the node, not an error that would stop the rack's plan", async () => {
+    const fault = ml.lab.world.faults.add({ kind: "http-status", service: "ironic", status: 503, retryAfterS: 0 });
+    try {
+      const r = await read(p.srv, state);
+      expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      expect(r.newState).toEqual(state);
+      expect(lines(r.diagnostics)).toContain("Could not read; the recorded state stands: r01-n01");
+      expect(lines(r.diagnostics)).toContain("503");
+    } finally {
+      ml.lab.world.faults.remove(fault.id);
+    }
+    // Ironic answers again: the next refresh reads it, without a warning.
+    const again = await read(p.srv, state);
+    expect(lines(again.diagnostics)).toBe("");
+    expect(again.newState).toMatchObject({ name: "r01-n01", status: "available" });
+  });
+
   it("GIVEN a node deleted by hand WHEN refreshed THEN it is gone from state; an import reads a node back", async () => {
     const imported = await p.srv.importResourceState({ typeName: T, id: `ironic:${state.machine_id}` });
     expect(imported.diagnostics).toEqual([]);

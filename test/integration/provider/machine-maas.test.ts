@@ -140,6 +140,23 @@ describe("rackform_machine on MAAS", () => {
     expect(await ml.maas.listMachines()).toEqual([]);
   });
 
+  it("GIVEN MAAS answering the enrolment with 503 (a region busy with a fleet) WHEN create THEN it looks again and enrolls once more: one Ready machine", async () => {
+    const from = ml.lab.backends!.maas.requests.length;
+    const fault = ml.lab.world.faults.add({ kind: "http-status", service: "maas", status: 503, method: "POST", count: 1 });
+    try {
+      const a = await apply(p.srv, machineConfig(ml, "r01-n04", "maas"));
+      expect(lines(a.diagnostics)).toBe("");
+      expect(a.newState).toMatchObject({ name: "r01-n04", status: "Ready" });
+      expect(await machinesNamed("r01-n04")).toHaveLength(1);
+      const posts = ml.lab.backends!.maas.requests.slice(from).filter((r) => r.method === "POST");
+      expect(posts[0].status).toBe(503);
+      expect(posts.filter((r) => r.path.endsWith("/machines/")).length).toBe(2);
+      expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+    } finally {
+      ml.lab.world.faults.remove(fault.id);
+    }
+  });
+
   it("fails a MAC that another machine already has, pointing at macs", async () => {
     const a = await apply(p.srv, machineConfig(ml, "r01-n01", "maas"));
     expect(lines(a.diagnostics)).toBe("");
