@@ -6,17 +6,15 @@
  * refused, a malformed answer, a configuration error) stays an error: it needs a fix, and a plan must say so.
  */
 import { isClientError } from "../clients/errors.js";
+import { isPassingFailure } from "../clients/http/index.js";
 import type { Diagnostics, ObjectValue, Value } from "../framework/index.js";
 import { OperationTimeoutError } from "./timeouts.js";
 
 /** Whether a read's failure may pass by itself (the next plan reads again). */
 export function isTransientReadError(e: unknown): boolean {
-  if (e instanceof OperationTimeoutError) return true;
-  if (!isClientError(e)) return false;
-  if (e.code === "RACKFORM_ERR_HTTP_CONNECT" || e.code === "RACKFORM_ERR_HTTP_TIMEOUT") return true;
-  if (e.code === "RACKFORM_ERR_SLURM_UNAVAILABLE") return true;
-  const status = (e as { status?: number }).status;
-  return typeof status === "number" && (status >= 500 || status === 429);
+  return (
+    e instanceof OperationTimeoutError || isClientError(e, "RACKFORM_ERR_SLURM_UNAVAILABLE") || isPassingFailure(e)
+  );
 }
 
 /**

@@ -8,7 +8,14 @@ export {
   type HttpResponse,
   type HttpStream,
 } from "./core.js";
-export { nextPollMs, type PollPace, type PollSpec } from "./poll.js";
+export {
+  isPassingFailure,
+  nextPollMs,
+  PASSING_FAILURES_LIMIT_MS,
+  PollFailures,
+  type PollPace,
+  type PollSpec,
+} from "./poll.js";
 export { backoffMs, IDEMPOTENT_METHODS, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry.js";
 export { mapLimit, Semaphore } from "./semaphore.js";
 export { SharedList, type SharedListOptions } from "./shared-list.js";

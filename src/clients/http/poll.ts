@@ -5,6 +5,8 @@
  * every 30 s, and is noticed at most ~1/8 of its own duration (or the ceiling) after it ends.
  */
 
+import { isClientError } from "../errors.js";
+
 /** How a wait spaces its polls. */
 export interface PollPace {
   /** The shortest interval (the first polls of a step). */
@@ -26,4 +28,43 @@ export function nextPollMs(spec: PollSpec, elapsedMs: number, random: () => numb
   const base = Math.min(spec.maxMs, Math.max(spec.minMs, elapsedMs * (spec.fraction ?? 0.125)));
   const jitter = spec.jitter ?? 0.2;
   return Math.max(1, Math.round(base * (1 + jitter * (2 * random() - 1))));
+}
+
+/**
+ * Whether a failed request may pass by itself: no answer in time, a connection refused or dropped, or a 5xx/429 that
+ * outlasted the core's own retries. A region or API busy with a fleet's waits answers late; a refused credential or a
+ * malformed answer does not pass.
+ */
+export function isPassingFailure(e: unknown): boolean {
+  if (!isClientError(e)) return false;
+  if (e.code === "RACKFORM_ERR_HTTP_TIMEOUT" || e.code === "RACKFORM_ERR_HTTP_CONNECT") return true;
+  const status = (e as { status?: number }).status;
+  return typeof status === "number" && (status >= 500 || status === 429);
+}
+
+/** How long a wait polls through passing failures in a row before it gives up with the last one. */
+export const PASSING_FAILURES_LIMIT_MS = 300_000;
+
+/**
+ * A wait's record of failed polls: a passing failure is survived (the wait polls again at its pace) until failures in
+ * a row have lasted `limitMs` or the wait's deadline is reached; any other failure ends the wait at once.
+ */
+export class PollFailures {
+  private since: number | undefined;
+  constructor(
+    private readonly now: () => number,
+    private readonly limitMs = PASSING_FAILURES_LIMIT_MS,
+  ) {}
+
+  /** A poll answered. */
+  ok(): void {
+    this.since = undefined;
+  }
+
+  /** A poll failed with `e`: returns when the wait may poll again, throws `e` otherwise. */
+  failed(e: unknown, deadline: number): void {
+    const t = this.now();
+    this.since ??= t;
+    if (!isPassingFailure(e) || t - this.since >= this.limitMs || t >= deadline) throw e;
+  }
 }

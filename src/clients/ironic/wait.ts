@@ -1,6 +1,6 @@
 /** Polling a node until it settles in a wanted provision state, failing fast with Ironic's last_error. */
 import { abortedError } from "../http/failures.js";
-import { nextPollMs, type PollSpec } from "../http/poll.js";
+import { nextPollMs, PollFailures, type PollSpec } from "../http/poll.js";
 import { abortableSleep } from "../http/retry.js";
 import type { Redactor } from "../redact.js";
 import { IronicError } from "./errors.js";
@@ -54,9 +54,27 @@ export async function waitForProvisionState(
   const pace = opts.pollMs ?? { minMs: 2_000, maxMs: 30_000 };
   let seen = "";
   let settledElsewhere = 0;
+  const failures = new PollFailures(now);
+  const pause = async () => {
+    try {
+      const ms = Math.min(nextPollMs(pace, now() - start), Math.max(0, deadline - now()));
+      await (deps.sleep ?? abortableSleep)(ms, opts.signal);
+    } catch (e) {
+      throw abortedError(deps.redactor, { method: "GET", url: `node ${id}` }, e);
+    }
+  };
   for (;;) {
     if (opts.signal?.aborted) throw abortedError(deps.redactor, { method: "GET", url: `node ${id}` });
-    const n = await deps.read(id, opts.signal);
+    let n: IronicNode;
+    try {
+      n = await deps.read(id, opts.signal);
+      failures.ok();
+    } catch (e) {
+      // An API busy with a fleet's waits may not answer one poll: the wait goes on (PollFailures says how long).
+      failures.failed(e, deadline);
+      await pause();
+      continue;
+    }
     const key = `${n.provisionState}>${n.targetProvisionState}`;
     if (key !== seen) {
       seen = key;
@@ -79,12 +97,7 @@ export async function waitForProvisionState(
         ),
       );
     }
-    try {
-      const ms = Math.min(nextPollMs(pace, now() - start), Math.max(0, deadline - now()));
-      await (deps.sleep ?? abortableSleep)(ms, opts.signal);
-    } catch (e) {
-      throw abortedError(deps.redactor, { method: "GET", url: `node ${id}` }, e);
-    }
+    await pause();
   }
 }
 

@@ -1,6 +1,6 @@
 /** Polling a machine until it reaches a wanted status, failing fast on a failure status with MAAS's own words. */
 import { abortedError } from "../http/failures.js";
-import { nextPollMs, type PollSpec } from "../http/poll.js";
+import { nextPollMs, PollFailures, type PollSpec } from "../http/poll.js";
 import { abortableSleep } from "../http/retry.js";
 import type { Redactor } from "../redact.js";
 import { MaasError } from "./errors.js";
@@ -57,9 +57,26 @@ export async function waitForStatus(
   const pace = opts.pollMs ?? { minMs: 2_000, maxMs: 30_000 };
   const wantText = [...want].map(statusLabel).join(" or ");
   let seen = "";
+  const failures = new PollFailures(now);
+  const pause = async () => {
+    try {
+      await sleep(Math.min(nextPollMs(pace, now() - start), Math.max(0, deadline - now())), opts.signal);
+    } catch (e) {
+      throw abortedError(deps.redactor, { method: "GET", url: `machine ${systemId}` }, e);
+    }
+  };
   for (;;) {
     if (opts.signal?.aborted) throw abortedError(deps.redactor, { method: "GET", url: `machine ${systemId}` });
-    const m = await deps.read(systemId);
+    let m: MaasMachine;
+    try {
+      m = await deps.read(systemId);
+      failures.ok();
+    } catch (e) {
+      // A region busy with a fleet's waits may not answer one poll: the wait goes on (PollFailures says how long).
+      failures.failed(e, deadline);
+      await pause();
+      continue;
+    }
     const key = `${m.status}\n${m.statusMessage}`;
     if (key !== seen) {
       seen = key;
@@ -78,11 +95,7 @@ export async function waitForStatus(
         ),
       );
     }
-    try {
-      await sleep(Math.min(nextPollMs(pace, now() - start), Math.max(0, deadline - now())), opts.signal);
-    } catch (e) {
-      throw abortedError(deps.redactor, { method: "GET", url: `machine ${systemId}` }, e);
-    }
+    await pause();
   }
 }
 
