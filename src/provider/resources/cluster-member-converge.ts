@@ -3,6 +3,7 @@
  * the node's registration (or bring back a node deleted by hand), then join it — with its diagnostics.
  */
 import { isClientError } from "../../clients/errors.js";
+import { abortableSleep } from "../../clients/http/retry.js";
 import {
   type Context,
   type Diagnostics,
@@ -99,21 +100,6 @@ function joinSpec(plan: ObjectValue, prior: ObjectValue | null): JoinSpec {
   };
 }
 
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 export const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
 
 /** Waits for registration (create only), then joins; the state, or undefined after a diagnostic. */
@@ -144,7 +130,7 @@ export async function converge(
         lastSeen = await ops.lookup(node, true);
         if (lastSeen?.registered) phase = "join";
         else if (!wait) throw new OperationTimeoutError(what(plan), 0, op);
-        else await sleep(pollMs, signal);
+        else await abortableSleep(pollMs, signal);
       }
       ctx.log.info("joining the scheduler", { scheduler: ops.kind, node });
       // slurmctld may set a just-resumed node DOWN again ("Not responding": its slurmd re-registered or missed a
@@ -156,7 +142,7 @@ export async function converge(
           if (!isClientError(e, "RACKFORM_ERR_SLURM_REJECTED")) throw e;
           rejected = e;
           ctx.log.warn("the scheduler did not admit the node yet; retrying", { node, error: (e as Error).message });
-          await sleep(pollMs, signal);
+          await abortableSleep(pollMs, signal);
         }
       }
     });
