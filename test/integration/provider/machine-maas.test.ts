@@ -142,7 +142,13 @@ describe("rackform_machine on MAAS", () => {
 
   it("GIVEN MAAS answering the enrolment with 503 (a region busy with a fleet) WHEN create THEN it looks again and enrolls once more: one Ready machine", async () => {
     const from = ml.lab.backends!.maas.requests.length;
-    const fault = ml.lab.world.faults.add({ kind: "http-status", service: "maas", status: 503, method: "POST", count: 1 });
+    const fault = ml.lab.world.faults.add({
+      kind: "http-status",
+      service: "maas",
+      status: 503,
+      method: "POST",
+      count: 1,
+    });
     try {
       const a = await apply(p.srv, machineConfig(ml, "r01-n04", "maas"));
       expect(lines(a.diagnostics)).toBe("");

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { HttpStatusError, HttpTimeoutError, RackformClientError } from "../../../src/clients/errors.js";
 import { PollFailures } from "../../../src/clients/http/poll.js";
-import { waitForProvisionState } from "../../../src/clients/ironic/wait.js";
 import type { IronicNode } from "../../../src/clients/ironic/types.js";
+import { waitForProvisionState } from "../../../src/clients/ironic/wait.js";
 import { Redactor } from "../../../src/clients/redact.js";
 
 const timeout = () => new HttpTimeoutError("no response headers within 30000 ms", "headers", { method: "GET" });
