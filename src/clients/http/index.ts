@@ -11,7 +11,6 @@ export {
 export {
   isPassingFailure,
   nextPollMs,
-  PASSING_FAILURES_LIMIT_MS,
   PollFailures,
   type PollPace,
   type PollSpec,

@@ -37,7 +37,6 @@
  * very payloads re-read, still 5 requests while the firmware is unchanged. No fingerprint, a BMC without `$expand`, a
  * non-conformant node: everything is read, as before.
  */
-
 import type { PollSpec } from "../../clients/http/poll.js";
 import type { RedfishClient, RefreshFingerprint } from "../../clients/redfish/index.js";
 import {

@@ -1,4 +1,5 @@
 import { isClientError } from "../../clients/errors.js";
+import { isPassingFailure } from "../../clients/http/poll.js";
 import { abortableSleep } from "../../clients/http/retry.js";
 import {
   type Context,
@@ -145,14 +146,9 @@ async function adoptOrEnroll(
 /** How long a lost enrolment is given to land before the look-up that decides whether to enroll again. */
 const ENROLL_RECHECK_MS = 5_000;
 
-/** A write whose answer never came (timeout, dropped connection) or came as a 5xx: it may have taken effect. */
-function answerLost(e: unknown): boolean {
-  if (!isClientError(e)) return false;
-  if (["RACKFORM_ERR_MAAS_OUTCOME_UNKNOWN", "RACKFORM_ERR_HTTP_TIMEOUT", "RACKFORM_ERR_HTTP_CONNECT"].includes(e.code))
-    return true;
-  const status = (e as { status?: number }).status;
-  return typeof status === "number" && status >= 500;
-}
+/** A write whose answer never came (timeout, dropped connection, MAAS's outcome unknown) or came as 5xx/429. */
+const answerLost = (e: unknown): boolean =>
+  isClientError(e, "RACKFORM_ERR_MAAS_OUTCOME_UNKNOWN") || isPassingFailure(e);
 
 /** Commissions; a failure keeps the machine with its evidence and returns a known state the engine records tainted. */
 async function commissionOrTaint(
