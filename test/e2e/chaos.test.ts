@@ -5,8 +5,8 @@
  * cleared, one apply must converge and the next plan must be empty. Every invariant is checked after every step from
  * the lab's records and the engine's state; a violation names the seed, the step and the replay command.
  *
- * Each engine runs one seed to stay within the suite's budget (a seed is ~2 minutes on a
- * loaded 2-core machine); `npm run chaos` covers the other pairs at 64 nodes. The seeds are fixed: a seed that once
+ * Three runs stay within the suite's budget (a seed is 1–2 minutes on a loaded 2-core machine): seed 1501 (MAAS) under
+ * each engine and seed 1503 (Ironic) under OpenTofu; `npm run chaos` covers the other pairs at 64 nodes. The seeds are fixed: a seed that once
  * found a violation stays here as its regression case.
  */
 import { describe, expect, it } from "vitest";
@@ -15,10 +15,11 @@ import { ENGINES } from "../support/engines.js";
 
 const SET = [
   { seed: 1501, backend: "maas", engine: "terraform" },
-  // Seed 1503 (Ironic under OpenTofu) found a healthy node failing Ironic inspection with ECONNRESET from its BMC
-  // (intermittent, not yet explained): replay with `npm run chaos -- --seed 1503 --nodes 16 --backend ironic
-  // --engine tofu --kills 2`; it returns here once fixed.
   { seed: 1501, backend: "maas", engine: "tofu" },
+  // Seed 1503 once found a healthy node failing Ironic inspection with ECONNRESET from its BMC, on a machine loaded by
+  // other runs. It has passed every run since refreshes and waits ride out passing failures (4 in a row, both
+  // engines), though that reset itself was never reproduced; it stays here as Ironic's case.
+  { seed: 1503, backend: "ironic", engine: "tofu" },
 ] as const;
 
 describe.each(SET.filter((s) => ENGINES.includes(s.engine)))("chaos seed $seed: $backend under $engine", (s) => {

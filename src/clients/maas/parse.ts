@@ -84,6 +84,10 @@ export function parseMachine(j: unknown): MaasMachine {
     pool: nameOf(j.pool),
     zone: nameOf(j.zone),
     locked: typeof j.locked === "boolean" ? j.locked : undefined,
+    testing:
+      typeof j.current_testing_result_id === "number"
+        ? { resultId: j.current_testing_result_id, status: num(j.testing_status) ?? -1 }
+        : undefined,
     raw: j,
   };
 }

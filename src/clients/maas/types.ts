@@ -46,6 +46,11 @@ export interface MaasMachine {
   readonly pool?: string;
   readonly zone?: string;
   readonly locked?: boolean;
+  /**
+   * The machine's current testing script set (`current_testing_result_id`) and its summary status (`testing_status`,
+   * SCRIPT_STATUS: 0 pending, 1 running, 2 passed, 3 failed, …); absent when the machine was never tested.
+   */
+  readonly testing?: { readonly resultId: number; readonly status: number };
   readonly raw: Readonly<Record<string, unknown>>;
 }
 

@@ -91,6 +91,12 @@ export interface MachineFacts {
   readonly image?: string;
   /** Ironic: the deploy (IPA) kernel and ramdisk the node's driver_info names, when it names both. */
   readonly deployImages?: { readonly kernel: string; readonly ramdisk: string };
+  /**
+   * A mark of the machine's test results that changes whenever they may have (MAAS: the current testing script set
+   * and its settled status); undefined when the backend has none or a test is still running. An unchanged mark lets
+   * a refresh keep the gate's evidence it read before instead of reading the results again.
+   */
+  readonly testsMark?: string;
 }
 
 /** The golden image to deploy, and how each backend names it. */

@@ -5,6 +5,7 @@ import {
   getNumber,
   getString,
   type ObjectValue,
+  type PrivateState,
   parseDuration,
   path,
   type Resource,
@@ -40,7 +41,36 @@ function withEvidence(s: ObjectValue, id: string, passed: boolean, e?: Acceptanc
   };
 }
 
-async function create(ctx: Context, data: ProviderData, plan: ObjectValue, diags: Diagnostics) {
+/** The state with the evidence `st` recorded (a read that found no new evidence). */
+function keepEvidence(base: ObjectValue, st: ObjectValue, id: string, passed: boolean): ObjectValue {
+  return {
+    ...base,
+    id,
+    passed,
+    gpu_count: st.gpu_count ?? null,
+    busbw_gbps: st.busbw_gbps ?? null,
+    evidence: st.evidence ?? null,
+  };
+}
+
+/** Private state: the test results' mark at the last full read, and that read's verdict (null: no evidence). */
+const PRIVATE_SEEN = "tests_seen";
+
+function seenIn(priv: PrivateState): { mark: string; verdict: boolean | null } | undefined {
+  const v = priv[PRIVATE_SEEN];
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  const { mark, verdict } = v as { mark?: unknown; verdict?: unknown };
+  if (typeof mark !== "string" || (typeof verdict !== "boolean" && verdict !== null)) return undefined;
+  return { mark, verdict };
+}
+
+/** Records the mark and verdict of a full read; a backend without a mark (or a test still running) records none. */
+function remember(priv: PrivateState, mark: string | undefined, verdict: boolean | null): void {
+  if (mark === undefined) delete priv[PRIVATE_SEEN];
+  else priv[PRIVATE_SEEN] = { mark, verdict };
+}
+
+async function create(ctx: Context, data: ProviderData, plan: ObjectValue, diags: Diagnostics, priv: PrivateState) {
   const m = parseMachineId(getString(plan, "machine_id") ?? "");
   if (!m) {
     diags.error("Invalid machine_id", 'Expected a rackform_machine id such as "maas:4y3h7n".', path("machine_id"));
@@ -55,6 +85,8 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, diags
     return await bounded(ctx, ms, "create", `running the acceptance gate on ${m.id}`, async (signal) => {
       const run = await b.runAcceptance(m.id, { params, log, signal });
       const verdict = run.evidence ? judge(run.evidence, thresholdsOf(plan)) : undefined;
+      // The run's own test record: the next refresh need not read the evidence again while it stands.
+      remember(priv, run.outcome.facts.testsMark, verdict ? verdict.passed : null);
       if (verdict?.passed) {
         if (run.outcome.kind === "failed") {
           diags.warning(
@@ -112,13 +144,18 @@ function messageOf(o: { readonly kind: string; readonly message?: string; readon
 export function acceptanceResource(): Resource {
   const slot = providerDataSlot("rackform_acceptance");
   const need = slot.get;
-  /** passed and the measured values as the backend reports them now, for read and update. */
+  /**
+   * passed and the measured values as the backend reports them now, for read and update. `seen` is what the last
+   * full read recorded in private state: when the machine's test results carry the same mark, the gate's evidence
+   * cannot have changed and is not read again (one request a node less in every plan).
+   */
   async function refresh(
     ctx: Context,
     st: ObjectValue,
     base: ObjectValue,
     ms: number,
     diags: Diagnostics,
+    priv: PrivateState,
     hold?: { state: Value; diagnostics: Diagnostics },
   ) {
     const m = parseMachineId(getString(st, "machine_id") ?? "");
@@ -126,21 +163,23 @@ export function acceptanceResource(): Resource {
       diags.error("Invalid machine_id in state", `Got ${JSON.stringify(st.machine_id)}.`);
       return undefined;
     }
+    const seen = hold ? seenIn(priv) : undefined;
     try {
       const b = backendFor(need(), m.backend);
       return await bounded(ctx, ms, "read", `re-checking ${m.id}`, async (signal) => {
         const f = await b.read(m.id, signal);
         if (!f) return null;
+        const healthy = !UNHEALTHY.has(f.state);
+        if (seen && f.testsMark === seen.mark) {
+          const passed = healthy && (seen.verdict ?? getBool(st, "passed") === true);
+          return keepEvidence(base, st, `${m.backend}:${m.id}`, passed);
+        }
         const e = await b.lastAcceptance(m.id, signal);
         const v = e ? judge(e, thresholdsOf(base)) : undefined;
-        const passed = !UNHEALTHY.has(f.state) && (v ? v.passed : getBool(st, "passed") === true);
+        remember(priv, f.testsMark, v ? v.passed : null);
+        const passed = healthy && (v ? v.passed : getBool(st, "passed") === true);
         if (e) return withEvidence(base, `${m.backend}:${m.id}`, passed, e, v);
-        const keep = {
-          gpu_count: st.gpu_count ?? null,
-          busbw_gbps: st.busbw_gbps ?? null,
-          evidence: st.evidence ?? null,
-        };
-        return { ...base, id: `${m.backend}:${m.id}`, passed, ...keep };
+        return keepEvidence(base, st, `${m.backend}:${m.id}`, passed);
       });
     } catch (e) {
       // A read that failed for a passing reason keeps the recorded verdict (hold is the read's response).
@@ -169,7 +208,7 @@ export function acceptanceResource(): Resource {
     },
 
     async create(req, resp) {
-      const s = await create(req.context, need(), req.plan, resp.diagnostics);
+      const s = await create(req.context, need(), req.plan, resp.diagnostics, resp.private);
       if (s) resp.state = s;
       // A quarantined node will not rejoin in this run: its drain slot goes to the next node.
       if (resp.diagnostics.hasError()) {
@@ -180,14 +219,14 @@ export function acceptanceResource(): Resource {
     async update(req, resp) {
       // Every threshold re-runs the gate; an update records timeouts (or the thresholds first seen after an import).
       const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
-      const s = await refresh(req.context, req.state, req.plan, ms, resp.diagnostics);
+      const s = await refresh(req.context, req.state, req.plan, ms, resp.diagnostics, resp.private);
       if (s === null) resp.diagnostics.error("Machine not found", "The machine no longer exists in its backend.");
       else if (s) resp.state = s;
     },
 
     async read(req, resp) {
       const ms = timeoutMs(req.state, "read", DEFAULT_TIMEOUT_MS.read);
-      const s = await refresh(req.context, req.state, req.state, ms, resp.diagnostics, resp);
+      const s = await refresh(req.context, req.state, req.state, ms, resp.diagnostics, resp.private, resp);
       if (s !== undefined) resp.state = s;
     },
 

@@ -95,6 +95,36 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
     expect(again.plannedState).toEqual(state);
   });
 
+  it("GIVEN an unchanged test record WHEN refreshed again THEN the evidence is not read again; a new test run is read", async () => {
+    const maasResults = () =>
+      ml.lab.backends!.maas.requests.filter((r) => r.method === "GET" && r.path.endsWith("/results/")).length;
+    const first = await read(state);
+    expect(lines(first.diagnostics)).toBe("");
+    expect(first.newState).toEqual(state);
+    const before = maasResults();
+    const second = await p.srv.readResource({ typeName: A, currentState: state, private: first.private });
+    expect(lines(second.diagnostics)).toBe("");
+    expect(second.newState).toEqual(state);
+    // MAAS marks its results (current_testing_result_id + testing_status): unchanged, the evidence is not read again.
+    // Ironic has no such mark: every refresh reads the gate's result (from the node it lists anyway).
+    expect(maasResults() - before).toBe(0);
+    if (backend !== "maas") return;
+    // GIVEN the machine is tested again by hand, failing the gate (a new testing set) THEN the refresh reads it
+    const raw = machineId.replace(/^\w+:/, "");
+    const f = ml.lab.world.faults.add({ kind: "marginal-nccl", node: good, value: 300 });
+    try {
+      await ml.maas.test(raw, { testingScripts: ["rackform-acceptance"] });
+      for (let i = 0; i < 200 && (await ml.maas.getMachine(raw)).statusName === "Testing"; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const third = await p.srv.readResource({ typeName: A, currentState: state, private: second.private });
+      expect(lines(third.diagnostics)).toBe("");
+      expect(maasResults() - before).toBe(1);
+      expect(third.newState).toMatchObject({ passed: false, busbw_gbps: 300 });
+    } finally {
+      ml.lab.world.faults.remove(f.id);
+    }
+  });
+
   it("GIVEN a new threshold WHEN plan THEN the gate must run again", async () => {
     const pl = await plan(p.srv, gate(machineId, { dcgm_level: 4 }), state);
     expect(replacePaths(pl)).toEqual(["dcgm_level"]);
