@@ -6,8 +6,8 @@
  * the lab's records and the engine's state; a violation names the seed, the step and the replay command.
  *
  * Three runs stay within the suite's budget (a seed is 1–2 minutes on a loaded 2-core machine): seed 1501 (MAAS) under
- * each engine and seed 1503 (Ironic) under OpenTofu; `npm run chaos` covers the other pairs at 64 nodes. The seeds are fixed: a seed that once
- * found a violation stays here as its regression case.
+ * each engine and seed 1503 (Ironic) under OpenTofu; `npm run chaos` covers the other pairs at 64 nodes. The seeds are
+ * fixed: a seed that once found a violation stays here as its regression case.
  */
 import { describe, expect, it } from "vitest";
 import { replayCommand, runChaos } from "../chaos/run.js";

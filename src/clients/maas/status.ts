@@ -89,6 +89,15 @@ export const MAAS_SCRIPT_FAILED_STATUSES: ReadonlySet<number> = new Set([
   MAAS_SCRIPT_STATUS.FAILED_APPLYING_NETCONF,
 ]);
 
+/** Script result statuses after which a result no longer changes (not pending, running, installing or applying). */
+export const MAAS_SCRIPT_SETTLED_STATUSES: ReadonlySet<number> = new Set([
+  MAAS_SCRIPT_STATUS.PASSED,
+  MAAS_SCRIPT_STATUS.DEGRADED,
+  MAAS_SCRIPT_STATUS.ABORTED,
+  MAAS_SCRIPT_STATUS.SKIPPED,
+  ...MAAS_SCRIPT_FAILED_STATUSES,
+]);
+
 /** The id of a status given as id, enum name ("READY") or label ("Ready"); undefined when unknown. */
 export function statusId(s: number | string): number | undefined {
   if (typeof s === "number") return s in MAAS_STATUS_LABELS ? s : undefined;

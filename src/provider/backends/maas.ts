@@ -9,6 +9,7 @@ import type { PollSpec } from "../../clients/http/poll.js";
 import { SharedList } from "../../clients/http/shared-list.js";
 import {
   MAAS_FAILED_STATUSES,
+  MAAS_SCRIPT_SETTLED_STATUSES,
   MAAS_STATUS,
   type MaasBootResource,
   type MaasClient,
@@ -107,12 +108,6 @@ const STOP_WAITING = [...MAAS_FAILED_STATUSES, MAAS_STATUS.BROKEN];
 // stopping first with its 30-minute default.
 const FOREVER_MS = 30 * 86_400_000;
 
-/**
- * SCRIPT_STATUS values after which a testing set's results no longer change: passed, failed, timed out, aborted,
- * degraded, failed installing, skipped, failed applying netconf (not pending, running, installing or applying).
- */
-const SETTLED_TESTING = new Set([2, 3, 4, 5, 6, 8, 9, 11]);
-
 function facts(m: MaasMachine): MachineFacts {
   return {
     id: m.systemId,
@@ -124,7 +119,9 @@ function facts(m: MaasMachine): MachineFacts {
     power: m.powerState === "on" || m.powerState === "off" ? m.powerState : "unknown",
     image: m.osystem ? `${m.osystem}/${m.distroSeries}` : "",
     testsMark:
-      m.testing && SETTLED_TESTING.has(m.testing.status) ? `${m.testing.resultId}:${m.testing.status}` : undefined,
+      m.testing && MAAS_SCRIPT_SETTLED_STATUSES.has(m.testing.status)
+        ? `${m.testing.resultId}:${m.testing.status}`
+        : undefined,
   };
 }
 

@@ -101,14 +101,18 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
     const first = await read(state);
     expect(lines(first.diagnostics)).toBe("");
     expect(first.newState).toEqual(state);
+    if (backend === "ironic") {
+      // Ironic has no mark of its test records: nothing is kept, so every refresh reads the gate's result (from the
+      // node it lists anyway).
+      expect(first.private.length).toBe(0);
+      return;
+    }
     const before = maasResults();
     const second = await p.srv.readResource({ typeName: A, currentState: state, private: first.private });
     expect(lines(second.diagnostics)).toBe("");
     expect(second.newState).toEqual(state);
     // MAAS marks its results (current_testing_result_id + testing_status): unchanged, the evidence is not read again.
-    // Ironic has no such mark: every refresh reads the gate's result (from the node it lists anyway).
     expect(maasResults() - before).toBe(0);
-    if (backend !== "maas") return;
     // GIVEN the machine is tested again by hand, failing the gate (a new testing set) THEN the refresh reads it
     const raw = machineId.replace(/^\w+:/, "");
     const f = ml.lab.world.faults.add({ kind: "marginal-nccl", node: good, value: 300 });
