@@ -1,5 +1,7 @@
 /** TLS settings of the HTTP core: which CAs to trust, and whether verification is (explicitly) off. */
+import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createSecureContext, type SecureContext } from "node:tls";
 import { ClientConfigError } from "../errors.js";
 import { errorCode } from "./retry.js";
 
@@ -11,15 +13,35 @@ export interface TlsOptions {
   readonly insecure?: boolean;
 }
 
-/** Connect options for undici derived from TlsOptions. */
+/**
+ * Connect options for undici derived from TlsOptions. The secure context is built once per CA bundle and shared by
+ * every connection: handing `ca` to each connect would parse the bundle into a new context per connection, the
+ * largest part of a TLS connection's CPU on a fleet's BMCs.
+ */
 export interface ResolvedTls {
-  readonly ca?: string;
+  readonly secureContext: SecureContext;
   readonly rejectUnauthorized: boolean;
+}
+
+const PEM_CERT = /-----BEGIN CERTIFICATE-----[^-]*-----END CERTIFICATE-----/g;
+const contexts = new Map<string, SecureContext>();
+
+/** One secure context per CA bundle text ("" is the Node.js root store), kept for the process. */
+function contextFor(pem: string): SecureContext {
+  let ctx = contexts.get(pem);
+  if (!ctx) {
+    // OpenSSL skips a damaged certificate in `ca` without a word; parse each one so a damaged bundle is named now.
+    for (const block of pem.match(PEM_CERT) ?? []) new X509Certificate(block);
+    ctx = pem === "" ? createSecureContext() : createSecureContext({ ca: pem });
+    contexts.set(pem, ctx);
+  }
+  return ctx;
 }
 
 /** Reads the CA bundle (PEM text or a file path) and checks it holds at least one certificate. */
 export function resolveTls(opts: TlsOptions = {}): ResolvedTls {
-  if (opts.ca === undefined || opts.ca === "") return { rejectUnauthorized: !opts.insecure };
+  if (opts.ca === undefined || opts.ca === "")
+    return { secureContext: contextFor(""), rejectUnauthorized: !opts.insecure };
   let pem = opts.ca;
   if (!pem.includes("-----BEGIN")) {
     try {
@@ -33,7 +55,13 @@ export function resolveTls(opts: TlsOptions = {}): ResolvedTls {
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
     throw new ClientConfigError("ca: the CA bundle contains no PEM certificate (expected -----BEGIN CERTIFICATE-----)");
   }
-  return { ca: pem, rejectUnauthorized: !opts.insecure };
+  try {
+    return { secureContext: contextFor(pem), rejectUnauthorized: !opts.insecure };
+  } catch (e) {
+    throw new ClientConfigError(
+      `ca: the CA bundle is not valid PEM (${errorCode(e) ?? "unparsable"}); pass the PEM text of the CA certificates`,
+    );
+  }
 }
 
 const TLS_CODES: ReadonlySet<string> = new Set([
