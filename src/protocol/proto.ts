@@ -1,13 +1,11 @@
-/** Loads the protocol's .proto files at run time (the build copies src/protocol/proto to dist/protocol/proto). */
-import { fileURLToPath } from "node:url";
+/**
+ * The protocol's service definitions, from the descriptor compiled out of src/protocol/proto/*.proto
+ * (descriptor.gen.ts, written by scripts/gen-descriptor.mjs): no .proto text is parsed at start, and the bundled
+ * executable needs no file beside it.
+ */
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
-
-/** Where the .proto files sit, next to this module. */
-export const PROTO_DIR = fileURLToPath(new URL("./proto/", import.meta.url));
-
-/** The proto files, relative to PROTO_DIR. */
-export const PROTO_FILES = ["tfplugin6.proto", "grpc_controller.proto", "grpc_stdio.proto", "health.proto"] as const;
+import { DESCRIPTOR } from "./descriptor.gen.js";
 
 /** Options shared by server and test clients: field names as in the .proto, enums as names, bytes as Buffers. */
 export const LOADER_OPTIONS: protoLoader.Options = {
@@ -17,7 +15,6 @@ export const LOADER_OPTIONS: protoLoader.Options = {
   bytes: Buffer,
   defaults: true,
   oneofs: true,
-  includeDirs: [PROTO_DIR],
 };
 
 /** The service definitions the plugin serves. */
@@ -40,14 +37,14 @@ let loaded: ProtocolServices | undefined;
 function at(root: grpc.GrpcObject, dotted: string): grpc.ServiceClientConstructor {
   let node: unknown = root;
   for (const part of dotted.split(".")) node = (node as Record<string, unknown>)[part];
-  if (typeof node !== "function") throw new Error(`proto service ${dotted} not found in ${PROTO_DIR}`);
+  if (typeof node !== "function") throw new Error(`proto service ${dotted} not found in the protocol descriptor`);
   return node as grpc.ServiceClientConstructor;
 }
 
 /** Loads (once) and returns the service definitions. */
 export function loadProtocol(): ProtocolServices {
   if (loaded) return loaded;
-  const def = protoLoader.loadSync([...PROTO_FILES], LOADER_OPTIONS);
+  const def = protoLoader.fromJSON(DESCRIPTOR as unknown as Parameters<typeof protoLoader.fromJSON>[0], LOADER_OPTIONS);
   const root = grpc.loadPackageDefinition(def);
   const clients = {
     Provider: at(root, "tfplugin6.Provider"),

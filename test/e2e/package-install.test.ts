@@ -41,10 +41,38 @@ async function ok(bin: string, args: readonly string[], cwd: string, env = npmEn
 }
 
 /** Packages a package's JS imports by bare specifier (not relative, not a Node builtin). */
+/** The provider executable bundled with its dependencies (scripts/bundle-provider.mjs): dist/main.js and its chunks. */
+function isBundle(file: string): boolean {
+  return file === "main.js" || file.startsWith("provider-chunks/");
+}
+
+/**
+ * What the bundled provider still loads from outside itself: its module imports, dynamic imports and the require()
+ * calls esbuild kept (as __require) — each must be Node's own module or one of its chunks.
+ */
+function bundleLoads(dir: string): string[] {
+  const out = new Set<string>();
+  for (const file of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    if (!file.endsWith(".js") || !isBundle(file)) continue;
+    const text = readFileSync(join(dir, file), "utf8");
+    const specs = [
+      ...text.matchAll(/^(?:import|export)\b[^"'\n]*?["']([^"']+)["']/gm),
+      ...text.matchAll(/\b(?:__require|import)\(\s*["']([^"']+)["']\s*\)/g),
+    ];
+    for (const m of specs) {
+      const spec = m[1];
+      if (spec.startsWith("./") || spec.startsWith("../") || spec.startsWith("node:") || builtinModules.includes(spec))
+        continue;
+      out.add(`${spec} (${file})`);
+    }
+  }
+  return [...out];
+}
+
 function importedPackages(dir: string): Map<string, string> {
   const found = new Map<string, string>();
   for (const file of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
-    if (!file.endsWith(".js")) continue;
+    if (!file.endsWith(".js") || isBundle(file)) continue;
     const text = readFileSync(join(dir, file), "utf8");
     for (const m of text.matchAll(
       /(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/gm,
@@ -142,7 +170,10 @@ describe("the packed packages installed in an app of its own", () => {
     const imported = importedPackages(join(modules, "rackform", "dist"));
     const undeclared = [...imported].filter(([name]) => !(name in cli.dependencies));
     expect(undeclared, "imported by the CLI/provider but not in its dependencies").toEqual([]);
-    expect(existsSync(join(modules, "rackform", "dist", "protocol", "proto", "tfplugin6.proto"))).toBe(true);
+    // The provider executable is one bundle that loads nothing but Node's own modules and its chunks.
+    expect(existsSync(join(modules, "rackform", "dist", "main.js"))).toBe(true);
+    expect(readdirSync(join(modules, "rackform", "dist", "provider-chunks")).length).toBeGreaterThan(0);
+    expect(bundleLoads(join(modules, "rackform", "dist")), "loaded by the provider bundle from outside it").toEqual([]);
 
     const lib = JSON.parse(readFileSync(join(modules, "@rackform", "constructs", "package.json"), "utf8"));
     expect(Object.keys(lib.peerDependencies).sort()).toEqual(["cdktf", "constructs"]);
