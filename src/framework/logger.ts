@@ -22,12 +22,26 @@ export interface Logger {
 export interface LoggerOptions {
   /** The @module field. @default "rackform" */
   readonly module?: string;
-  /** Lines below this level are dropped. @default "trace" (the engine filters by TF_LOG) */
-  readonly level?: LogLevel;
+  /** Lines below this level are dropped; "off" drops all. @default "trace" (the engine filters by TF_LOG) */
+  readonly level?: LogLevel | "off";
   /** Where a line (with its trailing newline) goes. @default process.stderr.write */
   readonly write?: (line: string) => void;
   /** Clock for @timestamp, injectable for tests. @default () => new Date() */
   readonly now?: () => Date;
+}
+
+/**
+ * The level the engine keeps of this provider's log, read as terraform-plugin-log reads it from the environment the
+ * engine passes on: TF_LOG_PROVIDER_RACKFORM, else TF_LOG_PROVIDER, else TF_LOG. None set (or OFF): the engine discards
+ * every line, so none is written — a fleet's apply logs thousands of progress lines. "JSON" and names the engine does
+ * not know mean trace, as in Terraform.
+ */
+export function engineLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel | "off" {
+  const raw = [env.TF_LOG_PROVIDER_RACKFORM, env.TF_LOG_PROVIDER, env.TF_LOG].find((v) => v !== undefined && v !== "");
+  if (raw === undefined) return "off";
+  const v = raw.trim().toLowerCase();
+  if (v === "off") return "off";
+  return v in ORDER ? (v as LogLevel) : "trace";
 }
 
 /**
@@ -41,7 +55,8 @@ export function hclogTime(d: Date): string {
 /** A logger writing one JSON object per line: {"@level","@message","@module","@timestamp",…fields}. */
 export function createLogger(opts: LoggerOptions = {}, base: LogFields = {}): Logger {
   const module = opts.module ?? "rackform";
-  const min = ORDER[opts.level ?? "trace"];
+  const level = opts.level ?? "trace";
+  const min = level === "off" ? Number.POSITIVE_INFINITY : ORDER[level];
   const write = opts.write ?? ((line: string) => process.stderr.write(line));
   const now = opts.now ?? (() => new Date());
   const emit = (level: LogLevel, message: string, fields?: LogFields) => {

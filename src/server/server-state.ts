@@ -2,7 +2,7 @@
 import { backgroundContext, type Context } from "../framework/context.js";
 import type { DataSource } from "../framework/data-source.js";
 import { type Diagnostic, type Diagnostics, errorDiag } from "../framework/diagnostics.js";
-import { createLogger, type Logger } from "../framework/logger.js";
+import { createLogger, engineLogLevel, type Logger } from "../framework/logger.js";
 import type { Provider } from "../framework/provider.js";
 import { redact } from "../framework/redact.js";
 import type { Resource } from "../framework/resource.js";
@@ -34,7 +34,7 @@ export class ServerState {
 
   constructor(
     readonly provider: Provider,
-    readonly log: Logger = createLogger({ module: provider.metadata.typeName }),
+    readonly log: Logger = createLogger({ module: provider.metadata.typeName, level: engineLogLevel() }),
   ) {
     this.register("resource", () => provider.resources(), this.resources);
     this.register("data source", () => provider.dataSources(), this.dataSources);

@@ -5,6 +5,7 @@ import {
   createLogger,
   decodePrivate,
   encodePrivate,
+  engineLogLevel,
   getNumber,
   getString,
   nullObject,
@@ -106,6 +107,18 @@ group("logger", () => {
     log.debug("hidden");
     log.error("shown");
     expect(lines.map((l) => JSON.parse(l)["@message"])).toEqual(["shown"]);
+  });
+  test("writes what the engine keeps: the level of TF_LOG_PROVIDER_RACKFORM, TF_LOG_PROVIDER or TF_LOG, else nothing", () => {
+    expect(engineLogLevel({})).toBe("off");
+    expect(engineLogLevel({ TF_LOG: "" })).toBe("off");
+    expect(engineLogLevel({ TF_LOG: "DEBUG" })).toBe("debug");
+    expect(engineLogLevel({ TF_LOG: "json" })).toBe("trace");
+    expect(engineLogLevel({ TF_LOG: "trace", TF_LOG_PROVIDER: "WARN" })).toBe("warn");
+    expect(engineLogLevel({ TF_LOG_PROVIDER: "WARN", TF_LOG_PROVIDER_RACKFORM: "off" })).toBe("off");
+    const lines: string[] = [];
+    const log = createLogger({ level: engineLogLevel({}), write: (l) => lines.push(l) });
+    log.error("not kept by the engine");
+    expect(lines).toEqual([]);
   });
 });
 
