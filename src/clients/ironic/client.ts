@@ -5,7 +5,7 @@
 import { ClientConfigError } from "../errors.js";
 import { CONTROLLER_CONCURRENCY, HttpCore, type HttpCoreOptions } from "../http/core.js";
 import { abortedError } from "../http/failures.js";
-import { nextPollMs, type PollSpec } from "../http/poll.js";
+import { nextPollMs, type PollSpec, StepDurations } from "../http/poll.js";
 import { abortableSleep } from "../http/retry.js";
 import { safeUrl } from "../redact.js";
 import { IronicError } from "./errors.js";
@@ -85,6 +85,8 @@ export class IronicClient {
   /** The batched node and port reader shared by every caller of this client (refreshes of many nodes). */
   readonly nodes: NodeCache;
   private readonly core: HttpCore;
+  /** How long each kind of step took for this client's nodes, so waits poll densely around it. */
+  private readonly steps = new StepDurations();
   private readonly ownsCore: boolean;
   private readonly t: IronicTransport;
 
@@ -250,7 +252,12 @@ export class IronicClient {
       mark = this.nodes.mark();
       return n;
     };
-    return waitForProvisionState({ read, redactor: this.core.redactor, ...this.opts.clock }, id, target, o);
+    return waitForProvisionState(
+      { read, redactor: this.core.redactor, steps: this.steps, ...this.opts.clock },
+      id,
+      target,
+      o,
+    );
   }
 
   /** Requests a power change (202: the conductor applies it). */

@@ -1,6 +1,6 @@
 /** Polling a node until it settles in a wanted provision state, failing fast with Ironic's last_error. */
 import { abortedError } from "../http/failures.js";
-import { nextPollMs, PollFailures, type PollSpec } from "../http/poll.js";
+import { nextPollMs, PollFailures, type PollSpec, type StepDurations } from "../http/poll.js";
 import { abortableSleep } from "../http/retry.js";
 import type { Redactor } from "../redact.js";
 import { IronicError } from "./errors.js";
@@ -37,6 +37,8 @@ export interface ProvisionWaitDeps {
   readonly redactor: Redactor;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How long the same step took for other nodes of this client: its polls are dense around that (http/poll.ts). */
+  readonly steps?: StepDurations;
 }
 
 /** Resolves once `provision_state` is `target` with no transition pending; rejects with a typed IronicError otherwise. */
@@ -54,10 +56,13 @@ export async function waitForProvisionState(
   const pace = opts.pollMs ?? { minMs: 2_000, maxMs: 30_000 };
   let seen = "";
   let settledElsewhere = 0;
+  // The step's kind: the state the node was first seen in, and the target.
+  let kind: string | undefined;
   const failures = new PollFailures(now);
   const pause = async () => {
     try {
-      const ms = Math.min(nextPollMs(pace, now() - start), Math.max(0, deadline - now()));
+      const expected = kind === undefined ? undefined : deps.steps?.expectedMs(kind);
+      const ms = Math.min(nextPollMs(pace, now() - start, Math.random, expected), Math.max(0, deadline - now()));
       await (deps.sleep ?? abortableSleep)(ms, opts.signal);
     } catch (e) {
       throw abortedError(deps.redactor, { method: "GET", url: `node ${id}` }, e);
@@ -81,7 +86,11 @@ export async function waitForProvisionState(
       opts.onProgress?.(n);
     }
     const settled = !n.targetProvisionState;
-    if (n.provisionState === target && settled) return n;
+    if (n.provisionState === target && settled) {
+      if (kind !== undefined) deps.steps?.record(kind, now() - start);
+      return n;
+    }
+    kind ??= `${n.provisionState}>${target}`;
     if (n.provisionState && failed.has(n.provisionState)) throw fail(deps, n, target, `entered ${n.provisionState}`);
     // A failed verify/manage or an aborted transition settles back in a stable state (e.g. enroll) with last_error.
     settledElsewhere = settled ? settledElsewhere + 1 : 0;

@@ -4,6 +4,7 @@
  */
 import { ClientConfigError } from "../errors.js";
 import { CONTROLLER_CONCURRENCY, HttpCore, type HttpCoreOptions } from "../http/core.js";
+import { StepDurations } from "../http/poll.js";
 import { safeUrl } from "../redact.js";
 import { MaasCatalog } from "./catalog.js";
 import type { Form } from "./form.js";
@@ -64,6 +65,8 @@ export class MaasClient {
   readonly apiRoot: string;
   /** The batched machine reader shared by every caller of this client. */
   readonly machines: MachineCache;
+  /** How long each kind of step took for this client's machines, so waits poll densely around it. */
+  private readonly steps = new StepDurations();
   /** Tags, boot resources. */
   readonly catalog: MaasCatalog;
   private readonly core: HttpCore;
@@ -263,7 +266,8 @@ export class MaasClient {
       return m;
     };
     const events = (id: string) => this.events({ systemId: id, limit: 5 });
-    return waitForStatus({ read, events, redactor: this.core.redactor, ...this.opts.clock }, systemId, wanted, o);
+    const deps = { read, events, redactor: this.core.redactor, steps: this.steps, ...this.opts.clock };
+    return waitForStatus(deps, systemId, wanted, o);
   }
 
   /** Closes the owned HTTP core (a shared core is left open). */

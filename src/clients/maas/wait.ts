@@ -1,6 +1,6 @@
 /** Polling a machine until it reaches a wanted status, failing fast on a failure status with MAAS's own words. */
 import { abortedError } from "../http/failures.js";
-import { nextPollMs, PollFailures, type PollSpec } from "../http/poll.js";
+import { nextPollMs, PollFailures, type PollSpec, type StepDurations } from "../http/poll.js";
 import { abortableSleep } from "../http/retry.js";
 import type { Redactor } from "../redact.js";
 import { MaasError } from "./errors.js";
@@ -27,6 +27,8 @@ export interface WaitDeps {
   readonly redactor: Redactor;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How long the same step took for other machines of this client: its polls are dense around that (http/poll.ts). */
+  readonly steps?: StepDurations;
 }
 
 function ids(list: readonly (number | string)[], what: string): Set<number> {
@@ -57,10 +59,14 @@ export async function waitForStatus(
   const pace = opts.pollMs ?? { minMs: 2_000, maxMs: 30_000 };
   const wantText = [...want].map(statusLabel).join(" or ");
   let seen = "";
+  // The step's kind: the status the machine was first seen in, and what is waited for.
+  let kind: string | undefined;
   const failures = new PollFailures(now);
   const pause = async () => {
     try {
-      await sleep(Math.min(nextPollMs(pace, now() - start), Math.max(0, deadline - now())), opts.signal);
+      const expected = kind === undefined ? undefined : deps.steps?.expectedMs(kind);
+      const ms = nextPollMs(pace, now() - start, Math.random, expected);
+      await sleep(Math.min(ms, Math.max(0, deadline - now())), opts.signal);
     } catch (e) {
       throw abortedError(deps.redactor, { method: "GET", url: `machine ${systemId}` }, e);
     }
@@ -82,7 +88,11 @@ export async function waitForStatus(
       seen = key;
       opts.onProgress?.(m);
     }
-    if (want.has(m.status)) return m;
+    if (want.has(m.status)) {
+      if (kind !== undefined) deps.steps?.record(kind, now() - start);
+      return m;
+    }
+    kind ??= `${m.status}→${wantText}`;
     if (failed.has(m.status)) throw await failure(deps, m, wantText);
     if (now() >= deadline) {
       throw deps.redactor.scrub(
