@@ -32,6 +32,7 @@ import { type BcmSettings, bcmBlocks, resolveBcm } from "./config-bcm.js";
 import { resolveWarewulf, type WarewulfSettings, warewulfBlock } from "./config-warewulf.js";
 import { CredentialFingerprints } from "./credential-fingerprint.js";
 import { DisruptionBudget } from "./disruption-budget.js";
+import { HostSightings } from "./host-sightings.js";
 import { PowerOnStagger, pduCircuit, type StaggerClock } from "./power-on-stagger.js";
 import { IMAGE_URL } from "./resources/deployment-schema.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
@@ -249,6 +250,8 @@ export class ProviderData {
   backendOverride: ((name: BackendName) => Backend) | undefined = undefined;
   /** Cluster members' disruption budget: how many nodes of a key may be drained at once in this run. */
   readonly budget = new DisruptionBudget();
+  /** Host power this process read from BMCs, which spares deployments a backend's power query (host-sightings.ts). */
+  readonly sightings = new HostSightings();
 
   constructor(
     readonly redfish: RedfishSettings,

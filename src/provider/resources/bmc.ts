@@ -255,6 +255,9 @@ export function bmcResource(): Resource {
   const client = (v: ObjectValue): RedfishClient => {
     return slot.get().redfishClient(origin(getString(v, "endpoint")!));
   };
+  /** The host power a read found (or confirmed), for the deployment read after it (host-sightings.ts). */
+  const sighted = (v: ObjectValue) =>
+    slot.get().sightings.saw(getString(v, "endpoint")!, getString(v, "id") ?? "", getString(v, "power_state"));
   return {
     typeName: "rackform_bmc",
     schema: {
@@ -332,7 +335,10 @@ export function bmcResource(): Resource {
       try {
         const bmcFirmware = typeof st.bmc_firmware_version === "string" ? st.bmc_firmware_version : undefined;
         const r = fp ? await refreshedSince(req.context, client(st), fp, ms, bmcFirmware) : undefined;
-        if (r === "unchanged") return;
+        if (r === "unchanged") {
+          sighted(st);
+          return;
+        }
         if (r) ({ d, fingerprint: next } = r);
         else {
           d = await discover(req.context, client(st), systemId, { ms, op: "read", waitForReady: false });
@@ -342,6 +348,7 @@ export function bmcResource(): Resource {
         if (isGone(e) && st.conformant !== null) {
           resp.state = null;
         } else if (isUnreachable(e) && st.conformant !== null) {
+          slot.get().sightings.lost(getString(st, "endpoint")!);
           resp.state = { ...st, conformant: false };
           resp.private = withFingerprint({ ...resp.private, [PRIVATE_DRIFT]: false }, undefined);
           resp.diagnostics.warning(
@@ -359,6 +366,7 @@ export function bmcResource(): Resource {
       }
       const bad = nonConformance(st, d);
       resp.state = stateOf(st, d, bad === undefined);
+      sighted(resp.state);
       resp.private = withFingerprint({ ...resp.private, [PRIVATE_DRIFT]: bad !== undefined }, next);
       if (bad) {
         const gone = vanishedGpus(st, d);

@@ -176,7 +176,9 @@ export const deploymentSchema: Schema = {
       computed: true,
       description:
         'The host\'s power as the backend last told it: "on", "off", or "unknown" when its BMC did not answer (MAAS ' +
-        "asks the BMC through op=query_power_state; Ironic reports the power state its conductor keeps in sync). A " +
+        "asks the BMC through op=query_power_state; Ironic reports the power state its conductor keeps in sync). " +
+        "When the same plan has just read the host on through the rackform_bmc its machine names, that reading " +
+        "stands and the backend is not asked again; any other reading is checked with the backend. A " +
         'deployed host is meant to run: "off" or "unknown" plans an in-place update that powers it on through the ' +
         "backend and waits until the backend reports it on — a host switched off by hand is drift, not a reimage.",
       planModifiers: [useStateForUnknown()],

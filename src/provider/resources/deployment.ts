@@ -230,7 +230,10 @@ export function deploymentResource(): Resource {
         const b = backendFor(need(), m.backend);
         const got = await bounded(req.context, ms, "read", `reading machine ${m.id}`, async (s) => {
           const f = await b.read(m.id, s);
-          return f && !FREE.has(f.state) ? { f, power: await b.powerState(m.id, s) } : undefined;
+          if (!f || FREE.has(f.state)) return undefined;
+          // This plan read the host on through its own BMC moments ago: no need to ask the backend as well.
+          const seenOn = need().sightings.seenOn(`${m.backend}:${m.id}`);
+          return { f, power: seenOn ? ("on" as const) : await b.powerState(m.id, s) };
         });
         // Credentials refused: the host's power is not known to have changed; the held value stands.
         resp.state = got ? withFacts(st, m.backend, got.f, got.power === "denied" ? undefined : got.power) : null;

@@ -319,6 +319,8 @@ export function machineResource(): Resource {
         resp.state = f
           ? { ...withFacts(st, backendName, f, f.name), ...refreshedDeployImages(st, f), [FINGERPRINT]: fp }
           : null;
+        const bmc = getString(st, "bmc_endpoint");
+        if (f && bmc) need().sightings.link(`${backendName}:${id}`, bmc);
       } catch (e) {
         const name = getString(st, "name") ?? id;
         if (holdOnTransientRead(resp, st, e, `${LABEL[backendName]} machine ${id} (${name})`, name)) return;

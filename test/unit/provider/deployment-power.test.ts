@@ -19,6 +19,7 @@ const SHA = "a".repeat(64);
 let srv: ProviderServer;
 let fake: FakeBackend;
 let machine: FakeMachine;
+let data: ProviderData;
 
 beforeEach(async () => {
   fake = new FakeBackend("maas");
@@ -29,7 +30,8 @@ beforeEach(async () => {
     ...provider,
     async configure(req, resp) {
       await configure(req, resp);
-      (resp.resourceData as ProviderData).backendOverride = () => fake;
+      data = resp.resourceData as ProviderData;
+      data.backendOverride = () => fake;
     },
   });
   const redfish = { ...nullObject(providerSchema.blocks!.redfish.block), username: "u", password: "p", insecure: true };
@@ -95,5 +97,37 @@ describe("rackform_deployment: power is state", () => {
     const p = await planChange(srv, T, deploymentSchema, config(), st);
     expect(p.requiresReplace).toEqual([]);
     expect(p.plannedState).toEqual({ ...st, power_state: "on", status: expect.anything() });
+  });
+
+  describe("a host this plan just read through its BMC (host-sightings.ts)", () => {
+    const BMC = "https://10.0.0.11";
+    const queries = () => fake.calls.filter((c) => c.startsWith("powerState"));
+
+    it("seen on: the backend is not asked again", async () => {
+      const s = await deployed();
+      data.sightings.link(`maas:${machine.id}`, BMC);
+      data.sightings.saw(`${BMC}:443`, "/redfish/v1/Systems/1", "On");
+      fake.calls.length = 0;
+      const r = await read(s);
+      expect((r.newState as ObjectValue).power_state).toBe("on");
+      expect(queries()).toEqual([]);
+    });
+
+    it("seen off, gone unanswered, or on another machine's BMC: the backend is asked, and a host off plans a power-on", async () => {
+      const s = await deployed();
+      machine.power = "off";
+      data.sightings.link(`maas:${machine.id}`, BMC);
+      data.sightings.saw(BMC, "/redfish/v1/Systems/1", "Off");
+      fake.calls.length = 0;
+      expect((await read(s)).newState).toMatchObject({ power_state: "off" });
+      expect(queries()).toEqual([`powerState ${machine.id}`]);
+
+      data.sightings.saw(BMC, "/redfish/v1/Systems/1", "On");
+      data.sightings.lost(BMC);
+      expect((await read(s)).newState).toMatchObject({ power_state: "off" });
+      data.sightings.saw("https://10.0.0.12", "/redfish/v1/Systems/1", "On");
+      expect((await read(s)).newState).toMatchObject({ power_state: "off" });
+      expect(queries()).toHaveLength(3);
+    });
   });
 });
