@@ -5,7 +5,10 @@
  * Run: npm run build && node --import tsx test/bench/provider-bench.ts [--resources 500] [--spawns 20] [--engine terraform]
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateCertificate } from "../../src/protocol/index.js";
 import { engine as findEngine, Workdir } from "../support/engines.js";
@@ -65,6 +68,20 @@ async function rssKiB(pid: number): Promise<number> {
 }
 
 async function main(): Promise<void> {
+  // Everything the bench writes (the lab's CA keys, the engine's workdir, the provider install) goes under one
+  // directory of its own, removed at the end.
+  const outer = tmpdir();
+  const scratch = mkdtempSync(join(outer, "rf-bench-"));
+  process.env.TMPDIR = scratch;
+  try {
+    await run();
+  } finally {
+    process.env.TMPDIR = outer;
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+async function run(): Promise<void> {
   const cert = await generateCertificate();
   const times: number[] = [];
   for (let i = 0; i < Number(values.spawns); i++) times.push(await handshakeOnce(cert.certPem));
