@@ -224,8 +224,9 @@ export class Rack extends Construct {
         image: c.image,
         userData: c.userData,
         ...c.backend.deploymentFields(),
-        // The image is in the backend before the deploy, and is destroyed only after the deployment.
-        ...(c.imageResource ? { dependsOn: [c.imageResource] } : {}),
+        // No dependency on the image resource: the engines would order an image version bump after every node's
+        // drain, which the disruption budget holds back — a deadlock. The provider orders the two itself: a deploy
+        // waits for its image's upload in the same apply, an image's destroy for the nodes being torn down.
       }),
     );
     const acceptance = named(

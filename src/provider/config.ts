@@ -33,6 +33,7 @@ import { resolveWarewulf, type WarewulfSettings, warewulfBlock } from "./config-
 import { CredentialFingerprints } from "./credential-fingerprint.js";
 import { DisruptionBudget } from "./disruption-budget.js";
 import { HostSightings } from "./host-sightings.js";
+import { ImageWork } from "./image-work.js";
 import { PowerOnStagger, pduCircuit, type StaggerClock } from "./power-on-stagger.js";
 import { IMAGE_URL } from "./resources/deployment-schema.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
@@ -250,6 +251,8 @@ export class ProviderData {
   backendOverride: ((name: BackendName) => Backend) | undefined = undefined;
   /** Cluster members' disruption budget: how many nodes of a key may be drained at once in this run. */
   readonly budget = new DisruptionBudget();
+  /** Image uploads and node teardowns under way, which order deployments and images (image-work.ts). */
+  readonly images = new ImageWork();
   /** Host power this process read from BMCs, which spares deployments a backend's power query (host-sightings.ts). */
   readonly sightings = new HostSightings();
 

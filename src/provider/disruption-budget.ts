@@ -1,8 +1,9 @@
 /**
  * The disruption budget of cluster members: at most `max_unavailable` nodes of one budget key out of service at once.
- * This run's drains hold slots in the provider process (one engine run); nodes the scheduler already reports out
- * (drained or down by hand, not responding, cordoned, NotReady) count too, looked at when a drain asks and every tick
- * while drains wait.
+ * This run's drains hold slots in the provider process (one engine run); nodes the scheduler reports out (drained or
+ * down by hand, not responding, cordoned, NotReady, failed) and nodes other runs have reserved in the scheduler count
+ * too (budget-shared.ts: reserve in the scheduler, read again, then drain — so stacks applied at once by separate
+ * engines, on one runner or many, share one budget per partition).
  *
  * Why in the provider: on a reimage every node's first step is its member's destroy (the drain), the engine makes all
  * of them ready at once and its parallelism semaphore is FIFO, so whatever -parallelism says every node drains before
@@ -13,42 +14,41 @@
  * member sets no limit holds a slot too (without waiting), so a node removed by the same apply counts against the
  * limits of the rest of its partition.
  *
- * Deadlock guard: a waiting drain holds one of the engine's parallelism slots. When every RPC in flight is a waiting
- * drain for `quietMs` on end while slots are held, the nodes holding them can never take their next step, so the
- * waiting drains fail (the node stays joined, nothing changed) instead of hanging until their timeout.
+ * No wait is endless. Deadlock guard: a waiting drain holds one of the engine's parallelism slots; when every RPC in
+ * flight is a waiting drain for `quietMs` on end while slots are held, the nodes holding them can never take their
+ * next step, so the waiting drains fail (the node stays joined, nothing changed). Halt: when what fills the budget is
+ * only nodes that nothing is bringing back — failed in this run (quarantined), drained or down by hand, with no live
+ * reservation anywhere — for `haltMs`, the waiting drains of that key fail at once naming those nodes and their
+ * evidence: the rollout stops, every waiting node stays joined, and a re-apply after the fix goes on from there.
  */
+import { randomBytes } from "node:crypto";
 import type { Logger } from "../framework/index.js";
+import { BudgetDeadlockError, BudgetHaltError } from "./budget-errors.js";
+import { type Blocker, type BudgetNode, blockersOf, contend, type SharedBudget } from "./budget-shared.js";
 
-/** The waiting drains gave up: the engine's parallelism is exhausted by drains waiting for the budget. */
-export class BudgetDeadlockError extends Error {
-  override readonly name = "BudgetDeadlockError";
-  constructor(
-    readonly node: string,
-    /** Nodes holding slots (being recycled) when the guard fired. */
-    readonly holders: readonly string[],
-  ) {
-    super(
-      `every operation the engine runs in parallel is a drain waiting for the disruption budget, so the nodes ` +
-        `being recycled (${holders.join(", ")}) cannot take their next step`,
-    );
-  }
-}
+export { BudgetDeadlockError, BudgetHaltError };
 
 /** Options of the budget; tests shorten the guard. */
 export interface DisruptionBudgetOptions {
   /** How long only waiting drains must be in flight before the guard fails them. @default 5_000 */
   readonly quietMs?: number;
+  /** How long the budget must be filled by nodes nothing brings back before waiting drains halt. @default 5_000 */
+  readonly haltMs?: number;
   /** How often the guard looks. @default 250 */
   readonly tickMs?: number;
+  /** How long a reservation in the scheduler lasts unless renewed (renewed at a third of it). @default 120_000 */
+  readonly leaseMs?: number;
   /** Clock. @default Date.now */
   readonly now?: () => number;
+  /** This process's name in reservations. @default random */
+  readonly owner?: string;
 }
 
 /** One drain asking for a slot. */
 export interface SlotRequest {
   /** Budget key: nodes sharing it share `max` (e.g. "slurm:gpu"). */
   readonly key: string;
-  /** The node's name, as logs show it. */
+  /** The node's name, as logs and the scheduler show it. */
   readonly node: string;
   /** Other names the rest of the chain knows the node by (the machine id "maas:abc"); any of them releases. */
   readonly aliases?: readonly string[];
@@ -59,10 +59,10 @@ export interface SlotRequest {
   /** RPCs the server is serving now (Context.inFlight); without it the guard cannot judge this waiter. */
   readonly inFlight?: () => number;
   /**
-   * Nodes of this key the scheduler reports out of service now (drained, down, not responding, cordoned, NotReady):
-   * they count against `max` like drains of this run. A failed look counts as none (the run's own drains still do).
+   * The key's nodes in the scheduler and the reservations of other runs there: they count against `max` like drains
+   * of this run, and a slot is taken by reserving there first. A failed look counts as none (this run's drains still do).
    */
-  readonly outOfService?: () => Promise<readonly string[]>;
+  readonly shared?: SharedBudget;
   readonly log: Logger;
 }
 
@@ -70,6 +70,8 @@ interface Holder {
   readonly key: string;
   readonly node: string;
   readonly names: ReadonlySet<string>;
+  readonly shared?: SharedBudget;
+  renew?: NodeJS.Timeout;
 }
 
 interface Waiter {
@@ -82,21 +84,34 @@ interface Waiter {
 
 /** Slots per budget key, shared by every rackform_cluster_member in the process. */
 export class DisruptionBudget {
+  /** This process's name in the scheduler's reservations. */
+  readonly owner: string;
   private readonly holders: Holder[] = [];
   private readonly waiters: Waiter[] = [];
   private readonly quietMs: number;
+  private readonly haltMs: number;
   private readonly tickMs: number;
+  private readonly leaseMs: number;
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
   private stuckSince: number | undefined;
-  /** Per key: nodes the scheduler last reported out of service, and whether a look is under way. */
-  private readonly outside = new Map<string, readonly string[]>();
-  private readonly looking = new Map<string, Promise<void>>();
+  /** Per key: what the scheduler last showed counting against the limit (other than this run's holders). */
+  private readonly outside = new Map<string, readonly Blocker[]>();
+  /** Per key: a look or a try for a slot under way (one at a time per key), and when the next try may start. */
+  private readonly busy = new Set<string>();
+  private readonly retryAt = new Map<string, number>();
+  /** Per key: since when nothing but nodes no one brings back has filled the budget. */
+  private readonly stalledSince = new Map<string, number>();
+  /** Nodes whose chain failed in this run, with the evidence. */
+  private readonly failed = new Map<string, string>();
 
   constructor(opts: DisruptionBudgetOptions = {}) {
     this.quietMs = opts.quietMs ?? 5_000;
+    this.haltMs = opts.haltMs ?? 5_000;
     this.tickMs = opts.tickMs ?? 250;
+    this.leaseMs = opts.leaseMs ?? 120_000;
     this.now = opts.now ?? Date.now;
+    this.owner = opts.owner ?? `rf-${randomBytes(4).toString("hex")}`;
   }
 
   /** Nodes holding a slot of `key`, in the order they took it. */
@@ -104,10 +119,10 @@ export class DisruptionBudget {
     return this.holders.filter((h) => h.key === key).map((h) => h.node);
   }
 
-  /** Nodes of `key` out of service in the scheduler that hold no slot of this run (as last looked at). */
+  /** Nodes of `key` out of service (or reserved by other runs) that hold no slot of this run, as last looked at. */
   outOfService(key: string): string[] {
     const mine = new Set(this.holders.filter((h) => h.key === key).flatMap((h) => [...h.names]));
-    return (this.outside.get(key) ?? []).filter((n) => !mine.has(n));
+    return (this.outside.get(key) ?? []).map((b) => b.node).filter((n) => !mine.has(n));
   }
 
   /** Everything that counts against `key`'s limit: this run's drains, then nodes already out in the scheduler. */
@@ -117,7 +132,7 @@ export class DisruptionBudget {
 
   /**
    * Takes a slot for the node, waiting while `max` of its key are held; resolves true when it had to wait. Rejects on
-   * abort or with BudgetDeadlockError.
+   * abort, with BudgetDeadlockError or with BudgetHaltError.
    */
   acquire(req: SlotRequest): Promise<boolean> {
     if (req.signal.aborted) return Promise.reject(req.signal.reason);
@@ -142,93 +157,90 @@ export class DisruptionBudget {
       };
       req.signal.addEventListener("abort", onAbort, { once: true });
       this.waiters.push(w);
-      const decide = () => {
-        this.grantWaiting();
-        if (!this.waiters.includes(w) || w.waited) return;
-        w.waited = true;
-        const out = this.unavailable(req.key, namesOf(req));
-        req.log.info(
-          `drain of ${req.node} waits for the disruption budget (${out.length} of ${req.max} out of service: ${out.join(", ")})`,
-          { node: req.node, budget: req.key, in_use: this.inUse(req.key), out_of_service: this.outOfService(req.key) },
-        );
-        this.watch();
-      };
-      if (req.outOfService) void this.look(req).then(decide);
-      else decide();
+      this.watch();
+      void this.pump(req.key);
     });
   }
 
   /**
    * Takes a slot for a drain that has no limit of its own (its member sets no max_unavailable, e.g. a node removed from
    * the rack while the remaining members of its partition set one): it never waits, but counts against the limit of
-   * every other drain of its key until released, like any drain of this run.
+   * every other drain of its key until released, like any drain of this run (reserved in the scheduler too).
    */
-  hold(req: Pick<SlotRequest, "key" | "node" | "aliases" | "log">): void {
+  hold(req: Pick<SlotRequest, "key" | "node" | "aliases" | "log" | "shared">): void {
     if (this.holders.some((h) => h.key === req.key && h.node === req.node)) return;
-    this.holders.push({ key: req.key, node: req.node, names: new Set([req.node, ...(req.aliases ?? [])]) });
+    this.push(req, req.shared, true);
     const inUse = this.inUse(req.key);
     req.log.info(
       `drain of ${req.node} (no limit of its own) takes a disruption budget slot (${inUse.length} in use: ${inUse.join(", ")})`,
-      {
-        node: req.node,
-        budget: req.key,
-        in_use: inUse,
-      },
+      { node: req.node, budget: req.key, in_use: inUse },
     );
   }
 
   /**
-   * Gives back the slot of the node known by any of `names` (node name or machine id); `why` is logged. Returns the
-   * node released, or undefined when it held none (most calls: nodes that were never drained in this run).
+   * Gives back the slot of the node known by any of `names` (node name or machine id); `why` is logged. `evidence`
+   * marks a node whose chain failed in this run (it stays out: a later halt names it with this). Returns the node
+   * released, or undefined when it held none (most calls: nodes that were never drained in this run).
    */
-  release(names: readonly (string | null | undefined)[], why: string, log: Logger): string | undefined {
+  release(
+    names: readonly (string | null | undefined)[],
+    why: string,
+    log: Logger,
+    evidence?: string,
+  ): string | undefined {
     const known = names.filter((n): n is string => typeof n === "string" && n !== "");
     const i = this.holders.findIndex((h) => known.some((n) => h.names.has(n)));
     if (i < 0) return undefined;
     const [h] = this.holders.splice(i, 1);
+    clearInterval(h.renew);
+    if (evidence !== undefined) this.failed.set(h.node, `${why}: ${evidence}`);
+    if (h.shared) {
+      h.shared.unreserve(h.node).catch((e: unknown) =>
+        log.warn("could not remove the node's reservation from the scheduler; it lapses when its lease ends", {
+          node: h.node,
+          error: (e as Error)?.message ?? String(e),
+        }),
+      );
+    }
     const left = this.inUse(h.key);
     log.info(
       `${h.node} ${why}: its disruption budget slot is free (${left.length} in use${left.length ? `: ${left.join(", ")}` : ""})`,
-      {
-        node: h.node,
-        budget: h.key,
-      },
+      { node: h.node, budget: h.key },
     );
-    this.grantWaiting();
     this.stuckSince = undefined;
+    void this.pump(h.key);
     return h.node;
-  }
-
-  /** Asks the scheduler which nodes of the request's key are out of service; concurrent askers share one look. */
-  private look(req: SlotRequest): Promise<void> {
-    const pending = this.looking.get(req.key);
-    if (pending || !req.outOfService) return pending ?? Promise.resolve();
-    const ask = req.outOfService;
-    const p = (async () => {
-      try {
-        this.outside.set(req.key, await ask());
-      } catch (e) {
-        req.log.warn(
-          "could not list the scheduler's nodes for the disruption budget; counting this run's drains only",
-          {
-            budget: req.key,
-            error: (e as Error)?.message ?? String(e),
-          },
-        );
-      } finally {
-        this.looking.delete(req.key);
-      }
-    })();
-    this.looking.set(req.key, p);
-    return p;
   }
 
   private holding(req: SlotRequest): boolean {
     return this.holders.some((h) => h.key === req.key && h.node === req.node);
   }
 
+  /** Records the slot (and keeps its reservation alive while held). */
+  private push(
+    req: Pick<SlotRequest, "key" | "node" | "aliases" | "log">,
+    shared: SharedBudget | undefined,
+    reserveNow: boolean,
+  ): void {
+    const h: Holder = { key: req.key, node: req.node, names: new Set(namesOf(req)), shared };
+    if (shared) {
+      const renew = () =>
+        shared.reserve(req.node, { owner: this.owner, until: this.now() + this.leaseMs }).catch((e: unknown) =>
+          req.log.warn("could not renew the node's reservation in the scheduler", {
+            node: req.node,
+            error: (e as Error)?.message ?? String(e),
+          }),
+        );
+      if (reserveNow) void renew();
+      h.renew = setInterval(renew, Math.max(this.leaseMs / 3, 10));
+      h.renew.unref?.();
+    }
+    this.holders.push(h);
+  }
+
   private take(req: SlotRequest): void {
-    this.holders.push({ key: req.key, node: req.node, names: new Set([req.node, ...(req.aliases ?? [])]) });
+    // A slot taken through the scheduler was reserved there by the winning try.
+    this.push(req, req.shared, false);
     const inUse = this.inUse(req.key);
     req.log.info(
       `drain of ${req.node} takes a disruption budget slot (${inUse.length} of ${req.max} in use: ${inUse.join(", ")})`,
@@ -242,22 +254,125 @@ export class DisruptionBudget {
     if (this.waiters.length === 0) this.unwatch();
   }
 
-  /** First come, first served per key: a later drain never overtakes an earlier one of its key. */
-  private grantWaiting(): void {
-    const blocked = new Set<string>();
-    let granted = false;
-    for (const w of [...this.waiters]) {
-      if (blocked.has(w.req.key)) continue;
-      if (this.unavailable(w.req.key, namesOf(w.req)).length >= w.req.max) {
-        blocked.add(w.req.key);
-        continue;
+  /**
+   * Hands out free slots of `key`, first come first served: the first waiter of the key looks at the scheduler, and
+   * if there is room, reserves there and looks again (budget-shared.ts); a later drain never overtakes an earlier one.
+   * One look or try per key at a time.
+   */
+  private async pump(key: string): Promise<void> {
+    if (this.busy.has(key)) return;
+    this.busy.add(key);
+    try {
+      for (;;) {
+        const w = this.waiters.find((x) => x.req.key === key);
+        if (!w) return;
+        const { req } = w;
+        if (req.shared) await this.look(req);
+        if (!this.waiters.includes(w)) continue;
+        const blockers = this.blockers(req);
+        if (blockers.length >= req.max) {
+          this.blocked(w, blockers);
+          return;
+        }
+        this.stalledSince.delete(key);
+        if (req.shared && !(await this.win(w))) return;
+        if (!this.waiters.includes(w)) continue;
+        this.drop(w);
+        this.take(req);
+        this.stuckSince = undefined;
+        w.grant();
       }
-      this.drop(w);
-      this.take(w.req);
-      w.grant();
-      granted = true;
+    } finally {
+      this.busy.delete(key);
     }
-    if (granted) this.stuckSince = undefined;
+  }
+
+  /** Reserves in the scheduler and checks the room is still there; false after a lost try (retried after a pause). */
+  private async win(w: Waiter): Promise<boolean> {
+    const { req } = w;
+    const shared = req.shared as SharedBudget;
+    if ((this.retryAt.get(req.key) ?? 0) > this.now()) return false;
+    const lease = { owner: this.owner, until: this.now() + this.leaseMs };
+    try {
+      const c = await contend(shared, namesOf(req), req.max, this.inUse(req.key), lease, this.now);
+      if (!this.waiters.includes(w)) {
+        if (c.won) await shared.unreserve(req.node).catch(() => undefined);
+        return true; // gone meanwhile: the loop moves on to the next waiter
+      }
+      if (c.won) return true;
+      this.outside.set(req.key, c.blockers);
+      req.log.info(`drain of ${req.node} lost a race for the disruption budget to another run; trying again`, {
+        node: req.node,
+        budget: req.key,
+        out_of_service: c.blockers.map((b) => b.node),
+      });
+    } catch (e) {
+      await shared.unreserve(req.node).catch(() => undefined);
+      req.log.warn("could not reserve the node in the scheduler; trying again", {
+        node: req.node,
+        error: (e as Error)?.message ?? String(e),
+      });
+    }
+    // Contenders that saw each other all backed off: a random pause lets one of them go first next time.
+    this.retryAt.set(req.key, this.now() + this.tickMs + Math.floor(Math.random() * 4 * this.tickMs));
+    this.blocked(w, this.blockers(req));
+    return false;
+  }
+
+  /** What counts against the limit for the request's node now: this run's holders and the last look's blockers. */
+  private blockers(req: SlotRequest): Blocker[] {
+    const self = namesOf(req);
+    const mine = this.holders.filter((h) => h.key === req.key && !self.includes(h.node));
+    const mineNames = new Set(mine.flatMap((h) => [...h.names]));
+    const held = mine.map((h): Blocker => ({ node: h.node, why: "being recycled by this run", live: true }));
+    const others = (this.outside.get(req.key) ?? []).filter((b) => !self.includes(b.node) && !mineNames.has(b.node));
+    return [...held, ...others.map((b) => (this.failed.has(b.node) ? { ...b, why: this.failedWhy(b) } : b))];
+  }
+
+  private failedWhy(b: Blocker): string {
+    return `${this.failed.get(b.node)}; ${b.why}`;
+  }
+
+  /** The head waiter cannot go: log it once, and halt the key when nothing fills the budget that will come back. */
+  private blocked(w: Waiter, blockers: readonly Blocker[]): void {
+    const { req } = w;
+    if (!w.waited) {
+      w.waited = true;
+      const out = blockers.map((b) => b.node);
+      req.log.info(
+        `drain of ${req.node} waits for the disruption budget (${out.length} of ${req.max} out of service: ${out.join(", ")})`,
+        { node: req.node, budget: req.key, in_use: this.inUse(req.key), out_of_service: this.outOfService(req.key) },
+      );
+    }
+    if (blockers.length < req.max || blockers.some((b) => b.live)) {
+      this.stalledSince.delete(req.key);
+      return;
+    }
+    const since = this.stalledSince.get(req.key) ?? this.now();
+    this.stalledSince.set(req.key, since);
+    if (this.now() - since < this.haltMs) return;
+    this.stalledSince.delete(req.key);
+    for (const x of this.waiters.filter((x) => x.req.key === req.key)) {
+      this.drop(x);
+      x.req.log.warn(`drain of ${x.req.node} halts: the disruption budget is used up by nodes nothing brings back`, {
+        node: x.req.node,
+        out_of_service: blockers.map((b) => b.node),
+      });
+      x.fail(new BudgetHaltError(x.req.node, x.req.max, blockers));
+    }
+  }
+
+  /** Asks the scheduler for the request's key (the nodes that count against it); a failed look keeps the last one. */
+  private async look(req: SlotRequest): Promise<void> {
+    try {
+      const nodes: readonly BudgetNode[] = await (req.shared as SharedBudget).survey();
+      this.outside.set(req.key, blockersOf(nodes, [], [], this.now()));
+    } catch (e) {
+      req.log.warn("could not list the scheduler's nodes for the disruption budget; counting this run's drains only", {
+        budget: req.key,
+        error: (e as Error)?.message ?? String(e),
+      });
+    }
   }
 
   private watch(): void {
@@ -272,13 +387,10 @@ export class DisruptionBudget {
     this.stuckSince = undefined;
   }
 
-  /** The guard: only waiting drains in flight, slots held, for quietMs on end → fail every waiting drain. */
+  /** Every tick: look again for every key with waiters, and the deadlock guard. */
   private check(): void {
-    // Nodes out in the scheduler come back by themselves (or by hand): look again for every key that has waiters.
-    const firstOfKey = new Map(this.waiters.map((w) => [w.req.key, w.req] as const));
-    for (const req of firstOfKey.values()) {
-      if (req.outOfService) void this.look(req).then(() => this.grantWaiting());
-    }
+    // Nodes out in the scheduler come back by themselves (or by hand), other runs' reservations end: look again.
+    for (const key of new Set(this.waiters.map((w) => w.req.key))) void this.pump(key);
     const counts = this.waiters.map((w) => w.req.inFlight?.());
     if (counts.some((c) => c === undefined) || this.holders.length === 0) {
       this.stuckSince = undefined;
@@ -305,6 +417,6 @@ export class DisruptionBudget {
 }
 
 /** The names a request knows its node by. */
-function namesOf(req: SlotRequest): string[] {
+function namesOf(req: Pick<SlotRequest, "node" | "aliases">): string[] {
   return [req.node, ...(req.aliases ?? [])];
 }

@@ -118,6 +118,11 @@ export class KubernetesClient {
     return this.patch(name, "application/merge-patch+json", { metadata: { labels } });
   }
 
+  /** Sets annotations; a null value removes the annotation. Other annotations are kept. */
+  setAnnotations(name: string, annotations: Readonly<Record<string, string | null>>): Promise<KubernetesNode> {
+    return this.patch(name, "application/merge-patch+json", { metadata: { annotations } });
+  }
+
   /**
    * Makes the node carry exactly `taints` among the keys rackform manages (the keys of `taints` plus `removeKeys`);
    * taints of other keys (set by controllers or people) are kept. Guarded by resourceVersion, retried on conflict.

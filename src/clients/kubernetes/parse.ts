@@ -33,6 +33,7 @@ export function parseNode(raw: unknown): KubernetesNode | string {
     resourceVersion: typeof md.resourceVersion === "string" ? md.resourceVersion : "",
     unschedulable: spec.unschedulable === true,
     labels: strings(md.labels),
+    annotations: strings(md.annotations),
     taints,
     ready: conditions.some((c) => c.type === "Ready" && c.status === "True"),
     capacity: strings(status.capacity),

@@ -15,6 +15,7 @@ export interface KubernetesNode {
   /** spec.unschedulable (cordoned). */
   readonly unschedulable: boolean;
   readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
   /** The Ready condition is True. */
   readonly ready: boolean;

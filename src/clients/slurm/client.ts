@@ -193,6 +193,11 @@ export class SlurmClient {
     }
   }
 
+  /** Replaces the node's comment (`scontrol update NodeName=… Comment=…`); "" clears it. */
+  async setComment(name: string, comment: string): Promise<void> {
+    await this.update(name, { comment });
+  }
+
   /** Replaces the node's available (and active) features. */
   async setFeatures(name: string, features: readonly string[]): Promise<void> {
     await this.update(name, { features: [...features] });

@@ -10,7 +10,8 @@ import {
   type PrivateState,
   path,
 } from "../../framework/index.js";
-import { BudgetDeadlockError, type DisruptionBudget } from "../disruption-budget.js";
+import type { SharedBudget } from "../budget-shared.js";
+import { BudgetDeadlockError, BudgetHaltError, type DisruptionBudget } from "../disruption-budget.js";
 import { bounded, OperationTimeoutError } from "../timeouts.js";
 
 /** The private-state key carrying the planned max_unavailable to the destroy half of a replacement. */
@@ -62,7 +63,7 @@ export async function waitForSlot(
   ms: number,
   what: string,
   diags: Diagnostics,
-  outOfService?: (key: string) => Promise<readonly string[]>,
+  shared?: (key: string) => SharedBudget,
 ): Promise<number | undefined> {
   const max = maxUnavailableOf(state, priv);
   const node = getString(state, "node") ?? "";
@@ -70,7 +71,7 @@ export async function waitForSlot(
   const key = budgetKey(state);
   if (max === null) {
     // No limit of its own, but other members of its budget may have one: its drain counts against theirs.
-    budget.hold({ key, node, aliases: gate ? [gate] : [], log: ctx.log });
+    budget.hold({ key, node, aliases: gate ? [gate] : [], log: ctx.log, ...(shared ? { shared: shared(key) } : {}) });
     return 0;
   }
   const started = Date.now();
@@ -83,14 +84,22 @@ export async function waitForSlot(
         max,
         signal,
         inFlight: ctx.inFlight,
-        ...(outOfService ? { outOfService: () => outOfService(key) } : {}),
+        ...(shared ? { shared: shared(key) } : {}),
         log: ctx.log,
       }),
     );
     return waited ? Date.now() - started : 0;
   } catch (e) {
     const unchanged = "The node stays joined; nothing was changed.";
-    if (e instanceof BudgetDeadlockError) {
+    if (e instanceof BudgetHaltError) {
+      diags.error(
+        "Rollout halted: the disruption budget is used up by nodes out of service",
+        `${what} was not drained: ${e.message}. ${unchanged}\n` +
+          "Nothing in progress will bring those nodes back, so the rollout stops here instead of waiting. Fix them " +
+          "(or return them to service), or raise max_unavailable, then re-apply: the rollout goes on where it stopped.",
+        path("max_unavailable"),
+      );
+    } else if (e instanceof BudgetDeadlockError) {
       diags.error(
         "Drain gave up waiting for the disruption budget",
         `${what} was not drained: ${e.message}. ${unchanged}\n` +

@@ -5,6 +5,15 @@
 import { isClientError } from "../../clients/errors.js";
 import type { KubernetesClient, KubernetesNode, Taint } from "../../clients/kubernetes/index.js";
 import { type SlurmClient, SlurmError, type SlurmNode } from "../../clients/slurm/index.js";
+import {
+  annotationOf,
+  type BudgetNode,
+  RESERVATION_ANNOTATION,
+  reservationFromAnnotation,
+  reservationIn,
+  type SharedBudget,
+  withReservation,
+} from "../budget-shared.js";
 import { DRAIN_REASON, REMOVED_REASON, type SchedulerKind } from "./cluster-member-schema.js";
 
 /** The node as the scheduler reports it, in the resource's terms. */
@@ -84,11 +93,8 @@ export interface SchedulerOps {
   recreate(node: string, spec: JoinSpec): Promise<void>;
   /** Admits the node (idempotent) and reports it afterwards. */
   join(node: string, spec: JoinSpec): Promise<Observed>;
-  /**
-   * Nodes sharing the budget `key` (see budgetKey) that are out of service now: Slurm nodes of the same partitions that
-   * are drained, down or not responding; Kubernetes nodes cordoned or NotReady.
-   */
-  outOfService(key: string): Promise<string[]>;
+  /** The budget `key` as the scheduler holds it for every run: its nodes and their reservations (budget-shared.ts). */
+  shared(key: string): SharedBudget;
   /** Drains without killing anything; throws DrainTimeoutError after `timeoutMs`. Resolves at once when the node is gone. */
   drain(node: string, timeoutMs: number, pollMs: number, signal: AbortSignal): Promise<void>;
   /** Deletes a drained node that leaves the rack for good, where the scheduler allows it. */
@@ -144,12 +150,30 @@ export function slurmOps(client: SlurmClient): SchedulerOps {
         return `slurmctld lists ${node} as ${n.state.join("+")} (reason: ${n.reason || "none"}): its slurmd has not registered`;
       return `slurmctld knows ${names(all)}, none named ${node}`;
     },
-    async outOfService(key) {
-      const all = await client.listNodes();
-      // A node rackform removed from the rack but slurm.conf still lists is no longer one of the partition's nodes.
-      return all
-        .filter((n) => slurmKey(n.partitions) === key && !n.schedulable && n.reason !== REMOVED_REASON)
-        .map((n) => n.name);
+    shared(key) {
+      const comment = async (node: string) => (await client.getNode(node, { fresh: true })).comment;
+      return {
+        async survey() {
+          // A node rackform removed from the rack but slurm.conf still lists is no longer one of the partition's nodes.
+          return (await client.listNodes())
+            .filter((n) => slurmKey(n.partitions) === key && n.reason !== REMOVED_REASON)
+            .map(
+              (n): BudgetNode => ({
+                name: n.name,
+                out: !n.schedulable,
+                why: `${n.state.join("+")}${n.reason ? ` (reason: ${n.reason})` : ""}`,
+                reservation: reservationIn(n.comment),
+              }),
+            );
+        },
+        async reserve(node, r) {
+          await client.setComment(node, withReservation(await comment(node), r));
+        },
+        async unreserve(node) {
+          const now = await comment(node).catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
+          if (now !== undefined && reservationIn(now)) await client.setComment(node, withReservation(now, null));
+        },
+      };
     },
     async recreate(node) {
       // slurmctld lets only a dynamic node be deleted; slurmrestd cannot create one, and a running slurmd registers
@@ -227,9 +251,30 @@ export function kubernetesOps(client: KubernetesClient): SchedulerOps {
         throw e;
       }
     },
-    async outOfService(key) {
-      if (key !== "kubernetes") return [];
-      return (await client.listNodes()).filter((n) => n.unschedulable || !n.ready).map((n) => n.name);
+    shared(key) {
+      return {
+        async survey() {
+          if (key !== "kubernetes") return [];
+          return (await client.listNodes()).map(
+            (n): BudgetNode => ({
+              name: n.name,
+              out: n.unschedulable || !n.ready,
+              why: `${n.ready ? "Ready" : "NotReady"}${n.unschedulable ? ",SchedulingDisabled" : ""}`,
+              reservation: reservationFromAnnotation(n.annotations[RESERVATION_ANNOTATION]),
+            }),
+          );
+        },
+        async reserve(node, r) {
+          await client.setAnnotations(node, { [RESERVATION_ANNOTATION]: annotationOf(r) });
+        },
+        async unreserve(node) {
+          try {
+            await client.setAnnotations(node, { [RESERVATION_ANNOTATION]: null });
+          } catch (e) {
+            if (!isNotFound(e)) throw e;
+          }
+        },
+      };
     },
     async whatIsThere(node) {
       return `the API server knows ${names(await client.listNodes())}, none named ${node}: its kubelet has not registered`;

@@ -157,9 +157,10 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       if (!ops) return;
       const total = timeoutMs(st, "delete", DEFAULT_TIMEOUT_MS.delete);
       const node = nodeOf(st);
-      const { budget } = slot.get();
+      const { budget, images } = slot.get();
+      images.tearingDown();
       const waited = await waitForSlot(req.context, budget, st, req.private, total, what(st), resp.diagnostics, (k) =>
-        ops.outOfService(k),
+        ops.shared(k),
       );
       if (waited === undefined) return;
       // A wait for the budget counts against timeouts.delete too.

@@ -6,10 +6,11 @@
  * version, a machine released by hand, a replacement) would fail. The check never fails a read: when the backend or
  * the image server cannot be asked, it says nothing.
  */
+import { abortableSleep } from "../../clients/http/retry.js";
 import type { Context, Diagnostics, ObjectValue } from "../../framework/index.js";
 import { getBool, getObject, getString, path } from "../../framework/index.js";
 import { BACKEND_LABEL as LABEL } from "../backend-errors.js";
-import { type Backend, imageLabel, type MachineFacts } from "../backends/index.js";
+import { type Backend, type ImageSpec, imageLabel, type MachineFacts } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import type { ProviderData } from "../config.js";
 import { imageSpecOf } from "./deployment-schema.js";
@@ -81,5 +82,38 @@ export async function warnIfImageGone(
     );
   } catch (e) {
     ctx.log.debug("could not check the deployment's image", { id: f.id, error: (e as Error)?.message });
+  }
+}
+
+/** How long a deploy whose image its backend lacks waits for this process to begin putting it in place. */
+const UPLOAD_START_GRACE_MS = 60_000;
+
+/**
+ * Before a deploy: waits for the upload of its image when this process is putting it in place (a rackform_image of the
+ * same apply, which the deployment does not depend on: image-work.ts). An image its backend already lists needs no
+ * wait; one it lacks waits a short while for such an upload to begin, then the deploy goes ahead and the backend
+ * reports what is missing. Backends that take the image from a URL (Ironic) have nothing to wait for.
+ */
+export async function awaitImageUpload(
+  ctx: Context,
+  data: ProviderData,
+  b: Backend,
+  spec: ImageSpec,
+  signal: AbortSignal,
+): Promise<void> {
+  if (!b.imageAvailable) return;
+  const id = `${b.name}:${spec.name}/${spec.version}`;
+  const started = Date.now();
+  let available: boolean | undefined;
+  for (;;) {
+    const upload = data.images.upload(id);
+    if (upload) {
+      ctx.log.info("waiting for the image being put in place by this apply", { image: id });
+      await upload;
+      return;
+    }
+    available ??= await b.imageAvailable(spec, signal).catch(() => false);
+    if (available || Date.now() - started >= UPLOAD_START_GRACE_MS) return;
+    await abortableSleep(1_000, signal);
   }
 }

@@ -26,11 +26,12 @@ import {
   type MachineState,
 } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
+import { evidenceOf } from "../budget-errors.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { holdOnTransientRead } from "../read-hold.js";
 import { bounded } from "../timeouts.js";
-import { warnIfImageGone } from "./deployment-image.js";
+import { awaitImageUpload, warnIfImageGone } from "./deployment-image.js";
 import {
   checkDeploymentConfig,
   deploymentSchema,
@@ -85,6 +86,7 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
   let started = false;
   try {
     return await bounded(ctx, ms, "create", `deploying ${image.name} ${image.version} on ${m.id}`, async (signal) => {
+      await awaitImageUpload(ctx, data, b, image, signal);
       started = true;
       const userData = getString(plan, "user_data") ?? undefined;
       const out = await b.deploy(m.id, { image, userData, log, signal });
@@ -178,7 +180,12 @@ export function deploymentResource(): Resource {
       if (s) resp.state = s;
       // A node that cannot be reimaged will not rejoin in this run: its drain slot goes to the next node.
       if (resp.diagnostics.hasError()) {
-        need().budget.release([getString(req.plan, "machine_id")], "failed to deploy", req.context.log);
+        need().budget.release(
+          [getString(req.plan, "machine_id")],
+          "failed to deploy",
+          req.context.log,
+          evidenceOf(resp.diagnostics),
+        );
       }
     },
 
@@ -264,6 +271,7 @@ export function deploymentResource(): Resource {
       const st = req.state;
       const m = parseMachineId(getString(st, "machine_id") ?? "");
       if (!m) return;
+      need().images.tearingDown();
       const erase = getBool(st, "erase_on_destroy") ?? true;
       const ms = timeoutMs(st, "delete", DEFAULT_TIMEOUT_MS.delete);
       const log = req.context.log.with({ resource: "rackform_deployment", backend: m.backend, id: m.id });

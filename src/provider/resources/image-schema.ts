@@ -39,8 +39,11 @@ export const imageSchema: Schema = {
     "longer answers (Ironic): verified_sha256 no longer matches, and the plan re-uploads (re-checks) in place — " +
     "deployments are not touched. A new version or sha256 is an in-place update that uploads the new boot resource; " +
     "the previous version's is deleted then if no MAAS machine is deployed with it, else kept (machines run it). " +
-    "Make deployments depend on the image (`depends_on`, as the Rack construct does). Destroy deletes the boot " +
-    "resource, and is refused while a MAAS machine is deployed with it. Import with `<backend>:<name>/<version>`.",
+    "Do not make deployments depend on the image (no `depends_on`, no reference): the engines would then order a " +
+    "version bump after the drain of every node using it, which the disruption budget holds back, a deadlock. The " +
+    "provider orders them itself: a deployment waits for the upload of its image by the same apply. Destroy deletes " +
+    "the boot resource; while MAAS machines are deployed with it, it waits for them when the same apply tears nodes " +
+    "down (a destroy of the rack), else it is refused. Import with `<backend>:<name>/<version>`.",
   attributes: {
     id: attr.string({
       computed: true,

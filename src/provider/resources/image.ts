@@ -4,6 +4,7 @@
  * refused while MAAS machines run it.
  */
 import { isClientError } from "../../clients/errors.js";
+import { abortableSleep } from "../../clients/http/retry.js";
 import {
   type Context,
   type Diagnostics,
@@ -51,6 +52,9 @@ function configOf(v: ObjectValue): ImageConfig {
   };
 }
 
+/** The image's id, as deployments name it to wait for its upload. */
+export const imageId = (c: Pick<ImageConfig, "backend" | "name" | "version">) => `${c.backend}:${c.name}/${c.version}`;
+
 function backendImage(c: Pick<ImageConfig, "backend" | "name" | "version" | "url">): string {
   return c.backend === "maas" ? maasImageName(c.name, c.version) : withoutUserinfo(c.url ?? "");
 }
@@ -89,6 +93,26 @@ function report(diags: Diagnostics, e: unknown, c: ImageConfig, action: string):
   }
 }
 
+/** How often an image's destroy looks again at the machines running it while nodes are torn down. */
+const TEARDOWN_POLL_MS = 2_000;
+/** How long a destroy that finds machines on the image waits for a teardown of this process to begin. */
+const TEARDOWN_GRACE_MS = 4_000;
+
+/**
+ * The MAAS machines that still run the image once this process's teardown of nodes (if any) has released them: while
+ * nodes are being torn down in this apply (a destroy of the rack: nothing orders the image after its deployments,
+ * image-work.ts) it looks again until none runs it or the caller's bound ends; otherwise it answers at once.
+ */
+async function usersAfterTeardown(data: ProviderData, c: ImageConfig, signal: AbortSignal): Promise<string[]> {
+  const started = Date.now();
+  for (;;) {
+    const users = await machinesUsing(data, c.name, c.version);
+    const waiting = data.images.teardownSeen || Date.now() - started < TEARDOWN_GRACE_MS;
+    if (users.length === 0 || !waiting) return users;
+    await abortableSleep(TEARDOWN_POLL_MS, signal);
+  }
+}
+
 /** Ensures the image where its backend needs it; the new state, or undefined after a diagnostic. */
 async function ensure(
   ctx: Context,
@@ -102,7 +126,7 @@ async function ensure(
   if (diags.hasError()) return undefined;
   const c = configOf(plan);
   try {
-    const found: ImageFound = await bounded(ctx, ms, op, `putting ${label(c)} in place`, async (signal) => {
+    const work = bounded(ctx, ms, op, `putting ${label(c)} in place`, async (signal) => {
       if (c.backend === "ironic") return checkForIronic(data, c, signal);
       const out = await ensureInMaas(data, c, signal, (msg, fields) => ctx.log.info(msg, fields));
       ctx.log.info("image present in MAAS", {
@@ -112,6 +136,8 @@ async function ensure(
       });
       return { verifiedSha256: out.resource.file?.sha256 ?? "", sizeBytes: out.resource.file?.size ?? null };
     });
+    // Deployments of this process wait for it (image-work.ts: they do not depend on the image in the graph).
+    const found: ImageFound = await data.images.track(imageId(c), work);
     return stateOf(plan, c, found);
   } catch (e) {
     report(diags, e, c, c.backend === "maas" ? "upload the image to MAAS" : "check the image URL");
@@ -122,7 +148,7 @@ async function ensure(
 function stateOf(v: ObjectValue, c: ImageConfig, f: ImageFound): ObjectValue {
   return {
     ...v,
-    id: `${c.backend}:${c.name}/${c.version}`,
+    id: imageId(c),
     architecture: c.architecture,
     filetype: c.filetype,
     backend_image: backendImage(c),
@@ -158,7 +184,7 @@ export function imageResource(): Resource {
         getString(prior, "verified_sha256") === c.sha256;
       resp.plan = {
         ...p,
-        id: `${c.backend}:${c.name}/${c.version}`,
+        id: imageId(c),
         backend_image: backendImage(c),
         verified_sha256: c.sha256,
         size_bytes: same ? (prior.size_bytes ?? null) : UNKNOWN,
@@ -223,7 +249,7 @@ export function imageResource(): Resource {
       const ms = timeoutMs(req.state, "delete", DEFAULT_TIMEOUT_MS.delete);
       try {
         await bounded(req.context, ms, "delete", `deleting ${label(c)}`, async (signal) => {
-          const users = await machinesUsing(data, c.name, c.version);
+          const users = await usersAfterTeardown(data, c, signal);
           if (users.length > 0) {
             const shown = users.slice(0, 5).join(", ") + (users.length > 5 ? ` and ${users.length - 5} more` : "");
             resp.diagnostics.error(

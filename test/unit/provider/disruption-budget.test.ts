@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLogger, formatPath, type LogFields, type Value } from "../../../src/framework/index.js";
-import { BudgetDeadlockError, DisruptionBudget } from "../../../src/provider/disruption-budget.js";
+import type { SharedBudget } from "../../../src/provider/budget-shared.js";
+import { BudgetDeadlockError, BudgetHaltError, DisruptionBudget } from "../../../src/provider/disruption-budget.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { budgetKey, maxUnavailableOf } from "../../../src/provider/resources/cluster-member-budget.js";
 import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";
@@ -19,16 +20,16 @@ const log = createLogger({ write: (l) => lines.push((JSON.parse(l) as LogFields)
 function ask(
   b: DisruptionBudget,
   node: string,
-  opts: { inFlight?: () => number; signal?: AbortSignal; outOfService?: () => Promise<readonly string[]> } = {},
+  opts: { inFlight?: () => number; signal?: AbortSignal; shared?: SharedBudget; max?: number } = {},
 ) {
   const p = b.acquire({
     key: "slurm:gpu",
     node,
     aliases: [`maas:${node}`],
-    max: 2,
+    max: opts.max ?? 2,
     signal: opts.signal ?? new AbortController().signal,
     inFlight: opts.inFlight,
-    ...(opts.outOfService ? { outOfService: opts.outOfService } : {}),
+    ...(opts.shared ? { shared: opts.shared } : {}),
     log,
   });
   const seen = { done: false, error: undefined as unknown };
@@ -41,6 +42,38 @@ function ask(
     },
   );
   return seen;
+}
+
+/** A scheduler's nodes as every provider process sees them: out of service or not, and their reservations. */
+class FakeScheduler {
+  readonly nodes = new Map<string, { out: boolean; reservation?: { owner: string; until: number } }>();
+  /** Most nodes drained at once (out or reserved-and-out), sampled at every write. */
+  writes = 0;
+  constructor(names: readonly string[]) {
+    for (const n of names) this.nodes.set(n, { out: false });
+  }
+  set(name: string, v: { out: boolean }): void {
+    this.nodes.set(name, { ...this.nodes.get(name), ...v });
+  }
+  get shared(): SharedBudget {
+    return {
+      survey: async () =>
+        [...this.nodes].map(([name, n]) => ({
+          name,
+          out: n.out,
+          why: n.out ? "IDLE+DRAIN (reason: bad DIMM)" : "IDLE",
+          ...(n.reservation ? { reservation: n.reservation } : {}),
+        })),
+      reserve: async (node, r) => {
+        this.writes++;
+        this.nodes.set(node, { out: false, ...this.nodes.get(node), reservation: r });
+      },
+      unreserve: async (node) => {
+        const n = this.nodes.get(node);
+        if (n) this.nodes.set(node, { out: n.out });
+      },
+    };
+  }
 }
 
 beforeEach(() => {
@@ -64,16 +97,17 @@ describe("DisruptionBudget", () => {
   it("counts nodes already out in the scheduler against the limit, and lets a drain go once they are back", async () => {
     const b = new DisruptionBudget();
     // GIVEN n09 drained by hand in the same partition (the scheduler reports it out; this run holds no slot for it)
-    let outside: string[] = ["n09"];
-    const outOfService = async () => outside;
-    const n01 = ask(b, "n01", { outOfService });
-    const n02 = ask(b, "n02", { outOfService });
+    const sched = new FakeScheduler(["n01", "n02", "n09"]);
+    sched.set("n09", { out: true });
+    const shared = sched.shared;
+    const n01 = ask(b, "n01", { shared });
+    const n02 = ask(b, "n02", { shared });
     await vi.advanceTimersByTimeAsync(0);
     // THEN one drain goes (1 + n09 = 2 of 2), the next waits, and the log says who is out
     expect([n01.done, n02.done]).toEqual([true, false]);
     expect(lines).toContain("drain of n02 waits for the disruption budget (2 of 2 out of service: n01, n09)");
-    // WHEN n09 is back in service THEN the next look lets n02 drain
-    outside = [];
+    // WHEN n09 is back in service THEN the next look lets n02 drain (before the halt: n09 was out only 300 ms)
+    sched.set("n09", { out: false });
     await vi.advanceTimersByTimeAsync(300);
     expect(n02.done).toBe(true);
     expect(b.inUse("slurm:gpu")).toEqual(["n01", "n02"]);
@@ -81,8 +115,11 @@ describe("DisruptionBudget", () => {
 
   it("does not count a node of this run twice when the scheduler also reports it out", async () => {
     const b = new DisruptionBudget();
-    const outOfService = async () => ["n01", "maas:n02"];
-    const [n01, n02] = [ask(b, "n01", { outOfService }), ask(b, "n02", { outOfService })];
+    const sched = new FakeScheduler(["n01", "maas:n02"]);
+    sched.set("n01", { out: true });
+    sched.set("maas:n02", { out: true });
+    const shared = sched.shared;
+    const [n01, n02] = [ask(b, "n01", { shared }), ask(b, "n02", { shared })];
     await vi.advanceTimersByTimeAsync(0);
     expect([n01.done, n02.done]).toEqual([true, true]);
   });
@@ -164,6 +201,95 @@ describe("DisruptionBudget", () => {
     const n03 = ask(b, "n03");
     await vi.advanceTimersByTimeAsync(10_000);
     expect(n03.error).toBeUndefined();
+  });
+});
+
+describe("one budget across processes (reservations in the scheduler)", () => {
+  /** A drain of `node` in the budget `b` (one provider process) against the shared scheduler, max 1. */
+  const drain = (b: DisruptionBudget, sched: FakeScheduler, node: string, signal?: AbortSignal) =>
+    ask(b, node, { shared: sched.shared, max: 1, ...(signal ? { signal } : {}) });
+  const held = (...bs: DisruptionBudget[]) => bs.flatMap((b) => b.inUse("slurm:gpu"));
+
+  it("two processes draining one partition at once never hold more than max_unavailable between them", async () => {
+    // GIVEN two provider processes (two stacks of one partition applied at once), each with two nodes to recycle
+    const sched = new FakeScheduler(["a1", "a2", "b1", "b2"]);
+    const [pa, pb] = [new DisruptionBudget({ owner: "pa" }), new DisruptionBudget({ owner: "pb" })];
+    const asks = [drain(pa, sched, "a1"), drain(pb, sched, "b1"), drain(pa, sched, "a2"), drain(pb, sched, "b2")];
+    // WHEN they contend (their reservations and reads interleave) and each releases its node some time after
+    let most = 0;
+    for (let t = 0; t < 400 && asks.some((a) => !a.done); t++) {
+      await vi.advanceTimersByTimeAsync(50);
+      most = Math.max(most, held(pa, pb).length);
+      for (const [b, n] of [
+        ...pa.inUse("slurm:gpu").map((n) => [pa, n] as const),
+        ...pb.inUse("slurm:gpu").map((n) => [pb, n] as const),
+      ]) {
+        if (t % 7 === 0) b.release([n], "rejoined", log);
+      }
+    }
+    // THEN every drain got its turn, one node at a time across both processes
+    expect(asks.map((a) => a.done)).toEqual([true, true, true, true]);
+    expect(most).toBe(1);
+  });
+
+  it("a reservation of a killed run blocks only until its lease ends; a re-apply adopts one on its own node", async () => {
+    const sched = new FakeScheduler(["n01", "n02"]);
+    // GIVEN n02 reserved by a run that was killed (its lease ends in 10 s)
+    await sched.shared.reserve("n02", { owner: "dead", until: Date.now() + 10_000 });
+    const b = new DisruptionBudget({ owner: "me", leaseMs: 60_000 });
+    // WHEN this run drains n02 THEN it adopts the reservation at once: it is its own node
+    const n02 = drain(b, sched, "n02");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(n02.done).toBe(true);
+    b.release(["n02"], "rejoined", log);
+    await vi.advanceTimersByTimeAsync(0);
+    // GIVEN the dead run's reservation on n02 again; WHEN this run drains n01 THEN it waits until the lease ends
+    await sched.shared.reserve("n02", { owner: "dead", until: Date.now() + 10_000 });
+    const n01 = drain(b, sched, "n01");
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(n01.done).toBe(false);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(n01.done).toBe(true);
+    expect(sched.nodes.get("n01")?.reservation?.owner).toBe("me");
+  });
+
+  it("halts at once, naming the evidence, when the budget is used up by nodes nothing brings back", async () => {
+    const sched = new FakeScheduler(["n01", "n02", "n03"]);
+    const b = new DisruptionBudget({ owner: "me", haltMs: 1_000 });
+    // GIVEN n01 drained and recycled by this run, then failing its gate: it stays out (quarantined)
+    const n01 = drain(b, sched, "n01");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(n01.done).toBe(true);
+    sched.set("n01", { out: true });
+    const [n02, n03] = [drain(b, sched, "n02"), drain(b, sched, "n03")];
+    await vi.advanceTimersByTimeAsync(500);
+    expect([n02.error, n03.error]).toEqual([undefined, undefined]);
+    b.release(["n01"], "failed its acceptance gate", log, "measured all_reduce busbw 350 GB/s; threshold ≥ 370 GB/s");
+    // WHEN nothing brings it back THEN the waiting drains fail within haltMs, naming n01 and its evidence
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(n02.error).toBeInstanceOf(BudgetHaltError);
+    expect(n03.error).toBeInstanceOf(BudgetHaltError);
+    expect((n02.error as Error).message).toContain(
+      "n01 (failed its acceptance gate: measured all_reduce busbw 350 GB/s; threshold ≥ 370 GB/s; IDLE+DRAIN (reason: bad DIMM))",
+    );
+    // AND neither took a slot or left a reservation behind
+    expect(b.inUse("slurm:gpu")).toEqual([]);
+    expect([...sched.nodes.values()].filter((n) => n.reservation)).toEqual([]);
+  });
+
+  it("does not halt while another run's live reservation fills the budget: that node comes back", async () => {
+    const sched = new FakeScheduler(["n01", "n02"]);
+    await sched.shared.reserve("n01", { owner: "other", until: Date.now() + 60_000 });
+    sched.set("n01", { out: true });
+    const b = new DisruptionBudget({ owner: "me", haltMs: 1_000 });
+    const n02 = drain(b, sched, "n02");
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect([n02.done, n02.error]).toEqual([false, undefined]);
+    // WHEN the other run's node rejoins and its reservation goes THEN this drain goes
+    await sched.shared.unreserve("n01");
+    sched.set("n01", { out: false });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(n02.done).toBe(true);
   });
 });
 
