@@ -18,8 +18,8 @@
  * flight is a waiting drain for `quietMs` on end while slots are held, the nodes holding them can never take their
  * next step, so the waiting drains fail (the node stays joined, nothing changed). Halt: when what fills the budget is
  * only nodes that nothing is bringing back — failed in this run (quarantined), drained or down by hand, with no live
- * reservation anywhere — for `haltMs`, the waiting drains of that key fail at once naming those nodes and their
- * evidence: the rollout stops, every waiting node stays joined, and a re-apply after the fix goes on from there.
+ * reservation anywhere, and no other operation of this run in flight — for `haltMs`, the waiting drains of that key
+ * fail naming those nodes and their evidence: the rollout stops, every waiting node stays joined, and a re-apply after the fix goes on from there.
  */
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../framework/index.js";
@@ -344,7 +344,10 @@ export class DisruptionBudget {
         { node: req.node, budget: req.key, in_use: this.inUse(req.key), out_of_service: this.outOfService(req.key) },
       );
     }
-    if (blockers.length < req.max || blockers.some((b) => b.live)) {
+    // Something still under way may bring a blocker back: a live reservation, or any other operation of this run in
+    // flight (a re-apply re-running the gate of a node quarantined before, say).
+    const busy = (req.inFlight?.() ?? 0) > this.waiters.length;
+    if (blockers.length < req.max || blockers.some((b) => b.live) || busy) {
       this.stalledSince.delete(req.key);
       return;
     }

@@ -104,16 +104,16 @@ export async function awaitImageUpload(
   if (!b.imageAvailable) return;
   const id = `${b.name}:${spec.name}/${spec.version}`;
   const started = Date.now();
-  let available: boolean | undefined;
-  for (;;) {
+  for (let i = 0; ; i++) {
     const upload = data.images.upload(id);
     if (upload) {
       ctx.log.info("waiting for the image being put in place by this apply", { image: id });
       await upload;
       return;
     }
-    available ??= await b.imageAvailable(spec, signal).catch(() => false);
-    if (available || Date.now() - started >= UPLOAD_START_GRACE_MS) return;
+    // Asked again every few seconds: another process (an earlier stack) may be the one putting it in place.
+    if (i % 3 === 0 && (await b.imageAvailable(spec, signal).catch(() => false))) return;
+    if (Date.now() - started >= UPLOAD_START_GRACE_MS) return;
     await abortableSleep(1_000, signal);
   }
 }

@@ -277,6 +277,33 @@ describe("one budget across processes (reservations in the scheduler)", () => {
     expect([...sched.nodes.values()].filter((n) => n.reservation)).toEqual([]);
   });
 
+  it("does not halt while another operation of this run is in flight (a re-apply re-running a quarantined node's gate)", async () => {
+    const sched = new FakeScheduler(["n01", "n02"]);
+    sched.set("n01", { out: true });
+    const b = new DisruptionBudget({ owner: "me", haltMs: 1_000 });
+    let inFlight = 2; // the waiting drain, and n01's acceptance gate running again
+    const n02 = b.acquire({
+      key: "slurm:gpu",
+      node: "n02",
+      max: 1,
+      signal: new AbortController().signal,
+      inFlight: () => inFlight,
+      shared: sched.shared,
+      log,
+    });
+    let settled: unknown = "pending";
+    n02.then(
+      () => (settled = "granted"),
+      (e) => (settled = e),
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(settled).toBe("pending");
+    // WHEN the gate fails again (n01 stays out, nothing else in flight) THEN the drain halts
+    inFlight = 1;
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(settled).toBeInstanceOf(BudgetHaltError);
+  });
+
   it("does not halt while another run's live reservation fills the budget: that node comes back", async () => {
     const sched = new FakeScheduler(["n01", "n02"]);
     await sched.shared.reserve("n01", { owner: "other", until: Date.now() + 60_000 });

@@ -1,0 +1,114 @@
+/**
+ * Day 2 across stacks under the real engines: two stacks of one Slurm partition (4 nodes each, each holding its own
+ * rackform_image as the Rack construct places it) get a new image version and are applied at the same time by two
+ * engine processes, with max_unavailable = 1. The image bump must not deadlock (the image is no ancestor of the
+ * nodes' chains), and the one budget of the partition must hold across both processes: sampled from the lab's
+ * slurmrestd throughout, never more than one node of the 8 is out. Then one process rolls a third version alone at
+ * -parallelism=2, and the next plans are empty.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Lab } from "../../src/lab/index.js";
+import { day2Lab, NEW_IMAGE, THIRD_IMAGE } from "../support/day2.js";
+import { ENGINES, engine, Workdir } from "../support/engines.js";
+import { GOLDEN_IMAGE, rackConfig, sampleSlurm, slurmNodes } from "../support/rack.js";
+import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+
+let cliConfig: string;
+beforeAll(async () => {
+  cliConfig = await freshInstall([builtProvider()]);
+});
+
+type Image = typeof GOLDEN_IMAGE;
+
+describe.each(ENGINES)("one disruption budget for two stacks of a partition under %s", (name) => {
+  let lab: Lab;
+  const stacks: Workdir[] = [];
+  let groups: string[][] = [];
+  beforeAll(async () => {
+    lab = await day2Lab();
+    const names = lab.info.nodes.slice(0, 8).map((n) => n.name);
+    groups = [names.slice(0, 4), names.slice(4, 8)];
+  });
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  /**
+   * A stack's configuration: the demo rack of `nodes` on `image`; the first stack also holds the image's
+   * rackform_image, as a Fleet places it in its canary stack.
+   */
+  const config = (nodes: readonly string[], image: Image, maxUnavailable?: number) => {
+    const url = `${lab.images.url}${image.name}-${image.version}.qcow2`;
+    lab.images.put(`${image.name}-${image.version}.qcow2`, `${image.name}-${image.version}`);
+    const rack = rackConfig(lab, "maas", nodes, { image, ...(maxUnavailable ? { maxUnavailable } : {}) });
+    if (nodes !== groups[0]) return rack;
+    return `${rack}
+resource "rackform_image" "golden" {
+  backend = "maas"
+  name    = "${image.name}"
+  version = "${image.version}"
+  url     = "${url}"
+  sha256  = "${image.sha256}"
+}
+`;
+  };
+
+  const env = () => ({
+    TF_VAR_redfish_password: lab.info.nodes[0].bmc.password,
+    TF_VAR_slurm_token: lab.info.slurm!.token,
+    TF_VAR_maas_api_key: lab.info.maas!.apiKey,
+  });
+
+  it("two stacks applied at once roll a new image with never more than max_unavailable of the partition out", async () => {
+    // GIVEN two converged stacks of the same partition, each holding a rackform_image
+    expect(groups.flat().every((n) => lab.info.nodes.some((x) => x.name === n))).toBe(true);
+    for (const nodes of groups) {
+      const w = await Workdir.create(engine(name), cliConfig, { "main.tf": config(nodes, GOLDEN_IMAGE) }, env());
+      await w.ok(["init", "-no-color"]);
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      stacks.push(w);
+    }
+    // WHEN both get a new image version with max_unavailable = 1 and are applied at the same time by two engines
+    for (const [i, w] of stacks.entries()) await w.write({ "main.tf": config(groups[i], NEW_IMAGE, 1) });
+    const all = groups.flat();
+    const sampler = sampleSlurm(lab, all, 100);
+    const applies = await Promise.all(stacks.map((w) => w.run(["apply", "-auto-approve", "-no-color"])));
+    const samples = await sampler.stop();
+
+    // THEN both finish (no deadlock on the image bump), the first having updated its image in place
+    for (const a of applies) expect(a.code, a.stdout + a.stderr).toBe(0);
+    expect(applies[0].stdout).toContain("Resources: 12 added, 1 changed, 12 destroyed.");
+    expect(applies[1].stdout).toContain("Resources: 12 added, 0 changed, 12 destroyed.");
+    // AND at every sample at most one node of the 8 was out, and every node was out at some point
+    const worst = samples.reduce((a, s) => (s.out.length > a.out.length ? s : a), samples[0]);
+    expect(worst.out.length, `worst sample: ${worst.out.join(", ")} out`).toBe(1);
+    expect(new Set(samples.flatMap((s) => s.out))).toEqual(new Set(all));
+    // AND every node is back in service, with no reservation left in Slurm
+    const slurm = await slurmNodes(lab);
+    expect(all.filter((n) => slurm.get(n)?.state !== "IDLE")).toEqual([]);
+    for (const w of stacks) {
+      const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    }
+  }, 600_000);
+
+  it("a single stack rolls a third version at -parallelism=2 and leaves nothing to plan", async () => {
+    expect(stacks, "the first test left no stacks").toHaveLength(2);
+    const [w] = stacks;
+    await w.write({ "main.tf": config(groups[0], THIRD_IMAGE, 1) });
+    const sampler = sampleSlurm(lab, groups[0], 100);
+    const r = await w.run(["apply", "-auto-approve", "-no-color", "-parallelism=2"]);
+    const samples = await sampler.stop();
+    // THEN it finishes or stops with the budget's diagnostic — never hangs — and never has two nodes out
+    expect(Math.max(...samples.map((s) => s.out.length))).toBeLessThanOrEqual(1);
+    if (r.code !== 0) {
+      expect(r.stderr.replace(/\s+/g, " ")).toContain("Drain gave up waiting for the disruption budget");
+      for (let i = 0; i < 6; i++) {
+        const again = await w.run(["apply", "-auto-approve", "-no-color", "-parallelism=2"]);
+        if (again.code === 0) break;
+      }
+    }
+    const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  }, 600_000);
+});
