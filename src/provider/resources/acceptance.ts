@@ -14,6 +14,7 @@ import {
   timeoutMs,
   UNKNOWN,
   type Value,
+  valuesEqual,
 } from "../../framework/index.js";
 import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
 import { type AcceptanceEvidence, backendFor, type MachineFacts, QUARANTINE_PREFIX } from "../backends/index.js";
@@ -146,6 +147,9 @@ function gpusMissing(plan: ObjectValue, e: AcceptanceEvidence | undefined): stri
  * within its disruption budget) and a warning names the node, what its evidence measured and the new threshold.
  */
 function planPolicyEdit(st: ObjectValue, plan: ObjectValue, resp: ModifyPlanResponse): void {
+  // Another machine, or a changed GPU count from the BMC, re-runs the gate whatever the policy (attribute modifiers).
+  const rerun = ["machine_id", "bmc_gpu_count"].some((a) => (st[a] ?? null) !== null && !valuesEqual(plan[a], st[a]));
+  if (rerun) return;
   const r = rejudge(st, plan);
   if (!r) return;
   if (r.uncovered.length === 0) {

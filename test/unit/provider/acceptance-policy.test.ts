@@ -5,7 +5,7 @@
  * backend call would fail the test.
  */
 import { describe, expect, it } from "vitest";
-import { formatPath, type ObjectValue, type Value } from "../../../src/framework/index.js";
+import { formatPath, type ObjectValue, UNKNOWN, type Value } from "../../../src/framework/index.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { rejudge } from "../../../src/provider/resources/acceptance-policy.js";
 import { acceptanceSchema } from "../../../src/provider/resources/acceptance-schema.js";
@@ -163,8 +163,16 @@ describe("an edited acceptance policy is re-judged against the recorded evidence
     expect(rejudge(imported, p.planned)).toBeUndefined();
   });
 
-  it("another machine still re-runs the gate, and a failed gate is still replaced", async () => {
+  it("another machine or a changed BMC GPU count still re-runs the gate, and a failed gate is still replaced", async () => {
     expect((await plan(stateWith(), configWith({ machine_id: "maas:xyz" }))).replaces).toEqual(["machine_id"]);
+    // With a covered policy edit in the same change: a re-run all the same, nothing planned as kept, no warning
+    const both = await plan(stateWith(), configWith({ machine_id: "maas:xyz", nccl_min_busbw_gbps: 360 }));
+    expect([both.replaces, both.warnings, both.planned.passed]).toEqual([["machine_id"], [], UNKNOWN]);
+    const gpus = await plan(
+      stateWith(evidence(), { bmc_gpu_count: 8 }),
+      configWith({ bmc_gpu_count: 7, nccl_min_busbw_gbps: 380 }),
+    );
+    expect([gpus.replaces, gpus.warnings]).toEqual([["bmc_gpu_count"], []]);
     const failed = await plan(stateWith(evidence(), { passed: false }), configWith({ nccl_min_busbw_gbps: 360 }));
     expect(failed.replaces).toEqual(["passed"]);
   });
