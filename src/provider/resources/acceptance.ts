@@ -163,8 +163,8 @@ function planPolicyEdit(st: ObjectValue, plan: ObjectValue, resp: ModifyPlanResp
     // The node in the summary: the engines fold warnings of one summary into the first.
     `Acceptance gate re-runs: ${r.node}`,
     `The evidence recorded for ${r.node} (${getString(st, "machine_id")}) does not cover the edited policy:\n` +
-      `${lines.map((l) => `  - ${l}`).join("\n")}\nThe gate runs again on this node: its cluster member drains ` +
-      "(within its disruption budget), the gate re-runs with the new policy, and the node rejoins once it passes. " +
+      `${lines.map((l) => `  - ${l}`).join("\n")}\nThe gate runs again on this node with the new policy: a cluster ` +
+      "member whose gate_id is this gate drains first (within its disruption budget) and rejoins once it passes. " +
       "Nodes whose evidence covers the edit are updated in place.",
   );
 }

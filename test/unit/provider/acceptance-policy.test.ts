@@ -110,8 +110,8 @@ describe("an edited acceptance policy is re-judged against the recorded evidence
     expect(p.warnings).toEqual([
       "warning Acceptance gate re-runs: r01-n02: The evidence recorded for r01-n02 (maas:abc) does not cover the " +
         "edited policy: - nccl_min_busbw_gbps: measured all_reduce busbw 377 GB/s; threshold ≥ 380 GB/s The gate " +
-        "runs again on this node: its cluster member drains (within its disruption budget), the gate re-runs with " +
-        "the new policy, and the node rejoins once it passes. Nodes whose evidence covers the edit are updated in place.",
+        "runs again on this node with the new policy: a cluster member whose gate_id is this gate drains first " +
+        "(within its disruption budget) and rejoins once it passes. Nodes whose evidence covers the edit are updated in place.",
     ]);
   });
 
