@@ -2,7 +2,8 @@
 // of the demo rack (8 nodes via MAAS, Terraform) against the lab — create, reimage, partial failure, destroy, and the
 // day-2 plans: rollout (a reimage under max_unavailable = 2 with one node removed) and drift (an outlet switched off
 // and a GPU lost behind the engine's back); and of a 4-node rack with one BlueField-3 per node built by the Rack
-// construct (test/support/rack-dpu.ts): dpu-bfb (the flavor's BFB version changed) and dpu-mode (its mode changed).
+// construct (test/support/rack-dpu.ts): dpu-bfb (the flavor's BFB version changed) and dpu-mode (its mode changed);
+// and rename (one node of a converged 4-node rack renamed).
 // Secrets never reach the files: variable values are replaced and every lab credential is searched for before writing.
 // Run after changing the provider or the demo configuration: `npm run build && node --import tsx scripts/record-plans.mjs`
 // (RACKFORM_PLAN_ENGINE=tofu records with OpenTofu instead; RACKFORM_PLANS=rollout,drift records only those scenarios,
@@ -122,6 +123,27 @@ async function main() {
     } finally {
       await faulty.close();
     }
+  // a converged 4-node rack, one node renamed (its machine's name and its scheduler node): a replacement down the chain
+  const renaming = wanted("rename") ? await testLab(4) : undefined;
+  if (renaming)
+    try {
+      await uploadGoldenImage(renaming);
+      const secrets = labSecrets(renaming);
+      const nodes = renaming.info.nodes.map((n) => n.name);
+      const w = await rackStack(eng, cliConfig, renaming, "maas", nodes);
+      await w.ok(["init", "-no-color"]);
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      const [from, to] = [nodes[1], "gpu-r01-02"];
+      const config = rackConfig(renaming, "maas", nodes)
+        .replace(`name         = "${from}"`, `name         = "${to}"`)
+        .replace(`node       = "${from}"`, `node       = "${to}"`);
+      if (config.split(`"${to}"`).length !== 3) throw new Error("the rename did not reach both the machine and member");
+      await w.write({ "main.tf": config });
+      await record(w, "rename", [], secrets);
+    } finally {
+      await renaming.close();
+    }
+
   // a converged 4-node rack with a BlueField-3 per node: a new BFB version, then (back on it) a mode change
   const dpus = wanted("dpu-bfb", "dpu-mode") ? await dpuLab(4) : undefined;
   if (dpus)

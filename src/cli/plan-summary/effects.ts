@@ -3,6 +3,7 @@
  * ("reimage 2026.06.2 → 2026.07.1") and the events it counts ("reimage", "leave", …).
  */
 
+import { coveredPolicy, uncoveredPolicy } from "./acceptance-policy.js";
 import type { ChainType, PlanNode } from "./nodes.js";
 import type { ResourceChange } from "./plan-json.js";
 import { attr, current, display, knownText } from "./values.js";
@@ -17,6 +18,7 @@ export type NodeEvent =
   | "bfb-install"
   | "enroll"
   | "re-enroll"
+  | "rename"
   | "release"
   | "deploy"
   | "reimage"
@@ -32,6 +34,7 @@ export const DISRUPTIVE: ReadonlySet<NodeEvent> = new Set<NodeEvent>([
   "power-off",
   "dpu-mode",
   "re-enroll",
+  "rename",
   "release",
   "reimage",
   "undeploy",
@@ -50,6 +53,8 @@ export interface NodeEffects {
   readonly events: ReadonlySet<NodeEvent>;
   /** Some change re-runs a step because the last apply failed there (the engine tainted the resource). */
   readonly retried: boolean;
+  /** The node's old and new name when the plan renames its machine (a replacement: re-enrolled and reimaged). */
+  readonly renamed?: { readonly from: string; readonly to: string };
 }
 
 type Kind = "create" | "delete" | "replace" | "update" | "none";
@@ -177,6 +182,16 @@ function dpu(c: ResourceChange, ev: Set<NodeEvent>): string {
   }
 }
 
+/**
+ * The machine's old and new name when a change gives it another one. The name is the OS hostname set at deploy and
+ * the scheduler's key for the node, so the backend cannot rename a deployed node in place: it is a replacement.
+ */
+function renameOf(c: ResourceChange): { from: string; to: string } | undefined {
+  const from = knownText(attr(c.change, "before", "name"));
+  const to = knownText(attr(c.change, "after", "name"));
+  return from !== undefined && to !== undefined && from !== to ? { from, to } : undefined;
+}
+
 function machine(c: ResourceChange, ev: Set<NodeEvent>): string {
   const backend = knownText(current(c.change, "backend"));
   const where = backend ? ` (${backend})` : "";
@@ -184,9 +199,13 @@ function machine(c: ResourceChange, ev: Set<NodeEvent>): string {
     case "create":
       ev.add("enroll");
       return `enroll${where}`;
-    case "replace":
+    case "replace": {
       ev.add("re-enroll");
-      return `re-enroll${where}${tainted(c) ? " (failed last apply)" : ""}`;
+      const r = renameOf(c);
+      if (r) ev.add("rename");
+      const renamed = r ? `rename ${r.from} → ${r.to}: ` : "";
+      return `${renamed}re-enroll${where}${tainted(c) ? " (failed last apply)" : ""}`;
+    }
     case "delete":
       ev.add("release");
       return `release${where}`;
@@ -277,12 +296,15 @@ function acceptance(c: ResourceChange, ev: Set<NodeEvent>): string {
     case "replace":
       ev.add("acceptance");
       if (tainted(c)) return `re-run (failed last apply${failures(c)})`;
-      return knownText(attr(c.change, "before", "passed")) === "false"
-        ? `re-run (no longer passing${failures(c)})`
-        : "re-run";
-    case "update":
+      if (knownText(attr(c.change, "before", "passed")) === "false") return `re-run (no longer passing${failures(c)})`;
+      return uncoveredPolicy(c) ? `re-run (evidence does not cover ${uncoveredPolicy(c)})` : "re-run";
+    case "update": {
+      // An edited policy the evidence covers runs nothing: the gate only records it.
+      const covered = coveredPolicy(c);
+      if (covered) return covered;
       ev.add("acceptance");
       return `re-check: ${updated(c)}`;
+    }
     case "delete":
       return "drop the record";
     default:
@@ -297,9 +319,14 @@ function cluster(c: ResourceChange, ev: Set<NodeEvent>): string {
     case "create":
       ev.add("join");
       return `join${where}`;
-    case "replace":
+    case "replace": {
       ev.add("rejoin");
+      // Onto another node name (a rename): the old node leaves its scheduler for good, the new one joins.
+      const [from, to] = (["before", "after"] as const).map((side) => knownText(attr(c.change, side, "node")));
+      if (from !== undefined && to !== undefined && from !== to)
+        return `drain, leave as ${from}, join${where} as ${to}`;
       return `drain, rejoin${where}`;
+    }
     case "delete": {
       ev.add("leave");
       const drain = knownText(attr(c.change, "before", "drain_on_destroy"));
@@ -346,10 +373,18 @@ export function nodeEffects(node: PlanNode): NodeEffects {
   const cells = new Map<Column, string>();
   const events = new Set<NodeEvent>();
   let retried = false;
+  let renamed: NodeEffects["renamed"];
   for (const [type, changes] of node.changes) {
+    if (type === "rackform_machine") {
+      renamed =
+        changes
+          .filter((c) => kindOf(c) === "replace")
+          .map(renameOf)
+          .find((r) => r !== undefined) ?? renamed;
+    }
     const texts = changes.map((c) => cell(type, c, events)).filter((t) => t !== "");
     if (changes.some(tainted)) retried = true;
     if (texts.length > 0) cells.set(COLUMN_OF[type], texts.join("; "));
   }
-  return { name: node.name, pdu: node.pdu, cells, events, retried };
+  return { name: node.name, pdu: node.pdu, cells, events, retried, ...(renamed ? { renamed } : {}) };
 }

@@ -21,6 +21,7 @@ const EVENT_ORDER: readonly NodeEvent[] = [
   "bfb-install",
   "enroll",
   "re-enroll",
+  "rename",
   "release",
   "deploy",
   "reimage",
@@ -40,6 +41,7 @@ const COUNTED: Readonly<Record<NodeEvent, string>> = {
   "bfb-install": "BFB install",
   enroll: "enroll",
   "re-enroll": "re-enroll",
+  rename: "rename (reimage)",
   release: "release",
   deploy: "deploy",
   reimage: "reimage",
@@ -109,13 +111,35 @@ function total(racks: readonly RackSummary[], ev: NodeEvent): number {
   return racks.reduce((n, r) => n + (r.counts.get(ev) ?? 0), 0);
 }
 
-/** "⚠ 4 nodes will be reimaged, 1 will leave the cluster." or undefined when nothing disruptive is planned. */
+/** How many renamed nodes the banner names before "and N more". */
+const RENAMES_SHOWN = 5;
+
+/** "⚠ rename → reimage: node r01-n02 → gpu-r01-02 …", or undefined when no node is renamed. */
+function renameBanner(racks: readonly RackSummary[]): string | undefined {
+  const renames = racks.flatMap((r) => r.changed.flatMap((e) => (e.renamed ? [e.renamed] : [])));
+  if (renames.length === 0) return undefined;
+  const shown = renames.slice(0, RENAMES_SHOWN).map((r) => `${escapeCell(r.from)} → ${escapeCell(r.to)}`);
+  const more = renames.length > RENAMES_SHOWN ? ` and ${renames.length - RENAMES_SHOWN} more` : "";
+  const one = renames.length === 1;
+  return (
+    `> **⚠ rename → reimage: ${one ? "node" : "nodes"} ${shown.join(", ")}${more} — ${one ? "it is" : "each is"} ` +
+    "released, erased, enrolled and deployed again under the new name (the hostname is set at deploy and names " +
+    "the node in its scheduler).**"
+  );
+}
+
+/**
+ * "⚠ 4 nodes will be reimaged, 1 will leave the cluster." or undefined when nothing disruptive is planned; renamed
+ * nodes follow on a line of their own, "rename → reimage" with their old and new names (a rename is a replacement).
+ */
 export function banner(racks: readonly RackSummary[]): string | undefined {
   const parts = BANNER_ORDER.filter((ev) => DISRUPTIVE.has(ev) && total(racks, ev) > 0).map((ev, i) => {
     const n = total(racks, ev);
     return i === 0 ? `${plural(n, "node")} will ${WILL[ev]}` : `${n} will ${WILL[ev]}`;
   });
-  return parts.length > 0 ? `> **⚠ ${parts.join(", ")}.**` : undefined;
+  const lines = [parts.length > 0 ? `> **⚠ ${parts.join(", ")}.**` : undefined, renameBanner(racks)];
+  const shown = lines.filter((l): l is string => l !== undefined);
+  return shown.length > 0 ? shown.join("\n>\n") : undefined;
 }
 
 const OUT_BY: readonly OutBy[] = ["reimaged", "re-enrolled", "drained and rejoined", "removed"];

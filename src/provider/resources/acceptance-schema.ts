@@ -19,7 +19,7 @@ import type { AcceptanceParams } from "../backends/backend.js";
 import type { Thresholds } from "./acceptance-verdict.js";
 import { MACHINE_ID } from "./deployment-schema.js";
 
-// A new threshold is a new gate run; right after an import the state knows no thresholds, and recording the
+// Another machine is a new gate run; right after an import the state knows no machine_id yet, and recording the
 // configuration then must not re-run a 72-hour burn-in.
 const rerunUnlessImported = () =>
   requiresReplaceIf(
@@ -68,8 +68,13 @@ export const acceptanceSchema: Schema = {
     "(MAAS Broken, Ironic maintenance) reads as not passed; the next apply returns it to service and runs the gate, " +
     "which decides whether it rejoins. With bmc_gpu_count following the BMC, a GPU lost on a running node re-runs " +
     "the gate too, which fails on the missing GPU and quarantines the node. Refresh re-reads the backend's status and " +
-    "latest gate result, so a degraded or quarantined node shows `passed` changing and a planned re-run. Changing a " +
-    "threshold re-runs the gate. Destroy forgets the result and lifts a quarantine rackform set (Ironic maintenance, MAAS Broken or its description note; MAAS's own Failed testing stays, and release handles it), so nothing rackform set blocks the machine's teardown or outlives its gate; a machine taken out of service by hand stays as it is. Import with the machine id.",
+    "latest gate result, so a degraded or quarantined node shows `passed` changing and a planned re-run. An edit of " +
+    "the policy (dcgm_level, nccl_min_busbw_gbps, burn_in, expected_gpu_count, allow_xid, firmware) is judged at plan " +
+    "against the evidence in state: a node whose evidence still passes the new policy is updated in place (verdict " +
+    "and evidence kept, nothing built on its id touched, no drain); a node the evidence no longer covers (a threshold " +
+    "raised above what it measured, a longer burn-in or a higher DCGM level than it ran, evidence that does not " +
+    "record the burn-in length it ran) re-runs the gate, and the plan warns naming the node, the measured value and " +
+    "the new threshold. A value first recorded (after an import) re-runs nothing. Destroy forgets the result and lifts a quarantine rackform set (Ironic maintenance, MAAS Broken or its description note; MAAS's own Failed testing stays, and release handles it), so nothing rackform set blocks the machine's teardown or outlives its gate; a machine taken out of service by hand stays as it is. Import with the machine id.",
   attributes: {
     id: attr.string({
       computed: true,
@@ -87,30 +92,34 @@ export const acceptanceSchema: Schema = {
       optional: true,
       computed: true,
       default: 3,
-      description: "dcgmi diag level, 1 (quick) to 4 (extended). @default 3",
+      description:
+        "dcgmi diag level, 1 (quick) to 4 (extended). Levels are cumulative: lowered, the evidence of the level " +
+        "that ran covers it (in place); raised above it, the gate re-runs on that node. @default 3",
       validators: [numberBetween(1, 4), wholeNumber],
-      planModifiers: [rerunUnlessImported()],
     }),
     nccl_min_busbw_gbps: attr.number({
       optional: true,
       description:
-        "Minimum NCCL all_reduce bus bandwidth in GB/s, e.g. 370 on 400 Gb/s fabric. @default the gate's: 92 % of the fabric line rate rounded to 10 GB/s (370 on 8 × 400 Gb/s)",
+        "Minimum NCCL all_reduce bus bandwidth in GB/s, e.g. 370 on 400 Gb/s fabric. Changed, it is judged against " +
+        "the bandwidth the evidence measured: at or below it, in place; above it, the gate re-runs on that node. @default the gate's: 92 % of the fabric line rate rounded to 10 GB/s (370 on 8 × 400 Gb/s)",
       validators: [numberBetween(1, 10_000)],
-      planModifiers: [rerunUnlessImported()],
     }),
     burn_in: attr.string({
       optional: true,
       computed: true,
       default: "1h",
-      description: 'Burn-in duration, e.g. "72h". Set timeouts.create above it. @default "1h"',
+      description:
+        'Burn-in duration, e.g. "72h". Set timeouts.create above it. Changed, it is judged against the burn-in the ' +
+        "evidence ran (`burn_in.requested_s`): as long or shorter, in place; longer, or evidence that does not record " +
+        'its length, the gate re-runs on that node. @default "1h"',
       validators: [burnInDuration],
-      planModifiers: [rerunUnlessImported()],
     }),
     expected_gpu_count: attr.number({
       optional: true,
-      description: "GPUs that must be visible. @default the count the hardware reports it should have",
+      description:
+        "GPUs that must be visible; changed, judged against the GPUs the evidence saw. @default the count the " +
+        "hardware reports it should have",
       validators: [numberBetween(1, 64), wholeNumber],
-      planModifiers: [rerunUnlessImported()],
     }),
     bmc_gpu_count: attr.number({
       optional: true,
@@ -126,13 +135,15 @@ export const acceptanceSchema: Schema = {
       optional: true,
       computed: true,
       default: false,
-      description: "Accept XID errors (during burn-in too) instead of failing the gate. @default false",
-      planModifiers: [rerunUnlessImported()],
+      description:
+        "Accept XID errors (during burn-in too) instead of failing the gate. Turned off, the gate re-runs only on " +
+        "nodes whose evidence has XID events. @default false",
     }),
     firmware: attr.map("string", {
       optional: true,
-      description: 'Required firmware versions by component, e.g. { bmc = "1.2.3", gpu = "96.00.99" }.',
-      planModifiers: [rerunUnlessImported()],
+      description:
+        'Required firmware versions by component, e.g. { bmc = "1.2.3", gpu = "96.00.99" }; changed, judged ' +
+        "against the versions the evidence recorded.",
     }),
     passed: attr.bool({
       computed: true,

@@ -1,9 +1,11 @@
 import {
   type Context,
+  containsUnknown,
   type Diagnostics,
   getBool,
   getNumber,
   getString,
+  type ModifyPlanResponse,
   type ObjectValue,
   type PrivateState,
   parseDuration,
@@ -12,6 +14,7 @@ import {
   timeoutMs,
   UNKNOWN,
   type Value,
+  valuesEqual,
 } from "../../framework/index.js";
 import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
 import { type AcceptanceEvidence, backendFor, type MachineFacts, QUARANTINE_PREFIX } from "../backends/index.js";
@@ -21,6 +24,7 @@ import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { holdOnTransientRead } from "../read-hold.js";
 import { bounded } from "../timeouts.js";
+import { rejudge } from "./acceptance-policy.js";
 import { acceptanceSchema, paramsOf, thresholdsOf } from "./acceptance-schema.js";
 import { failureLines, judge, type Verdict } from "./acceptance-verdict.js";
 import { parseMachineId } from "./deployment-schema.js";
@@ -137,6 +141,35 @@ function gpusMissing(plan: ObjectValue, e: AcceptanceEvidence | undefined): stri
   );
 }
 
+/**
+ * An edit of the policy (thresholds, burn-in, DCGM level, XID policy, GPU count, firmware) re-judges the evidence in
+ * state: covered, the plan keeps the verdict, the figures and the evidence, so the update only records the new policy
+ * and nothing built on the gate's id is touched; not covered, the gate re-runs (a replacement, whose member drains
+ * within its disruption budget) and a warning names the node, what its evidence measured and the new threshold.
+ */
+function planPolicyEdit(st: ObjectValue, plan: ObjectValue, resp: ModifyPlanResponse): void {
+  // Another machine, or a changed GPU count from the BMC, re-runs the gate whatever the policy (attribute modifiers).
+  const rerun = ["machine_id", "bmc_gpu_count"].some((a) => (st[a] ?? null) !== null && !valuesEqual(plan[a], st[a]));
+  if (rerun) return;
+  const r = rejudge(st, plan);
+  if (!r) return;
+  if (r.uncovered.length === 0) {
+    const { passed, gpu_count, busbw_gbps, evidence } = st;
+    resp.plan = { ...plan, passed, gpu_count, busbw_gbps, evidence };
+    return;
+  }
+  for (const a of r.changed) resp.requiresReplace.push(path(a));
+  const lines = failureLines({ passed: false, checks: r.uncovered });
+  resp.diagnostics.warning(
+    // The node in the summary: the engines fold warnings of one summary into the first.
+    `Acceptance gate re-runs: ${r.node}`,
+    `The evidence recorded for ${r.node} (${getString(st, "machine_id")}) does not cover the edited policy:\n` +
+      `${lines.map((l) => `  - ${l}`).join("\n")}\nThe gate runs again on this node with the new policy: a cluster ` +
+      "member whose gate_id is this gate drains first (within its disruption budget) and rejoins once it passes. " +
+      "Nodes whose evidence covers the edit are updated in place.",
+  );
+}
+
 function messageOf(o: { readonly kind: string; readonly message?: string; readonly facts: MachineFacts }): string {
   return o.message ?? `status ${o.facts.status}`;
 }
@@ -205,7 +238,9 @@ export function acceptanceResource(): Resource {
       if (st.passed === false) {
         resp.plan = { ...(req.plan as ObjectValue), passed: UNKNOWN };
         resp.requiresReplace.push(path("passed"));
+        return;
       }
+      planPolicyEdit(st, req.plan as ObjectValue, resp);
     },
 
     async create(req, resp) {
@@ -223,7 +258,13 @@ export function acceptanceResource(): Resource {
     },
 
     async update(req, resp) {
-      // Every threshold re-runs the gate; an update records timeouts (or the thresholds first seen after an import).
+      // A policy edit the recorded evidence covers was judged at plan, which kept the verdict and evidence: record it
+      // as planned, without asking the backend (the next refresh re-reads the gate as always).
+      if (!containsUnknown(req.plan)) {
+        resp.state = req.plan;
+        return;
+      }
+      // Otherwise an update records timeouts, or thresholds first seen after an import: re-read and judge the gate.
       const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
       const s = await refresh(req.context, req.state, req.plan, ms, resp.diagnostics, resp.private);
       if (s === null) resp.diagnostics.error("Machine not found", "The machine no longer exists in its backend.");

@@ -132,6 +132,25 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
   it("GIVEN a new threshold WHEN plan THEN the gate must run again", async () => {
     const pl = await plan(p.srv, gate(machineId, { dcgm_level: 4 }), state);
     expect(replacePaths(pl)).toEqual(["dcgm_level"]);
+    expect(pl.diagnostics.map((d) => d.summary)).toEqual([`Acceptance gate re-runs: ${good}`]);
+  });
+
+  it("GIVEN a threshold lowered below the evidence and a shorter burn-in WHEN plan and apply THEN the policy is recorded in place, the backend is not asked, and the next plan is empty", async () => {
+    const lowered = gate(machineId, { nccl_min_busbw_gbps: 350, burn_in: "48h" });
+    const pl = await plan(p.srv, lowered, state);
+    expect(lines(pl.diagnostics)).toBe("");
+    expect(replacePaths(pl)).toEqual([]);
+    const log = ml.lab.backends![backend].requests;
+    const before = log.length;
+    const a = await apply(p.srv, lowered, state);
+    expect(lines(a.diagnostics)).toBe("");
+    expect(log.length - before).toBe(0);
+    expect(a.newState).toMatchObject({ id: machineId, passed: true, evidence: state.evidence, burn_in: "48h" });
+    const again = await plan(p.srv, lowered, a.newState);
+    expect(again.plannedState).toEqual(a.newState);
+    // Back to 72h: the evidence of the 72h burn-in that ran still covers it.
+    const back = await plan(p.srv, gate(machineId), a.newState);
+    expect(replacePaths(back)).toEqual([]);
   });
 
   it("GIVEN the node was taken out of service by hand WHEN refresh THEN passed turns false; the re-run returns it to service", async () => {

@@ -14,25 +14,25 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly machineId: string;
   /**
-  * dcgmi diag level, 1 (quick) to 4 (extended). @default 3
+  * dcgmi diag level, 1 (quick) to 4 (extended). Levels are cumulative: lowered, the evidence of the level that ran covers it (in place); raised above it, the gate re-runs on that node. @default 3
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#dcgm_level Acceptance#dcgm_level}
   */
   readonly dcgmLevel?: number;
   /**
-  * Minimum NCCL all_reduce bus bandwidth in GB/s, e.g. 370 on 400 Gb/s fabric. @default the gate's: 92 % of the fabric line rate rounded to 10 GB/s (370 on 8 × 400 Gb/s)
+  * Minimum NCCL all_reduce bus bandwidth in GB/s, e.g. 370 on 400 Gb/s fabric. Changed, it is judged against the bandwidth the evidence measured: at or below it, in place; above it, the gate re-runs on that node. @default the gate's: 92 % of the fabric line rate rounded to 10 GB/s (370 on 8 × 400 Gb/s)
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#nccl_min_busbw_gbps Acceptance#nccl_min_busbw_gbps}
   */
   readonly ncclMinBusbwGbps?: number;
   /**
-  * Burn-in duration, e.g. "72h". Set timeouts.create above it. @default "1h"
+  * Burn-in duration, e.g. "72h". Set timeouts.create above it. Changed, it is judged against the burn-in the evidence ran (`burn_in.requested_s`): as long or shorter, in place; longer, or evidence that does not record its length, the gate re-runs on that node. @default "1h"
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#burn_in Acceptance#burn_in}
   */
   readonly burnIn?: string;
   /**
-  * GPUs that must be visible. @default the count the hardware reports it should have
+  * GPUs that must be visible; changed, judged against the GPUs the evidence saw. @default the count the hardware reports it should have
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#expected_gpu_count Acceptance#expected_gpu_count}
   */
@@ -44,13 +44,13 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly bmcGpuCount?: number;
   /**
-  * Accept XID errors (during burn-in too) instead of failing the gate. @default false
+  * Accept XID errors (during burn-in too) instead of failing the gate. Turned off, the gate re-runs only on nodes whose evidence has XID events. @default false
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#allow_xid Acceptance#allow_xid}
   */
   readonly allowXid?: boolean | cdktf.IResolvable;
   /**
-  * Required firmware versions by component, e.g. { bmc = "1.2.3", gpu = "96.00.99" }.
+  * Required firmware versions by component, e.g. { bmc = "1.2.3", gpu = "96.00.99" }; changed, judged against the versions the evidence recorded.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#firmware Acceptance#firmware}
   */
