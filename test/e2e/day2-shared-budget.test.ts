@@ -4,9 +4,11 @@
  * engine processes, with max_unavailable = 1. The image bump must not deadlock (the image is no ancestor of the
  * nodes' chains), and the one budget of the partition must hold across both processes: sampled from the lab's
  * slurmrestd throughout, never more than one node of the 8 is out. Then one process rolls a third version alone at
- * -parallelism=2, and the next plans are empty.
+ * -parallelism=2, and the next plans are empty. Last, a rollout whose first node fails its gate halts instead of
+ * waiting forever, leaving the others joined, and one re-apply after the fix finishes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MaasClient } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { day2Lab, NEW_IMAGE, THIRD_IMAGE } from "../support/day2.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
@@ -111,4 +113,51 @@ resource "rackform_image" "golden" {
     const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   }, 600_000);
+
+  it("a canary node failing its gate halts the rollout: the others stay joined, untouched; the re-apply finishes it", async () => {
+    expect(stacks, "the first test left no stacks").toHaveLength(2);
+    const w = stacks[1];
+    const nodes = groups[1];
+    // GIVEN every node of the second stack would fail its NCCL gate, and a third image with max_unavailable = 1
+    for (const n of nodes) lab.world.faults.add({ kind: "marginal-nccl", node: n, value: 300 });
+    await w.write({ "main.tf": config(nodes, THIRD_IMAGE, 1) });
+    // WHEN applied
+    const r = await w.run(["apply", "-auto-approve", "-no-color"]);
+    // THEN it stops with an error instead of waiting forever: the first node recycled failed its gate, and the
+    // waiting drains halted naming it and its evidence
+    expect(r.code, r.stdout + r.stderr).not.toBe(0);
+    const err = r.stderr.replace(/\s+/g, " ");
+    expect(err).toContain("measured all_reduce busbw 300 GB/s; threshold ≥ 370 GB/s");
+    expect(err).toContain("Error: Rollout halted: the disruption budget is used up by nodes out of service");
+    const slurm = await slurmNodes(lab);
+    const failed = nodes.filter((n) => slurm.get(n)?.state !== "IDLE");
+    expect(failed, "exactly one node was recycled and failed").toHaveLength(1);
+    expect(err).toContain(`${failed[0]} (failed its acceptance gate`);
+    // AND the other three were never drained: still joined, on the previous image
+    const untouched = nodes.filter((n) => n !== failed[0]);
+    for (const n of untouched) expect(err).toContain(`Slurm node ${n} was not drained`);
+    const machines = new Map((await maasMachines(lab)).map((m) => [m.hostname, m.distroSeries]));
+    for (const n of untouched)
+      expect([slurm.get(n)?.state, machines.get(n)], n).toEqual(["IDLE", `${NEW_IMAGE.name}-${NEW_IMAGE.version}`]);
+
+    // WHEN the faults are fixed and the stack applied once more
+    lab.world.faults.clear();
+    const again = await w.run(["apply", "-auto-approve", "-no-color"]);
+    // THEN the rollout finishes where it stopped, and nothing is left to plan
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const after = await slurmNodes(lab);
+    expect(nodes.filter((n) => after.get(n)?.state !== "IDLE")).toEqual([]);
+    const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  }, 600_000);
 });
+
+/** The lab's MAAS machines (hostname and the image each runs). */
+async function maasMachines(lab: Lab) {
+  const maas = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
+  try {
+    return await maas.listMachines();
+  } finally {
+    await maas.close();
+  }
+}
