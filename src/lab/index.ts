@@ -19,6 +19,7 @@ export {
 } from "./images/server.js";
 export { type Lab, type LabEndpoint, type LabInfo, type StartLabOptions, startLab } from "./lab.js";
 export { RequestLog, type RequestLogEntry } from "./request-log.js";
+export type { SlurmTransition } from "./scheduler/index.js";
 export {
   type Clock,
   LabTime,

@@ -14,5 +14,5 @@ export {
   type KubernetesLabHooks,
 } from "./kubernetes-api.js";
 export { createSlurmApi, type SlurmApi, type SlurmApiOptions, type SlurmLabHooks } from "./slurm-api.js";
-export type { LabSlurmNode, NodeRegistration } from "./slurm-nodes.js";
+export type { LabSlurmNode, NodeRegistration, SlurmTransition } from "./slurm-nodes.js";
 export { SLURM_API_VERSION } from "./slurm-render.js";

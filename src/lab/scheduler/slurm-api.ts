@@ -21,6 +21,7 @@ import {
   SLURM_STRERROR,
   SlurmCtldError,
   SlurmNodeTable,
+  type SlurmTransition,
   type UpdateNodeMsg,
 } from "./slurm-nodes.js";
 import { meta, noVal, renderNode, SLURM_API_VERSION, type SlurmRestError } from "./slurm-render.js";
@@ -49,6 +50,8 @@ export interface SlurmLabHooks {
   node(name: string): Readonly<LabSlurmNode> | undefined;
   /** Makes the next `count` authenticated requests fail as when slurmrestd cannot reach slurmctld (500, errors[1007]). */
   failNext(count: number): void;
+  /** slurmctld's log of node transitions (state or comment changed), oldest first. */
+  transitions(): readonly SlurmTransition[];
 }
 
 /** The running lab slurmrestd. */
@@ -178,6 +181,7 @@ export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
       startJob: (node) => table.startJob(node),
       endJob: (id) => table.endJob(id),
       node: (name) => table.nodes.get(name),
+      transitions: () => table.transitions,
       failNext: (count) => {
         failures = count;
       },

@@ -107,9 +107,38 @@ const KNOWN_UPDATE_FIELDS = new Set([
   "weight",
 ]);
 
+/**
+ * One line of slurmctld's log of node transitions (what `slurmctld.log` records as "update_node: node X state set
+ * to DRAINED", "node X not responding, setting DOWN", a comment set): every change of a node's state or comment, in
+ * the order slurmctld applied them, so a reader can replay who was out of service at every instant — a poller could
+ * miss an outage shorter than its period.
+ */
+export interface SlurmTransition {
+  /** Position in the log (0, 1, …). */
+  readonly seq: number;
+  /** Wall-clock time (ms since the epoch) it was applied. */
+  readonly at: number;
+  readonly node: string;
+  readonly partitions: readonly string[];
+  /** The v0.0.41 state array after it, e.g. ["IDLE","DRAIN"]; [] once the node is deleted. */
+  readonly state: readonly string[];
+  /** Out of service after it: DOWN or DRAIN-flagged, or deleted. */
+  readonly out: boolean;
+  readonly reason: string;
+  readonly comment: string;
+  /** What made it: slurmd registering, slurmd lost, an update through slurmrestd (by `user`), a delete. */
+  readonly cause: "register" | "lost" | "update" | "remove";
+  /** The slurmrestd user of an update. */
+  readonly user?: string;
+}
+
 /** The node table with slurmctld's update rules. */
 export class SlurmNodeTable {
   readonly nodes = new Map<string, LabSlurmNode>();
+  /** Every transition of a node's state or comment, oldest first. */
+  readonly transitions: SlurmTransition[] = [];
+  /** Each node's latest line of `transitions`. */
+  private readonly lastOf = new Map<string, SlurmTransition>();
   lastUpdate: number;
   private nextJob = 1000;
 
@@ -145,6 +174,7 @@ export class SlurmNodeTable {
     node.partitions = [...(reg.partitions ?? (known ? known.partitions : ["gpu"]))];
     this.nodes.set(name, node);
     this.touch();
+    this.record(node, "register");
     return node;
   }
 
@@ -164,6 +194,7 @@ export class SlurmNodeTable {
       n.reasonChangedAt = this.nowSec();
     }
     this.touch();
+    this.record(n, "lost");
   }
 
   /**
@@ -188,6 +219,7 @@ export class SlurmNodeTable {
     }
     this.nodes.delete(name);
     this.touch();
+    this.record(n, "remove", "", true);
   }
 
   /** The node, or slurmctld's "Invalid node name specified". */
@@ -242,6 +274,29 @@ export class SlurmNodeTable {
       n.reasonChangedAt = this.nowSec();
     }
     this.touch();
+    this.record(n, "update", user);
+  }
+
+  /** Logs the node's state and comment when either changed since its last line (or it was deleted). */
+  private record(n: LabSlurmNode, cause: SlurmTransition["cause"], user = "", removed = false): void {
+    const state = removed ? [] : nodeStates(n);
+    const comment = removed ? "" : n.comment;
+    const last = this.lastOf.get(n.name);
+    if (!removed && last && last.state.join("+") === state.join("+") && last.comment === comment) return;
+    const t: SlurmTransition = {
+      seq: this.transitions.length,
+      at: Date.now(),
+      node: n.name,
+      partitions: [...n.partitions],
+      state,
+      out: removed || n.down || n.drain,
+      reason: removed ? "" : n.reason,
+      comment,
+      cause,
+      ...(user ? { user } : {}),
+    };
+    this.transitions.push(t);
+    this.lastOf.set(n.name, t);
   }
 
   private applyState(n: LabSlurmNode, state: string, desc: string): void {
