@@ -132,3 +132,16 @@ export function leftReservations(log: readonly SlurmTransition[], nodes: Readonl
   }
   return out;
 }
+
+/** The drains in the log: lines where a write through slurmrestd took one of `nodes` from in service to out. */
+export function drainsIn(log: readonly SlurmTransition[], nodes: ReadonlySet<string>): SlurmTransition[] {
+  const out = new Set<string>();
+  const drains: SlurmTransition[] = [];
+  for (const t of log) {
+    if (!nodes.has(t.node)) continue;
+    if (t.out && !out.has(t.node) && t.cause === "update") drains.push(t);
+    if (t.out) out.add(t.node);
+    else out.delete(t.node);
+  }
+  return drains;
+}

@@ -1,8 +1,10 @@
 /**
  * `npm run chaos -- --seed N [--nodes 64] [--backend maas|ironic] [--engine terraform|tofu] [--profile instant]
- * [--kills 20] [--until-step K] [--no-trace]`: one seeded chaos run (run.ts) against a fresh lab with the built
- * provider (`npm run build` first). Prints per-step progress, every violation with its seed, step and replay command,
- * and the run's figures; exits 1 on any violation, 2 on a bad option.
+ * [--kills 20] [--until-step K] [--no-trace] [--stacks S --max-unavailable M]`: one seeded chaos run (run.ts) against a
+ * fresh lab with the built provider (`npm run build` first); with `--stacks`, the nodes are split into S stacks of one
+ * partition rolled to a new image at once by S engines under one disruption budget (rolling.ts). Prints per-step
+ * progress, every violation with its seed, step and replay command, and the run's figures; exits 1 on any violation,
+ * 2 on a bad option.
  *
  * A test tool, not a product command: it drives the engines through the e2e support code (test/support), so it lives
  * beside the tests rather than in `rackform`.
@@ -10,18 +12,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { liveRollingEngines, type RollingOptions, rollingReplay, runRolling } from "./rolling.js";
 import { type ChaosOptions, liveEngines, replayCommand, runChaos } from "./run.js";
 
 const USAGE =
   "usage: npm run chaos -- --seed N [--nodes 64] [--backend maas|ironic] [--engine terraform|tofu] " +
-  "[--profile instant|demo|realistic] [--kills 20] [--until-step K] [--no-trace]";
+  "[--profile instant|demo|realistic] [--kills 20] [--until-step K] [--no-trace] [--stacks S --max-unavailable M]";
 
 function fail(message: string): never {
   process.stderr.write(`chaos: ${message}\n${USAGE}\n`);
   process.exit(2);
 }
 
-function parse(argv: readonly string[]): ChaosOptions {
+function parse(argv: readonly string[]): ChaosOptions & { stacks?: number; maxUnavailable: number } {
   const v: Record<string, string> = {};
   let trace = true;
   for (let i = 0; i < argv.length; i++) {
@@ -34,7 +37,9 @@ function parse(argv: readonly string[]): ChaosOptions {
     else fail(`unknown or incomplete option ${a}`);
   }
   for (const k of Object.keys(v))
-    if (!["seed", "nodes", "backend", "engine", "profile", "kills", "until-step"].includes(k))
+    if (
+      !["seed", "nodes", "backend", "engine", "profile", "kills", "until-step", "stacks", "max-unavailable"].includes(k)
+    )
       fail(`unknown option --${k}`);
   const int = (k: string, d: number | undefined, min: number) => {
     if (v[k] === undefined) return d;
@@ -59,10 +64,13 @@ function parse(argv: readonly string[]): ChaosOptions {
     kills: int("kills", 20, 0)!,
     untilStep: int("until-step", undefined, 0),
     trace,
+    stacks: int("stacks", undefined, 2),
+    maxUnavailable: int("max-unavailable", 1, 1)!,
   };
 }
 
 const opts = parse(process.argv.slice(2));
+if (opts.stacks !== undefined && opts.nodes % opts.stacks !== 0) fail("--nodes must be a multiple of --stacks");
 // Every temp file of the run (lab CA keys, mirror, workdir, trace logs) lives in one folder removed at the end.
 const root = mkdtempSync(join(tmpdir(), "rackform-chaos-"));
 process.env.TMPDIR = root;
@@ -71,7 +79,7 @@ process.env.RACKFORM_TEST_POLL_MS ??= "200";
 // Stopped by a signal: end the engine it runs (its providers exit with it) and remove the temp folder.
 for (const sig of ["SIGINT", "SIGTERM"] as const)
   process.on(sig, () => {
-    for (const pid of liveEngines) process.kill(pid, "SIGKILL");
+    for (const pid of [...liveEngines, ...liveRollingEngines]) process.kill(pid, "SIGKILL");
     rmSync(root, { recursive: true, force: true });
     process.exit(130);
   });
@@ -81,6 +89,37 @@ log(
 );
 let code = 1;
 try {
+  code = opts.stacks === undefined ? await single() : await rolling(opts.stacks);
+} catch (e) {
+  log(`chaos run failed: ${(e as Error).stack ?? e}`);
+  log(`  replay: ${opts.stacks === undefined ? replayCommand(opts) : rollingReplay(rollingOpts(opts.stacks))}`);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+process.exit(code);
+
+function rollingOpts(stacks: number): RollingOptions {
+  const { seed, backend, engine, kills, maxUnavailable } = opts;
+  return { seed, backend, engine, kills, maxUnavailable, stacks, nodesPerStack: opts.nodes / stacks, log };
+}
+
+/** Several stacks of one partition rolled at once under one budget; the exit code. */
+async function rolling(stacks: number): Promise<number> {
+  const o = rollingOpts(stacks);
+  const r = await runRolling(o);
+  const f = r.figures;
+  log(
+    `figures: drains ${f.drains}; most out at once ${f.peakOut} (max_unavailable ${o.maxUnavailable}); ` +
+      `kills ${f.kills} (${f.missedKills} missed); applies ${f.applies}; rollout ${f.rolloutS} s; wall ${f.wallS} s`,
+  );
+  for (const v of r.violations) log(`violation: seed ${o.seed}, ${v.step}: ${v.message}`);
+  if (r.violations.length > 0) log(`  replay: ${rollingReplay(o)}`);
+  log(r.violations.length === 0 ? "PASS: every invariant held" : `FAIL: ${r.violations.length} violation(s)`);
+  return r.violations.length === 0 ? 0 : 1;
+}
+
+/** One stack under the seeded schedule of faults and kills; the exit code. */
+async function single(): Promise<number> {
   const r = await runChaos({ ...opts, log });
   const f = r.figures;
   const faults = Object.entries(f.faults)
@@ -97,11 +136,5 @@ try {
     log(`  replay: ${replayCommand(opts, Number.isInteger(step) ? step : undefined)}`);
   }
   log(r.violations.length === 0 ? "PASS: every invariant held" : `FAIL: ${r.violations.length} violation(s)`);
-  code = r.violations.length === 0 ? 0 : 1;
-} catch (e) {
-  log(`chaos run failed: ${(e as Error).stack ?? e}`);
-  log(`  replay: ${replayCommand(opts)}`);
-} finally {
-  rmSync(root, { recursive: true, force: true });
+  return r.violations.length === 0 ? 0 : 1;
 }
-process.exit(code);
