@@ -15,7 +15,7 @@ import { type Lab, type SlurmTransition, startLab } from "../../src/lab/index.js
 import { engine as findEngine, type RunResult, type Workdir } from "../support/engines.js";
 import { GOLDEN_IMAGE, goldenImage, rackConfig, rackStack, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
-import { budgetOverruns, drainsIn, leftReservations, overlongLeases, peakOut } from "./budget.js";
+import { budgetOverruns, drainsIn, LEASE_MS, leftReservations, overlongLeases, peakOut } from "./budget.js";
 import { duplicateMachines } from "./invariants.js";
 import { backendMachines, cpuTicks, parseStream, providerChildren } from "./observe.js";
 import { Prng } from "./prng.js";
@@ -60,8 +60,6 @@ export interface RollingResult {
   readonly kills: readonly RollingKill[];
 }
 
-/** How long the scheduler keeps a reservation a killed run no longer renews (the provider's lease). */
-export const LEASE_MS = 120_000;
 /** An apply still running this long after it started is blocked (a lease blocks for at most LEASE_MS). */
 const APPLY_BOUND_MS = LEASE_MS + 180_000;
 const MAIN = join(ROOT, "dist", "main.js");

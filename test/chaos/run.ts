@@ -19,6 +19,7 @@ import {
   uploadGoldenImage,
 } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
+import { LEASE_MS, leftReservations, overlongLeases } from "./budget.js";
 import { convergence, duplicateMachines, leaks, orphans, type Secret, writesOutsidePlan } from "./invariants.js";
 import {
   type BackendMachine,
@@ -408,6 +409,10 @@ class Run {
       allocations,
     );
     for (const v of orphaned) this.violate("final", v);
+    // Drains reserve their node in the scheduler even without a limit: no lease overlong, none left behind by kills.
+    const transitions = this.lab.backends!.slurm.hooks.transitions();
+    for (const v of overlongLeases(transitions, LEASE_MS)) this.violate("final", v);
+    for (const v of leftReservations(transitions, names(this.lab))) this.violate("final", v);
   }
 }
 
