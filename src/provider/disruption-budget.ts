@@ -212,6 +212,21 @@ export class DisruptionBudget {
     return h.node;
   }
 
+  /**
+   * After the node rejoined (or its recycling ended) without a slot of this run — its drain was made by a run killed
+   * since — removes the reservation that run left on it: it would count against the partition until its lease ended,
+   * and stay in the scheduler after. Nothing when this run holds the node (release() does it). Never throws.
+   */
+  async dropStale(node: string, shared: SharedBudget, log: Logger): Promise<void> {
+    if (this.holders.some((h) => h.names.has(node))) return;
+    await shared.unreserve(node).catch((e: unknown) =>
+      log.warn("could not remove a stale reservation from the scheduler; it lapses when its lease ends", {
+        node,
+        error: (e as Error)?.message ?? String(e),
+      }),
+    );
+  }
+
   private holding(req: SlotRequest): boolean {
     return this.holders.some((h) => h.key === req.key && h.node === req.node);
   }

@@ -269,6 +269,9 @@ export function kubernetesOps(client: KubernetesClient): SchedulerOps {
         },
         async unreserve(node) {
           try {
+            // Read first: a node without a reservation gets no write.
+            const n = await client.getNode(node, { fresh: true });
+            if (n.annotations[RESERVATION_ANNOTATION] === undefined) return;
             await client.setAnnotations(node, { [RESERVATION_ANNOTATION]: null });
           } catch (e) {
             if (!isNotFound(e)) throw e;

@@ -38,7 +38,7 @@ import { providerDataSlot } from "../data-slot.js";
 import { holdOnTransientRead } from "../read-hold.js";
 import { SchedulerNotConfiguredError } from "../scheduler-config.js";
 import { bounded, OperationTimeoutError } from "../timeouts.js";
-import { PRIVATE_MAX_UNAVAILABLE, waitForSlot } from "./cluster-member-budget.js";
+import { budgetKey, PRIVATE_MAX_UNAVAILABLE, waitForSlot } from "./cluster-member-budget.js";
 import { ABSENT, converge, fmt, kindOf, LABEL, nodeOf, site, stateOf, what } from "./cluster-member-converge.js";
 import { DrainTimeoutError, kubernetesOps, type Observed, type SchedulerOps, slurmOps } from "./cluster-member-ops.js";
 import {
@@ -95,7 +95,11 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       resp.private = withoutSuccessor(resp.private);
       // Joined or not, this node's recycling is over for this run: the next node may drain.
       const why = s?.joined === true ? "rejoined" : "did not rejoin";
-      slot.get().budget.release([nodeOf(req.plan), getString(req.plan, "gate_id")], why, req.context.log);
+      const { budget } = slot.get();
+      const released = budget.release([nodeOf(req.plan), getString(req.plan, "gate_id")], why, req.context.log);
+      // Drained by a run killed since: its reservation on this node goes too (not only when its lease ends).
+      if (released === undefined && ops)
+        await budget.dropStale(nodeOf(req.plan), ops.shared(budgetKey(req.plan)), req.context.log);
     },
 
     async update(req, resp) {

@@ -232,6 +232,24 @@ describe("one budget across processes (reservations in the scheduler)", () => {
     expect(most).toBe(1);
   });
 
+  it("a node rejoined by a re-apply that did not drain it (a killed run did) loses that run's reservation at once", async () => {
+    // GIVEN n01 drained and reserved by a run killed since (its lease runs another minute), n02 to recycle next
+    const sched = new FakeScheduler(["n01", "n02"]);
+    await sched.shared.reserve("n01", { owner: "dead", until: Date.now() + 60_000 });
+    const b = new DisruptionBudget({ owner: "me" });
+    const waiting = drain(b, sched, "n02");
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(waiting.done, "the dead run's live reservation fills the budget").toBe(false);
+    // WHEN the re-apply rejoins n01 (member create, no slot of its own) THEN the stale reservation goes at once
+    await b.dropStale("n01", sched.shared, log);
+    expect(sched.nodes.get("n01")?.reservation).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(waiting.done).toBe(true);
+    // AND a node this run holds keeps its own reservation (release() takes it back when the node rejoins)
+    await b.dropStale("n02", sched.shared, log);
+    expect(sched.nodes.get("n02")?.reservation?.owner).toBe("me");
+  });
+
   it("a reservation of a killed run blocks only until its lease ends; a re-apply adopts one on its own node", async () => {
     const sched = new FakeScheduler(["n01", "n02"]);
     // GIVEN n02 reserved by a run that was killed (its lease ends in 10 s)
