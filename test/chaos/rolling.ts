@@ -234,7 +234,8 @@ class Rollout {
         this.violate(`stack ${i}`, `apply ${n} was still running ${APPLY_BOUND_MS / 1000} s after it began`);
       else if (r.code !== 0) {
         const errs = parseStream(r.stdout).diagnostics.filter((d) => d.severity === "error");
-        this.violate(`stack ${i}`, `apply ${n} failed (exit ${r.code}): ${errs[0]?.summary ?? "no diagnostic"}`);
+        const why = errs.map((d) => `${d.summary}: ${d.detail.replace(/\s+/g, " ").slice(0, 600)}`);
+        this.violate(`stack ${i}`, `apply ${n} failed (exit ${r.code}): ${why.join(" | ") || "no diagnostic"}`);
       }
       this.log(`stack ${i}: apply ${n} ran to its end in ${secs(t0)} s (exit ${r.code})`);
       // A kill still pending for this stack missed (its rollout ended first); nothing more to kill.
