@@ -6,7 +6,7 @@
  * slurmrestd throughout, never more than one node of the 8 is out. Then one process rolls a third version alone at
  * -parallelism=2, and the next plans are empty. Last, a rollout whose first node fails its gate halts instead of
  * waiting forever, leaving the others joined, and one re-apply after the fix finishes it. The same two-stack rollout
- * with the nodes in a Kubernetes cluster (reservations as node annotations) holds its budget too.
+ * with the nodes in a Kubernetes cluster (reservations as Leases, which outlive a Node deleted during the reimage) holds its budget too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MaasClient } from "../../src/clients/maas/index.js";

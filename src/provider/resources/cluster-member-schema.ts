@@ -142,8 +142,9 @@ export const clusterMemberSchema: Schema = {
         "they have left the scheduler), nodes the scheduler reports out (Slurm: drained, down or not responding, " +
         `except nodes rackform removed that slurm.conf still lists, reason "${REMOVED_REASON}"; Kubernetes: cordoned ` +
         "or NotReady) and nodes other runs have reserved. The scheduler is the arbiter: a drain first writes a " +
-        "reservation on its node (Slurm: in the node's Comment, beside any text of the operator's; Kubernetes: the " +
-        "annotation rackform.io/disruption-reservation), reads the partition again and drains only if there is still " +
+        "reservation on its node (Slurm: in the node's Comment, beside any text of the operator's; Kubernetes: a " +
+        "Lease kube-system/rackform-budget-<node>, which the token must be allowed to create, update, list and " +
+        "delete), reads the partition again and drains only if there is still " +
         "room, else takes it back and tries again. A reservation is a lease renewed while the node is recycled and " +
         "removed when it rejoins; one left by a killed run lapses by itself, and a re-apply adopts the one on its own " +
         "node. A node's slot is given back when it rejoins, or when its chain stops in this run (failed drain, " +

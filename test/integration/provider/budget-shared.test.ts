@@ -1,15 +1,15 @@
 /**
  * The disruption budget's reservations in the schedulers themselves (budget-shared.ts through each scheduler's
- * SchedulerOps.shared), against the lab's slurmrestd and Kubernetes API: a reservation written on a node is what a
- * second provider process reads back; an operator's own Slurm comment is kept beside it; removing it leaves that
- * comment; nodes out of service and reservations are both reported; and two budgets in two "processes" (two clients)
- * contending for one partition through the real APIs let one drain at a time.
+ * SchedulerOps.shared), against the lab's slurmrestd and Kubernetes API: a reservation written on a node (Slurm: its
+ * Comment, an operator's own text kept beside it; Kubernetes: a Lease) is what a second provider process reads back;
+ * nodes out of service and reservations are both reported, a reserved Kubernetes node whose Node object is gone too;
+ * and two budgets in two "processes" (two clients) contending for one partition let one drain at a time.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KubernetesClient } from "../../../src/clients/kubernetes/index.js";
 import { SlurmClient } from "../../../src/clients/slurm/index.js";
 import { createLogger } from "../../../src/framework/index.js";
-import { RESERVATION_ANNOTATION } from "../../../src/provider/budget-shared.js";
+import { RESERVATION_LABEL, RESERVATION_NAMESPACE, reservationLease } from "../../../src/provider/budget-shared.js";
 import { DisruptionBudget } from "../../../src/provider/disruption-budget.js";
 import { kubernetesOps, slurmOps } from "../../../src/provider/resources/cluster-member-ops.js";
 import { KUBE_TOKEN, type SchedulerRig, SLURM_TOKEN, startRig } from "./cluster-member-support.js";
@@ -94,25 +94,34 @@ describe("reservations in Slurm (node Comment)", () => {
   }, 20_000);
 });
 
-describe("reservations in Kubernetes (node annotation)", () => {
+describe("reservations in Kubernetes (a Lease per node)", () => {
   beforeEach(() => {
     for (const n of ["gpu-01", "gpu-02"]) rig.kube.hooks.registerNode(n);
   });
 
-  it("a reservation is an annotation another process reads; removing it leaves the node's other annotations", async () => {
+  it("a reservation is a Lease another process reads, renewed in place and deleted on release", async () => {
     const [a, b] = [kubernetesOps(kube()).shared("kubernetes"), kubernetesOps(kube()).shared("kubernetes")];
-    const until = Date.parse("2026-11-26T12:00:00.000Z");
+    const until = Date.now() + 120_000;
     await a.reserve("gpu-02", { owner: "rf-a", until });
-    expect((await b.survey()).find((n) => n.name === "gpu-02")).toMatchObject({
-      out: false,
-      reservation: { owner: "rf-a", until },
-    });
-    const node = await kube().getNode("gpu-02", { fresh: true });
-    expect(node.annotations[RESERVATION_ANNOTATION]).toBe("reserved by rf-a until 2026-11-26T12:00:00.000Z");
-    await b.unreserve("gpu-02");
-    const after = await kube().getNode("gpu-02", { fresh: true });
-    expect(after.annotations[RESERVATION_ANNOTATION]).toBeUndefined();
-    expect(Object.keys(after.annotations).length).toBe(Object.keys(node.annotations).length - 1);
+    const seen = (await b.survey()).find((n) => n.name === "gpu-02");
+    expect(seen?.reservation?.owner).toBe("rf-a");
+    expect(Math.abs((seen?.reservation?.until ?? 0) - until)).toBeLessThan(2_000);
+    // WHEN renewed (or adopted by another run) THEN the same Lease is replaced, holder and all
+    await b.reserve("gpu-02", { owner: "rf-b", until: until + 60_000 });
+    const leases = await kube().listLeases(RESERVATION_NAMESPACE, { [RESERVATION_LABEL]: "kubernetes" });
+    expect(leases.map((l) => [l.name, l.holder])).toEqual([[reservationLease("gpu-02"), "rf-b"]]);
+    // WHEN released THEN no Lease is left
+    await a.unreserve("gpu-02");
+    expect(await kube().listLeases(RESERVATION_NAMESPACE, { [RESERVATION_LABEL]: "kubernetes" })).toEqual([]);
+    await a.unreserve("gpu-02"); // already gone: no error
+  });
+
+  it("a reserved node whose Node object was deleted (its machine reimaged) still counts, as out and reserved", async () => {
+    const shared = kubernetesOps(kube()).shared("kubernetes");
+    await shared.reserve("gpu-01", { owner: "rf-a", until: Date.now() + 60_000 });
+    rig.kube.hooks.deleteNode("gpu-01");
+    const nodes = await shared.survey();
+    expect(nodes.find((n) => n.name === "gpu-01")).toMatchObject({ out: true, why: "no Node object" });
   });
 
   it("reports cordoned nodes as out", async () => {
