@@ -72,6 +72,8 @@ interface Holder {
   readonly names: ReadonlySet<string>;
   readonly shared?: SharedBudget;
   renew?: NodeJS.Timeout;
+  /** The last write of its reservation: a release removes it only after that write, or the write would bring it back. */
+  writing?: Promise<unknown>;
 }
 
 interface Waiter {
@@ -195,12 +197,15 @@ export class DisruptionBudget {
     clearInterval(h.renew);
     if (evidence !== undefined) this.failed.set(h.node, `${why}: ${evidence}`);
     if (h.shared) {
-      h.shared.unreserve(h.node).catch((e: unknown) =>
-        log.warn("could not remove the node's reservation from the scheduler; it lapses when its lease ends", {
-          node: h.node,
-          error: (e as Error)?.message ?? String(e),
-        }),
-      );
+      const shared = h.shared;
+      void (h.writing ?? Promise.resolve())
+        .then(() => shared.unreserve(h.node))
+        .catch((e: unknown) =>
+          log.warn("could not remove the node's reservation from the scheduler; it lapses when its lease ends", {
+            node: h.node,
+            error: (e as Error)?.message ?? String(e),
+          }),
+        );
     }
     const left = this.inUse(h.key);
     log.info(
@@ -224,14 +229,17 @@ export class DisruptionBudget {
   ): void {
     const h: Holder = { key: req.key, node: req.node, names: new Set(namesOf(req)), shared };
     if (shared) {
-      const renew = () =>
-        shared.reserve(req.node, { owner: this.owner, until: this.now() + this.leaseMs }).catch((e: unknown) =>
-          req.log.warn("could not renew the node's reservation in the scheduler", {
-            node: req.node,
-            error: (e as Error)?.message ?? String(e),
-          }),
-        );
-      if (reserveNow) void renew();
+      const renew = () => {
+        h.writing = shared
+          .reserve(req.node, { owner: this.owner, until: this.now() + this.leaseMs })
+          .catch((e: unknown) =>
+            req.log.warn("could not renew the node's reservation in the scheduler", {
+              node: req.node,
+              error: (e as Error)?.message ?? String(e),
+            }),
+          );
+      };
+      if (reserveNow) renew();
       h.renew = setInterval(renew, Math.max(this.leaseMs / 3, 10));
       h.renew.unref?.();
     }
