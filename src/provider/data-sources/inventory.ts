@@ -26,7 +26,7 @@ import {
 } from "../../framework/index.js";
 import { providerDataSlot } from "../data-slot.js";
 import { discover, firmwareMap, gpuModels, isUnreachable } from "../resources/bmc-discovery.js";
-import { redfishEndpoint } from "../resources/pdu-outlet.js";
+import { redfishEndpoint } from "../endpoint.js";
 import { formatCsvProblem, type InventoryEntry, parseInventoryCsv } from "./inventory-csv.js";
 
 const DEFAULT_CONCURRENCY = 16;

@@ -56,6 +56,7 @@ import {
 import { addClientError, isGone } from "../client-errors.js";
 import { conformanceDifferences, formatDifferences } from "../conformance.js";
 import { providerDataSlot } from "../data-slot.js";
+import { checkEndpointScheme } from "../endpoint.js";
 import { holdOnTransientRead } from "../read-hold.js";
 import {
   baselineOf,
@@ -68,7 +69,11 @@ import {
   refreshedSince,
   withFingerprint,
 } from "./bmc-discovery.js";
+import { checkIdentityAtPlan, identityChange, readdressed, reportDifferentSystem } from "./bmc-identity.js";
 import { schemaAttributes } from "./bmc-schema.js";
+
+const pick = <T extends object, K extends keyof T>(o: T, ...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 
 const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, read: 2 * 60_000, update: 10 * 60_000 };
 
@@ -123,20 +128,6 @@ function vanishedGpus(st: ObjectValue, d: Discovered): string | undefined {
   return `No longer reported since the last read: ${named.join(", ")}.`;
 }
 
-/** How the system's identity differs from the (known) planned one, or undefined; the engine wants them equal. */
-function identityChange(plan: ObjectValue, d: Discovered): string | undefined {
-  const now: Record<string, string | undefined> = {
-    serial: d.inv.serial,
-    model: d.inv.model,
-    manufacturer: d.inv.manufacturer,
-  };
-  for (const [k, v] of Object.entries(now)) {
-    const was = plan[k];
-    if (typeof was === "string" && was !== (v ?? null)) return `${k} was ${was}, now ${v ?? "not reported"}`;
-  }
-  return undefined;
-}
-
 /** How the inventory the apply found differs from the known planned values, or undefined. */
 function inventoryChange(plan: ObjectValue, d: Discovered): string | undefined {
   const now = inventoryValues(d);
@@ -145,11 +136,11 @@ function inventoryChange(plan: ObjectValue, d: Discovered): string | undefined {
   return moved.map((k) => `${k} was ${JSON.stringify(plan[k])}, now ${JSON.stringify(now[k])}`).join("; ");
 }
 
-/** The full state after a successful discovery. */
+/** The full state after a successful discovery; the id, once known, stays across a re-address. */
 function stateOf(v: ObjectValue, d: Discovered, conformant: boolean): ObjectValue {
   return {
     ...v,
-    id: `${origin(getString(v, "endpoint")!)}${d.sys.odataId}`,
+    id: typeof v.id === "string" ? v.id : `${origin(getString(v, "endpoint")!)}${d.sys.odataId}`,
     ...inventoryValues(d),
     conformant,
   };
@@ -181,13 +172,10 @@ async function converge(
       `BMC inventory incomplete: ${client.origin}`,
       `${site(plan).what}: some linked resources could not be read and were left out:\n${d.inv.warnings?.join("\n")}\nThe node's identity (system, MACs, serial) was read; check the BMC's firmware if a count looks low.`,
     );
-  const swapped = identityChange(plan, d);
+  const found = { systemId: d.inv.systemId, uuid: d.sys.uuid, ...pick(d.inv, "serial", "model", "manufacturer") };
+  const swapped = identityChange(plan, found);
   if (swapped) {
-    diags.error(
-      "A different system answers at this BMC",
-      `${what(plan, d)}: ${swapped}. The board was swapped or the address reassigned; check the cabling, then replace this resource (terraform apply -replace=…) to discover the new system.`,
-      path("endpoint"),
-    );
+    reportDifferentSystem(diags, plan, found, swapped, getString(prior ?? {}, "endpoint") ?? undefined);
     return undefined;
   }
   const moved = op === "update" ? inventoryChange(plan, d) : undefined;
@@ -255,6 +243,11 @@ export function bmcResource(): Resource {
   const client = (v: ObjectValue): RedfishClient => {
     return slot.get().redfishClient(origin(getString(v, "endpoint")!));
   };
+  /** An endpoint unknown at plan is judged now; the plan already warned about a known one (allow_http). */
+  const httpAllowedAtApply = (v: ObjectValue, diags: Diagnostics) => {
+    if (!slot.get().redfish.allowHttp) checkEndpointScheme(v.endpoint ?? null, false, path("endpoint"), diags);
+    return !diags.hasError();
+  };
   /** The host power a read found (or confirmed), for the deployment read after it (host-sightings.ts). */
   const sighted = (v: ObjectValue) =>
     slot.get().sightings.saw(getString(v, "endpoint")!, getString(v, "id") ?? "", getString(v, "power_state"));
@@ -294,6 +287,7 @@ export function bmcResource(): Resource {
     },
 
     async create(req, resp) {
+      if (!httpAllowedAtApply(req.plan, resp.diagnostics)) return;
       const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
       const poll = slot.get().timings.readyPollMs;
       const s = await converge(req.context, client(req.plan), req.plan, null, ms, "create", resp.diagnostics, poll);
@@ -304,6 +298,7 @@ export function bmcResource(): Resource {
     },
 
     async update(req, resp) {
+      if (!httpAllowedAtApply(req.plan, resp.diagnostics)) return;
       const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
       const poll = slot.get().timings.readyPollMs;
       const s = await converge(
@@ -384,9 +379,14 @@ export function bmcResource(): Resource {
       // Forgetting is all destroy does: the BMC belongs to the hardware, and powering off is the outlet's job.
     },
 
-    modifyPlan(req, resp) {
+    async modifyPlan(req, resp) {
       const { plan, state } = req;
-      if (!isObjectValue(plan) || !isObjectValue(state)) return;
+      if (!isObjectValue(plan)) return;
+      checkEndpointScheme(plan.endpoint ?? null, slot.get().redfish.allowHttp, path("endpoint"), resp.diagnostics);
+      if (!isObjectValue(state) || resp.diagnostics.hasError()) return;
+      // A BMC moved to another address: the same system must answer there (else nothing is changed).
+      if (readdressed(state, plan))
+        await checkIdentityAtPlan(req.context, client(plan), plan, getString(state, "endpoint")!, resp.diagnostics);
       // A node found non-conformant (or unreachable) by read: an update that re-checks it. Its inventory stays as
       // read (or last known); only the power state is left to the apply, which may change it.
       // A read that found the node non-conformant (drift, not a BMC that did not answer): the re-check records
