@@ -25,8 +25,8 @@ import {
   validator,
 } from "../../framework/index.js";
 import { providerDataSlot } from "../data-slot.js";
-import { discover, firmwareMap, gpuModels, isUnreachable } from "../resources/bmc-discovery.js";
 import { redfishEndpoint } from "../endpoint.js";
+import { discover, firmwareMap, gpuModels, isUnreachable } from "../resources/bmc-discovery.js";
 import { formatCsvProblem, type InventoryEntry, parseInventoryCsv } from "./inventory-csv.js";
 
 const DEFAULT_CONCURRENCY = 16;

@@ -5,7 +5,15 @@
  * different system there is a hardware change reported with both identities and the fix, with nothing changed.
  */
 import type { RedfishClient } from "../../clients/redfish/index.js";
-import { type Context, type Diagnostics, getString, type ObjectValue, path, type Value } from "../../framework/index.js";
+import {
+  type Context,
+  type Diagnostics,
+  getString,
+  type ObjectValue,
+  path,
+  type Value,
+} from "../../framework/index.js";
+import { isGone } from "../client-errors.js";
 import { normalEndpoint, sameEndpoint } from "../endpoint.js";
 import { bounded } from "../timeouts.js";
 
@@ -123,10 +131,9 @@ export async function checkIdentityAtPlan(
   const systemId = getString(plan, "system_id") ?? undefined;
   let found: SystemIdentity;
   try {
-    const sys = await bounded(ctx, PLAN_CHECK_MS, "plan", `asking ${client.origin} which system answers`, () =>
-      client.getSystem(systemId),
+    found = await bounded(ctx, PLAN_CHECK_MS, "plan", `asking ${client.origin} which system answers`, () =>
+      whoAnswers(client, systemId),
     );
-    found = { systemId: sys.id, uuid: sys.uuid, serial: sys.serial };
   } catch (e) {
     ctx.log.info("the new BMC address did not answer at plan; the apply checks the system's identity", {
       endpoint: client.origin,
@@ -134,6 +141,29 @@ export async function checkIdentityAtPlan(
     });
     return;
   }
-  const change = identityChange(plan, found);
+  const change = systemChange(plan, found);
   if (change) reportDifferentSystem(diags, plan, found, change, priorEndpoint, true);
+}
+
+/**
+ * Who answers at a BMC: the recorded system when it has one by that id, else its only system (another vendor's BMC
+ * names its system otherwise, e.g. "1" and "DGX"). Throws when neither can be read.
+ */
+export async function whoAnswers(client: RedfishClient, systemId: string | undefined): Promise<SystemIdentity> {
+  try {
+    const sys = await client.getSystem(systemId);
+    return { systemId: sys.id, uuid: sys.uuid, serial: sys.serial };
+  } catch (e) {
+    if (systemId === undefined || !isGone(e)) throw e;
+    const sys = await client.getSystem();
+    return { systemId: sys.id, uuid: sys.uuid, serial: sys.serial };
+  }
+}
+
+/** identityChange, also naming another system id (the recorded one is not there). */
+export function systemChange(recorded: ObjectValue, found: SystemIdentity): string | undefined {
+  const id = getString(recorded, "system_id");
+  if (id !== null && found.systemId !== undefined && found.systemId !== id)
+    return `system ${id} is not there, only ${found.systemId}`;
+  return identityChange(recorded, found);
 }

@@ -40,7 +40,7 @@ export const schemaAttributes = {
   endpoint: attr.string({
     required: true,
     description:
-      'Address of the BMC\'s Redfish service, e.g. "https://10.0.0.5" (https; http:// only with the provider\'s ' +
+      "Address of the BMC's Redfish service, e.g. \"https://10.0.0.5\" (https; http:// only with the provider's " +
       "redfish.allow_http). Another spelling of the same address (a trailing slash, the default port 443, the host's " +
       "case) plans nothing. A new address is an in-place update: the apply checks that the same system (UUID, serial) " +
       "answers there and records it, and nothing built on this BMC is replaced (the machine hands the new address to " +

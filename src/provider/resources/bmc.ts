@@ -69,7 +69,14 @@ import {
   refreshedSince,
   withFingerprint,
 } from "./bmc-discovery.js";
-import { checkIdentityAtPlan, identityChange, readdressed, reportDifferentSystem } from "./bmc-identity.js";
+import {
+  checkIdentityAtPlan,
+  identityChange,
+  readdressed,
+  reportDifferentSystem,
+  systemChange,
+  whoAnswers,
+} from "./bmc-identity.js";
 import { schemaAttributes } from "./bmc-schema.js";
 
 const pick = <T extends object, K extends keyof T>(o: T, ...keys: K[]) =>
@@ -140,7 +147,11 @@ function inventoryChange(plan: ObjectValue, d: Discovered): string | undefined {
 function stateOf(v: ObjectValue, d: Discovered, conformant: boolean): ObjectValue {
   return {
     ...v,
-    id: typeof v.id === "string" ? v.id : `${origin(getString(v, "endpoint")!)}${d.sys.odataId}`,
+    // An import by the BMC's address alone is completed with the system path found.
+    id:
+      typeof v.id === "string" && v.id.includes("/Systems/")
+        ? v.id
+        : `${origin(getString(v, "endpoint")!)}${d.sys.odataId}`,
     ...inventoryValues(d),
     conformant,
   };
@@ -162,7 +173,13 @@ async function converge(
   try {
     d = await discover(ctx, client, systemId, { ms, op, waitForReady: true, pollMs: readyPollMs });
   } catch (e) {
-    addClientError(diags, e, "discover the BMC", site(plan));
+    // A re-addressed BMC without the recorded system: another node's BMC answers there.
+    const found =
+      isGone(e) && readdressed(prior, plan) ? await whoAnswers(client, undefined).catch(() => undefined) : undefined;
+    const change = found && systemChange(plan, found);
+    if (found && change)
+      reportDifferentSystem(diags, plan, found, change, getString(prior ?? {}, "endpoint") ?? undefined);
+    else addClientError(diags, e, "discover the BMC", site(plan));
     return undefined;
   }
   if (d.inv.warnings?.length)

@@ -8,8 +8,8 @@ import {
   timeoutsBlock,
   useStateForUnknown,
 } from "../../framework/index.js";
-import { SHA256 } from "./deployment-schema.js";
 import { endpointSpelling, redfishEndpoint } from "../endpoint.js";
+import { SHA256 } from "./deployment-schema.js";
 
 /** A DPU_OS version as the BMC reports it, e.g. DOCA_2.9.1_BSP_4.9.1_Ubuntu_22.04-4.24-11.prod. */
 export const BFB_VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;

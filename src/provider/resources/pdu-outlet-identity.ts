@@ -14,7 +14,11 @@ const PLAN_CHECK_MS = 15_000;
 
 /** Why the PDU at `client` is not the one recorded (pdu `pduId` with outlet `outletId`), or undefined when it is. */
 export async function pduMismatch(client: RedfishClient, pduId: string, outletId: string): Promise<string | undefined> {
-  const pdus = await client.listPdus();
+  // A service without PowerEquipment (a server's BMC) serves no rack PDU.
+  const pdus = await client.listPdus().catch((e: unknown) => {
+    if (isGone(e)) return [];
+    throw e;
+  });
   if (!pdus.some((p) => p.id === pduId)) {
     const there = pdus.map((p) => `${p.id}${p.serial ? ` (serial ${p.serial})` : ""}`).join(", ");
     return `it serves ${pdus.length === 0 ? "no rack PDU" : `rack PDU ${there}`}, not ${pduId}`;
@@ -22,8 +26,7 @@ export async function pduMismatch(client: RedfishClient, pduId: string, outletId
   try {
     await client.getOutlet(pduId, outletId);
   } catch (e) {
-    if (isGone(e))
-      return `its rack PDU ${pduId} has no outlet ${outletId}`;
+    if (isGone(e)) return `its rack PDU ${pduId} has no outlet ${outletId}`;
     throw e;
   }
   return undefined;

@@ -220,6 +220,8 @@ export function pduOutletResource(): Resource {
     },
 
     async update(req, resp) {
+      // A failed update records nothing: the planned state (a new address, a switched outlet) did not happen.
+      resp.state = req.state;
       if (!httpAllowedAtApply(req.plan, resp.diagnostics)) return;
       if (!(await samePduAtNewAddress(req.context, req.state, req.plan, resp.diagnostics))) return;
       const s = await converge(
