@@ -51,15 +51,13 @@ import {
   timeoutMs,
   timeoutsBlock,
   UNKNOWN,
-  valuesEqual,
 } from "../../framework/index.js";
 import { addClientError, isGone } from "../client-errors.js";
-import { conformanceDifferences, formatDifferences } from "../conformance.js";
 import { providerDataSlot } from "../data-slot.js";
 import { checkEndpointScheme } from "../endpoint.js";
 import { holdOnTransientRead } from "../read-hold.js";
+import { inventoryChange, nonConformance, origin, vanishedGpus, what } from "./bmc-checks.js";
 import {
-  baselineOf,
   type Discovered,
   discover,
   fingerprintIn,
@@ -84,63 +82,13 @@ const pick = <T extends object, K extends keyof T>(o: T, ...keys: K[]) =>
 
 const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, read: 2 * 60_000, update: 10 * 60_000 };
 
-/**
- * Computed attributes that come from the inventory: planned with their values in state (read from the device, or the
- * last known ones), and checked against what the apply finds. Serial, model and manufacturer identify the board and
- * keep their values too (see `identityChange`). `power_state` is not among them: the apply itself may change it.
- */
-const INVENTORY = ["macs", "gpus", "gpu_count", "memory_gib", "cpu_count", "firmware"] as const;
-
 /** Private flag set by read: the node answered and does not conform (drift), as opposed to a BMC that did not answer. */
 const PRIVATE_DRIFT = "drift";
 
 const SYSTEM_URL = /^(https?:\/\/[^/]+)(?:\/redfish\/v1\/?|\/redfish\/v1\/Systems\/([^/]+)\/?|\/?)$/;
 
-function origin(endpoint: string): string {
-  return new URL(endpoint).origin;
-}
-
-function what(v: ObjectValue, d?: Discovered): string {
-  const sys = d?.inv.systemId ?? (typeof v.system_id === "string" ? v.system_id : undefined);
-  const serial = d?.inv.serial ?? (typeof v.serial === "string" ? v.serial : undefined);
-  return `BMC ${origin(getString(v, "endpoint")!)}${sys ? ` system ${sys}` : ""}${serial ? ` (serial ${serial})` : ""}`;
-}
-
 function site(v: ObjectValue) {
   return { what: what(v), endpointPath: path("endpoint"), notFoundPath: path("system_id") };
-}
-
-/** One diagnostic per node listing every difference; undefined when the node conforms. */
-function nonConformance(v: ObjectValue, d: Discovered): string | undefined {
-  const baseline = baselineOf(v);
-  const diffs = baseline ? conformanceDifferences(baseline, d.inv) : [];
-  if (diffs.length === 0) return undefined;
-  const n = diffs.length;
-  const skipped = d.inv.warnings ?? [];
-  // A part behind a dead link is missing from the inventory, not from the node: say which links, so the user checks them.
-  const hidden =
-    skipped.length > 0
-      ? `\nThe BMC did not answer for ${skipped.length} linked resource${skipped.length > 1 ? "s" : ""}, which may hide what is missing:\n${skipped.join("\n")}\nCheck those on the BMC (a BMC firmware update often repairs dead links) before replacing any part.`
-      : "";
-  return `${what(v, d)}: ${n} difference${n > 1 ? "s" : ""} from expected:\n${formatDifferences(diffs)}${hidden}`;
-}
-
-/** "No longer reported: …" naming the GPUs in `st` (by serial) that the inventory `d` lacks; undefined when none. */
-function vanishedGpus(st: ObjectValue, d: Discovered): string | undefined {
-  const before = Array.isArray(st.gpus) ? (st.gpus as ObjectValue[]) : [];
-  const now = new Set(d.inv.gpus.map((g) => g.serial));
-  const gone = before.filter((g) => typeof g.serial === "string" && !now.has(g.serial));
-  if (gone.length === 0) return undefined;
-  const named = gone.map((g) => `GPU serial ${g.serial}${typeof g.model === "string" ? ` (${g.model})` : ""}`);
-  return `No longer reported since the last read: ${named.join(", ")}.`;
-}
-
-/** How the inventory the apply found differs from the known planned values, or undefined. */
-function inventoryChange(plan: ObjectValue, d: Discovered): string | undefined {
-  const now = inventoryValues(d);
-  const moved = INVENTORY.filter((k) => !isUnknown(plan[k]) && !valuesEqual(plan[k], now[k]));
-  if (moved.length === 0) return undefined;
-  return moved.map((k) => `${k} was ${JSON.stringify(plan[k])}, now ${JSON.stringify(now[k])}`).join("; ");
 }
 
 /** The full state after a successful discovery; the id, once known, stays across a re-address. */
