@@ -6,6 +6,7 @@
  * test/e2e/day2-readdress.test.ts.
  */
 import { mkdtemp } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +35,18 @@ async function move(path: string): Promise<string> {
   const r = await fetch(`${lab.info.control.url}${path}`, { method: "POST", body: "{}" });
   expect(r.status).toBe(200);
   return ((await r.json()) as { url: string }).url;
+}
+
+/** Whether a TCP connection to the URL's host and port is accepted. */
+function accepts(url: string): Promise<boolean> {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const s = connect({ host: u.hostname, port: Number(u.port) }, () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on("error", () => resolve(false));
+  });
 }
 
 beforeAll(async () => {
@@ -85,6 +98,8 @@ describe("rackform_bmc re-addressed", () => {
     const state = made.newState as ObjectValue;
     const moved = await move("/nodes/r01-n02/bmc/move");
     expect(moved).not.toBe(old);
+    // The lab moved it: the old address refuses connections, the new one accepts them.
+    expect([await accepts(old), await accepts(moved)]).toEqual([false, true]);
     const r = await planAndApply(srv, T, schemaOf(T), bmc(moved), state);
     expect(lines(r.plan.diagnostics)).toBe("");
     expect(r.plan.requiresReplace).toEqual([]);
