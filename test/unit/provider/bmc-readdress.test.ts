@@ -178,3 +178,22 @@ describe("rackform_pdu_outlet re-addressed", () => {
     expect(lines(r.diagnostics)).toContain(`outlet is 2 of rack PDU ${pdu.id}`);
   });
 });
+
+describe("rackform_inventory with a plain http:// row", () => {
+  it("refuses that row (no request sent) and reads the others", async () => {
+    const ds = rackformProvider().dataSources()[0];
+    const https = node("r01-n01").bmc.url;
+    const plain = node("r01-n03").bmc.url.replace("https://", "http://");
+    const csv = `name,endpoint\r\nr01-n01,${https}\r\nr01-n03,${plain}\r\n`;
+    const before = lab.requests.since(0).filter((e) => e.target === "r01-n03").length;
+    const r = await srv.readDataSource({ typeName: "rackform_inventory", config: configOf(ds.schema, { csv }) });
+    expect(lines(r.diagnostics)).toBe("");
+    const rows = (r.state as ObjectValue).nodes as ObjectValue[];
+    expect(rows.map((x) => [x.name, x.reachable])).toEqual([
+      ["r01-n01", true],
+      ["r01-n03", false],
+    ]);
+    expect(rows[1].error).toContain("allow_http");
+    expect(lab.requests.since(0).filter((e) => e.target === "r01-n03").length).toBe(before);
+  });
+});
