@@ -120,6 +120,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
       opts.controlPort ?? 0,
       (since) => rates(requests, backends, since),
       opts.ui ?? false,
+      (address, port) => fleet.move(address, port),
     );
     images = await startImageServer();
     if (opts.backends ?? true) {

@@ -228,3 +228,32 @@ describe("plan-summary on a rotated BMC password", () => {
     expect(text).not.toContain("⚠");
   });
 });
+
+describe("plan-summary on a re-addressed BMC and PDU", () => {
+  it("shows the new addresses as in-place changes of that node, with no warning banner", () => {
+    // GIVEN a plan that moves r01-n01's BMC and its PDU to new addresses (as the provider plans it: in place)
+    const bmcBefore = { endpoint: "https://10.0.1.7", serial: "S1", conformant: true, power_state: "On" };
+    const bmcAfter = { ...bmcBefore, endpoint: "https://10.2.1.7" };
+    const outletBefore = { endpoint: "https://10.0.9.1", pdu_id: "r01-pdu-a", outlet_id: "1", power_state: "On" };
+    const outletAfter = { ...outletBefore, endpoint: "https://10.2.9.1" };
+    const machineBefore = { name: "r01-n01", backend: "maas", bmc_endpoint: "https://10.0.1.7", status: "Deployed" };
+    const machineAfter = { ...machineBefore, bmc_endpoint: "https://10.2.1.7" };
+    const p = plan([
+      rc("rackform_pdu_outlet", "r01_n01", ["update"], outletBefore, outletAfter),
+      rc("rackform_bmc", "r01_n01", ["update"], bmcBefore, bmcAfter, {
+        after_unknown: { power_state: true },
+      }),
+      rc("rackform_machine", "r01_n01", ["update"], machineBefore, machineAfter, {
+        after_unknown: { status: true, state: true },
+      }),
+    ]);
+    // THEN the rows say what moved where (the outlet joins the node through depends_on in a real plan)
+    const text = md(p);
+    expect(text).toContain("| PDU address https://10.0.9.1 → https://10.2.9.1 |");
+    expect(text).toContain("| BMC address https://10.0.1.7 → https://10.2.1.7 |");
+    expect(text).toContain("| update (new BMC address for the backend) |");
+    // AND nothing is counted as disruptive: no banner, no reimage
+    expect(text).not.toContain("⚠");
+    expect(text).not.toContain("reimage");
+  });
+});
