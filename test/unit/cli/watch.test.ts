@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { BackendReading } from "../../../src/cli/stages.js";
+import type { BackendReading } from "../../../src/cli/stages-live.js";
 import { EtaTracker } from "../../../src/cli/watch/eta.js";
 import { backendSettings, type LiveView } from "../../../src/cli/watch/live.js";
 import { WatchModel } from "../../../src/cli/watch/model.js";
@@ -100,7 +100,7 @@ describe("rackform watch: stages from state", () => {
     ]);
   });
 
-  it("takes a failure the backend reports before state can hold it, with the backend's message", () => {
+  it("believes the backend over a state that lags: a failure with its message, a joined node MAAS is redeploying", () => {
     const model = new WatchModel();
     const s = model.update(
       [{ label: "r01", read: { resources: partialFailureState() } }],
@@ -111,8 +111,10 @@ describe("rackform watch: stages from state", () => {
       0,
     );
     const byName = new Map(s.racks[0].nodes.map((n) => [n.name, n]));
-    // a joined node stays joined whatever the backend says; nothing here moves a node backwards
-    expect(byName.get("r01-n01")?.stage).toBe("joined");
+    // state still says joined (the pg backend persists every 20 s), MAAS says the deployment failed: it failed
+    expect(byName.get("r01-n01")?.stage).toBe("failed");
+    expect(byName.get("r01-n01")?.detail).toBe("curtin failed");
+    // MAAS Deployed adds nothing to a node state knows joined
     expect(byName.get("r01-n02")?.stage).toBe("joined");
     // a node only enrolled in state that MAAS reports failed is failed, with MAAS's message
     const early = partialFailureState().filter(
@@ -139,7 +141,7 @@ describe("rackform watch: ETA from observed stage durations", () => {
       "ready",
       "deploying",
       "deployed",
-      "accepting",
+      "testing",
       "joined",
     ] as const;
     path.forEach((st, i) => {
