@@ -194,7 +194,7 @@ describe("rackform watch: the ETA is blank while nothing progresses", () => {
   it("gives no figure for a rack whose node stays in a stage far longer than others took", () => {
     const eta = new EtaTracker();
     const path = ["off", "bmc-up", "enrolled", "commissioning", "ready", "deploying", "deployed", "testing", "joined"];
-    path.forEach((st, i) => eta.observe("a", st as Stage, i * 10_000));
+    for (const [i, st] of path.entries()) eta.observe("a", st as Stage, i * 10_000);
     eta.observe("b", "off", 0);
     eta.observe("b", "bmc-up", 10_000);
     eta.observe("b", "enrolled", 20_000);
