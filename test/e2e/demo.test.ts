@@ -50,6 +50,8 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
     expect(review).toMatch(/gpu-rack · 8 of 8 nodes change/);
     expect(review).toContain("8 join the cluster");
     expect(out.text).toMatch(/\$ cdktf deploy --auto-approve/);
+    // A log for CI: cdktf runs with --no-color and CI set, so no colour or cursor code reaches the output
+    expect(out.text).not.toContain("\u001b[");
     expect(out.text).toContain("Apply complete! Resources: 49 added, 0 changed, 0 destroyed.");
     expect(out.text).toMatch(
       /converged: 8 of 8 nodes joined Slurm in [\d.]+ s; the plan after deploy shows no changes/,
