@@ -129,6 +129,50 @@ describe("rackform watch: stages from state", () => {
   });
 });
 
+describe("rackform watch: a rolling reimage as the backends and the scheduler report it", () => {
+  it("shows draining, releasing, deploying and testing for nodes state still records joined, never joined", () => {
+    // GIVEN a converged rack's state (6 joined, 2 quarantined) that has not caught up with the apply, and live reads:
+    // n01 drained in Slurm, n02 released by MAAS, n04 erasing its disks, n05 redeploying, n07 running its gate again
+    const view: LiveView = {
+      byName: new Map<string, BackendReading>([
+        ["r01-n01", { backend: "maas", status: "Deployed", owned: true }],
+        ["r01-n02", { backend: "maas", status: "Releasing", owned: true }],
+        ["r01-n04", { backend: "maas", status: "Disk erasing" }],
+        ["r01-n05", { backend: "maas", status: "Deploying", owned: true }],
+        ["r01-n07", { backend: "maas", status: "Testing", owned: true }],
+        ["r01-n08", { backend: "maas", status: "Deployed", owned: true }],
+      ]),
+      scheduler: new Map([
+        ["r01-n01", { scheduler: "slurm" as const, state: "IDLE+DRAIN", drain: true, down: false }],
+        ["r01-n08", { scheduler: "slurm" as const, state: "IDLE", drain: false, down: false }],
+      ]),
+      errors: [],
+    };
+    // WHEN the watch refreshes
+    const s = new WatchModel().update([{ label: "r01", read: { resources: partialFailureState() } }], view, 0);
+    // THEN every node out of service says where it is, with the scheduler's and the backend's words
+    const stage = new Map(s.racks[0].nodes.map((n) => [n.name, [n.stage, n.detail]]));
+    expect(stage.get("r01-n01")).toEqual(["draining", "slurm reports IDLE+DRAIN"]);
+    expect(stage.get("r01-n02")).toEqual(["releasing", "Releasing"]);
+    expect(stage.get("r01-n04")).toEqual(["releasing", "Disk erasing"]);
+    expect(stage.get("r01-n05")?.[0]).toBe("deploying");
+    expect(stage.get("r01-n07")?.[0]).toBe("testing");
+    expect(stage.get("r01-n08")?.[0]).toBe("joined");
+    expect(s.racks[0].counts).toEqual({
+      testing: 1,
+      joined: 1,
+      quarantined: 2,
+      draining: 1,
+      deploying: 1,
+      releasing: 2,
+    });
+    // AND the terminal line names them, and gives no ETA it has no ground for
+    expect(renderLines(s)[0]).toBe(
+      "[00:00:00] r01: 1 deploying · 1 testing · 1 joined · 2 quarantined · 1 draining · 2 releasing (8 nodes) — ETA unknown",
+    );
+  });
+});
+
 describe("rackform watch: ETA from observed stage durations", () => {
   it("is unknown until each stage left has been seen, then the slowest node's remaining time", () => {
     const eta = new EtaTracker();
