@@ -255,5 +255,18 @@ describe("rackform watch: terminal, page and server", () => {
     expect(backendSettings(undefined, { RACKFORM_IRONIC_URL: "http://ironic:6385" })).toEqual({
       ironic: { url: "http://ironic:6385", auth: { type: "noauth" } },
     });
+    // the schedulers, for draining: the provider's slurm block with its token from TF_VAR_, Kubernetes from RACKFORM_*
+    const slurm = {
+      provider: {
+        rackform: [{ slurm: [{ url: "http://slurm:6820", user: "rackform", token: tok("var.slurm_token") }] }],
+      },
+    };
+    expect(backendSettings(slurm, { TF_VAR_slurm_token: "jwt" })).toEqual({
+      slurm: { url: "http://slurm:6820", user: "rackform", token: "jwt" },
+    });
+    expect(backendSettings(slurm, {})).toEqual({});
+    expect(
+      backendSettings(undefined, { RACKFORM_KUBERNETES_URL: "https://k8s:6443", RACKFORM_KUBERNETES_TOKEN: "t" }),
+    ).toEqual({ kubernetes: { url: "https://k8s:6443", token: "t" } });
   });
 });
