@@ -182,7 +182,10 @@ describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
         });
         const rollout = await review(await showPlan(w), "rollout");
         expect(rollout).toContain(
-          "Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, at most 2 out of service at once (max_unavailable = 2).",
+          "Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, under max_unavailable = 2.",
+        );
+        expect(rollout).toContain(
+          "Budget, slurm partition gpu: 7 nodes reimaged and 1 removed in r01; at most 2 of its nodes out of service at once for the whole change (max_unavailable = 2)",
         );
         // back to the applied configuration; then an outlet switched off and a GPU lost behind the engine's back
         await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes, budget)) });
