@@ -46,9 +46,11 @@ describe("plan-summary states the rollout's shape", () => {
     const text = md(p);
     expect(text).toContain("### r01 · 8 of 8 nodes change");
     expect(text).not.toContain("outlet 4 |");
-    // AND the rollout line says what goes out and how many at once, with no budget warning
+    // AND the rack's rollout line says what goes out under which budget, the whole change how many at once, with no
+    // budget warning
+    expect(text).toContain("Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, under max_unavailable = 2.");
     expect(text).toContain(
-      "Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, at most 2 out of service at once (max_unavailable = 2).",
+      "Budget, slurm partition gpu: 7 nodes reimaged and 1 removed in r01; at most 2 of its nodes out of service at once for the whole change (max_unavailable = 2)",
     );
     expect(text).not.toContain("may be out of service at once");
   });
@@ -108,7 +110,10 @@ describe("plan-summary states the rollout's shape", () => {
         "r01-n03 (no max_unavailable), r01-n04 (power-off without a drain).**",
     );
     expect(text).toContain(
-      "Rollout, slurm partition gpu: 2 nodes drained and rejoined, 1 removed and 1 out without a drain, at most 3 out of service at once (max_unavailable = 1).",
+      "Rollout, slurm partition gpu: 2 nodes drained and rejoined, 1 removed and 1 out without a drain, under max_unavailable = 1, and 2 that no budget holds back.",
+    );
+    expect(text).toContain(
+      "at most 3 of its nodes out of service at once for the whole change (max_unavailable = 1, 2 of them held back by no budget)",
     );
   });
 
@@ -125,7 +130,7 @@ describe("plan-summary states the rollout's shape", () => {
     ]);
     // an unlabelled plan carries its rollout in the status lines
     expect(flat(renderMarkdown(s))).toContain(
-      "ℹ `plan.json`: Rollout, kubernetes: 2 nodes drained and rejoined, at most 1 out of service at once (max_unavailable = 1).",
+      "ℹ `plan.json`: Rollout, kubernetes: 2 nodes drained and rejoined, under max_unavailable = 1.",
     );
   });
 });
