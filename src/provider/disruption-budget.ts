@@ -167,7 +167,8 @@ export class DisruptionBudget {
   /**
    * Takes a slot for a drain that has no limit of its own (its member sets no max_unavailable, e.g. a node removed from
    * the rack while the remaining members of its partition set one): it never waits, but counts against the limit of
-   * every other drain of its key until released, like any drain of this run (reserved in the scheduler too).
+   * every other drain of its key until released, like any drain of this run. It is not reserved in the scheduler
+   * (other runs see the node once it is drained; a drain without a limit is no contender).
    */
   hold(req: Pick<SlotRequest, "key" | "node" | "aliases" | "log" | "shared">): void {
     if (this.holders.some((h) => h.key === req.key && h.node === req.node)) return;
