@@ -272,6 +272,13 @@ export function machineResource(): Resource {
       const recorded = getString(req.state, FINGERPRINT);
       let fingerprint = recorded;
       let step = "read the machine";
+      // An address unknown at plan is judged now (the plan judged a known one).
+      if (!data.redfish.allowHttp)
+        checkEndpointScheme(req.plan.bmc_endpoint ?? null, false, path("bmc_endpoint"), resp.diagnostics);
+      if (resp.diagnostics.hasError()) {
+        resp.state = req.state;
+        return;
+      }
       try {
         const b = backendFor(data, backendName);
         const moved = bmcMoved(req.state, req.plan);
