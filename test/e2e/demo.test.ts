@@ -97,6 +97,8 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
     );
     expect(out.text).toMatch(/fleet-r01 · 8 of 8 nodes change/);
     expect(out.text).toMatch(/fleet-r02 · 4 of 4 nodes change/);
+    // The review states the rollout's order from cdktf's manifest: the canary rack first, the second after it
+    expect(out.text).toContain("Order: wave 1 (canary): fleet-r01 → wave 2: fleet-r02.");
     expect(out.text).toContain("$ cdktf deploy '*' --auto-approve");
     expect(out.text).toMatch(
       /converged: 12 of 12 nodes joined Slurm in [\d.]+ s; the plan after deploy shows no changes/,

@@ -38,7 +38,7 @@ export class ManifestError extends Error {
  * longest dependency chain is k long. Only the stacks in `planned` are kept (others are not part of this change).
  */
 export function wavesOf(manifestJson: string, source: string, planned?: ReadonlySet<string>): Wave[] {
-  let doc: { stacks?: Record<string, { dependencies?: unknown }> };
+  let doc: { stacks?: Record<string, { dependencies?: unknown; constructPath?: unknown }> };
   try {
     doc = JSON.parse(manifestJson) as typeof doc;
   } catch {
@@ -46,10 +46,19 @@ export function wavesOf(manifestJson: string, source: string, planned?: Readonly
   }
   if (typeof doc !== "object" || doc === null || typeof doc.stacks !== "object" || doc.stacks === null)
     throw new ManifestError(`${source}: no stacks; pass cdktf.out/manifest.json (written by cdktf synth)`);
+  // cdktf names a dependency by its construct path ("app/fleet-r01" when the stack is nested), a stack by its id
+  const byPath = new Map<string, string>();
+  for (const [name, s] of Object.entries(doc.stacks)) {
+    byPath.set(name, name);
+    if (typeof s?.constructPath === "string") byPath.set(s.constructPath, name);
+  }
   const deps = new Map<string, string[]>();
   for (const [name, s] of Object.entries(doc.stacks)) {
     const d = Array.isArray(s?.dependencies) ? s.dependencies.filter((x): x is string => typeof x === "string") : [];
-    deps.set(name, d);
+    deps.set(
+      name,
+      d.map((x) => byPath.get(x) ?? x),
+    );
   }
   const depth = new Map<string, number>();
   const visit = (name: string, seen: Set<string>): number => {

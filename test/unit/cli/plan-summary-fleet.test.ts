@@ -43,9 +43,9 @@ const rackPlan = (rack: string, nodes: number, extra: ReturnType<typeof rc>[] = 
 const manifest = JSON.stringify({
   version: "0.21.0",
   stacks: {
-    "fleet-r01": { name: "fleet-r01", dependencies: [] },
-    "fleet-r02": { name: "fleet-r02", dependencies: ["fleet-r01"] },
-    "fleet-r03": { name: "fleet-r03", dependencies: ["fleet-r01"] },
+    "fleet-r01": { name: "fleet-r01", constructPath: "fleet-r01", dependencies: [] },
+    "fleet-r02": { name: "fleet-r02", constructPath: "fleet-r02", dependencies: ["fleet-r01"] },
+    "fleet-r03": { name: "fleet-r03", constructPath: "fleet-r03", dependencies: ["fleet-r01"] },
   },
 });
 
@@ -131,6 +131,14 @@ describe("plan-summary states the rollout of the whole change", () => {
       { stacks: ["b", "d"] },
       { stacks: ["c"] },
     ]);
+    // cdktf names a dependency by its construct path (a stack nested in a construct has a longer one)
+    const nested = JSON.stringify({
+      stacks: {
+        "fleet-r01": { constructPath: "fleet/fleet-r01", dependencies: [] },
+        "fleet-r02": { constructPath: "fleet/fleet-r02", dependencies: ["fleet/fleet-r01"] },
+      },
+    });
+    expect(wavesOf(nested, "m")).toEqual([{ stacks: ["fleet-r01"] }, { stacks: ["fleet-r02"] }]);
     expect(() => wavesOf("{", "m.json")).toThrow(/m\.json: not JSON/);
     expect(() => wavesOf(JSON.stringify({ stacks: { a: { dependencies: ["a"] } } }), "m")).toThrow(/depends on itself/);
   });
