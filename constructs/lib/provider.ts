@@ -27,6 +27,11 @@ export interface RedfishSettings {
   readonly powerOnInterval?: DurationLike;
   /** Concurrent requests per BMC. @default the provider's */
   readonly maxConcurrentPerBmc?: number;
+  /**
+   * Accept plain http:// BMC and PDU URLs (the provider then warns on every plan). Unsafe: the Redfish password
+   * travels unencrypted; only for devices that cannot serve HTTPS. @default false: an http:// URL fails synth
+   */
+  readonly allowHttp?: boolean;
 }
 
 /** Everything the provider block is built from. */
@@ -48,6 +53,7 @@ const REDFISH_SCHEMA: PropsSchema = {
     password: { type: "string", secret: true },
     caFile: { type: "string", minLength: 1, expect: "a file path", fix: "give the CA bundle's path" },
     insecure: { type: "boolean" },
+    allowHttp: { type: "boolean" },
     powerOnInterval: {
       type: "string",
       format: "interval",
@@ -114,6 +120,7 @@ export function addRackformProvider(scope: IConstruct, settings: RackformProvide
       powerOnInterval: durationText(r.powerOnInterval) ?? "250ms",
       ...(r.caFile !== undefined ? { caFile: r.caFile } : {}),
       ...(r.insecure !== undefined ? { insecure: r.insecure } : {}),
+      ...(r.allowHttp !== undefined ? { allowHttp: r.allowHttp } : {}),
       ...(r.maxConcurrentPerBmc !== undefined ? { maxConcurrentPerBmc: r.maxConcurrentPerBmc } : {}),
     },
     ...settings.backend.providerSettings(stack),

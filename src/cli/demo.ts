@@ -195,8 +195,13 @@ function table(info: LabInfo, state: StateResource[]): string {
 }
 
 /** The Markdown a pull request would show for these plans: `rackform plan-summary --plan STACK=FILE ...`. */
-async function planSummary(plans: readonly { stack: string; file: string }[], env: NodeJS.ProcessEnv): Promise<string> {
-  const args = plans.flatMap((p) => ["--plan", `${p.stack}=${p.file}`]);
+async function planSummary(
+  plans: readonly { stack: string; file: string }[],
+  manifest: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  // the manifest gives the stacks' waves (the fleet's canary first), which the plans alone do not hold
+  const args = [...plans.flatMap((p) => ["--plan", `${p.stack}=${p.file}`]), "--manifest", manifest];
   const cli = join(ROOT, "dist", "cli", "main.js");
   const r = await run(process.execPath, [cli, "plan-summary", ...args], ROOT, env, false);
   if (r.code !== 0) throw new Error(`rackform plan-summary failed (exit ${r.code}):\n${r.out}`);
@@ -355,7 +360,9 @@ export async function demo(opts: DemoOptions): Promise<number> {
       plans.push({ stack: s.name, file: join(s.dir, "plan.json") });
       writeFileSync(join(s.dir, "plan.json"), shown.out);
     }
-    process.stdout.write(`\nThe plan, as a reviewer reads it:\n\n${await planSummary(plans, env)}`);
+    process.stdout.write(
+      `\nThe plan, as a reviewer reads it:\n\n${await planSummary(plans, join(project, "cdktf.out", "manifest.json"), env)}`,
+    );
 
     watch = await startDemoWatch(project, engine, env);
     process.stdout.write(`\nwatch the rack converge: ${watch.url} (rackform watch, read-only)\n`);

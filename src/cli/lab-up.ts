@@ -17,7 +17,19 @@ export const LAB_UP: CommandSpec = {
     "run the simulated datacenter (Redfish BMCs and PDUs, MAAS, Ironic, Warewulf, Slurm, Kubernetes) on loopback in the\nforeground until Ctrl-C; prints the endpoints and writes them with their credentials to the lab file",
   options: [
     { name: "--out", value: "FILE", help: "where to write the lab file (required)" },
-    { name: "--nodes", value: "N", help: "nodes in the default rack (default 8)", parse: wholeNumber(1, 1024) },
+    {
+      name: "--nodes",
+      value: "N",
+      help: "nodes in all (default 8, or racks × nodes per rack), filling racks of --nodes-per-rack",
+      parse: wholeNumber(1, 1024),
+    },
+    { name: "--racks", value: "N", help: "racks (default: as many as the nodes fill)", parse: wholeNumber(1, 255) },
+    {
+      name: "--nodes-per-rack",
+      value: "N",
+      help: "nodes per rack, e.g. --racks 3 --nodes-per-rack 4 (default 8)",
+      parse: wholeNumber(1, 64),
+    },
     {
       name: "--dpus",
       value: "N",
@@ -66,6 +78,11 @@ function readSpec(path: string): unknown {
   }
 }
 
+/** How many racks the nodes are in (a node is named <rack>-n<k>). */
+function rackCount(nodes: readonly { readonly name: string }[]): number {
+  return new Set(nodes.map((n) => n.name.replace(/-n\d+$/, ""))).size;
+}
+
 /** Parses `argv` (after `lab up`) and runs the lab until a signal; resolves with the exit code. */
 export async function labUp(argv: readonly string[], stdout: (s: string) => void): Promise<number> {
   const { help, values } = parseCommand(LAB_UP, argv);
@@ -76,6 +93,8 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
   const v = values as {
     out?: string;
     nodes?: number;
+    racks?: number;
+    "nodes-per-rack"?: number;
     dpus?: number;
     profile?: string;
     spec?: string;
@@ -88,9 +107,16 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
   };
   if (!v.out) throw new UsageError("--out is required: rackform lab up --out lab.json");
   const out = resolve(v.out);
+  const perRack = v["nodes-per-rack"];
+  if (v.spec && (v.nodes !== undefined || v.racks !== undefined || perRack !== undefined))
+    throw new UsageError("--spec describes the racks itself; give it without --nodes, --racks or --nodes-per-rack");
+  if (v.racks !== undefined && v.nodes !== undefined && v.nodes > v.racks * (perRack ?? 8))
+    throw new UsageError(`--nodes ${v.nodes} do not fit --racks ${v.racks} of ${perRack ?? 8}; raise --nodes-per-rack`);
   const lab = await startLab({
     spec: v.spec ? readSpec(v.spec) : undefined,
     nodes: v.nodes,
+    ...(v.racks !== undefined ? { racks: v.racks } : {}),
+    ...(perRack !== undefined ? { nodesPerRack: perRack } : {}),
     dpus: v.dpus,
     profile: v.profile,
     speed: v.speed,
@@ -104,7 +130,7 @@ export async function labUp(argv: readonly string[], stdout: (s: string) => void
   const first = lab.info.nodes[0];
   stdout(
     [
-      `lab up: ${lab.info.nodes.length} nodes, ${lab.info.pdus.length} PDUs (profile ${lab.world.time.profile.name})`,
+      `lab up: ${lab.info.nodes.length} nodes in ${rackCount(lab.info.nodes)} racks, ${lab.info.pdus.length} PDUs (profile ${lab.world.time.profile.name})`,
       `  control  ${lab.info.control.url}`,
       ...(v.ui ? [`  ui       ${lab.info.control.url}/ui (outlets, BMCs, faults; flip and inject from the page)`] : []),
       `  CA       ${lab.info.ca}`,

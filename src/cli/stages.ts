@@ -4,7 +4,11 @@
  * backend reports now (MAAS status, Ironic provision state) when the watch reads it.
  */
 
-/** Every stage, in the order a converging node walks the first nine; the last three are off the happy path. */
+/**
+ * Every stage, in the order a converging node walks the first nine; the others are off the happy path: trouble
+ * (failed, quarantined) and a node on its way out of service (draining in its scheduler, releasing in its backend —
+ * MAAS "Releasing" and "Disk erasing", Ironic undeploy and its cleaning).
+ */
 export const STAGES = [
   "off",
   "bmc-up",
@@ -13,11 +17,12 @@ export const STAGES = [
   "ready",
   "deploying",
   "deployed",
-  "accepting",
+  "testing",
   "joined",
   "failed",
   "quarantined",
   "draining",
+  "releasing",
 ] as const;
 
 /** One stage. */
@@ -32,11 +37,12 @@ export const STAGE_LABEL: Readonly<Record<Stage, string>> = {
   ready: "ready",
   deploying: "deploying",
   deployed: "deployed",
-  accepting: "accepting",
+  testing: "testing",
   joined: "joined",
   failed: "failed",
   quarantined: "quarantined",
   draining: "draining",
+  releasing: "releasing",
 };
 
 /** The colour of each stage on the watch page (greys to blue to green as a node converges; red and amber for trouble). */
@@ -48,11 +54,12 @@ export const STAGE_COLOUR: Readonly<Record<Stage, string>> = {
   ready: "#3d85c6",
   deploying: "#76a5af",
   deployed: "#45818e",
-  accepting: "#93c47d",
+  testing: "#93c47d",
   joined: "#38761d",
   failed: "#cc0000",
   quarantined: "#e69138",
   draining: "#f1c232",
+  releasing: "#bf9000",
 };
 
 /** The stages a node passes on its way to `joined`, in order (the ETA sums what is left of them). */
@@ -113,7 +120,7 @@ export function stageFromState(chain: Partial<Record<ChainLink, RecordedResource
     if (acceptance.tainted || acceptance.values.passed === false) {
       return { stage: "quarantined", detail: failures ?? "acceptance gate failed" };
     }
-    return { stage: "accepting" };
+    return { stage: "testing" };
   }
   if (deployment) return deployment.tainted ? { stage: "failed", detail: "deployment failed" } : { stage: "deployed" };
   if (machine) {
@@ -122,87 +129,6 @@ export function stageFromState(chain: Partial<Record<ChainLink, RecordedResource
   }
   if (bmc) return bmc.tainted ? { stage: "failed", detail: "BMC check failed" } : { stage: "bmc-up" };
   return { stage: "off" };
-}
-
-/** What a backend reports about one machine now. */
-export interface BackendReading {
-  readonly backend: "maas" | "ironic";
-  /** MAAS status name ("Commissioning") or Ironic provision state ("clean wait"). */
-  readonly status: string;
-  readonly maintenance?: boolean;
-  /** MAAS status message, Ironic last_error or maintenance reason. */
-  readonly message?: string;
-}
-
-const MAAS_STAGE: Readonly<Record<string, Stage>> = {
-  New: "enrolled",
-  Commissioning: "commissioning",
-  Testing: "commissioning",
-  Ready: "ready",
-  Allocated: "deploying",
-  Deploying: "deploying",
-  Deployed: "deployed",
-  Releasing: "draining",
-  "Disk erasing": "draining",
-  "Failed commissioning": "failed",
-  "Failed testing": "failed",
-  "Failed deployment": "failed",
-  "Failed releasing": "failed",
-  "Failed disk erasing": "failed",
-  Broken: "quarantined",
-};
-
-const IRONIC_STAGE: Readonly<Record<string, Stage>> = {
-  enroll: "enrolled",
-  verifying: "enrolled",
-  manageable: "enrolled",
-  inspecting: "commissioning",
-  "inspect wait": "commissioning",
-  cleaning: "commissioning",
-  "clean wait": "commissioning",
-  available: "ready",
-  deploying: "deploying",
-  "wait call-back": "deploying",
-  "deploy wait": "deploying",
-  active: "deployed",
-  servicing: "accepting",
-  "service wait": "accepting",
-  deleting: "draining",
-  undeploying: "draining",
-  "deploy failed": "failed",
-  "clean failed": "failed",
-  "inspect failed": "failed",
-  "service failed": "failed",
-  error: "failed",
-};
-
-/** The stage a backend's own status means, or undefined for a status that says nothing of the node's progress. */
-export function stageFromBackend(r: BackendReading): StageReading | undefined {
-  if (r.backend === "ironic" && r.maintenance) return { stage: "quarantined", detail: r.message || "maintenance" };
-  const stage = (r.backend === "maas" ? MAAS_STAGE : IRONIC_STAGE)[r.status];
-  if (!stage) return undefined;
-  const trouble = stage === "failed" || stage === "quarantined";
-  return trouble ? { stage, detail: r.message || r.status } : { stage };
-}
-
-const rank = (s: Stage) => PATH.indexOf(s);
-
-/**
- * State and a live reading together: trouble the backend reports wins (a failure is news state cannot hold yet), and
- * otherwise the furthest of the two along the path (state lags a step that is still running; the backend lags
- * nothing but knows nothing of BMCs, gates or schedulers).
- */
-export function combineStages(recorded: StageReading, live: StageReading | undefined): StageReading {
-  if (!live) return recorded;
-  // State's own failure knows more (a failed gate is a quarantine, with its evidence) than the backend's word for it.
-  if (recorded.stage === "failed" || recorded.stage === "quarantined") return recorded;
-  if (live.stage === "failed" || live.stage === "quarantined") return recorded.stage === "joined" ? recorded : live;
-  if (rank(recorded.stage) < 0) return recorded;
-  // MAAS tests a deployed machine under "Testing": that is its acceptance gate running, not a new commissioning.
-  if (live.stage === "commissioning" && rank(recorded.stage) >= rank("deployed")) return { stage: "accepting" };
-  if (live.stage === "draining") return recorded.stage === "joined" ? recorded : live;
-  // A machine deployed but not yet accepted is running its gate when the backend says so (Ironic servicing).
-  return rank(live.stage) > rank(recorded.stage) ? live : recorded;
 }
 
 /** Counts per stage, in STAGES order, leaving out stages no node is in: "6 joined · 1 failed · 1 quarantined". */

@@ -64,3 +64,20 @@ export function useStateForUnknown(): PlanModifier {
     resp.planValue = req.stateValue;
   });
 }
+
+/**
+ * Semantic equality: when the configured value means the same as the prior state's (`same` says so, e.g. two spellings
+ * of one URL), the plan keeps the prior value, so the engine sees no change at all. Both engines accept a planned
+ * value equal to the prior state in place of the configured one.
+ */
+export function keepStateWhenEquivalent(
+  same: (config: Value, state: Value) => boolean,
+  description: string,
+): PlanModifier {
+  return planModifier(description, (req, resp) => {
+    if (req.state === null || req.stateValue === null || req.configValue === null) return;
+    if (isUnknown(req.configValue) || isUnknown(resp.planValue)) return;
+    if (!valuesEqual(req.configValue, req.stateValue) && same(req.configValue, req.stateValue))
+      resp.planValue = req.stateValue;
+  });
+}

@@ -18,8 +18,12 @@ import { type LabSpec, validateLabSpec } from "./world/spec.js";
 export interface StartLabOptions {
   /** The lab spec (validated). @default defaultSpec({ nodes }) */
   readonly spec?: unknown;
-  /** Node count for the generated spec when `spec` is omitted. @default 8 */
+  /** Node count for the generated spec when `spec` is omitted. @default 8 (racks × nodesPerRack when both are given) */
   readonly nodes?: number;
+  /** Nodes per rack of the generated spec. @default 8 */
+  readonly nodesPerRack?: number;
+  /** Racks of the generated spec. @default ceil(nodes / nodesPerRack) */
+  readonly racks?: number;
   /** BlueField-3 DPUs per node of the generated spec (factory state: NicMode) when `spec` is omitted. @default 0 */
   readonly dpus?: number;
   /** Time profile name. @default "demo" */
@@ -95,7 +99,13 @@ export interface Lab {
 /** Builds the world and starts every endpoint. */
 export async function startLab(opts: StartLabOptions): Promise<Lab> {
   const spec = validateLabSpec(
-    opts.spec ?? defaultSpec({ nodes: opts.nodes ?? 8, ...(opts.dpus ? { dpus: opts.dpus, dpuMode: "NicMode" } : {}) }),
+    opts.spec ??
+      defaultSpec({
+        nodes: opts.nodes ?? (opts.racks !== undefined ? opts.racks * (opts.nodesPerRack ?? 8) : 8),
+        ...(opts.nodesPerRack !== undefined ? { nodesPerRack: opts.nodesPerRack } : {}),
+        ...(opts.racks !== undefined ? { racks: opts.racks } : {}),
+        ...(opts.dpus ? { dpus: opts.dpus, dpuMode: "NicMode" } : {}),
+      }),
   );
   const time = new LabTime(opts.clock ?? systemClock, profileByName(opts.profile ?? "demo"), opts.speed ?? 1);
   const world = new World(spec, time);
@@ -120,6 +130,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
       opts.controlPort ?? 0,
       (since) => rates(requests, backends, since),
       opts.ui ?? false,
+      (address, port) => fleet.move(address, port),
     );
     images = await startImageServer();
     if (opts.backends ?? true) {

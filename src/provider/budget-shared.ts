@@ -16,7 +16,10 @@
  * re-apply recycling the same node adopts the reservation on that node, whoever wrote it.
  *
  * Where it lives: Slurm keeps it in the node's Comment (`scontrol show node` shows it; a comment of the operator's is
- * kept beside it), Kubernetes in the node annotation `rackform.io/disruption-reservation`.
+ * kept beside it; slurm.conf nodes and dynamic nodes alike outlive a reimage). Kubernetes keeps it in a Lease
+ * (coordination.k8s.io/v1, `kube-system/rackform-budget-<node>`, holder and renew time), not on the Node: a Node
+ * object may be deleted while its machine is reimaged, and the reservation must outlive it — a node whose Node is
+ * gone but whose Lease is live still counts.
  */
 
 /** A reservation of one node's slot, as written in the scheduler. */
@@ -73,18 +76,12 @@ export function withReservation(text: string, r: Reservation | null): string {
   return rest ? `${rest} ${mark}` : mark;
 }
 
-/** The Kubernetes annotation holding a reservation. */
-export const RESERVATION_ANNOTATION = "rackform.io/disruption-reservation";
-
-/** A reservation as the annotation's value. */
-export function annotationOf(r: Reservation): string {
-  return `reserved by ${r.owner} until ${new Date(r.until).toISOString()}`;
-}
-
-/** The reservation in an annotation value, if any. */
-export function reservationFromAnnotation(v: string | undefined): Reservation | undefined {
-  return v === undefined ? undefined : reservationIn(`[rackform-budget: ${v}]`);
-}
+/** Where Kubernetes reservations live: one coordination.k8s.io/v1 Lease per node, apart from the Node object. */
+export const RESERVATION_NAMESPACE = "kube-system";
+/** The label every reservation Lease carries, its value the budget key. */
+export const RESERVATION_LABEL = "rackform.io/disruption-budget";
+/** The name of the Lease reserving `node`. */
+export const reservationLease = (node: string) => `rackform-budget-${node}`;
 
 /**
  * What counts against the limit for a drain of the node known by `self`: the scheduler's nodes that are out or hold

@@ -126,6 +126,13 @@ export const providerSchema: Schema = {
             description: "Skip TLS verification. Only for a lab you trust; not together with ca_file. @default false",
             validators: [notWithCaFile],
           }),
+          allow_http: attr.bool({
+            optional: true,
+            description:
+              "Accept plain http:// BMC and PDU endpoints (each plan then warns). Unsafe: the Redfish password and " +
+              "every reply travel unencrypted, and a conformant Redfish service serves HTTPS; only for a device that " +
+              "cannot. Without it an http:// endpoint is refused at plan. @default false",
+          }),
           max_concurrent_per_bmc: attr.number({
             optional: true,
             description: "Requests in flight to one BMC or PDU at a time (BMCs serve few). @default 4",
@@ -221,6 +228,8 @@ export interface RedfishSettings {
   readonly password?: string;
   readonly caPem?: string;
   readonly insecure: boolean;
+  /** redfish.allow_http: plain http:// endpoints are accepted (with a warning) instead of refused. */
+  readonly allowHttp: boolean;
   readonly maxConcurrent: number;
   readonly powerOnIntervalMs: number;
   /** The redfish block, its username or its password is not known yet (plan time, from another resource). */
@@ -361,6 +370,7 @@ export function resolveConfig(
   );
   if (caPem === null) return undefined;
   const insecure = rf && isKnown(rf, "insecure") ? (getBool(rf, "insecure") ?? false) : false;
+  const allowHttp = rf && isKnown(rf, "allow_http") ? (getBool(rf, "allow_http") ?? false) : false;
   const maxConcurrent =
     rf && isKnown(rf, "max_concurrent_per_bmc") ? (getNumber(rf, "max_concurrent_per_bmc") ?? 4) : 4;
   const interval = str("power_on_interval");
@@ -369,6 +379,7 @@ export function resolveConfig(
     password,
     caPem,
     insecure,
+    allowHttp,
     maxConcurrent,
     powerOnIntervalMs: interval ? parseDuration(interval) : 250,
     credentialsUnknown,

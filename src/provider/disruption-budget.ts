@@ -72,6 +72,8 @@ interface Holder {
   readonly names: ReadonlySet<string>;
   readonly shared?: SharedBudget;
   renew?: NodeJS.Timeout;
+  /** The last write of its reservation: a release removes it only after that write, or the write would bring it back. */
+  writing?: Promise<unknown>;
 }
 
 interface Waiter {
@@ -165,7 +167,8 @@ export class DisruptionBudget {
   /**
    * Takes a slot for a drain that has no limit of its own (its member sets no max_unavailable, e.g. a node removed from
    * the rack while the remaining members of its partition set one): it never waits, but counts against the limit of
-   * every other drain of its key until released, like any drain of this run (reserved in the scheduler too).
+   * every other drain of its key until released, like any drain of this run. It is not reserved in the scheduler
+   * (other runs see the node once it is drained; a drain without a limit is no contender).
    */
   hold(req: Pick<SlotRequest, "key" | "node" | "aliases" | "log" | "shared">): void {
     if (this.holders.some((h) => h.key === req.key && h.node === req.node)) return;
@@ -195,12 +198,15 @@ export class DisruptionBudget {
     clearInterval(h.renew);
     if (evidence !== undefined) this.failed.set(h.node, `${why}: ${evidence}`);
     if (h.shared) {
-      h.shared.unreserve(h.node).catch((e: unknown) =>
-        log.warn("could not remove the node's reservation from the scheduler; it lapses when its lease ends", {
-          node: h.node,
-          error: (e as Error)?.message ?? String(e),
-        }),
-      );
+      const shared = h.shared;
+      void (h.writing ?? Promise.resolve())
+        .then(() => shared.unreserve(h.node))
+        .catch((e: unknown) =>
+          log.warn("could not remove the node's reservation from the scheduler; it lapses when its lease ends", {
+            node: h.node,
+            error: (e as Error)?.message ?? String(e),
+          }),
+        );
     }
     const left = this.inUse(h.key);
     log.info(
@@ -219,7 +225,12 @@ export class DisruptionBudget {
    */
   async dropStale(node: string, shared: SharedBudget, log: Logger): Promise<void> {
     if (this.holders.some((h) => h.names.has(node))) return;
-    await shared.unreserve(node).catch((e: unknown) =>
+    // Looked up first: a node without a reservation (nearly every create) gets no write.
+    const stale = async () => {
+      const n = (await shared.survey()).find((x) => x.name === node);
+      if (n?.reservation) await shared.unreserve(node);
+    };
+    await stale().catch((e: unknown) =>
       log.warn("could not remove a stale reservation from the scheduler; it lapses when its lease ends", {
         node,
         error: (e as Error)?.message ?? String(e),
@@ -239,14 +250,17 @@ export class DisruptionBudget {
   ): void {
     const h: Holder = { key: req.key, node: req.node, names: new Set(namesOf(req)), shared };
     if (shared) {
-      const renew = () =>
-        shared.reserve(req.node, { owner: this.owner, until: this.now() + this.leaseMs }).catch((e: unknown) =>
-          req.log.warn("could not renew the node's reservation in the scheduler", {
-            node: req.node,
-            error: (e as Error)?.message ?? String(e),
-          }),
-        );
-      if (reserveNow) void renew();
+      const renew = () => {
+        h.writing = shared
+          .reserve(req.node, { owner: this.owner, until: this.now() + this.leaseMs })
+          .catch((e: unknown) =>
+            req.log.warn("could not renew the node's reservation in the scheduler", {
+              node: req.node,
+              error: (e as Error)?.message ?? String(e),
+            }),
+          );
+      };
+      if (reserveNow) renew();
       h.renew = setInterval(renew, Math.max(this.leaseMs / 3, 10));
       h.renew.unref?.();
     }

@@ -15,6 +15,28 @@ import type { PlanResourceChangeRequest, PlanResourceChangeResponse } from "./rp
 import type { ServerState } from "./server-state.js";
 import { normalisePaths, valueAt } from "./value-utils.js";
 
+/**
+ * Semantic equality: when the attribute plan modifiers alone (e.g. keepStateWhenEquivalent for another spelling of a
+ * URL) bring the plan back to the prior state, nothing changed and nothing is marked unknown — as for an unchanged
+ * plan. Returns that plan, or undefined when something did change (then the usual passes run). A trial run: its
+ * diagnostics and private-state writes are dropped, and a modifier that throws means "changed".
+ */
+async function onlySpellings(
+  schema: Parameters<typeof runPlanModifiers>[0],
+  config: Value,
+  prior: Value,
+  plan: Value,
+  priv: PrivateState,
+): Promise<Value | undefined> {
+  if (prior === null) return undefined;
+  try {
+    const out = await runPlanModifiers(schema, { config, prior, plan }, { ...priv }, new Diagnostics());
+    return valuesEqual(out.plan, prior) ? out.plan : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Implements PlanResourceChange. */
 export async function planResourceChange(
   s: ServerState,
@@ -51,7 +73,10 @@ export async function planResourceChange(
   let requiresReplace: AttributePath[] = [];
   if (plan !== null) {
     plan = await applyDefaults(schema, { config, prior, plan });
-    if (prior === null || !valuesEqual(plan, prior)) plan = await markComputedUnknown(schema, { config, prior, plan });
+    if (prior === null || !valuesEqual(plan, prior)) {
+      const kept = await onlySpellings(schema, config, prior, plan, priv);
+      plan = kept ?? (await markComputedUnknown(schema, { config, prior, plan }));
+    }
     const before = plan;
     await s.guard(diags, `${req.typeName} attribute plan modifiers`, async () => {
       const out = await runPlanModifiers(schema, { config, prior, plan: before }, priv, diags);

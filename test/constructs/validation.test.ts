@@ -75,6 +75,30 @@ describe("validation at synth", () => {
     expect(e.constructPath).toBe("row/r12");
   });
 
+  it("fails on a plain http:// BMC or PDU without allowHttp, naming the opt-in", () => {
+    const e = expectFailure(rackWith(setNode(2, { bmc: "http://10.0.12.3" })), "row/r12/nodes[2].bmc", "use https://");
+    expect(e.message).toContain('"http://10.0.12.3" is plain HTTP');
+    expect(e.message).toContain("allowHttp: true");
+    expectFailure(
+      rackWith((ns) => ns, { pdus: [{ name: "r12-pdu-a", endpoint: "http://10.0.12.250" }, pdus("r12")[1]] }),
+      "row/r12/pdus[0].endpoint",
+      "allowHttp: true",
+    );
+  });
+
+  it("accepts an http:// BMC with allowHttp, and hands the opt-in to the provider block", () => {
+    const app = Testing.app();
+    const stack = new RackformStack(app, "row");
+    const s = shared(stack);
+    new Rack(stack, "r12", {
+      ...rackProps(s, "r12"),
+      nodes: setNode(2, { bmc: "http://10.0.12.3" })(nodes("r12")),
+      redfish: { ...REDFISH, allowHttp: true },
+    });
+    const json = JSON.parse(Testing.synth(stack)) as { provider: { rackform: { redfish: unknown }[] } };
+    expect(json.provider.rackform[0].redfish).toMatchObject({ allow_http: true });
+  });
+
   it("fails on a duplicate node name", () => {
     expectFailure(
       rackWith(setNode(3, { name: "r12-n01" })),

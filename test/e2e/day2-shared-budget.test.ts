@@ -5,14 +5,15 @@
  * nodes' chains), and the one budget of the partition must hold across both processes: sampled from the lab's
  * slurmrestd throughout, never more than one node of the 8 is out. Then one process rolls a third version alone at
  * -parallelism=2, and the next plans are empty. Last, a rollout whose first node fails its gate halts instead of
- * waiting forever, leaving the others joined, and one re-apply after the fix finishes it.
+ * waiting forever, leaving the others joined, and one re-apply after the fix finishes it. The same two-stack rollout
+ * with the nodes in a Kubernetes cluster (reservations as Leases, which outlive a Node deleted during the reimage) holds its budget too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MaasClient } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { day2Lab, NEW_IMAGE, THIRD_IMAGE } from "../support/day2.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
-import { GOLDEN_IMAGE, rackConfig, sampleSlurm, slurmNodes } from "../support/rack.js";
+import { GOLDEN_IMAGE, rackConfig, sampleKubernetes, sampleSlurm, slurmNodes } from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
 
 let cliConfig: string;
@@ -161,3 +162,47 @@ async function maasMachines(lab: Lab) {
     await maas.close();
   }
 }
+
+describe.each(ENGINES)("one disruption budget for two stacks of a Kubernetes cluster under %s", (name) => {
+  let lab: Lab;
+  beforeAll(async () => {
+    lab = await day2Lab();
+  });
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  it("two stacks applied at once roll a new image with never more than max_unavailable nodes cordoned or NotReady", async () => {
+    const names = lab.info.nodes.slice(0, 8).map((n) => n.name);
+    const groups = [names.slice(0, 4), names.slice(4, 8)];
+    const env = {
+      TF_VAR_redfish_password: lab.info.nodes[0].bmc.password,
+      TF_VAR_kube_token: lab.info.kubernetes!.token,
+      TF_VAR_maas_api_key: lab.info.maas!.apiKey,
+    };
+    const config = (nodes: readonly string[], image: Image, maxUnavailable?: number) =>
+      rackConfig(lab, "maas", nodes, { image, scheduler: "kubernetes", ...(maxUnavailable ? { maxUnavailable } : {}) });
+    // GIVEN two converged stacks whose nodes join one Kubernetes cluster
+    const stacks: Workdir[] = [];
+    for (const nodes of groups) {
+      const w = await Workdir.create(engine(name), cliConfig, { "main.tf": config(nodes, GOLDEN_IMAGE) }, env);
+      await w.ok(["init", "-no-color"]);
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      stacks.push(w);
+    }
+    // WHEN both get a new image with max_unavailable = 1 and are applied at the same time by two engines
+    for (const [i, w] of stacks.entries()) await w.write({ "main.tf": config(groups[i], NEW_IMAGE, 1) });
+    const sampler = sampleKubernetes(lab, names, 100);
+    const applies = await Promise.all(stacks.map((w) => w.run(["apply", "-auto-approve", "-no-color"])));
+    const samples = await sampler.stop();
+    // THEN both finish; at every sample at most one of the 8 Nodes was out; every node was out at some point
+    for (const a of applies) expect(a.code, a.stdout + a.stderr).toBe(0);
+    const worst = samples.reduce((a, s) => (s.out.length > a.out.length ? s : a), samples[0]);
+    expect(worst.out.length, `worst sample: ${worst.out.join(", ")} out`).toBe(1);
+    expect(new Set(samples.flatMap((s) => s.out))).toEqual(new Set(names));
+    for (const w of stacks) {
+      const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    }
+  }, 600_000);
+});

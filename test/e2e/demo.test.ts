@@ -20,11 +20,16 @@ function demo(args: string[]): Promise<{ code: number; text: string }> {
 
 /** Runs `rackform ARGS`; its output, both streams. */
 function rackform(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; text: string }> {
+  return rackformIn(process.cwd(), args, env);
+}
+
+/** Runs `rackform ARGS` in `cwd`; its output, both streams. */
+function rackformIn(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; text: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [join(ROOT, "dist/cli/main.js"), ...args],
-      { env: { ...process.env, TF_CLI_CONFIG_FILE: "", ...env }, maxBuffer: 16 << 20 },
+      { cwd, env: { ...process.env, TF_CLI_CONFIG_FILE: "", ...env }, maxBuffer: 16 << 20 },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, text: stdout + stderr }),
     );
   });
@@ -45,6 +50,8 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
     expect(review).toMatch(/gpu-rack · 8 of 8 nodes change/);
     expect(review).toContain("8 join the cluster");
     expect(out.text).toMatch(/\$ cdktf deploy --auto-approve/);
+    // A log for CI: cdktf runs with --no-color and CI set, so no colour or cursor code reaches the output
+    expect(out.text).not.toContain("\u001b[");
     expect(out.text).toContain("Apply complete! Resources: 49 added, 0 changed, 0 destroyed.");
     expect(out.text).toMatch(
       /converged: 8 of 8 nodes joined Slurm in [\d.]+ s; the plan after deploy shows no changes/,
@@ -52,19 +59,22 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
     expect(
       out.text.match(/ On {6}8× GPU {2}Deployed {2}custom\/ubuntu-gpu-2026\.06\.2 {2}3\d\d\.\d GB\/s {2}IDLE/g),
     ).toHaveLength(8);
-    // The live view was served while the rack deployed, and `rackform watch --once` counts the converged rack
+    // The live view was served while the rack deployed, and `rackform watch --once` counts the converged rack, given
+    // the project folder (as `watch .` in it), its cdktf.out or the stack's .tfstate alike (the lab is gone with the
+    // demo, so this is state alone; test/unit/cli/watch-stages.test.ts has the backends' and schedulers' words)
     expect(out.text).toMatch(/watch the rack converge: http:\/\/127\.0\.0\.1:\d+\/ \(rackform watch, read-only\)/);
-    const once = await rackform(["watch", join(dir, "project", "cdktf.out"), "--once"], {
-      TERRAFORM_BINARY_NAME: engine(name).bin,
-    });
-    expect(once.code, once.text).toBe(0);
-    expect(once.text).toMatch(
-      /^rack\s+nodes\s+off\s+BMC up\s+enrolled\s+commissioning\s+ready\s+deploying\s+deployed\s+accepting\s+joined$/m,
-    );
-    expect(once.text).toMatch(/^gpu-rack\s+8(\s+0){8}\s+8$/m);
     const lab = JSON.parse(readFileSync(join(dir, "lab.json"), "utf8"));
     const secrets = [lab.nodes[0].bmc.password, lab.maas.apiKey, lab.maas.apiKey.split(":")[2], lab.slurm.token];
-    for (const secret of secrets) expect(once.text).not.toContain(secret);
+    const project = join(dir, "project");
+    for (const input of [".", "cdktf.out", "terraform.gpu-rack.tfstate"]) {
+      const once = await rackformIn(project, ["watch", input, "--once"], { TERRAFORM_BINARY_NAME: engine(name).bin });
+      expect(once.code, `${input}\n${once.text}`).toBe(0);
+      expect(once.text).toMatch(
+        /^rack\s+nodes\s+off\s+BMC up\s+enrolled\s+commissioning\s+ready\s+deploying\s+deployed\s+testing\s+joined$/m,
+      );
+      expect(once.text, input).toMatch(/^gpu-rack\s+8(\s+0){8}\s+8$/m);
+      for (const secret of secrets) expect(once.text).not.toContain(secret);
+    }
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThan(4);
       expect(out.text).not.toContain(secret); // secrets travel in TF_VAR_*, never printed
@@ -87,6 +97,8 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
     );
     expect(out.text).toMatch(/fleet-r01 · 8 of 8 nodes change/);
     expect(out.text).toMatch(/fleet-r02 · 4 of 4 nodes change/);
+    // The review states the rollout's order from cdktf's manifest: the canary rack first, the second after it
+    expect(out.text).toContain("Order: wave 1 (canary): fleet-r01 → wave 2: fleet-r02.");
     expect(out.text).toContain("$ cdktf deploy '*' --auto-approve");
     expect(out.text).toMatch(
       /converged: 12 of 12 nodes joined Slurm in [\d.]+ s; the plan after deploy shows no changes/,

@@ -1,12 +1,16 @@
 /**
  * The fleet example as users run it: `cdktf deploy '*' --auto-approve` of fleet-rollout (3 racks, a canary wave, state
  * in PostgreSQL) under Terraform and under OpenTofu against the lab. A wave-1 acceptance failure halts the deploy
- * before any request reaches a wave-2 BMC; once the fault is gone the racks converge in waves; locking holds.
+ * before any request reaches a wave-2 BMC; once the fault is gone the racks converge in waves; locking holds. On day 2
+ * an image bump with maxUnavailable 1 rolls every node of the three stacks, one at a time across the stacks.
  */
+import { createHash } from "node:crypto";
+import { readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MaasClient } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
-import { CdktfProject, capture, outputOf } from "../support/cdktf.js";
+import { CDKTF_FLAGS, CdktfProject, capture, outputOf } from "../support/cdktf.js";
 import { ENGINES, engine } from "../support/engines.js";
 import {
   DEPLOY_TIMEOUT_MS,
@@ -19,6 +23,7 @@ import {
   synthStacks,
 } from "../support/examples.js";
 import type { Postgres } from "../support/postgres.js";
+import { sampleSlurm } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
 import { testDatabase } from "../support/shared-counterparts.js";
 
@@ -118,6 +123,37 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
       DEPLOY_TIMEOUT_MS,
     );
 
+    /** An image bump to `version` deployed with `cdktf deploy '*' <extra>`: every node rolled, one out at a time. */
+    async function rollImage(version: string, extra: readonly string[]): Promise<void> {
+      const nodes = lab.info.nodes.map((n) => n.name);
+      // GIVEN the app with a new image version (its rackform_image in the canary stack) and maxUnavailable 1
+      await bumpedApp(p, lab, version);
+      const sampler = sampleSlurm(lab, nodes, 50);
+      // WHEN every stack is deployed, waves as before
+      const deploy = await p.run(["deploy", "*", "--auto-approve", ...extra, ...CDKTF_FLAGS]);
+      const samples = await sampler.stop();
+      // THEN it converges: every node runs the new image, joined; never two nodes of the partition out at once
+      expect(deploy.code, outputOf(deploy)).toBe(0);
+      expect(Math.max(...samples.map((x) => x.out.length)), version).toBe(1);
+      expect(new Set(samples.flatMap((x) => x.out))).toEqual(new Set(nodes));
+      expect(await slurmStates(lab, nodes)).toEqual(nodes.map((n) => [n, "IDLE"]));
+      const images = await maasImages(lab);
+      expect(nodes.map((n) => images.get(n))).toEqual(nodes.map(() => `ubuntu-gpu-${version}`));
+      await expectNoDiff(p);
+    }
+
+    it(
+      "day 2: an image bump with maxUnavailable 1 rolls every node of the three stacks through cdktf deploy '*' (no -target), one node of the partition out at a time",
+      () => rollImage("2026.07.1", []),
+      DEPLOY_TIMEOUT_MS,
+    );
+
+    it(
+      "day 2: the next image bump rolls the same way at --terraform-parallelism=2",
+      () => rollImage("2026.08.1", ["--terraform-parallelism=2"]),
+      DEPLOY_TIMEOUT_MS,
+    );
+
     it(
       "keeps each stack's state in its own PostgreSQL row, and the engine takes the state lock",
       async () => {
@@ -184,3 +220,42 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
     );
   });
 });
+
+/**
+ * Points the project at a copy of the fleet example with image `version` (served by the lab, sha256 of its bytes) and
+ * `maxUnavailable: 1` on the cluster, as a pipeline's image bump would change the app.
+ */
+async function bumpedApp(p: CdktfProject, lab: Lab, version: string): Promise<void> {
+  const file = `ubuntu-gpu-${version}.qcow2`;
+  const bytes = `ubuntu-gpu-${version}`;
+  lab.images.put(file, bytes);
+  const sha = createHash("sha256").update(bytes).digest("hex");
+  const src = await readFile(join(ROOT, "examples", "fleet-rollout", "main.ts"), "utf8");
+  const app = src
+    .replace(/version: "[^"]+"/, `version: "${version}"`)
+    .replace(/ubuntu-gpu-[\d.]+\.qcow2/, file)
+    .replace(/sha256: "[0-9a-f]{64}"/, `sha256: "${sha}"`)
+    .replace("user: lab.slurm!.user }", "user: lab.slurm!.user, maxUnavailable: 1 }")
+    .replace('"../lab-file.js"', JSON.stringify(join(ROOT, "examples", "lab-file.js")));
+  expect(app).toContain("maxUnavailable: 1");
+  expect(app).toContain(sha);
+  const main = join(p.dir, "main.ts");
+  await writeFile(main, app);
+  // The copy imports @rackform/constructs by name, as the example does: from the checkout's node_modules.
+  await symlink(join(ROOT, "node_modules"), join(p.dir, "node_modules")).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== "EEXIST") throw e;
+  });
+  const config = JSON.parse(await readFile(join(p.dir, "cdktf.json"), "utf8")) as { app: string };
+  config.app = `${join(ROOT, "node_modules", ".bin", "tsx")} ${main}`;
+  await writeFile(join(p.dir, "cdktf.json"), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/** The image each MAAS machine runs, by hostname. */
+async function maasImages(lab: Lab): Promise<Map<string, string>> {
+  const maas = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
+  try {
+    return new Map((await maas.listMachines()).map((m) => [m.hostname, m.distroSeries]));
+  } finally {
+    await maas.close();
+  }
+}

@@ -182,7 +182,10 @@ describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
         });
         const rollout = await review(await showPlan(w), "rollout");
         expect(rollout).toContain(
-          "Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, at most 2 out of service at once (max_unavailable = 2).",
+          "Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, under max_unavailable = 2.",
+        );
+        expect(rollout).toContain(
+          "Budget, slurm partition gpu: 7 nodes reimaged and 1 removed in r01; at most 2 of its nodes out of service at once for the whole change (max_unavailable = 2)",
         );
         // back to the applied configuration; then an outlet switched off and a GPU lost behind the engine's back
         await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes, budget)) });
@@ -236,11 +239,11 @@ describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
       const r = await summarise(shown.stdout, ["--plan", "r01=-"]);
       expect([r.code, r.stderr]).toEqual([0, ""]);
       expect(r.stdout).toContain(`\n${expectedCounts(changes)}\n`);
-      // The Image construct's rackform_image (once per stack, not per node) is named apart from the node chain; the
-      // rest reads as the HCL rack's plan does
-      const image = changes.filter((c) => c.type === "rackform_image").map((c) => `\`rackform_image.${c.name}\``);
+      // The Image construct's rackform_image (once per stack, not per node) reads as the image it uploads, apart from
+      // the node chain; the rest reads as the HCL rack's plan does
+      const image = changes.filter((c) => c.type === "rackform_image").map((c) => c.after as Record<string, string>);
       expect(image).toHaveLength(1);
-      const imageLine = `ℹ \`r01\`: changes outside the node chain: ${image[0]} (create).\n\n`;
+      const imageLine = `ℹ \`r01\`: image ${image[0].name} ${image[0].version} (new).\n\n`;
       expect(r.stdout).toContain(imageLine);
       expect(body(r.stdout.replace(imageLine, ""))).toBe(snapshot("create"));
     });

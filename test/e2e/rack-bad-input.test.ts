@@ -121,7 +121,18 @@ const CASES: readonly Case[] = [
   {
     name: "a BMC endpoint with an unsupported scheme",
     mutate: (h) => inBlock(h, "rackform_bmc", id(n1), (b) => swap(b, /endpoint = "https:/, 'endpoint = "ftp:')),
-    expect: [/Invalid Redfish endpoint/, /not http or https/, /endpoint = "ftp:/],
+    expect: [/Invalid Redfish endpoint/, /the scheme ftp: is not https/, /endpoint = "ftp:/],
+  },
+  {
+    name: "a BMC endpoint over plain http (no allow_http)",
+    mutate: (h) => inBlock(h, "rackform_bmc", id(n1), (b) => swap(b, /endpoint = "https:/, 'endpoint = "http:')),
+    expect: [/Plain HTTP Redfish endpoint refused/, /would send the Redfish password in clear/, /allow_http = true/],
+  },
+  {
+    name: "a PDU endpoint over plain http (no allow_http)",
+    mutate: (h) =>
+      inBlock(h, "rackform_pdu_outlet", id(n1), (b) => swap(b, /endpoint\s*= "https:/, 'endpoint = "http:')),
+    expect: [/Plain HTTP Redfish endpoint refused/, /rackform_pdu_outlet/],
   },
   {
     name: "an expected GPU count below zero",

@@ -107,7 +107,7 @@ export class FakeBackend implements Backend {
 
   async setPowerCredentials(id: string, c: PowerCredentials): Promise<void> {
     this.calls.push(`setPowerCredentials ${id}`);
-    Object.assign(this.get(id), { bmcUsername: c.bmcUsername, bmcPassword: c.bmcPassword });
+    Object.assign(this.get(id), { bmcAddress: c.bmcAddress, bmcUsername: c.bmcUsername, bmcPassword: c.bmcPassword });
   }
 
   async commission(id: string): Promise<Outcome> {

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { uploadImages } from "../../src/cli/demo.js";
 import { type DemoImage, demoConfig } from "../../src/cli/demo-config.js";
+import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
 import { SlurmClient } from "../../src/clients/slurm/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { type Engine, Workdir } from "./engines.js";
@@ -148,11 +149,36 @@ export function sampleSlurm(lab: Lab, nodes: readonly string[], everyMs = 100): 
   const s = lab.info.slurm;
   if (!s) throw new Error("the lab started without Slurm");
   const client = new SlurmClient({ url: s.url, user: s.user, token: s.token, nodeCacheMaxAgeMs: 0 });
+  return sampleScheduler(client, nodes, everyMs, async () =>
+    (await client.listNodes()).map((n) => [n.name, n.schedulable] as const),
+  );
+}
+
+/** Polls the lab's Kubernetes API as sampleSlurm does slurmrestd: a node is out when cordoned or NotReady. */
+export function sampleKubernetes(
+  lab: Lab,
+  nodes: readonly string[],
+  everyMs = 100,
+): { stop(): Promise<SlurmSample[]> } {
+  const k = lab.info.kubernetes;
+  if (!k) throw new Error("the lab started without Kubernetes");
+  const client = new KubernetesClient({ url: k.url, token: k.token });
+  return sampleScheduler(client, nodes, everyMs, async () =>
+    (await client.listNodes()).map((n) => [n.name, n.ready && !n.unschedulable] as const),
+  );
+}
+
+function sampleScheduler(
+  client: { close(): Promise<void> },
+  nodes: readonly string[],
+  everyMs: number,
+  look: () => Promise<(readonly [string, boolean])[]>,
+): { stop(): Promise<SlurmSample[]> } {
   const samples: SlurmSample[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
-      const all = new Map((await client.listNodes()).map((n) => [n.name, n.schedulable]));
+      const all = new Map(await look());
       samples.push({
         joined: nodes.filter((n) => all.get(n) === true),
         out: nodes.filter((n) => all.get(n) !== true),

@@ -1,6 +1,7 @@
 /**
  * A Rack's cross-field rules, as a table of checks over the validated props: unique names, U positions and outlets,
- * outlets within their PDU, known backend and scheduler, and the settings agreeing with each other.
+ * outlets within their PDU, https BMCs and PDUs (unless allowed), known backend and scheduler, and the settings
+ * agreeing with each other.
  */
 import { BACKEND_KINDS } from "../backend.js";
 import type { ValidationProblem } from "../errors.js";
@@ -88,6 +89,28 @@ const uniqueBmcs: Rule = (base, p) =>
       fix: "give each node its own BMC address",
     }),
   );
+
+const isPlainHttp = (url: string) => /^http:\/\//i.test(url);
+
+/**
+ * Plain http:// BMC and PDU URLs would carry the Redfish password in clear: refused at synth unless the rack's Redfish
+ * settings opt in with allowHttp (which the provider block gets, so the provider then warns instead of refusing).
+ */
+const plainHttp: Rule = (base, p) => {
+  if (p.redfish.allowHttp === true) return [];
+  const fix =
+    "use https:// (a conformant Redfish service serves it), or set allowHttp: true in the Redfish settings (unsafe: credentials travel unencrypted)";
+  return [
+    ...p.pdus.flatMap((d, i) =>
+      isPlainHttp(d.endpoint)
+        ? [{ path: `${base}/pdus[${i}].endpoint`, problem: `${show(d.endpoint)} is plain HTTP`, fix }]
+        : [],
+    ),
+    ...p.nodes.flatMap((n, i) =>
+      isPlainHttp(n.bmc) ? [{ path: `${base}/nodes[${i}].bmc`, problem: `${show(n.bmc)} is plain HTTP`, fix }] : [],
+    ),
+  ];
+};
 
 function outletProblem(base: string, n: RackNode, i: number, pdus: readonly RackPdu[]): ValidationProblem[] {
   const pdu = pdus.find((d) => d.name === n.pdu);
@@ -184,6 +207,7 @@ const RULES: readonly Rule[] = [
   uniqueU,
   uniqueOutlets,
   uniqueBmcs,
+  plainHttp,
   knownOutlets,
   knownBackend,
   knownScheduler,

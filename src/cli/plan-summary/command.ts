@@ -5,6 +5,7 @@
 import { type CommandSpec, helpText, parseCommand, UsageError } from "../args.js";
 import { renderMarkdown } from "./markdown.js";
 import { type PlanInput, summarise } from "./model.js";
+import { ManifestError, type Wave, wavesOf } from "./order.js";
 import { PlanJsonError, parsePlanJson } from "./plan-json.js";
 
 /** The command line of `rackform plan-summary`. */
@@ -14,9 +15,15 @@ export const PLAN_SUMMARY: CommandSpec = {
   positionals: "[FILE]...",
   summary: `summarise \`terraform show -json PLANFILE\` (or \`tofu show -json\`) output as Markdown for a pull request:
 per rack, the nodes that power-cycle, reimage, re-run acceptance, join or leave the cluster;
+the rollout's order (with --manifest) and each partition's budget for the whole change;
 RACK labels a plan (else nodes group by PDU); no FILE or \`-\` reads stdin`,
   options: [
     { name: "--plan", value: "[RACK=]FILE", help: "a plan, labelled with its rack", multiple: true },
+    {
+      name: "--manifest",
+      value: "FILE",
+      help: "cdktf.out/manifest.json: the stacks' waves (a stack applies after those it depends on)",
+    },
     { name: "--out", value: "FILE", help: "write the Markdown to FILE instead of stdout" },
   ],
 };
@@ -50,7 +57,9 @@ export function parsePlanArg(arg: string): PlanArg {
 }
 
 /** The arguments, or a usage error message (one line naming the option and the fix). */
-export function parseArgs(args: readonly string[]): { plans: PlanArg[]; out?: string; help: boolean } | string {
+export function parseArgs(
+  args: readonly string[],
+): { plans: PlanArg[]; out?: string; manifest?: string; help: boolean } | string {
   let parsed: ReturnType<typeof parseCommand>;
   try {
     parsed = parseCommand(PLAN_SUMMARY, args);
@@ -63,7 +72,8 @@ export function parseArgs(args: readonly string[]): { plans: PlanArg[]; out?: st
   );
   if (plans.length === 0) plans.push({ path: "-" });
   if (plans.filter((p) => p.path === "-").length > 1) return "stdin (-) can be read only once; give it for one plan";
-  return { plans, out: parsed.values.out as string | undefined, help: parsed.help };
+  const manifest = parsed.values.manifest as string | undefined;
+  return { plans, out: parsed.values.out as string | undefined, ...(manifest ? { manifest } : {}), help: parsed.help };
 }
 
 /** Runs the command; returns the exit code (0 written, 1 unreadable plan, 2 usage). */
@@ -89,7 +99,18 @@ export async function planSummary(args: readonly string[], io: PlanSummaryIo): P
       return 1;
     }
   }
-  const markdown = renderMarkdown(summarise(inputs));
+  let waves: Wave[] | undefined;
+  if (parsed.manifest) {
+    try {
+      const names = new Set(inputs.map((i) => i.label).filter((l): l is string => l !== undefined));
+      waves = wavesOf(await io.readFile(parsed.manifest), parsed.manifest, names.size > 0 ? names : undefined);
+    } catch (e) {
+      const why = e instanceof ManifestError ? e.message : `${parsed.manifest}: ${(e as Error).message}`;
+      io.stderr(`rackform plan-summary: ${why}\n`);
+      return 1;
+    }
+  }
+  const markdown = renderMarkdown(summarise(inputs, waves));
   if (parsed.out) await io.writeFile(parsed.out, markdown);
   else io.stdout(markdown);
   return 0;

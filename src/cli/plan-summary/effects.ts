@@ -88,6 +88,25 @@ const updated = (c: ResourceChange) => {
   return attrs.length > 0 ? `update (${attrs.join(", ")})` : "update";
 };
 
+/**
+ * "BMC address https://10.0.1.7 → https://10.2.1.7" when an update moves the device to another address (the
+ * provider plans nothing for another spelling of the same one), else undefined. A re-address is an in-place update:
+ * nothing is power-cycled, reimaged or drained, so it raises no event.
+ */
+function readdress(c: ResourceChange, attribute: string, device: string): string | undefined {
+  const from = attr(c.change, "before", attribute);
+  const to = attr(c.change, "after", attribute);
+  if (from.kind !== "known" || JSON.stringify(from) === JSON.stringify(to)) return undefined;
+  return `${device} address ${display(from)} → ${display(to)}`;
+}
+
+/** An update's cell: the re-address first, then the other changed attributes (`ignored` left out). */
+function withReaddress(c: ResourceChange, moved: string | undefined, ...ignored: string[]): string {
+  if (!moved) return updated(c);
+  const rest = changedAttrs(c).filter((a) => !ignored.includes(a));
+  return rest.length > 0 ? `${moved}; update (${rest.join(", ")})` : moved;
+}
+
 function power(c: ResourceChange, ev: Set<NodeEvent>): string {
   const k = kindOf(c);
   const to = attr(c.change, "after", "power_state");
@@ -115,7 +134,8 @@ function power(c: ResourceChange, ev: Set<NodeEvent>): string {
   }
   if (k === "update") {
     const from = attr(c.change, "before", "power_state");
-    if (JSON.stringify(from) === JSON.stringify(to)) return updated(c);
+    const moved = readdress(c, "endpoint", "PDU");
+    if (JSON.stringify(from) === JSON.stringify(to)) return withReaddress(c, moved, "endpoint");
     if (knownText(to) === "Off") ev.add("power-off");
     else if (knownText(to) === "On") ev.add("power-on");
     else ev.add("power-cycle");
@@ -132,11 +152,15 @@ function bmc(c: ResourceChange): string {
       return "re-discover";
     case "delete":
       return "forget";
-    case "update":
-      return attr(c.change, "before", "conformant").kind === "known" &&
-        knownText(attr(c.change, "before", "conformant")) === "false"
-        ? "re-check (not conformant)"
-        : updated(c);
+    case "update": {
+      const recheck =
+        attr(c.change, "before", "conformant").kind === "known" &&
+        knownText(attr(c.change, "before", "conformant")) === "false";
+      const moved = readdress(c, "endpoint", "BMC");
+      if (recheck) return moved ? `${moved}; re-check (not conformant)` : "re-check (not conformant)";
+      // The re-address re-reads the node at its new address: its power state is left to the apply.
+      return withReaddress(c, moved, "endpoint", "power_state", "conformant");
+    }
     default:
       return "";
   }
@@ -211,7 +235,14 @@ function machine(c: ResourceChange, ev: Set<NodeEvent>): string {
       return `release${where}`;
     case "update": {
       // The fingerprint's change means "the backend gets the rotated BMC password"; its value means nothing to a reader.
-      const attrs = changedAttrs(c).map((a) => (a === "bmc_credentials_fingerprint" ? "new BMC credentials" : a));
+      // A new bmc_endpoint is the backend told the BMC's new address (the BMC column shows both addresses).
+      const words: Record<string, string> = {
+        bmc_credentials_fingerprint: "new BMC credentials",
+        bmc_endpoint: "new BMC address for the backend",
+      };
+      const attrs = changedAttrs(c)
+        .filter((a) => a !== "status" && a !== "state")
+        .map((a) => words[a] ?? a);
       return attrs.length > 0 ? `update (${attrs.join(", ")})` : "update";
     }
     default:

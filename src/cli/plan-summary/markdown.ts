@@ -7,6 +7,7 @@
 import { stageCounts } from "../stages.js";
 import { type Column, DISRUPTIVE, type NodeEffects, type NodeEvent } from "./effects.js";
 import type { PlanStatus, PlanSummary, RackSummary } from "./model.js";
+import { imageText, type WholeBudget } from "./order.js";
 import type { OutBy, Rollout } from "./rollout.js";
 
 /** The first line of every summary; pipelines find their sticky comment by it. */
@@ -144,20 +145,74 @@ export function banner(racks: readonly RackSummary[]): string | undefined {
 
 const OUT_BY: readonly OutBy[] = ["reimaged", "re-enrolled", "drained and rejoined", "removed"];
 
-/** "16 nodes reimaged, at most 2 out of service at once (max_unavailable = 2)" and its budget. */
-export function rolloutLine(r: Rollout): string {
-  const parts: [number, string][] = OUT_BY.filter((by) => (r.drained.get(by) ?? 0) > 0).map((by) => [
-    r.drained.get(by) ?? 0,
+/** "7 nodes reimaged and 1 removed". */
+function outText(drained: ReadonlyMap<OutBy, number>, undrained: number): string {
+  const parts: [number, string][] = OUT_BY.filter((by) => (drained.get(by) ?? 0) > 0).map((by) => [
+    drained.get(by) ?? 0,
     by,
   ]);
-  if (r.undrained > 0) parts.push([r.undrained, "out without a drain"]);
+  if (undrained > 0) parts.push([undrained, "out without a drain"]);
   const words = parts.map(([n, by], i) => `${i === 0 ? plural(n, "node") : n} ${by}`);
-  const what = words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+  return words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+/**
+ * One plan's share of a budget: "Rollout, slurm partition gpu: 16 nodes reimaged, under max_unavailable = 2." The
+ * budget is the partition's, not the plan's: how many are out at once is said for the whole change (wholeChange).
+ */
+export function rolloutLine(r: Rollout): string {
+  const free = r.unbudgeted.length;
   const shape =
     r.limits.length === 0
       ? `no max_unavailable${r.atOnce > 1 ? `: all ${r.atOnce} may be out of service at once` : ""}`
-      : `at most ${r.atOnce} out of service at once (max_unavailable = ${r.limits.join(", ")})`;
-  return `Rollout, ${escapeCell(r.budget)}: ${what}, ${shape}.`;
+      : `under max_unavailable = ${r.limits.join(", ")}${free > 0 ? `, and ${free} that no budget holds back` : ""}`;
+  return `Rollout, ${escapeCell(r.budget)}: ${outText(r.drained, r.undrained)}, ${shape}.`;
+}
+
+/** "Budget, slurm partition gpu: 12 nodes reimaged in fleet-r01, fleet-r02, fleet-r03; at most 1 …". */
+export function budgetLine(b: WholeBudget): string {
+  const where =
+    b.stacks.length === 1 ? `in ${b.stacks[0]}` : `across ${b.stacks.length} stacks (${b.stacks.join(", ")})`;
+  const what = `${outText(b.drained, b.undrained)} ${where}`;
+  if (b.limits.length === 0) {
+    return `Budget, ${b.budget}: ${what}; no max_unavailable, so all ${b.atOnce} may be out of service at once.`;
+  }
+  const limit =
+    b.limits.length === 1
+      ? `max_unavailable = ${b.limits[0]}`
+      : `max_unavailable = ${b.limits.join(", ")} (members differ)`;
+  const free = b.unbudgeted > 0 ? `, ${b.unbudgeted} of them held back by no budget` : "";
+  const shared =
+    b.stacks.length > 1
+      ? "the budget is the partition's, shared by these stacks and every runner that applies them at the same time"
+      : "the budget is the partition's, shared with any other stack that applies it at the same time";
+  return `Budget, ${b.budget}: ${what}; at most ${b.atOnce} of its nodes out of service at once for the whole change (${limit}${free}): ${shared}.`;
+}
+
+/** The "Rollout order and budget" section: the waves (from the manifest) and one line per budget. */
+function wholeChange(s: PlanSummary): string[] {
+  if (s.budgets.length === 0 && !(s.waves && s.waves.length > 1)) return [];
+  const out = ["### Rollout order and budget", ""];
+  if (s.waves && s.waves.length > 0) {
+    const waves = s.waves.map((w, i) => {
+      const canary = i === 0 && s.waves!.length > 1 ? " (canary)" : "";
+      return `wave ${i + 1}${canary}: ${w.stacks.map(escapeCell).join(", ")}`;
+    });
+    out.push(`Order: ${waves.join(" → ")}.`);
+    if (s.waves.length > 1) {
+      out.push(
+        "Each wave starts only after every stack of the wave before has applied: a node failing its gate stops the rollout there. The stacks of one wave apply at the same time.",
+      );
+    }
+    out.push("");
+  } else if (s.plans.length > 1) {
+    out.push(
+      "Order: not in the plans (pass `--manifest cdktf.out/manifest.json` for the waves); stacks applied at the same time share each partition's budget.",
+      "",
+    );
+  }
+  for (const b of s.budgets) out.push(escapeCell(budgetLine(b)), "");
+  return out;
 }
 
 /** Warnings of the rollouts: every node of a partition out at once, or more than the budget. */
@@ -166,7 +221,7 @@ function rolloutWarnings(s: PlanSummary): string[] {
   return s.plans.flatMap((p) =>
     p.rollouts
       .filter((r) => r.warning !== undefined)
-      .map((r) => `> **⚠ ${several ? `${escapeCell(p.label ?? p.source)}, ` : ""}${escapeCell(r.warning ?? "")}.**`),
+      .map((r) => `> **⚠ ${several ? `${escapeCell(p.name)}, ` : ""}${escapeCell(r.warning ?? "")}.**`),
   );
 }
 
@@ -183,7 +238,7 @@ function driftSections(s: PlanSummary): string[] {
   const out: string[] = [];
   const several = s.plans.length > 1;
   for (const p of s.plans.filter((x: PlanStatus) => x.drift.length > 0)) {
-    const which = several ? ` · ${escapeCell(p.label ?? p.source)}` : "";
+    const which = several ? ` · ${escapeCell(p.name)}` : "";
     const rows = p.drift.map((d) => [
       escapeCell(d.name),
       escapeCell(d.causes.join("; ")),
@@ -232,7 +287,7 @@ function overview(racks: readonly RackSummary[]): string[] {
 function statusLines(s: PlanSummary): string[] {
   const out: string[] = [];
   for (const p of s.plans) {
-    const name = `\`${escapeCell(p.label ?? p.source)}\``;
+    const name = `\`${escapeCell(p.name)}\``;
     if (p.errored) {
       out.push(
         `✖ ${name}: **the plan errored** — the changes below are only those planned before the error; fix it and plan again.`,
@@ -241,6 +296,7 @@ function statusLines(s: PlanSummary): string[] {
     if (p.incomplete)
       out.push(`ℹ ${name}: the plan is incomplete — some changes are deferred to a later plan and apply.`);
     if (p.label === undefined) for (const roll of p.rollouts) out.push(`ℹ ${name}: ${rolloutLine(roll)}`);
+    if (p.images.length > 0) out.push(`ℹ ${name}: ${p.images.map((i) => escapeCell(imageText(i))).join(", ")}.`);
     if (p.others.length > 0) {
       const list = p.others.map((c) => `\`${escapeCell(c.address)}\` (${c.change.actions.join(", then ")})`);
       out.push(`ℹ ${name}: changes outside the node chain: ${list.join(", ")}.`);
@@ -262,8 +318,7 @@ function statusLines(s: PlanSummary): string[] {
 function footer(s: PlanSummary): string {
   const parts = s.plans.map((p) => {
     const version = p.engineVersion ? `, engine ${p.engineVersion}` : "";
-    const label = p.label ? `${p.label}: ` : "";
-    return `${escapeCell(label)}${escapeCell(p.source)} (${plural(p.changes, "resource change")}${version})`;
+    return `${escapeCell(p.name)} (${plural(p.changes, "resource change")}${version})`;
   });
   return `<sub>Plans: ${parts.join("; ")}. Sensitive values are never shown.</sub>`;
 }
@@ -275,6 +330,7 @@ export function renderMarkdown(s: PlanSummary): string {
   if (warnings.length > 0) out.push(warnings.join("\n>\n"), "");
   out.push(...statusLines(s));
   out.push(...driftSections(s));
+  out.push(...wholeChange(s));
   if (s.racks.length > 1) out.push(...overview(s.racks));
   for (const r of s.racks) out.push(...rackSection(r));
   out.push(footer(s));

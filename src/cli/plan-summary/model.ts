@@ -8,6 +8,7 @@ import { type DriftNode, driftByNode } from "./drift.js";
 import { type NodeEffects, type NodeEvent, nodeEffects } from "./effects.js";
 import { planNodes } from "./nodes.js";
 import { stageBefore } from "./now.js";
+import { type ImageChange, imageChanges, type Wave, type WholeBudget, wholeBudgets } from "./order.js";
 import type { PlanJson, ResourceChange } from "./plan-json.js";
 import { type Rollout, rollouts } from "./rollout.js";
 
@@ -38,6 +39,8 @@ export interface RackSummary {
 export interface PlanStatus {
   readonly source: string;
   readonly label: string | undefined;
+  /** How the summary names the plan: its label, else its file's name (never the runner's path to it). */
+  readonly name: string;
   /** `terraform_version` of the plan (OpenTofu writes its own version there too). */
   readonly engineVersion: string | undefined;
   readonly errored: boolean;
@@ -49,7 +52,9 @@ export interface PlanStatus {
   readonly effects: ReadonlyMap<string, NodeEffects>;
   /** Per disruption budget, how many nodes go out of service and how many at once. */
   readonly rollouts: readonly Rollout[];
-  /** Changes to resources outside a node's chain (other providers, data sources read during apply). */
+  /** Golden images the plan uploads, changes or removes. */
+  readonly images: readonly ImageChange[];
+  /** Changes to resources outside a node's chain (other providers, data sources read during apply), images aside. */
   readonly others: readonly ResourceChange[];
 }
 
@@ -57,14 +62,26 @@ export interface PlanStatus {
 export interface PlanSummary {
   readonly plans: readonly PlanStatus[];
   readonly racks: readonly RackSummary[];
+  /** The order the stacks apply in, when a cdktf manifest was given. */
+  readonly waves?: readonly Wave[];
+  /** Per disruption budget, the rollout of the whole change across every plan. */
+  readonly budgets: readonly WholeBudget[];
+}
+
+/** A file's name without its folders: runner-local paths (temp folders) stay out of a pull request comment. */
+export function fileName(source: string): string {
+  return source.split(/[/\\]/).pop() || source;
 }
 
 const NO_PDU = "nodes without a PDU outlet in the plan";
 
 const isChange = (c: ResourceChange) => !c.change.actions.every((a) => a === "no-op" || a === "read");
 
-/** Summarises the plans; racks keep the order the plans were given in, PDU groups sort by name within a plan. */
-export function summarise(inputs: readonly PlanInput[]): PlanSummary {
+/**
+ * Summarises the plans; racks keep the order the plans were given in, PDU groups sort by name within a plan.
+ * `waves`: the stacks' order from a cdktf manifest.
+ */
+export function summarise(inputs: readonly PlanInput[], waves?: readonly Wave[]): PlanSummary {
   const plans: PlanStatus[] = [];
   const racks: RackSummary[] = [];
   for (const input of inputs) {
@@ -75,6 +92,7 @@ export function summarise(inputs: readonly PlanInput[]): PlanSummary {
     const plan: PlanStatus = {
       source: input.source,
       label: input.label,
+      name: input.label ?? fileName(input.source),
       engineVersion: input.plan.terraform_version,
       errored: input.plan.errored === true,
       incomplete: input.plan.complete === false,
@@ -82,7 +100,8 @@ export function summarise(inputs: readonly PlanInput[]): PlanSummary {
       drift: driftByNode(input.plan, nameOf, new Set(effects.filter((e) => e.retried).map((e) => e.name))),
       effects: new Map(effects.map((e) => [e.name, e])),
       rollouts: rollouts(nodes, effects),
-      others: others.filter(isChange),
+      images: imageChanges(others),
+      others: others.filter((c) => isChange(c) && c.type !== "rackform_image"),
     };
     plans.push(plan);
     const groups = new Map<string, NodeEffects[]>();
@@ -106,5 +125,6 @@ export function summarise(inputs: readonly PlanInput[]): PlanSummary {
       racks.push({ label, source: input.source, nodeCount: all.length, changed, counts, rollouts: own, now });
     }
   }
-  return { plans, racks };
+  const budgets = wholeBudgets(plans);
+  return { plans, racks, ...(waves ? { waves } : {}), budgets };
 }

@@ -134,6 +134,16 @@ function pduOf(changes: ReadonlyMap<ChainType, readonly ResourceChange[]>): stri
   return knownText(current(outlet.change, "pdu_id")) ?? knownText(current(outlet.change, "endpoint"));
 }
 
+/** An endpoint as one address however it is spelled (trailing slash, default port, host case); other text as is. */
+function sameAddress(v: string): string {
+  if (!/^https?:\/\//i.test(v)) return v;
+  try {
+    return new URL(v).origin;
+  } catch {
+    return v;
+  }
+}
+
 /** Groups the plan's managed chain resources into nodes; anything else is returned apart as `others`. */
 export function planNodes(plan: PlanJson): { nodes: PlanNode[]; others: ResourceChange[] } {
   const all = plan.resource_changes ?? [];
@@ -165,7 +175,8 @@ export function planNodes(plan: PlanJson): { nodes: PlanNode[]; others: Resource
     const values = (c: ResourceChange, name: string) =>
       [current(c.change, name), attr(c.change, "before", name)]
         .map(knownText)
-        .filter((v): v is string => v !== undefined && v !== "");
+        .filter((v): v is string => v !== undefined && v !== "")
+        .map(sameAddress);
     chain.forEach((c, i) => {
       if (c.type === typeA) for (const v of values(c, attrA)) seen.set(v, i);
     });

@@ -16,9 +16,10 @@ export const WATCH: CommandSpec = {
   name: "watch",
   positionals: "[RACK=]STACK...",
   brief: "watch a rollout live, read-only: stages per node and rack, failures, ETA",
-  summary: `show each node's stage (off … joined, failed, quarantined, draining) per rack while an apply runs, read-only:
-STACK is a cdktf.out folder, a stack or working directory, a .tfstate file, or postgres://…#schema (pg backend),
-read with the engine's \`show -json\`; backends are read with the provider's settings (cdk.tf.json, TF_VAR_*, RACKFORM_*)`,
+  summary: `show each node's stage (off … testing, joined; failed, quarantined, draining, releasing) per rack while an
+apply runs, read-only: STACK is a CDKTF project folder (cdktf.json), a cdktf.out folder, a stack or working directory,
+a .tfstate file, or postgres://…#schema (pg backend); local state is read as JSON, anything else with the engine's
+\`show -json\`; backends and schedulers are read with the provider's settings (cdk.tf.json, TF_VAR_*, RACKFORM_*)`,
   options: [
     { name: "--once", help: "print one table (counts per stage and rack, failures) and exit" },
     {
@@ -114,7 +115,9 @@ export async function watch(
   }
   const v = values as { once?: boolean; listen?: { host: string; port: number }; interval?: number; engine?: string };
   if (positionals.length === 0)
-    throw new UsageError("which stacks? e.g. rackform watch cdktf.out (or a .tfstate, postgres://…#schema)");
+    throw new UsageError(
+      "which stacks? e.g. rackform watch . in a CDKTF project (or cdktf.out, a .tfstate, postgres://…#schema)",
+    );
   if (v.once && v.listen) throw new UsageError("--once prints one table and exits; give --listen without it");
   const { findEngine } = await import("../demo.js");
   const envEngine = process.env.TERRAFORM_BINARY_NAME;

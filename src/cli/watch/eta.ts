@@ -2,9 +2,16 @@
  * How long is left, from what the watch itself saw: each time a node moves along the path (off → … → joined) the time
  * it spent in the stages it left is recorded (split evenly over stages it passed between two refreshes), and a node's
  * remaining time is the mean of its current stage minus what it has spent there, plus the means of the stages after
- * it. A rack's ETA is its slowest node's (nodes converge side by side); unknown until every stage left has a mean.
+ * it. A rack's ETA is its slowest node's (nodes converge side by side); unknown until every stage left has a mean,
+ * and unknown again while a node stays in its stage well past what that stage took others (twice the mean and 15 s
+ * more): then nothing is progressing — a drain waiting on a budget, a hung step — and any figure would be wrong.
  */
 import { PATH, SETTLED, type Stage } from "../stages.js";
+
+/** A node is overdue in its stage after this multiple of the stage's mean… */
+const OVERDUE_FACTOR = 2;
+/** …and at least this much longer than the mean (refreshes are seconds apart, so short means are coarse). */
+const OVERDUE_SLACK_MS = 15_000;
 
 /** Per-node stage history and per-stage observed durations. */
 export class EtaTracker {
@@ -39,7 +46,7 @@ export class EtaTracker {
     return d ? d.totalMs / d.count : undefined;
   }
 
-  /** Time left for these nodes: 0 when every one is settled, undefined while a stage left has no mean yet. */
+  /** Time left for these nodes: 0 when every one is settled, undefined while a stage left has no mean yet or a node is overdue. */
   remainingMs(nodes: readonly string[], nowMs: number): number | undefined {
     let worst = 0;
     for (const n of nodes) {
@@ -51,7 +58,9 @@ export class EtaTracker {
       for (const [k, s] of PATH.slice(i, PATH.length - 1).entries()) {
         const mean = this.meanMs(s);
         if (mean === undefined) return undefined;
-        left += k === 0 ? Math.max(0, mean - (nowMs - at.atMs)) : mean;
+        const spent = nowMs - at.atMs;
+        if (k === 0 && spent > Math.max(OVERDUE_FACTOR * mean, mean + OVERDUE_SLACK_MS)) return undefined;
+        left += k === 0 ? Math.max(0, mean - spent) : mean;
       }
       worst = Math.max(worst, left);
     }

@@ -2,7 +2,8 @@
  * One refresh of the watch: every stack read through the engine, each node's stage from its state (refined by the
  * backends' own status), counted per rack, with the failures and their evidence and an ETA per rack.
  */
-import { combineStages, STAGE_LABEL, STAGES, type Stage, stageFromBackend, stageFromState } from "../stages.js";
+import { STAGE_LABEL, STAGES, type Stage, stageFromState } from "../stages.js";
+import { nodeStage } from "../stages-live.js";
 import { EtaTracker } from "./eta.js";
 import type { LiveView } from "./live.js";
 import { stackNodes } from "./nodes.js";
@@ -84,7 +85,9 @@ export class WatchModel {
     return stackNodes(read).map((n) => {
       const recorded = stageFromState(n.chain);
       const reading = live?.byName.get(n.name);
-      const now = combineStages(recorded, reading ? stageFromBackend(reading) : undefined);
+      const schedulerName = n.chain.member?.values.node;
+      const onScheduler = live?.scheduler?.get(typeof schedulerName === "string" ? schedulerName : n.name);
+      const now = nodeStage(recorded, reading, onScheduler);
       return {
         name: n.name,
         ...(n.slot ? { slot: n.slot } : {}),

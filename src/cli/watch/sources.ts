@@ -1,13 +1,16 @@
 /**
- * Where a watch reads its stacks from, through the engine's own `show -json` so that every backend the engine supports
- * works: a cdktf.out folder (one stack per `stacks/<name>`), one stack folder, an initialized working directory, a
- * `.tfstate` file, or a PostgreSQL connection string (the pg backend, read through a throwaway configuration that
- * never creates a schema or table). Nothing here writes to a backend or a state.
+ * Where a watch reads its stacks from: a CDKTF project (its `cdktf.json` names the output folder), a cdktf.out folder
+ * (one stack per `stacks/<name>`), one stack folder, an initialized working directory, a `.tfstate` file, or a
+ * PostgreSQL connection string (the pg backend, read through a throwaway configuration that never creates a schema or
+ * table). A state file — a `.tfstate` given by name, or a stack's local backend — is read as JSON (state format 4),
+ * which needs no engine and no provider schema; everything else through the engine's own `show -json`, so every
+ * backend the engine supports works. Nothing here writes to a backend or a state.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** A resource as `show -json` reports it from state. */
 export interface StateResource {
@@ -96,16 +99,110 @@ function readJson(path: string): Record<string, unknown> | undefined {
   }
 }
 
-/** A stack folder of cdktf.out (cdk.tf.json, initialized by cdktf diff or deploy). */
+/** A resource of a state file (format 4): its instances with their attributes, status and dependencies. */
+interface StateFileResource {
+  readonly module?: string;
+  readonly mode?: string;
+  readonly type?: string;
+  readonly name?: string;
+  readonly instances?: readonly {
+    readonly index_key?: string | number;
+    readonly status?: string;
+    readonly attributes?: Record<string, unknown>;
+    readonly dependencies?: readonly string[];
+  }[];
+}
+
+/** The resources of a state file's text, as `show -json` reports them; throws WatchSourceError naming `what`. */
+export function stateFileResources(text: string, what: string): StateResource[] {
+  let doc: { version?: unknown; resources?: readonly StateFileResource[] };
+  try {
+    doc = JSON.parse(text) as typeof doc;
+  } catch {
+    throw new WatchSourceError(
+      `${what}: not a state file (not JSON); give a .tfstate, a working directory or cdktf.out`,
+    );
+  }
+  if (doc.version !== 4 || (doc.resources !== undefined && !Array.isArray(doc.resources)))
+    throw new WatchSourceError(`${what}: not a state file of format 4 (Terraform ≥ 0.12, OpenTofu)`);
+  const out: StateResource[] = [];
+  for (const r of doc.resources ?? []) {
+    const mode = r.mode === "data" ? "data" : "managed";
+    const base = `${r.module ? `${r.module}.` : ""}${mode === "data" ? "data." : ""}${r.type}.${r.name}`;
+    for (const i of r.instances ?? []) {
+      const key = i.index_key === undefined ? "" : `[${JSON.stringify(i.index_key)}]`;
+      out.push({
+        address: base + key,
+        mode,
+        type: String(r.type),
+        name: String(r.name),
+        values: i.attributes ?? {},
+        ...(i.dependencies ? { depends_on: i.dependencies } : {}),
+        ...(i.status === "tainted" ? { tainted: true } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads a state file; a file not written yet is an empty state (a stack whose first apply has not started). The
+ * engine rewrites the file in place as resources complete, so a read can meet it half written: read again shortly.
+ */
+async function readStateFile(path: string, what: string): Promise<StateResource[]> {
+  for (let attempt = 1; ; attempt++) {
+    if (!existsSync(path)) return [];
+    try {
+      return stateFileResources(readFileSync(path, "utf8"), what);
+    } catch (e) {
+      if (attempt >= 5 || !(e instanceof WatchSourceError)) throw e;
+      await sleep(100 * attempt);
+    }
+  }
+}
+
+/** The local backend's state file of a cdk.tf.json, when the stack keeps its state in one. */
+function localStatePath(dir: string, config: Record<string, unknown> | undefined): string | undefined {
+  const backend = (config?.terraform as { backend?: Record<string, unknown> } | undefined)?.backend;
+  const local = backend?.local as { path?: unknown } | undefined;
+  if (!backend || (Object.keys(backend).length > 0 && !local)) return undefined;
+  return resolve(dir, typeof local?.path === "string" ? local.path : "terraform.tfstate");
+}
+
+/** A stack folder of cdktf.out (cdk.tf.json): its local state file read directly, else the engine's `show -json`. */
 function cdktfStack(engine: EngineRunner, dir: string, label: string): StackSource {
   return {
     label,
-    read: async () => ({
-      resources: await show(engine, dir, `stack ${label}`),
-      config: readJson(join(dir, "cdk.tf.json")),
-    }),
+    read: async () => {
+      const config = readJson(join(dir, "cdk.tf.json"));
+      const local = localStatePath(dir, config);
+      const what = `stack ${label}`;
+      const resources = local ? await readStateFile(local, what) : await show(engine, dir, what);
+      return { resources, ...(config ? { config } : {}) };
+    },
     close: () => {},
   };
+}
+
+/** A state file named on the command line, with the cdk.tf.json of the cdktf stack that writes it when beside it. */
+function stateFileStack(path: string, label: string): StackSource {
+  // cdktf keeps a local stack's state as terraform.<stack>.tfstate in the project folder
+  const stack = /^terraform\.(.+)\.tfstate$/.exec(basename(path))?.[1];
+  const configPath = stack ? join(dirname(path), "cdktf.out", "stacks", stack, "cdk.tf.json") : undefined;
+  return {
+    label,
+    read: async () => {
+      const config = configPath ? readJson(configPath) : undefined;
+      return { resources: await readStateFile(path, `stack ${label}`), ...(config ? { config } : {}) };
+    },
+    close: () => {},
+  };
+}
+
+/** The output folder a CDKTF project's cdktf.json names (default cdktf.out). */
+function cdktfOutput(project: string): string {
+  const output = readJson(join(project, "cdktf.json"))?.output;
+  return resolve(project, typeof output === "string" && output !== "" ? output : "cdktf.out");
 }
 
 /** `postgres://user@host/db#schema`: the pg backend's connection string and schema (default terraform_remote_state). */
@@ -208,14 +305,14 @@ export function stackSources(arg: string, engine: EngineRunner): StackSource[] {
     );
   }
   if (statSync(path).isFile()) {
-    const what = `stack ${label ?? basename(path)}`;
-    return [
-      {
-        label: label ?? basename(path).replace(/\.tfstate$/, ""),
-        read: async () => ({ resources: await show(engine, dirname(path), what, path) }),
-        close: () => {},
-      },
-    ];
+    const stack = /^terraform\.(.+)\.tfstate$/.exec(basename(path))?.[1];
+    return [stateFileStack(path, label ?? stack ?? basename(path).replace(/\.tfstate$/, ""))];
+  }
+  if (existsSync(join(path, "cdktf.json"))) {
+    const out = cdktfOutput(path);
+    if (!existsSync(join(out, "stacks")))
+      throw new WatchSourceError(`${source}: a CDKTF project without ${basename(out)}/stacks; run cdktf synth first`);
+    return stackSources(label ? `${label}=${out}` : out, engine);
   }
   const stacks = join(path, "stacks");
   if (existsSync(stacks) && statSync(stacks).isDirectory()) {

@@ -10,8 +10,8 @@ import { SharedList } from "../http/shared-list.js";
 import { safeUrl } from "../redact.js";
 import { drainNode } from "./drain.js";
 import { KubernetesError, type KubernetesStatus } from "./errors.js";
-import { parseNode, parsePod, parseStatus } from "./parse.js";
-import type { DrainOptions, DrainResult, KubernetesNode, KubernetesPod, Taint } from "./types.js";
+import { parseLease, parseNode, parsePod, parseStatus } from "./parse.js";
+import type { DrainOptions, DrainResult, KubernetesLease, KubernetesNode, KubernetesPod, Taint } from "./types.js";
 
 /** Options of a KubernetesClient. */
 export interface KubernetesClientOptions {
@@ -118,9 +118,58 @@ export class KubernetesClient {
     return this.patch(name, "application/merge-patch+json", { metadata: { labels } });
   }
 
-  /** Sets annotations; a null value removes the annotation. Other annotations are kept. */
-  setAnnotations(name: string, annotations: Readonly<Record<string, string | null>>): Promise<KubernetesNode> {
-    return this.patch(name, "application/merge-patch+json", { metadata: { annotations } });
+  /** Leases in `namespace` carrying every label of `labels` (coordination.k8s.io/v1). */
+  async listLeases(namespace: string, labels: Readonly<Record<string, string>>): Promise<KubernetesLease[]> {
+    const sel = Object.entries(labels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(",");
+    const body = await this.json("GET", `${leasesPath(namespace)}?labelSelector=${encodeURIComponent(sel)}`);
+    const items = (body as { items?: unknown }).items;
+    if (!Array.isArray(items)) throw this.fail("RACKFORM_ERR_KUBERNETES_BAD_PAYLOAD", "LeaseList without items[]", {});
+    return items.map((i) => this.lease(i));
+  }
+
+  /** Creates the lease `name`, or replaces it (guarded by its resourceVersion, retried on a conflict). */
+  async putLease(
+    namespace: string,
+    name: string,
+    spec: { readonly holder: string; readonly durationSeconds: number; readonly labels: Record<string, string> },
+  ): Promise<void> {
+    const object = (resourceVersion?: string) => ({
+      apiVersion: "coordination.k8s.io/v1",
+      kind: "Lease",
+      metadata: { name, namespace, labels: spec.labels, ...(resourceVersion ? { resourceVersion } : {}) },
+      spec: {
+        holderIdentity: spec.holder,
+        leaseDurationSeconds: spec.durationSeconds,
+        renewTime: new Date(this.opts.now?.() ?? Date.now()).toISOString().replace("Z", "000Z"),
+      },
+    });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.json("POST", leasesPath(namespace), object(), undefined, name);
+        return;
+      } catch (e) {
+        if (!(e instanceof KubernetesError && e.code === "RACKFORM_ERR_KUBERNETES_CONFLICT")) throw e;
+      }
+      const current = this.lease(await this.json("GET", `${leasesPath(namespace)}/${encodeURIComponent(name)}`));
+      try {
+        await this.json("PUT", `${leasesPath(namespace)}/${encodeURIComponent(name)}`, object(current.resourceVersion));
+        return;
+      } catch (e) {
+        const again = e instanceof KubernetesError && e.code === "RACKFORM_ERR_KUBERNETES_CONFLICT" && attempt < 5;
+        if (!again) throw e;
+      }
+    }
+  }
+
+  /** Deletes the lease `name`; resolves when it is already gone. */
+  async deleteLease(namespace: string, name: string): Promise<void> {
+    try {
+      await this.json("DELETE", `${leasesPath(namespace)}/${encodeURIComponent(name)}`);
+    } catch (e) {
+      if (!(e instanceof KubernetesError && e.code === "RACKFORM_ERR_KUBERNETES_NOT_FOUND")) throw e;
+    }
   }
 
   /**
@@ -241,6 +290,12 @@ export class KubernetesClient {
     }
   }
 
+  private lease(raw: unknown): KubernetesLease {
+    const l = parseLease(raw);
+    if (typeof l === "string") throw this.fail("RACKFORM_ERR_KUBERNETES_BAD_PAYLOAD", l, {});
+    return l;
+  }
+
   private node(raw: unknown, where: string): KubernetesNode {
     const n = parseNode(raw);
     if (typeof n === "string") throw this.fail("RACKFORM_ERR_KUBERNETES_BAD_PAYLOAD", `${where}: ${n}`, {});
@@ -297,7 +352,7 @@ export class KubernetesClient {
       code === "RACKFORM_ERR_KUBERNETES_AUTH"
         ? "; check the token"
         : code === "RACKFORM_ERR_KUBERNETES_FORBIDDEN"
-          ? "; the token's identity needs RBAC rights to patch (and, to remove a node for good, delete) nodes, list pods and create pods/eviction"
+          ? "; the token's identity needs RBAC rights to patch (and, to remove a node for good, delete) nodes, list pods, create pods/eviction, and manage leases in kube-system (create, get, list, update, delete: the disruption budget)"
           : code === "RACKFORM_ERR_KUBERNETES_NOT_FOUND" && object
             ? `; node ${object} is not registered`
             : "";
@@ -332,3 +387,6 @@ function safeJson(text: string): unknown {
     return undefined;
   }
 }
+
+const leasesPath = (namespace: string) =>
+  `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`;

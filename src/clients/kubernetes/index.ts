@@ -3,4 +3,4 @@ export { KubernetesClient, type KubernetesClientOptions, type RawAnswer } from "
 export { type DrainClock, drainNode } from "./drain.js";
 export { KubernetesError, type KubernetesStatus } from "./errors.js";
 export * as kubernetesParse from "./parse.js";
-export type { DrainOptions, DrainResult, KubernetesNode, KubernetesPod, Taint } from "./types.js";
+export type { DrainOptions, DrainResult, KubernetesLease, KubernetesNode, KubernetesPod, Taint } from "./types.js";

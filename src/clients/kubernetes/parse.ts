@@ -1,6 +1,6 @@
 /** Parsing of core/v1 Node, Pod and metav1.Status JSON. */
 import type { KubernetesStatus } from "./errors.js";
-import type { KubernetesNode, KubernetesPod, Taint } from "./types.js";
+import type { KubernetesLease, KubernetesNode, KubernetesPod, Taint } from "./types.js";
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -33,7 +33,6 @@ export function parseNode(raw: unknown): KubernetesNode | string {
     resourceVersion: typeof md.resourceVersion === "string" ? md.resourceVersion : "",
     unschedulable: spec.unschedulable === true,
     labels: strings(md.labels),
-    annotations: strings(md.annotations),
     taints,
     ready: conditions.some((c) => c.type === "Ready" && c.status === "True"),
     capacity: strings(status.capacity),
@@ -80,5 +79,20 @@ export function parseStatus(body: string): KubernetesStatus | undefined {
     message: typeof v.message === "string" ? v.message : undefined,
     code: typeof v.code === "number" ? v.code : undefined,
     causes,
+  };
+}
+
+/** A Lease, or a message naming what is missing. */
+export function parseLease(raw: unknown): KubernetesLease | string {
+  if (!isObj(raw) || !isObj(raw.metadata) || typeof raw.metadata.name !== "string")
+    return "a lease has no metadata.name";
+  const spec = isObj(raw.spec) ? raw.spec : {};
+  return {
+    name: raw.metadata.name,
+    resourceVersion: typeof raw.metadata.resourceVersion === "string" ? raw.metadata.resourceVersion : "",
+    labels: strings(raw.metadata.labels),
+    holder: typeof spec.holderIdentity === "string" ? spec.holderIdentity : "",
+    renewTime: typeof spec.renewTime === "string" ? Date.parse(spec.renewTime) : Number.NaN,
+    durationSeconds: typeof spec.leaseDurationSeconds === "number" ? spec.leaseDurationSeconds : 0,
   };
 }

@@ -15,7 +15,6 @@ export interface KubernetesNode {
   /** spec.unschedulable (cordoned). */
   readonly unschedulable: boolean;
   readonly labels: Readonly<Record<string, string>>;
-  readonly annotations: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
   /** The Ready condition is True. */
   readonly ready: boolean;
@@ -50,4 +49,17 @@ export interface DrainResult {
   readonly evicted: readonly string[];
   /** "namespace/name" of DaemonSet and mirror pods left on the node. */
   readonly skipped: readonly string[];
+}
+
+/** A coordination.k8s.io/v1 Lease, as rackform's disruption budget uses one. */
+export interface KubernetesLease {
+  readonly name: string;
+  readonly resourceVersion: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** spec.holderIdentity. */
+  readonly holder: string;
+  /** spec.renewTime as epoch milliseconds (NaN when absent). */
+  readonly renewTime: number;
+  /** spec.leaseDurationSeconds. */
+  readonly durationSeconds: number;
 }

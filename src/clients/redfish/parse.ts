@@ -61,6 +61,8 @@ export function parseSystem(json: RedfishJson, etag?: string): SystemState {
     resetTypes: strList(reset?.["ResetType@Redfish.AllowableValues"]),
     resetActionInfo: str(reset?.["@Redfish.ActionInfo"]),
     etag: etag ?? str(json["@odata.etag"]),
+    uuid: str(json.UUID)?.toLowerCase(),
+    serial: str(json.SerialNumber),
   };
 }
 

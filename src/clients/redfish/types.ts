@@ -30,6 +30,9 @@ export interface SystemState {
   readonly resetActionInfo?: string;
   /** ETag to send in If-Match on PATCH. */
   readonly etag?: string;
+  /** The system's UUID and serial number, which identify the board whatever address its BMC answers on. */
+  readonly uuid?: string;
+  readonly serial?: string;
 }
 
 /** A CPU (ids `ProcessorSummary.N` stand for CPUs only ProcessorSummary.Count vouches for). */

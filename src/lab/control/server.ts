@@ -1,6 +1,6 @@
 /**
  * The lab control API (plain HTTP on 127.0.0.1): read the world and the request log, inject and clear faults, flip
- * outlets behind the engine's back, rotate a BMC's or PDU's password. Errors are `{"error":{"code","message"}}` with a RACKFORM_ERR_LAB_* code.
+ * outlets behind the engine's back, rotate a BMC's or PDU's password, move a BMC or PDU to a new port. Errors are `{"error":{"code","message"}}` with a RACKFORM_ERR_LAB_* code.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { measureAcceptance, paramsFrom } from "../acceptance/signals.js";
@@ -95,11 +95,35 @@ function newPassword(body: unknown): string {
   return p;
 }
 
+/** The port of a move (0 or absent: any free one). */
+function newPort(body: unknown): number {
+  const p = (body as { port?: unknown } | undefined)?.port ?? 0;
+  if (typeof p !== "number" || !Number.isInteger(p) || p < 0 || p > 65535)
+    throw new ControlError(400, "RACKFORM_ERR_LAB_BAD_PORT", "port: must be an integer 0–65535 (0: any free port)");
+  return p;
+}
+
+/** Moves the BMC or PDU at an address to a new port (0: any free one); resolves to its new base URL. */
+export type EndpointMover = (address: string, port: number) => Promise<string>;
+
+async function moved(move: EndpointMover | undefined, address: string, body: unknown) {
+  if (!move) throw new ControlError(404, "RACKFORM_ERR_LAB_NOT_FOUND", "this control API cannot move endpoints");
+  const port = newPort(body);
+  try {
+    return { status: 200, body: { url: await move(address, port) } };
+  } catch (e) {
+    const busy = (e as NodeJS.ErrnoException).code === "EADDRINUSE";
+    if (busy) throw new ControlError(409, "RACKFORM_ERR_LAB_PORT_IN_USE", `port ${port} is in use on ${address}`);
+    throw e;
+  }
+}
+
 async function route(
   world: World,
   log: RequestLog,
   req: IncomingMessage,
   rates: RatesSource | undefined,
+  move?: EndpointMover,
 ): Promise<{ status: number; body?: unknown }> {
   const url = new URL(req.url ?? "/", "http://control");
   const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -163,6 +187,10 @@ async function route(
       world.setPassword(n.address, newPassword(await readJson(req)));
       return { status: 204 };
     }
+    if (m === "POST" && parts.length === 4 && parts[2] === "bmc" && parts[3] === "move") {
+      // The BMC gets a new address on the management network (here: a new port); the old one stops answering.
+      return moved(move, n.address, await readJson(req));
+    }
     if (m === "POST" && parts.length === 4 && parts[2] === "bmc" && parts[3] === "reset") {
       // The BMC reboots (Manager.Reset from outside): unreachable for the profile's bmcResetMs; the host runs on.
       world.resetBmc(n);
@@ -178,6 +206,11 @@ async function route(
     if (!p) throw new ControlError(404, "RACKFORM_ERR_LAB_NOT_FOUND", `no PDU "${parts[1]}"`);
     world.setPassword(p.address, newPassword(await readJson(req)));
     return { status: 204 };
+  }
+  if (parts[0] === "pdus" && parts.length === 3 && parts[2] === "move" && m === "POST") {
+    const p = world.pdus.get(parts[1]);
+    if (!p) throw new ControlError(404, "RACKFORM_ERR_LAB_NOT_FOUND", `no PDU "${parts[1]}"`);
+    return moved(move, p.address, await readJson(req));
   }
   if (parts[0] === "pdus" && parts.length === 4 && parts[2] === "outlets" && m === "POST") {
     const p = world.pdus.get(parts[1]);
@@ -202,6 +235,7 @@ export async function startControlServer(
   port = 0,
   rates?: RatesSource,
   ui = false,
+  move?: EndpointMover,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res: ServerResponse) => {
     if (ui && req.method === "GET" && new URL(req.url ?? "/", "http://control").pathname === "/ui") {
@@ -209,7 +243,7 @@ export async function startControlServer(
       res.end(labPage(worldSummary(world)));
       return;
     }
-    route(world, log, req, rates)
+    route(world, log, req, rates, move)
       .then(({ status, body }) => {
         if (body === undefined) return res.writeHead(status).end();
         res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));

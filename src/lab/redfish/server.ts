@@ -76,6 +76,8 @@ export class RedfishFleet {
   private readonly hung = new Map<ServerResponse, string>();
   /** Port by address. */
   readonly ports = new Map<string, number>();
+  /** The listener serving each address now. */
+  private readonly listenerAt = new Map<string, NetServer>();
 
   /** Live Redfish sessions at one BMC or PDU address (0 for an unknown address). */
   liveSessions(address: string): number {
@@ -123,6 +125,25 @@ export class RedfishFleet {
     return `https://${address}:${this.ports.get(address)}`;
   }
 
+  /**
+   * Moves the BMC or PDU at `address` to another port (0: any free one), as when a device is given a new address on
+   * the management network: the old port refuses connections from now on and its open connections are dropped, so a
+   * backend still holding the old address fails as it would. Returns the service's new base URL.
+   */
+  async move(address: string, port = 0): Promise<string> {
+    if (!this.targets.has(address)) throw new Error(`no BMC or PDU at ${address}`);
+    const old = this.listenerAt.get(address);
+    const oldPort = this.ports.get(address);
+    const moved = await this.listen(address, port);
+    this.ports.set(address, moved);
+    if (old) {
+      this.listeners.splice(this.listeners.indexOf(old), 1);
+      old.close();
+    }
+    for (const s of this.sockets) if (s.localAddress === address && s.localPort === oldPort) s.destroy();
+    return this.url(address);
+  }
+
   /** Stops listening and drops every connection. */
   async close(): Promise<void> {
     for (const res of this.hung.keys()) res.socket?.destroy();
@@ -143,6 +164,7 @@ export class RedfishFleet {
       server.listen({ host: address, port, backlog: 511 }, () => {
         server.off("error", reject);
         this.listeners.push(server);
+        this.listenerAt.set(address, server);
         const a = server.address();
         resolve(typeof a === "object" && a ? a.port : port);
       });

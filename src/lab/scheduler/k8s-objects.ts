@@ -53,7 +53,7 @@ export class K8sStatusError extends Error {
 }
 
 /** 404 in the API server's words: `nodes "x" not found`. */
-export function notFound(kind: "nodes" | "pods", name: string): K8sStatusError {
+export function notFound(kind: "nodes" | "pods" | "leases.coordination.k8s.io", name: string): K8sStatusError {
   return new K8sStatusError(404, "NotFound", `${kind} "${name}" not found`, { name, kind });
 }
 

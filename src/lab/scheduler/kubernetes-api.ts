@@ -1,6 +1,7 @@
 /**
  * createKubernetesApi: the lab's Kubernetes API server, the slice a node join and drain touch: core/v1 nodes (get,
- * list, merge and strategic merge patch), pods by node, and the policy/v1 Eviction subresource. Bearer-token auth.
+ * list, merge and strategic merge patch), pods by node, the policy/v1 Eviction subresource, and coordination.k8s.io/v1
+ * Leases (rackform's disruption-budget reservations). Bearer-token auth.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -13,6 +14,7 @@ import {
   wallClock,
 } from "./http-io.js";
 import { K8sCluster } from "./k8s-cluster.js";
+import { leaseRoutes } from "./k8s-leases-api.js";
 import { nodeRoutes } from "./k8s-nodes-api.js";
 import {
   type K8sObject,
@@ -72,7 +74,7 @@ export interface KubernetesApi {
 /** Creates a lab Kubernetes API with no nodes. */
 export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
   const c = new K8sCluster(opts.clock ?? wallClock);
-  const routes = [...nodeRoutes(c), ...podRoutes(c)];
+  const routes = [...nodeRoutes(c), ...podRoutes(c), ...leaseRoutes(c)];
   const requests: SchedulerRequestLogEntry[] = [];
 
   function auth(req: IncomingMessage, write: boolean, verb: string, resource: string): void {

@@ -254,8 +254,9 @@ export interface Backend {
   /** Powers the host of a machine on through the backend and waits until the backend reports it on; repeat-safe. */
   powerOn(id: string, o: OperationOptions): Promise<void>;
   /**
-   * Gives the backend new BMC credentials for the machine's power calls (MAAS power parameters, Ironic driver_info),
-   * e.g. after the BMC's password was rotated; nothing else of the machine changes; repeat-safe.
+   * Gives the backend the BMC's address and credentials for the machine's power calls (MAAS power parameters,
+   * Ironic driver_info, BCM's rf0 interface and bmcSettings, Warewulf's ipmi block), e.g. after the BMC's password
+   * was rotated or the BMC re-addressed; nothing else of the machine changes; repeat-safe.
    */
   setPowerCredentials(id: string, creds: PowerCredentials, signal?: AbortSignal): Promise<void>;
   /**

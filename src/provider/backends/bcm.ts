@@ -106,11 +106,18 @@ export class BcmBackend implements Backend {
     return d.uuid;
   }
 
+  /** The BMC's credentials (bmcSettings) and its address (the rf0 interface's IP, for a re-addressed BMC). */
   async setPowerCredentials(id: string, c: PowerCredentials, signal?: AbortSignal): Promise<void> {
     const d = await this.client.mustGetDevice(id, signal);
+    const ip = hostOf(c.bmcAddress);
+    const raw = Array.isArray(d.raw.interfaces) ? (d.raw.interfaces as Record<string, unknown>[]) : [];
+    const interfaces = raw.map((i) => (i.childType === "NetworkBmcInterface" ? { ...i, ip } : i));
     await this.client.updateDevice(
       d,
-      { bmcSettings: { baseType: "BMCSettings", userName: c.bmcUsername, password: c.bmcPassword } },
+      {
+        bmcSettings: { baseType: "BMCSettings", userName: c.bmcUsername, password: c.bmcPassword },
+        ...(d.bmcIp !== ip ? { interfaces } : {}),
+      },
       signal,
     );
   }

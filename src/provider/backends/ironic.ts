@@ -114,11 +114,13 @@ export class IronicBackend implements Backend {
     return n.uuid;
   }
 
+  /** The BMC's address and credentials in driver_info (a rotated password, a re-addressed BMC). */
   async setPowerCredentials(id: string, c: PowerCredentials, signal?: AbortSignal): Promise<void> {
     // "add" replaces a member that exists (RFC 6902), and sets one that does not.
     await this.client.updateNode(
       id,
       [
+        { op: "add", path: "/driver_info/redfish_address", value: c.bmcAddress },
         { op: "add", path: "/driver_info/redfish_username", value: c.bmcUsername },
         { op: "add", path: "/driver_info/redfish_password", value: c.bmcPassword },
       ],

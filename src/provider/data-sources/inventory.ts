@@ -25,8 +25,8 @@ import {
   validator,
 } from "../../framework/index.js";
 import { providerDataSlot } from "../data-slot.js";
+import { redfishEndpoint } from "../endpoint.js";
 import { discover, firmwareMap, gpuModels, isUnreachable } from "../resources/bmc-discovery.js";
-import { redfishEndpoint } from "../resources/pdu-outlet.js";
 import { formatCsvProblem, type InventoryEntry, parseInventoryCsv } from "./inventory-csv.js";
 
 const DEFAULT_CONCURRENCY = 16;
@@ -195,6 +195,9 @@ export function inventoryDataSource(): DataSource {
       const skipped: (readonly string[] | undefined)[] = [];
       const rows = await mapLimit(entries, limit, async (e, i): Promise<Row> => {
         const row = emptyRow(e);
+        // Plain http would send the Redfish password in clear: that row is refused, the others are read.
+        if (!pd.redfish.allowHttp && /^http:\/\//i.test(e.endpoint.trim()))
+          return { ...row, error: "plain http:// refused (use https://, or set allow_http = true in redfish)" };
         try {
           const client = pd.redfishClient(new URL(e.endpoint).origin);
           const { inv } = await discover(req.context, client, undefined, { ms, op: "read", waitForReady: false });

@@ -107,6 +107,7 @@ export function inventoryValues(d: Discovered): Record<string, Value> {
   const { inv, sys } = d;
   return {
     system_id: inv.systemId,
+    system_uuid: sys.uuid ?? null,
     serial: inv.serial ?? null,
     model: inv.model ?? null,
     manufacturer: inv.manufacturer ?? null,

@@ -8,7 +8,7 @@ import {
   useStateForUnknown,
   validator,
 } from "../../framework/index.js";
-import { redfishEndpoint } from "./pdu-outlet.js";
+import { endpointSpelling, redfishEndpoint } from "../endpoint.js";
 
 /** Boot source override targets of the Redfish ComputerSystem schema. */
 export const BOOT_TARGETS = ["None", "Pxe", "Hdd", "Cd", "Usb", "BiosSetup", "UefiHttp", "UefiShell", "UefiTarget"];
@@ -32,14 +32,21 @@ const count = (what: string, max = 1024) =>
 export const schemaAttributes = {
   id: attr.string({
     computed: true,
-    description: "The system's Redfish URL: endpoint + system path, e.g. https://10.0.0.5/redfish/v1/Systems/1.",
+    description:
+      "The system's Redfish URL when it was first discovered: endpoint + system path, e.g. " +
+      "https://10.0.0.5/redfish/v1/Systems/1. It stays the same when the BMC is re-addressed.",
     planModifiers: [useStateForUnknown()],
   }),
   endpoint: attr.string({
     required: true,
-    description: 'Address of the BMC\'s Redfish service, e.g. "https://10.0.0.5". Changing it replaces the resource.',
+    description:
+      "Address of the BMC's Redfish service, e.g. \"https://10.0.0.5\" (https; http:// only with the provider's " +
+      "redfish.allow_http). Another spelling of the same address (a trailing slash, the default port 443, the host's " +
+      "case) plans nothing. A new address is an in-place update: the apply checks that the same system (UUID, serial) " +
+      "answers there and records it, and nothing built on this BMC is replaced (the machine hands the new address to " +
+      "its backend); a different system there fails the apply for this node, naming both, and changes nothing.",
     validators: [redfishEndpoint],
-    planModifiers: [requiresReplace()],
+    planModifiers: [endpointSpelling()],
   }),
   system_id: attr.string({
     optional: true,
@@ -89,6 +96,13 @@ export const schemaAttributes = {
     optional: true,
     description: 'How long the override lasts: "Once", "Continuous" or "Disabled". @default "Once"',
     validators: [stringOneOf("Once", "Continuous", "Disabled")],
+  }),
+  system_uuid: attr.string({
+    computed: true,
+    description:
+      "The system's UUID (ComputerSystem.UUID, lower case); with the serial, what identifies the node when its BMC " +
+      "is re-addressed. Null when the BMC does not report it.",
+    planModifiers: [useStateForUnknown()],
   }),
   serial: attr.string({
     computed: true,

@@ -51,14 +51,13 @@ import {
   timeoutMs,
   timeoutsBlock,
   UNKNOWN,
-  valuesEqual,
 } from "../../framework/index.js";
 import { addClientError, isGone } from "../client-errors.js";
-import { conformanceDifferences, formatDifferences } from "../conformance.js";
 import { providerDataSlot } from "../data-slot.js";
+import { checkEndpointScheme } from "../endpoint.js";
 import { holdOnTransientRead } from "../read-hold.js";
+import { inventoryChange, nonConformance, origin, vanishedGpus, what } from "./bmc-checks.js";
 import {
-  baselineOf,
   type Discovered,
   discover,
   fingerprintIn,
@@ -68,88 +67,39 @@ import {
   refreshedSince,
   withFingerprint,
 } from "./bmc-discovery.js";
+import {
+  checkIdentityAtPlan,
+  identityChange,
+  readdressed,
+  reportDifferentSystem,
+  systemChange,
+  whoAnswers,
+} from "./bmc-identity.js";
 import { schemaAttributes } from "./bmc-schema.js";
 
-const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, read: 2 * 60_000, update: 10 * 60_000 };
+const pick = <T extends object, K extends keyof T>(o: T, ...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 
-/**
- * Computed attributes that come from the inventory: planned with their values in state (read from the device, or the
- * last known ones), and checked against what the apply finds. Serial, model and manufacturer identify the board and
- * keep their values too (see `identityChange`). `power_state` is not among them: the apply itself may change it.
- */
-const INVENTORY = ["macs", "gpus", "gpu_count", "memory_gib", "cpu_count", "firmware"] as const;
+const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, read: 2 * 60_000, update: 10 * 60_000 };
 
 /** Private flag set by read: the node answered and does not conform (drift), as opposed to a BMC that did not answer. */
 const PRIVATE_DRIFT = "drift";
 
 const SYSTEM_URL = /^(https?:\/\/[^/]+)(?:\/redfish\/v1\/?|\/redfish\/v1\/Systems\/([^/]+)\/?|\/?)$/;
 
-function origin(endpoint: string): string {
-  return new URL(endpoint).origin;
-}
-
-function what(v: ObjectValue, d?: Discovered): string {
-  const sys = d?.inv.systemId ?? (typeof v.system_id === "string" ? v.system_id : undefined);
-  const serial = d?.inv.serial ?? (typeof v.serial === "string" ? v.serial : undefined);
-  return `BMC ${origin(getString(v, "endpoint")!)}${sys ? ` system ${sys}` : ""}${serial ? ` (serial ${serial})` : ""}`;
-}
-
 function site(v: ObjectValue) {
   return { what: what(v), endpointPath: path("endpoint"), notFoundPath: path("system_id") };
 }
 
-/** One diagnostic per node listing every difference; undefined when the node conforms. */
-function nonConformance(v: ObjectValue, d: Discovered): string | undefined {
-  const baseline = baselineOf(v);
-  const diffs = baseline ? conformanceDifferences(baseline, d.inv) : [];
-  if (diffs.length === 0) return undefined;
-  const n = diffs.length;
-  const skipped = d.inv.warnings ?? [];
-  // A part behind a dead link is missing from the inventory, not from the node: say which links, so the user checks them.
-  const hidden =
-    skipped.length > 0
-      ? `\nThe BMC did not answer for ${skipped.length} linked resource${skipped.length > 1 ? "s" : ""}, which may hide what is missing:\n${skipped.join("\n")}\nCheck those on the BMC (a BMC firmware update often repairs dead links) before replacing any part.`
-      : "";
-  return `${what(v, d)}: ${n} difference${n > 1 ? "s" : ""} from expected:\n${formatDifferences(diffs)}${hidden}`;
-}
-
-/** "No longer reported: …" naming the GPUs in `st` (by serial) that the inventory `d` lacks; undefined when none. */
-function vanishedGpus(st: ObjectValue, d: Discovered): string | undefined {
-  const before = Array.isArray(st.gpus) ? (st.gpus as ObjectValue[]) : [];
-  const now = new Set(d.inv.gpus.map((g) => g.serial));
-  const gone = before.filter((g) => typeof g.serial === "string" && !now.has(g.serial));
-  if (gone.length === 0) return undefined;
-  const named = gone.map((g) => `GPU serial ${g.serial}${typeof g.model === "string" ? ` (${g.model})` : ""}`);
-  return `No longer reported since the last read: ${named.join(", ")}.`;
-}
-
-/** How the system's identity differs from the (known) planned one, or undefined; the engine wants them equal. */
-function identityChange(plan: ObjectValue, d: Discovered): string | undefined {
-  const now: Record<string, string | undefined> = {
-    serial: d.inv.serial,
-    model: d.inv.model,
-    manufacturer: d.inv.manufacturer,
-  };
-  for (const [k, v] of Object.entries(now)) {
-    const was = plan[k];
-    if (typeof was === "string" && was !== (v ?? null)) return `${k} was ${was}, now ${v ?? "not reported"}`;
-  }
-  return undefined;
-}
-
-/** How the inventory the apply found differs from the known planned values, or undefined. */
-function inventoryChange(plan: ObjectValue, d: Discovered): string | undefined {
-  const now = inventoryValues(d);
-  const moved = INVENTORY.filter((k) => !isUnknown(plan[k]) && !valuesEqual(plan[k], now[k]));
-  if (moved.length === 0) return undefined;
-  return moved.map((k) => `${k} was ${JSON.stringify(plan[k])}, now ${JSON.stringify(now[k])}`).join("; ");
-}
-
-/** The full state after a successful discovery. */
+/** The full state after a successful discovery; the id, once known, stays across a re-address. */
 function stateOf(v: ObjectValue, d: Discovered, conformant: boolean): ObjectValue {
   return {
     ...v,
-    id: `${origin(getString(v, "endpoint")!)}${d.sys.odataId}`,
+    // An import by the BMC's address alone is completed with the system path found.
+    id:
+      typeof v.id === "string" && v.id.includes("/Systems/")
+        ? v.id
+        : `${origin(getString(v, "endpoint")!)}${d.sys.odataId}`,
     ...inventoryValues(d),
     conformant,
   };
@@ -171,7 +121,13 @@ async function converge(
   try {
     d = await discover(ctx, client, systemId, { ms, op, waitForReady: true, pollMs: readyPollMs });
   } catch (e) {
-    addClientError(diags, e, "discover the BMC", site(plan));
+    // A re-addressed BMC without the recorded system: another node's BMC answers there.
+    const found =
+      isGone(e) && readdressed(prior, plan) ? await whoAnswers(client, undefined).catch(() => undefined) : undefined;
+    const change = found && systemChange(plan, found);
+    if (found && change)
+      reportDifferentSystem(diags, plan, found, change, getString(prior ?? {}, "endpoint") ?? undefined);
+    else addClientError(diags, e, "discover the BMC", site(plan));
     return undefined;
   }
   if (d.inv.warnings?.length)
@@ -181,13 +137,10 @@ async function converge(
       `BMC inventory incomplete: ${client.origin}`,
       `${site(plan).what}: some linked resources could not be read and were left out:\n${d.inv.warnings?.join("\n")}\nThe node's identity (system, MACs, serial) was read; check the BMC's firmware if a count looks low.`,
     );
-  const swapped = identityChange(plan, d);
+  const found = { systemId: d.inv.systemId, uuid: d.sys.uuid, ...pick(d.inv, "serial", "model", "manufacturer") };
+  const swapped = identityChange(plan, found);
   if (swapped) {
-    diags.error(
-      "A different system answers at this BMC",
-      `${what(plan, d)}: ${swapped}. The board was swapped or the address reassigned; check the cabling, then replace this resource (terraform apply -replace=…) to discover the new system.`,
-      path("endpoint"),
-    );
+    reportDifferentSystem(diags, plan, found, swapped, getString(prior ?? {}, "endpoint") ?? undefined);
     return undefined;
   }
   const moved = op === "update" ? inventoryChange(plan, d) : undefined;
@@ -255,6 +208,11 @@ export function bmcResource(): Resource {
   const client = (v: ObjectValue): RedfishClient => {
     return slot.get().redfishClient(origin(getString(v, "endpoint")!));
   };
+  /** An endpoint unknown at plan is judged now; the plan already warned about a known one (allow_http). */
+  const httpAllowedAtApply = (v: ObjectValue, diags: Diagnostics) => {
+    if (!slot.get().redfish.allowHttp) checkEndpointScheme(v.endpoint ?? null, false, path("endpoint"), diags);
+    return !diags.hasError();
+  };
   /** The host power a read found (or confirmed), for the deployment read after it (host-sightings.ts). */
   const sighted = (v: ObjectValue) =>
     slot.get().sightings.saw(getString(v, "endpoint")!, getString(v, "id") ?? "", getString(v, "power_state"));
@@ -294,6 +252,7 @@ export function bmcResource(): Resource {
     },
 
     async create(req, resp) {
+      if (!httpAllowedAtApply(req.plan, resp.diagnostics)) return;
       const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
       const poll = slot.get().timings.readyPollMs;
       const s = await converge(req.context, client(req.plan), req.plan, null, ms, "create", resp.diagnostics, poll);
@@ -304,6 +263,7 @@ export function bmcResource(): Resource {
     },
 
     async update(req, resp) {
+      if (!httpAllowedAtApply(req.plan, resp.diagnostics)) return;
       const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
       const poll = slot.get().timings.readyPollMs;
       const s = await converge(
@@ -384,9 +344,14 @@ export function bmcResource(): Resource {
       // Forgetting is all destroy does: the BMC belongs to the hardware, and powering off is the outlet's job.
     },
 
-    modifyPlan(req, resp) {
+    async modifyPlan(req, resp) {
       const { plan, state } = req;
-      if (!isObjectValue(plan) || !isObjectValue(state)) return;
+      if (!isObjectValue(plan)) return;
+      checkEndpointScheme(plan.endpoint ?? null, slot.get().redfish.allowHttp, path("endpoint"), resp.diagnostics);
+      if (!isObjectValue(state) || resp.diagnostics.hasError()) return;
+      // A BMC moved to another address: the same system must answer there (else nothing is changed).
+      if (readdressed(state, plan))
+        await checkIdentityAtPlan(req.context, client(plan), plan, getString(state, "endpoint")!, resp.diagnostics);
       // A node found non-conformant (or unreachable) by read: an update that re-checks it. Its inventory stays as
       // read (or last known); only the power state is left to the apply, which may change it.
       // A read that found the node non-conformant (drift, not a BMC that did not answer): the re-check records

@@ -71,7 +71,8 @@ export async function waitForSlot(
   const key = budgetKey(state);
   if (max === null) {
     // No limit of its own, but other members of its budget may have one: its drain counts against theirs.
-    budget.hold({ key, node, aliases: gate ? [gate] : [], log: ctx.log, ...(shared ? { shared: shared(key) } : {}) });
+    // Not reserved in the scheduler: a drain without a limit waits for no one, and others see it once it is drained.
+    budget.hold({ key, node, aliases: gate ? [gate] : [], log: ctx.log });
     return 0;
   }
   const started = Date.now();

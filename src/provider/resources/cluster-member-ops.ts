@@ -6,11 +6,11 @@ import { isClientError } from "../../clients/errors.js";
 import type { KubernetesClient, KubernetesNode, Taint } from "../../clients/kubernetes/index.js";
 import { type SlurmClient, SlurmError, type SlurmNode } from "../../clients/slurm/index.js";
 import {
-  annotationOf,
   type BudgetNode,
-  RESERVATION_ANNOTATION,
-  reservationFromAnnotation,
+  RESERVATION_LABEL,
+  RESERVATION_NAMESPACE,
   reservationIn,
+  reservationLease,
   type SharedBudget,
   withReservation,
 } from "../budget-shared.js";
@@ -252,30 +252,46 @@ export function kubernetesOps(client: KubernetesClient): SchedulerOps {
       }
     },
     shared(key) {
+      const labels = { [RESERVATION_LABEL]: key };
       return {
         async survey() {
           if (key !== "kubernetes") return [];
-          return (await client.listNodes()).map(
+          const [nodes, leases] = await Promise.all([
+            client.listNodes(),
+            client.listLeases(RESERVATION_NAMESPACE, labels),
+          ]);
+          const held = new Map(
+            leases
+              .filter((l) => l.name.startsWith(reservationLease("")) && Number.isFinite(l.renewTime))
+              .map((l) => [
+                l.name.slice(reservationLease("").length),
+                { owner: l.holder, until: l.renewTime + l.durationSeconds * 1000 },
+              ]),
+          );
+          const listed = nodes.map(
             (n): BudgetNode => ({
               name: n.name,
               out: n.unschedulable || !n.ready,
               why: `${n.ready ? "Ready" : "NotReady"}${n.unschedulable ? ",SchedulingDisabled" : ""}`,
-              reservation: reservationFromAnnotation(n.annotations[RESERVATION_ANNOTATION]),
+              reservation: held.get(n.name),
             }),
           );
+          // A reserved node whose Node object is gone (deleted while its machine is reimaged) is out, and reserved.
+          const gone = [...held]
+            .filter(([name, r]) => r.until > Date.now() && !nodes.some((n) => n.name === name))
+            .map(([name, reservation]): BudgetNode => ({ name, out: true, why: "no Node object", reservation }));
+          return [...listed, ...gone];
         },
         async reserve(node, r) {
-          await client.setAnnotations(node, { [RESERVATION_ANNOTATION]: annotationOf(r) });
+          const durationSeconds = Math.max(1, Math.ceil((r.until - Date.now()) / 1000));
+          await client.putLease(RESERVATION_NAMESPACE, reservationLease(node), {
+            holder: r.owner,
+            durationSeconds,
+            labels,
+          });
         },
         async unreserve(node) {
-          try {
-            // Read first: a node without a reservation gets no write.
-            const n = await client.getNode(node, { fresh: true });
-            if (n.annotations[RESERVATION_ANNOTATION] === undefined) return;
-            await client.setAnnotations(node, { [RESERVATION_ANNOTATION]: null });
-          } catch (e) {
-            if (!isNotFound(e)) throw e;
-          }
+          await client.deleteLease(RESERVATION_NAMESPACE, reservationLease(node));
         },
       };
     },

@@ -136,18 +136,27 @@ export const clusterMemberSchema: Schema = {
       optional: true,
       description:
         "Disruption budget: at most this many nodes of the same budget (scheduler and partitions: the nodes in the " +
-        "same Slurm partitions; for Kubernetes the whole cluster) are out of service at once — a drain starts only " +
-        "while fewer are out, counting this apply's own drains (including nodes being removed, even when their own " +
-        "state sets no max_unavailable, until they have left the scheduler) and nodes the " +
-        "scheduler already reports out (Slurm: drained, down or not responding, except nodes rackform removed that " +
-        `slurm.conf still lists, reason "${REMOVED_REASON}"; Kubernetes: cordoned or NotReady), ` +
-        "looked at again every 250 ms while a drain waits. The others stay in the cluster. A node's slot is given " +
-        "back when it rejoins, or when its chain stops in this run (failed drain, release, deploy or acceptance gate: " +
-        "the rollout goes on without it), it leaves the scheduler for good, or its machine is deleted. The value applies to drains of this apply even " +
-        "when it is set in the same change. Keep the engine's parallelism (terraform apply -parallelism, cdktf deploy --terraform-parallelism; " +
-        "default 10) above the number of nodes minus max_unavailable: a " +
-        "waiting drain holds one of the engine's parallel operations, and when nothing but waiting drains is left " +
-        "the waiting ones fail (the node stays joined) instead of hanging; re-apply to continue. " +
+        "same Slurm partitions; for Kubernetes the whole cluster) are out of service at once, whichever stacks, " +
+        "engine processes or pipeline runners apply them — a drain starts only while fewer are out, counting this " +
+        "apply's own drains (including nodes being removed, even when their own state sets no max_unavailable, until " +
+        "they have left the scheduler), nodes the scheduler reports out (Slurm: drained, down or not responding, " +
+        `except nodes rackform removed that slurm.conf still lists, reason "${REMOVED_REASON}"; Kubernetes: cordoned ` +
+        "or NotReady) and nodes other runs have reserved. The scheduler is the arbiter: a drain first writes a " +
+        "reservation on its node (Slurm: in the node's Comment, beside any text of the operator's; Kubernetes: a " +
+        "Lease kube-system/rackform-budget-<node>, which the token must be allowed to create, update, list and " +
+        "delete), reads the partition again and drains only if there is still " +
+        "room, else takes it back and tries again. A reservation is a lease renewed while the node is recycled and " +
+        "removed when it rejoins; one left by a killed run lapses by itself, and a re-apply adopts the one on its own " +
+        "node. A node's slot is given back when it rejoins, or when its chain stops in this run (failed drain, " +
+        "release, deploy or acceptance gate: the rollout goes on without it), it leaves the scheduler for good, or its " +
+        "machine is deleted. When the budget is filled only by nodes nothing brings back (failed in this run, drained " +
+        "or down by hand, no live reservation, no other operation of the run in flight), the waiting drains fail " +
+        "naming those nodes and their evidence (the rollout halts; those nodes stay joined) instead of waiting. The " +
+        "value applies to drains of this apply even when it is set in the same change. Keep the engine's parallelism " +
+        "(terraform apply -parallelism, cdktf deploy --terraform-parallelism; default 10) above the number of the " +
+        "stack's nodes minus max_unavailable: a waiting drain holds one of the engine's parallel operations, and when " +
+        "nothing but waiting drains is left the waiting ones fail (the node stays joined) instead of hanging; " +
+        "re-apply to continue. " +
         "@default no limit: every node drains as soon as the engine gets to it",
       validators: [numberBetween(1, 1_000_000)],
     }),

@@ -8,8 +8,8 @@ import {
   timeoutsBlock,
   useStateForUnknown,
 } from "../../framework/index.js";
+import { endpointSpelling, redfishEndpoint } from "../endpoint.js";
 import { SHA256 } from "./deployment-schema.js";
-import { redfishEndpoint } from "./pdu-outlet.js";
 
 /** A DPU_OS version as the BMC reports it, e.g. DOCA_2.9.1_BSP_4.9.1_Ubuntu_22.04-4.24-11.prod. */
 export const BFB_VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
@@ -36,9 +36,10 @@ export const DPU_SCHEMA: Schema = {
     endpoint: attr.string({
       required: true,
       description:
-        'Address of the DPU BMC\'s Redfish service, e.g. "https://10.0.1.21". Changing it replaces the resource.',
+        'Address of the DPU BMC\'s Redfish service, e.g. "https://10.0.1.21". Another spelling of the same address ' +
+        "(a trailing slash, the default port, the host's case) plans nothing; another address replaces the resource.",
       validators: [redfishEndpoint],
-      planModifiers: [requiresReplace()],
+      planModifiers: [endpointSpelling(), requiresReplace()],
     }),
     username: attr.string({
       optional: true,
@@ -57,6 +58,7 @@ export const DPU_SCHEMA: Schema = {
         "to power-cycle the host when the mode changes (the new mode takes effect only then). Required for a mode " +
         "change; a plan that changes `mode` without it fails before anything is sent.",
       validators: [redfishEndpoint],
+      planModifiers: [endpointSpelling()],
     }),
     mode: attr.string({
       required: true,

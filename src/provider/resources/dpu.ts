@@ -21,6 +21,7 @@ import {
 import { addClientError, isGone } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
+import { checkEndpointScheme } from "../endpoint.js";
 import { bounded } from "../timeouts.js";
 import { DPU_SCHEMA } from "./dpu-schema.js";
 
@@ -190,6 +191,9 @@ export function dpuResource(): Resource {
       const plan = resp.plan;
       if (typeof plan !== "object" || plan === null || Array.isArray(plan) || isUnknown(plan)) return;
       const p = plan as ObjectValue;
+      const allowHttp = slot.get().redfish.allowHttp;
+      for (const a of ["endpoint", "host_endpoint"])
+        checkEndpointScheme(p[a] ?? null, allowHttp, path(a), resp.diagnostics);
       const st = req.state as ObjectValue | null;
       const mode = p.mode;
       const changes = st === null ? false : typeof mode === "string" && st.mode !== mode;

@@ -18,7 +18,7 @@ import {
 } from "../../framework/index.js";
 import { BACKEND_NAMES, type BackendName } from "../backends/backend.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
-import { redfishEndpoint } from "./pdu-outlet.js";
+import { endpointSpelling, redfishEndpoint } from "../endpoint.js";
 
 /** A MAC written with colons or dashes, six pairs of hex digits. */
 export const MAC_PATTERN = /^[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(\1[0-9a-fA-F]{2}){4}$/;
@@ -92,9 +92,12 @@ export const machineSchema: Schema = {
       required: true,
       description:
         'Address of the node\'s Redfish BMC, e.g. "https://10.0.0.5"; the backend powers the node through it with ' +
-        "the provider's redfish credentials. Changing it replaces the machine.",
+        "the provider's redfish credentials. Another spelling of the same address plans nothing; a new address " +
+        "(the BMC re-addressed, usually through rackform_bmc.endpoint) is an in-place update that hands it to the " +
+        "backend (MAAS power parameters, Ironic driver_info redfish_address, BCM's BMC interface, Warewulf's ipmi " +
+        "block) in the same apply.",
       validators: [redfishEndpoint],
-      planModifiers: [replaceUnlessImported()],
+      planModifiers: [endpointSpelling()],
     }),
     macs: attr.list("string", {
       optional: true,

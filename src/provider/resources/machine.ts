@@ -27,6 +27,7 @@ import {
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
+import { checkEndpointScheme, sameEndpoint } from "../endpoint.js";
 import { holdOnTransientRead } from "../read-hold.js";
 import { bounded } from "../timeouts.js";
 import {
@@ -186,6 +187,7 @@ async function create(ctx: Context, data: ProviderData, plan: ObjectValue, ms: n
     return undefined;
   }
   checkMachineConfig(plan, diags);
+  if (!data.redfish.allowHttp) checkEndpointScheme(plan.bmc_endpoint ?? null, false, path("bmc_endpoint"), diags);
   if (diags.hasError()) return undefined;
   const spec = enrollSpec(data, plan, diags);
   if (!spec) return undefined;
@@ -240,6 +242,8 @@ export function machineResource(): Resource {
     modifyPlan(req, resp) {
       if (req.plan === null || isUnknown(req.plan)) return;
       const plan = req.plan as ObjectValue;
+      const allowHttp = need().redfish.allowHttp;
+      checkEndpointScheme(plan.bmc_endpoint ?? null, allowHttp, path("bmc_endpoint"), resp.diagnostics);
       const state = req.state as ObjectValue | null;
       const images = plannedDeployImages(need(), plan.backend ?? null, state);
       resp.plan = { ...plan, ...images, ...(state && { [FINGERPRINT]: plannedFingerprint(need(), state) }) };
@@ -257,8 +261,9 @@ export function machineResource(): Resource {
     },
 
     async update(req, resp) {
-      // Every identity attribute replaces the machine, so an update sends rotated BMC credentials, records the plan
-      // (timeouts, or the attributes first seen after an import) and refreshes the status.
+      // The other identity attributes replace the machine, so an update hands the backend rotated BMC credentials or
+      // a re-addressed BMC, records the plan (timeouts, or the attributes first seen after an import) and refreshes
+      // the status.
       const backendName = getString(req.state, "backend") as BackendName;
       const id = getString(req.state, "machine_id")!;
       const name = getString(req.plan, "name")!;
@@ -267,16 +272,29 @@ export function machineResource(): Resource {
       const recorded = getString(req.state, FINGERPRINT);
       let fingerprint = recorded;
       let step = "read the machine";
+      // An address unknown at plan is judged now (the plan judged a known one).
+      if (!data.redfish.allowHttp)
+        checkEndpointScheme(req.plan.bmc_endpoint ?? null, false, path("bmc_endpoint"), resp.diagnostics);
+      if (resp.diagnostics.hasError()) {
+        resp.state = req.state;
+        return;
+      }
       try {
         const b = backendFor(data, backendName);
-        if (credentialsChanged(req.state, req.plan)) {
+        const moved = bmcMoved(req.state, req.plan);
+        if (credentialsChanged(req.state, req.plan) || moved) {
           const creds = powerCredentials(data, getString(req.plan, "bmc_endpoint")!, resp.diagnostics);
           if (!creds) return;
-          step = "hand the backend the new BMC credentials";
-          await bounded(req.context, ms, "update", `sending ${name}'s BMC credentials`, (s) =>
+          step = moved ? "hand the backend the BMC's new address" : "hand the backend the new BMC credentials";
+          await bounded(req.context, ms, "update", `sending ${name}'s BMC address and credentials`, (s) =>
             b.setPowerCredentials(id, creds, s),
           );
-          req.context.log.info("handed the backend the new BMC credentials", { backend: backendName, id, name });
+          req.context.log.info("handed the backend the BMC's address and credentials", {
+            backend: backendName,
+            id,
+            name,
+            bmc: creds.bmcAddress,
+          });
           fingerprint = currentFingerprint(data, recorded) ?? null;
           step = "read the machine";
         }
@@ -360,6 +378,12 @@ export function machineResource(): Resource {
       resp.state = { ...resp.state, id: `${m[1]}:${m[2]}`, backend: m[1], machine_id: m[2] };
     },
   };
+}
+
+/** True when the plan gives the backend another BMC address than the one it holds (not after an import). */
+function bmcMoved(state: ObjectValue, plan: ObjectValue): boolean {
+  const was = getString(state, "bmc_endpoint");
+  return was !== null && !sameEndpoint(was, plan.bmc_endpoint ?? null);
 }
 
 function notFound(d: Diagnostics, backend: BackendName, id: string, name: string): void {

@@ -9,6 +9,7 @@ import {
   type Context,
   type Diagnostics,
   getString,
+  isObjectValue,
   type ObjectValue,
   path,
   type Resource,
@@ -18,48 +19,17 @@ import {
   timeoutMs,
   timeoutsBlock,
   useStateForUnknown,
-  validator,
+  type Value,
 } from "../../framework/index.js";
 import { addClientError, isGone } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
+import { checkEndpointScheme, endpointSpelling, normalEndpoint, redfishEndpoint, sameEndpoint } from "../endpoint.js";
 import { holdOnTransientRead } from "../read-hold.js";
 import { bounded } from "../timeouts.js";
+import { checkPduAtPlan, pduMismatch, reportDifferentPdu } from "./pdu-outlet-identity.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 5 * 60_000, read: 2 * 60_000, update: 5 * 60_000, delete: 5 * 60_000 };
-
-/** Accepts https://host[:port] (optionally /redfish/v1) without credentials. */
-export const redfishEndpoint = validator("a Redfish service URL such as https://10.0.0.5", (req, resp) => {
-  if (typeof req.value !== "string") return;
-  let u: URL;
-  try {
-    u = new URL(req.value);
-  } catch {
-    resp.diagnostics.error(
-      "Invalid Redfish endpoint",
-      `${JSON.stringify(req.value)} is not a URL. Write the service address, e.g. "https://10.0.0.5".`,
-      req.path,
-    );
-    return;
-  }
-  const problem =
-    u.protocol !== "https:" && u.protocol !== "http:"
-      ? `the scheme ${u.protocol} is not http or https`
-      : u.username || u.password
-        ? "it contains credentials; put them in the provider's redfish block instead"
-        : !/^\/?(redfish\/v1\/?)?$/.test(u.pathname)
-          ? `it has a path (${u.pathname}); give only the service address`
-          : u.search || u.hash
-            ? "it has a query or fragment"
-            : undefined;
-  if (problem) {
-    resp.diagnostics.error(
-      "Invalid Redfish endpoint",
-      `${JSON.stringify(u.origin)}…: ${problem}. Write the service address, e.g. "https://10.0.0.5".`,
-      req.path,
-    );
-  }
-});
 
 const OUTLET_URL = /^(https?:\/\/[^/]+)\/redfish\/v1\/PowerEquipment\/RackPDUs\/([^/]+)\/Outlets\/([^/]+)\/?$/;
 
@@ -83,10 +53,11 @@ async function resolvePdu(client: RedfishClient, pduId: string | null): Promise<
   );
 }
 
+/** The state after a read or a switch; the id, once known, stays across a re-address. */
 function toState(prior: ObjectValue, endpoint: string, pduId: string, o: OutletState): ObjectValue {
   return {
     ...prior,
-    id: `${endpoint}${o.odataId}`,
+    id: typeof prior.id === "string" ? prior.id : `${endpoint}${o.odataId}`,
     pdu_id: pduId,
     outlet_id: o.id,
     name: o.name ?? o.id,
@@ -139,14 +110,37 @@ async function converge(
   }
 }
 
-function normalEndpoint(e: string): string {
-  return new URL(e).origin;
-}
-
 /** The rackform_pdu_outlet resource; one instance per provider process. */
 export function pduOutletResource(): Resource {
   const slot = providerDataSlot("rackform_pdu_outlet");
   const need = slot.get;
+  /** An endpoint unknown at plan is judged now; the plan already warned about a known one (allow_http). */
+  const httpAllowedAtApply = (v: ObjectValue, diags: Diagnostics) => {
+    if (!need().redfish.allowHttp) checkEndpointScheme(v.endpoint ?? null, false, path("endpoint"), diags);
+    return !diags.hasError();
+  };
+  /** The recorded PDU and outlet, and where it answered, when the plan moves it to another address. */
+  const move = (state: Value, plan: Value) => {
+    if (!isObjectValue(state) || !isObjectValue(plan)) return undefined;
+    const [from, to] = [getString(state, "endpoint"), plan.endpoint];
+    const pduId = getString(state, "pdu_id");
+    if (!from || typeof to !== "string" || !pduId || sameEndpoint(from, to)) return undefined;
+    return { from, to, pduId, outletId: getString(state, "outlet_id")! };
+  };
+  /** A re-addressed outlet: the same PDU and outlet must answer at the new address; false after a diagnostic. */
+  const samePduAtNewAddress = async (ctx: Context, state: Value, plan: Value, diags: Diagnostics) => {
+    const m = move(state, plan);
+    if (!m) return true;
+    try {
+      const why = await bounded(ctx, DEFAULT_TIMEOUT_MS.update, "update", `checking the PDU at ${m.to}`, () =>
+        pduMismatch(need().redfishClient(normalEndpoint(m.to)), m.pduId, m.outletId),
+      );
+      if (why) reportDifferentPdu(diags, { ...m, why }, false);
+    } catch (e) {
+      addClientError(diags, e, "reach the PDU at its new address", site(normalEndpoint(m.to), m.pduId, m.outletId));
+    }
+    return !diags.hasError();
+  };
   return {
     typeName: "rackform_pdu_outlet",
     schema: {
@@ -166,9 +160,13 @@ export function pduOutletResource(): Resource {
         endpoint: attr.string({
           required: true,
           description:
-            'Address of the PDU\'s Redfish service, e.g. "https://10.0.0.9". Changing it replaces the resource.',
+            'Address of the PDU\'s Redfish service, e.g. "https://10.0.0.9" (https; http:// only with the ' +
+            "provider's redfish.allow_http). Another spelling of the same address (a trailing slash, the default " +
+            "port 443, the host's case) plans nothing. A new address is an in-place update: the apply checks that " +
+            "the same rack PDU (pdu_id) with this outlet answers there and records it; a different PDU there fails " +
+            "the apply for this outlet, naming both, and switches nothing.",
           validators: [redfishEndpoint],
-          planModifiers: [requiresReplace()],
+          planModifiers: [endpointSpelling()],
         }),
         pdu_id: attr.string({
           optional: true,
@@ -209,6 +207,7 @@ export function pduOutletResource(): Resource {
     configure: slot.configure,
 
     async create(req, resp) {
+      if (!httpAllowedAtApply(req.plan, resp.diagnostics)) return;
       const s = await converge(
         req.context,
         need(),
@@ -221,6 +220,10 @@ export function pduOutletResource(): Resource {
     },
 
     async update(req, resp) {
+      // A failed update records nothing: the planned state (a new address, a switched outlet) did not happen.
+      resp.state = req.state;
+      if (!httpAllowedAtApply(req.plan, resp.diagnostics)) return;
+      if (!(await samePduAtNewAddress(req.context, req.state, req.plan, resp.diagnostics))) return;
       const s = await converge(
         req.context,
         need(),
@@ -241,8 +244,8 @@ export function pduOutletResource(): Resource {
       const ms = timeoutMs(st, "read", DEFAULT_TIMEOUT_MS.read);
       try {
         // State holds the outlet's URL after the first discovery: a refresh is then a single GET.
-        const known =
-          typeof st.id === "string" && st.id.startsWith(`${endpoint}/`) ? new URL(st.id).pathname : undefined;
+        // The id keeps the address of the first discovery; its path is the outlet's wherever the PDU now answers.
+        const known = typeof st.id === "string" && OUTLET_URL.test(st.id) ? new URL(st.id).pathname : undefined;
         const { pdu, o } = await bounded(
           req.context,
           ms,
@@ -273,6 +276,15 @@ export function pduOutletResource(): Resource {
         "delete",
         resp.diagnostics,
       );
+    },
+
+    async modifyPlan(req, resp) {
+      if (!isObjectValue(req.plan)) return;
+      const endpoint = req.plan.endpoint ?? null;
+      checkEndpointScheme(endpoint, need().redfish.allowHttp, path("endpoint"), resp.diagnostics);
+      const m = move(req.state, req.plan);
+      if (m && !resp.diagnostics.hasError())
+        await checkPduAtPlan(req.context, need().redfishClient(normalEndpoint(m.to)), m, resp.diagnostics);
     },
 
     importState(req, resp) {

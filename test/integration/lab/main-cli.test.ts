@@ -47,6 +47,41 @@ describe("lab up", () => {
     expect(await exited).toBe(0);
   });
 
+  it("takes a rack shape: --racks 3 --nodes-per-rack 4 makes 3 racks of 4 nodes (not 8 + 4)", async () => {
+    const out = join(dir, "shape.json");
+    const args = ["lab", "up", "--racks", "3", "--nodes-per-rack", "4", "--profile", "instant"];
+    const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args, "--state-dir", dir, "--out", out], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (d) => {
+        stdout += d;
+        if (stdout.includes("lab file")) resolve();
+      });
+      child.on("exit", (code) => reject(new Error(`lab up exited ${code} before starting:\n${stderr}`)));
+    });
+    expect(stdout).toMatch(/^lab up: 12 nodes in 3 racks, 6 PDUs/m);
+    const info = JSON.parse(readFileSync(out, "utf8"));
+    const perRack = new Map<string, number>();
+    for (const n of info.nodes as { name: string }[]) {
+      const rack = n.name.split("-")[0];
+      perRack.set(rack, (perRack.get(rack) ?? 0) + 1);
+    }
+    expect([...perRack]).toEqual([
+      ["r01", 4],
+      ["r02", 4],
+      ["r03", 4],
+    ]);
+    // (the first test checks the exit status on SIGTERM; here the lab only has to stop)
+    const exited = new Promise<unknown>((r) => child.on("exit", r));
+    child.kill("SIGTERM");
+    await exited;
+  });
+
   it("fails with one line naming --out and exit code 2 without it", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", MAIN, "lab", "up"], {
       stdio: ["ignore", "pipe", "pipe"],

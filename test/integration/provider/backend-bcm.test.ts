@@ -91,6 +91,18 @@ describe("BcmBackend against the lab BCM", () => {
     await backend.setPowerCredentials(id, spec(0));
   });
 
+  it("a re-addressed BMC: setPowerCredentials moves the device's BMC interface (rf0) to the new IP", async () => {
+    const bmcIp = () =>
+      lab.backends?.bcm.store.devices.get(id)?.interfaces.find((i) => i.childType === "NetworkBmcInterface")?.ip;
+    await backend.setPowerCredentials(id, { ...spec(0), bmcAddress: "https://127.10.1.250" });
+    expect(bmcIp()).toBe("127.10.1.250");
+    // Nothing answers there: cmdaemon cannot read the node's power until it is told the right address again.
+    expect((await backend.commission(id, op())).kind).toBe("failed");
+    await backend.setPowerCredentials(id, spec(0));
+    expect(bmcIp()).toBe(new URL(lab.info.nodes[0].bmc.url).hostname);
+    expect((await backend.commission(id, op())).kind).toBe("complete");
+  });
+
   it("reports a missing software image as a failed deploy naming it", async () => {
     const out = await backend.deploy(id, { ...op(), image: { ...image, version: "9.9" } });
     expect(out.kind).toBe("failed");

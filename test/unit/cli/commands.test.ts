@@ -74,6 +74,10 @@ describe("rackform usage errors", () => {
     ],
     [["lab", "up", "--speed", "-1", "--out", "x"], 'rackform lab up: --speed: expected a number above 0, got "-1"'],
     [
+      ["lab", "up", "--nodes", "13", "--racks", "3", "--nodes-per-rack", "4", "--out", "x"],
+      "rackform lab up: --nodes 13 do not fit --racks 3 of 4; raise --nodes-per-rack",
+    ],
+    [
       ["lab", "up", "--port", "70000", "--out", "x"],
       "rackform lab up: --port: expected a whole number from 0 to 65535",
     ],

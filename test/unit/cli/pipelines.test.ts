@@ -137,11 +137,18 @@ function invocations(lines: string[], tool: RegExp): string[][] {
 const RACKFORM_COMMANDS = ["install", "docs", "schema", "lab", "demo", "plan-summary"];
 const CDKTF_FLAGS: Readonly<Record<string, readonly string[]>> = {
   synth: ["--app", "--output"],
-  deploy: ["--app", "--auto-approve", "--ignore-missing-stack-dependencies", "--parallelism", "--skip-synth"],
+  deploy: [
+    "--app",
+    "--auto-approve",
+    "--ignore-missing-stack-dependencies",
+    "--parallelism",
+    "--skip-synth",
+    "--no-color",
+  ],
 };
 const TERRAFORM_FLAGS: Readonly<Record<string, readonly string[]>> = {
   init: ["-input", "-no-color"],
-  plan: ["-input", "-no-color", "-lock-timeout", "-out"],
+  plan: ["-input", "-no-color", "-lock-timeout", "-detailed-exitcode", "-out"],
   show: ["-json", "-no-color"],
 };
 
@@ -185,6 +192,9 @@ describe("examples/pipelines/github-actions.yml", () => {
     expect(script).toContain('"## rackform plan summary"');
     expect(script).toMatch(/updateComment[\s\S]*createComment/);
     expect(checkCommands(runs)).toHaveLength(1);
+    // gates on changes with the engine's exit code (cdktf diff exits 0 either way), and gives the summary the waves
+    expect(runs.join("\n")).toMatch(/plan .*-detailed-exitcode .*\|\| code=\$\?/);
+    expect(runs.join("\n")).toContain("--manifest cdktf.out/manifest.json");
   });
 
   it("applies on push in waves: the canary behind an environment, wave 2 after it, one apply at a time", () => {
@@ -195,6 +205,7 @@ describe("examples/pipelines/github-actions.yml", () => {
       expect(obj(obj(jobs[job]).concurrency)).toEqual({ group: "rackform-apply", "cancel-in-progress": "false" });
       const runs = steps(job).flatMap((s) => texts(s.run));
       expect(runs.join("\n")).toContain("npx cdktf deploy");
+      expect(runs.join("\n")).toMatch(/npx cdktf deploy .*--no-color/);
       checkCommands(runs);
     }
   });
@@ -218,6 +229,8 @@ describe("examples/pipelines/gitlab-ci.yml", () => {
     expect(scripts.join("\n")).toMatch(/"PUT" : "POST"/);
     expect(scripts.join("\n")).toContain('startsWith("## rackform plan summary")');
     expect(checkCommands(scripts)).toHaveLength(1);
+    expect(scripts.join("\n")).toMatch(/plan .*-detailed-exitcode .*\|\| code=\$\?/);
+    expect(scripts.join("\n")).toContain("--manifest cdktf.out/manifest.json");
   });
 
   it("applies the default branch in waves: canary, then wave 2 after it, one apply at a time", () => {

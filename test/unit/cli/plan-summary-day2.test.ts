@@ -46,9 +46,11 @@ describe("plan-summary states the rollout's shape", () => {
     const text = md(p);
     expect(text).toContain("### r01 · 8 of 8 nodes change");
     expect(text).not.toContain("outlet 4 |");
-    // AND the rollout line says what goes out and how many at once, with no budget warning
+    // AND the rack's rollout line says what goes out under which budget, the whole change how many at once, with no
+    // budget warning
+    expect(text).toContain("Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, under max_unavailable = 2.");
     expect(text).toContain(
-      "Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, at most 2 out of service at once (max_unavailable = 2).",
+      "Budget, slurm partition gpu: 7 nodes reimaged and 1 removed in r01; at most 2 of its nodes out of service at once for the whole change (max_unavailable = 2)",
     );
     expect(text).not.toContain("may be out of service at once");
   });
@@ -108,7 +110,10 @@ describe("plan-summary states the rollout's shape", () => {
         "r01-n03 (no max_unavailable), r01-n04 (power-off without a drain).**",
     );
     expect(text).toContain(
-      "Rollout, slurm partition gpu: 2 nodes drained and rejoined, 1 removed and 1 out without a drain, at most 3 out of service at once (max_unavailable = 1).",
+      "Rollout, slurm partition gpu: 2 nodes drained and rejoined, 1 removed and 1 out without a drain, under max_unavailable = 1, and 2 that no budget holds back.",
+    );
+    expect(text).toContain(
+      "at most 3 of its nodes out of service at once for the whole change (max_unavailable = 1, 2 of them held back by no budget)",
     );
   });
 
@@ -125,7 +130,7 @@ describe("plan-summary states the rollout's shape", () => {
     ]);
     // an unlabelled plan carries its rollout in the status lines
     expect(flat(renderMarkdown(s))).toContain(
-      "ℹ `plan.json`: Rollout, kubernetes: 2 nodes drained and rejoined, at most 1 out of service at once (max_unavailable = 1).",
+      "ℹ `plan.json`: Rollout, kubernetes: 2 nodes drained and rejoined, under max_unavailable = 1.",
     );
   });
 });
@@ -226,5 +231,34 @@ describe("plan-summary on a rotated BMC password", () => {
     expect(text).toContain("update (new BMC credentials)");
     expect(text).not.toContain("scrypt1");
     expect(text).not.toContain("⚠");
+  });
+});
+
+describe("plan-summary on a re-addressed BMC and PDU", () => {
+  it("shows the new addresses as in-place changes of that node, with no warning banner", () => {
+    // GIVEN a plan that moves r01-n01's BMC and its PDU to new addresses (as the provider plans it: in place)
+    const bmcBefore = { endpoint: "https://10.0.1.7", serial: "S1", conformant: true, power_state: "On" };
+    const bmcAfter = { ...bmcBefore, endpoint: "https://10.2.1.7" };
+    const outletBefore = { endpoint: "https://10.0.9.1", pdu_id: "r01-pdu-a", outlet_id: "1", power_state: "On" };
+    const outletAfter = { ...outletBefore, endpoint: "https://10.2.9.1" };
+    const machineBefore = { name: "r01-n01", backend: "maas", bmc_endpoint: "https://10.0.1.7", status: "Deployed" };
+    const machineAfter = { ...machineBefore, bmc_endpoint: "https://10.2.1.7" };
+    const p = plan([
+      rc("rackform_pdu_outlet", "r01_n01", ["update"], outletBefore, outletAfter),
+      rc("rackform_bmc", "r01_n01", ["update"], bmcBefore, bmcAfter, {
+        after_unknown: { power_state: true },
+      }),
+      rc("rackform_machine", "r01_n01", ["update"], machineBefore, machineAfter, {
+        after_unknown: { status: true, state: true },
+      }),
+    ]);
+    // THEN the rows say what moved where (the outlet joins the node through depends_on in a real plan)
+    const text = md(p);
+    expect(text).toContain("| PDU address https://10.0.9.1 → https://10.2.9.1 |");
+    expect(text).toContain("| BMC address https://10.0.1.7 → https://10.2.1.7 |");
+    expect(text).toContain("| update (new BMC address for the backend) |");
+    // AND nothing is counted as disruptive: no banner, no reimage
+    expect(text).not.toContain("⚠");
+    expect(text).not.toContain("reimage");
   });
 });

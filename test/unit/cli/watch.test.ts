@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { BackendReading } from "../../../src/cli/stages.js";
+import type { BackendReading } from "../../../src/cli/stages-live.js";
 import { EtaTracker } from "../../../src/cli/watch/eta.js";
 import { backendSettings, type LiveView } from "../../../src/cli/watch/live.js";
 import { WatchModel } from "../../../src/cli/watch/model.js";
@@ -100,7 +100,7 @@ describe("rackform watch: stages from state", () => {
     ]);
   });
 
-  it("takes a failure the backend reports before state can hold it, with the backend's message", () => {
+  it("believes the backend over a state that lags: a failure with its message, a joined node MAAS is redeploying", () => {
     const model = new WatchModel();
     const s = model.update(
       [{ label: "r01", read: { resources: partialFailureState() } }],
@@ -111,8 +111,10 @@ describe("rackform watch: stages from state", () => {
       0,
     );
     const byName = new Map(s.racks[0].nodes.map((n) => [n.name, n]));
-    // a joined node stays joined whatever the backend says; nothing here moves a node backwards
-    expect(byName.get("r01-n01")?.stage).toBe("joined");
+    // state still says joined (the pg backend persists every 20 s), MAAS says the deployment failed: it failed
+    expect(byName.get("r01-n01")?.stage).toBe("failed");
+    expect(byName.get("r01-n01")?.detail).toBe("curtin failed");
+    // MAAS Deployed adds nothing to a node state knows joined
     expect(byName.get("r01-n02")?.stage).toBe("joined");
     // a node only enrolled in state that MAAS reports failed is failed, with MAAS's message
     const early = partialFailureState().filter(
@@ -124,6 +126,50 @@ describe("rackform watch: stages from state", () => {
       0,
     );
     expect(s2.failures).toEqual([{ rack: "r01", node: "r01-n01", stage: "failed", detail: "curtin failed" }]);
+  });
+});
+
+describe("rackform watch: a rolling reimage as the backends and the scheduler report it", () => {
+  it("shows draining, releasing, deploying and testing for nodes state still records joined, never joined", () => {
+    // GIVEN a converged rack's state (6 joined, 2 quarantined) that has not caught up with the apply, and live reads:
+    // n01 drained in Slurm, n02 released by MAAS, n04 erasing its disks, n05 redeploying, n07 running its gate again
+    const view: LiveView = {
+      byName: new Map<string, BackendReading>([
+        ["r01-n01", { backend: "maas", status: "Deployed", owned: true }],
+        ["r01-n02", { backend: "maas", status: "Releasing", owned: true }],
+        ["r01-n04", { backend: "maas", status: "Disk erasing" }],
+        ["r01-n05", { backend: "maas", status: "Deploying", owned: true }],
+        ["r01-n07", { backend: "maas", status: "Testing", owned: true }],
+        ["r01-n08", { backend: "maas", status: "Deployed", owned: true }],
+      ]),
+      scheduler: new Map([
+        ["r01-n01", { scheduler: "slurm" as const, state: "IDLE+DRAIN", drain: true, down: false }],
+        ["r01-n08", { scheduler: "slurm" as const, state: "IDLE", drain: false, down: false }],
+      ]),
+      errors: [],
+    };
+    // WHEN the watch refreshes
+    const s = new WatchModel().update([{ label: "r01", read: { resources: partialFailureState() } }], view, 0);
+    // THEN every node out of service says where it is, with the scheduler's and the backend's words
+    const stage = new Map(s.racks[0].nodes.map((n) => [n.name, [n.stage, n.detail]]));
+    expect(stage.get("r01-n01")).toEqual(["draining", "slurm reports IDLE+DRAIN"]);
+    expect(stage.get("r01-n02")).toEqual(["releasing", "Releasing"]);
+    expect(stage.get("r01-n04")).toEqual(["releasing", "Disk erasing"]);
+    expect(stage.get("r01-n05")?.[0]).toBe("deploying");
+    expect(stage.get("r01-n07")?.[0]).toBe("testing");
+    expect(stage.get("r01-n08")?.[0]).toBe("joined");
+    expect(s.racks[0].counts).toEqual({
+      testing: 1,
+      joined: 1,
+      quarantined: 2,
+      draining: 1,
+      deploying: 1,
+      releasing: 2,
+    });
+    // AND the terminal line names them, and gives no ETA it has no ground for
+    expect(renderLines(s)[0]).toBe(
+      "[00:00:00] r01: 1 deploying · 1 testing · 1 joined · 2 quarantined · 1 draining · 2 releasing (8 nodes) — ETA unknown",
+    );
   });
 });
 
@@ -139,7 +185,7 @@ describe("rackform watch: ETA from observed stage durations", () => {
       "ready",
       "deploying",
       "deployed",
-      "accepting",
+      "testing",
       "joined",
     ] as const;
     path.forEach((st, i) => {
@@ -209,5 +255,18 @@ describe("rackform watch: terminal, page and server", () => {
     expect(backendSettings(undefined, { RACKFORM_IRONIC_URL: "http://ironic:6385" })).toEqual({
       ironic: { url: "http://ironic:6385", auth: { type: "noauth" } },
     });
+    // the schedulers, for draining: the provider's slurm block with its token from TF_VAR_, Kubernetes from RACKFORM_*
+    const slurm = {
+      provider: {
+        rackform: [{ slurm: [{ url: "http://slurm:6820", user: "rackform", token: tok("var.slurm_token") }] }],
+      },
+    };
+    expect(backendSettings(slurm, { TF_VAR_slurm_token: "jwt" })).toEqual({
+      slurm: { url: "http://slurm:6820", user: "rackform", token: "jwt" },
+    });
+    expect(backendSettings(slurm, {})).toEqual({});
+    expect(
+      backendSettings(undefined, { RACKFORM_KUBERNETES_URL: "https://k8s:6443", RACKFORM_KUBERNETES_TOKEN: "t" }),
+    ).toEqual({ kubernetes: { url: "https://k8s:6443", token: "t" } });
   });
 });

@@ -8,7 +8,7 @@ import * as cdktf from 'cdktf';
 
 export interface BmcConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Address of the BMC's Redfish service, e.g. "https://10.0.0.5". Changing it replaces the resource.
+  * Address of the BMC's Redfish service, e.g. "https://10.0.0.5" (https; http:// only with the provider's redfish.allow_http). Another spelling of the same address (a trailing slash, the default port 443, the host's case) plans nothing. A new address is an in-place update: the apply checks that the same system (UUID, serial) answers there and records it, and nothing built on this BMC is replaced (the machine hands the new address to its backend); a different system there fails the apply for this node, naming both, and changes nothing.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/bmc#endpoint Bmc#endpoint}
   */
@@ -774,6 +774,11 @@ export class Bmc extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get bootSourceOverrideEnabledInput() {
     return this._bootSourceOverrideEnabled;
+  }
+
+  // system_uuid - computed: true, optional: false, required: false
+  public get systemUuid() {
+    return this.getStringAttribute('system_uuid');
   }
 
   // serial - computed: true, optional: false, required: false

@@ -8,7 +8,7 @@ import * as cdktf from 'cdktf';
 
 export interface DpuConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Address of the DPU BMC's Redfish service, e.g. "https://10.0.1.21". Changing it replaces the resource.
+  * Address of the DPU BMC's Redfish service, e.g. "https://10.0.1.21". Another spelling of the same address (a trailing slash, the default port, the host's case) plans nothing; another address replaces the resource.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/dpu#endpoint Dpu#endpoint}
   */

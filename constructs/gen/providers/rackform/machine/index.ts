@@ -20,7 +20,7 @@ export interface MachineConfig extends cdktf.TerraformMetaArguments {
   */
   readonly backend: string;
   /**
-  * Address of the node's Redfish BMC, e.g. "https://10.0.0.5"; the backend powers the node through it with the provider's redfish credentials. Changing it replaces the machine.
+  * Address of the node's Redfish BMC, e.g. "https://10.0.0.5"; the backend powers the node through it with the provider's redfish credentials. Another spelling of the same address plans nothing; a new address (the BMC re-addressed, usually through rackform_bmc.endpoint) is an in-place update that hands it to the backend (MAAS power parameters, Ironic driver_info redfish_address, BCM's BMC interface, Warewulf's ipmi block) in the same apply.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/machine#bmc_endpoint Machine#bmc_endpoint}
   */

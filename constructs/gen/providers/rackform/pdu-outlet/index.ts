@@ -8,7 +8,7 @@ import * as cdktf from 'cdktf';
 
 export interface PduOutletConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Address of the PDU's Redfish service, e.g. "https://10.0.0.9". Changing it replaces the resource.
+  * Address of the PDU's Redfish service, e.g. "https://10.0.0.9" (https; http:// only with the provider's redfish.allow_http). Another spelling of the same address (a trailing slash, the default port 443, the host's case) plans nothing. A new address is an in-place update: the apply checks that the same rack PDU (pdu_id) with this outlet answers there and records it; a different PDU there fails the apply for this outlet, naming both, and switches nothing.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/pdu_outlet#endpoint PduOutlet#endpoint}
   */

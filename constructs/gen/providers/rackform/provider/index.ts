@@ -82,6 +82,12 @@ export interface RackformProviderRedfish {
   */
   readonly insecure?: boolean | cdktf.IResolvable;
   /**
+  * Accept plain http:// BMC and PDU endpoints (each plan then warns). Unsafe: the Redfish password and every reply travel unencrypted, and a conformant Redfish service serves HTTPS; only for a device that cannot. Without it an http:// endpoint is refused at plan. @default false
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#allow_http RackformProvider#allow_http}
+  */
+  readonly allowHttp?: boolean | cdktf.IResolvable;
+  /**
   * Requests in flight to one BMC or PDU at a time (BMCs serve few). @default 4
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#max_concurrent_per_bmc RackformProvider#max_concurrent_per_bmc}
@@ -105,6 +111,7 @@ export function rackformProviderRedfishToTerraform(struct?: RackformProviderRedf
     password: cdktf.stringToTerraform(struct!.password),
     ca_file: cdktf.stringToTerraform(struct!.caFile),
     insecure: cdktf.booleanToTerraform(struct!.insecure),
+    allow_http: cdktf.booleanToTerraform(struct!.allowHttp),
     max_concurrent_per_bmc: cdktf.numberToTerraform(struct!.maxConcurrentPerBmc),
     power_on_interval: cdktf.stringToTerraform(struct!.powerOnInterval),
   }
@@ -137,6 +144,12 @@ export function rackformProviderRedfishToHclTerraform(struct?: RackformProviderR
     },
     insecure: {
       value: cdktf.booleanToHclTerraform(struct!.insecure),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "boolean",
+    },
+    allow_http: {
+      value: cdktf.booleanToHclTerraform(struct!.allowHttp),
       isBlock: false,
       type: "simple",
       storageClassType: "boolean",
