@@ -409,7 +409,7 @@ class Run {
       allocations,
     );
     for (const v of orphaned) this.violate("final", v);
-    // Drains reserve their node in the scheduler even without a limit: no lease overlong, none left behind by kills.
+    // A drain under a limit reserves its node in the scheduler: no lease overlong, none left behind by kills.
     const transitions = this.lab.backends!.slurm.hooks.transitions();
     for (const v of overlongLeases(transitions, LEASE_MS)) this.violate("final", v);
     for (const v of leftReservations(transitions, names(this.lab))) this.violate("final", v);
