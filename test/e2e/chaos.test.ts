@@ -8,14 +8,8 @@
  * Three runs stay within the suite's budget (a seed is 1–2 minutes on a loaded 2-core machine): seed 1501 (MAAS) under
  * each engine and seed 1503 (Ironic) under OpenTofu; `npm run chaos` covers the other pairs at 64 nodes. The seeds are
  * fixed: a seed that once found a violation stays here as its regression case.
- *
- * One disruption budget per partition (issue 27): per engine, one seed splits 12 nodes into 3 stacks of one Slurm
- * partition, rolls them to a new image with max_unavailable = 1, all applied at once by 3 engines, and SIGKILLs
- * engines shortly after their drains (test/chaos/rolling.ts); the lab slurmctld's log of transitions must never show a
- * drain taking the partition above the budget, and no reservation may outlive its lease or be left at the end.
  */
 import { describe, expect, it } from "vitest";
-import { rollingReplay, runRolling } from "../chaos/rolling.js";
 import { replayCommand, runChaos } from "../chaos/run.js";
 import { ENGINES } from "../support/engines.js";
 
@@ -43,29 +37,3 @@ describe.each(SET.filter((s) => ENGINES.includes(s.engine)))("chaos seed $seed: 
     expect(f.kills).toBe(2);
   }, 900_000);
 });
-
-const SHARED = [
-  { seed: 2701, backend: "maas", engine: "terraform" },
-  { seed: 2702, backend: "ironic", engine: "tofu" },
-] as const;
-
-describe.each(SHARED.filter((s) => ENGINES.includes(s.engine)))(
-  "chaos seed $seed, 3 stacks of one partition: $backend under $engine",
-  (s) => {
-    it("rolled at once by 3 engines with kills mid-drain: never more than max_unavailable out, no reservation left", async () => {
-      const opts = { ...s, stacks: 3, nodesPerStack: 4, maxUnavailable: 1, kills: 2 };
-      const r = await runRolling(opts);
-      const f = r.figures;
-      console.log(
-        `chaos seed ${s.seed} (${s.backend}/${s.engine}, 3 stacks × 4 nodes, max_unavailable 1): drains ${f.drains}, ` +
-          `most out at once ${f.peakOut}, kills ${f.kills} (${f.missedKills} missed), applies ${f.applies}, ` +
-          `rollout ${f.rolloutS} s, wall ${f.wallS} s`,
-      );
-      const lines = r.violations.map((v) => `${v.step}: ${v.message}`);
-      expect(lines, `replay: ${rollingReplay(opts)}`).toEqual([]);
-      expect(f.drains).toBeGreaterThanOrEqual(12);
-      expect(f.peakOut).toBe(1);
-      expect(f.kills).toBeGreaterThanOrEqual(1);
-    }, 600_000);
-  },
-);
