@@ -298,6 +298,13 @@ export class DisruptionBudget {
         const { req } = w;
         if (req.shared) await this.look(req);
         if (!this.waiters.includes(w)) continue;
+        // A node already out or reserved (drained by a run killed since) adds nothing to what is out: it goes first,
+        // whatever its place in the queue — behind others it would wait for itself.
+        const own = this.waiters.find((x) => x.req.key === key && this.alreadyOut(x.req));
+        if (own) {
+          this.adopt(own);
+          continue;
+        }
         const blockers = this.blockers(req);
         if (blockers.length >= req.max) {
           this.blocked(w, blockers);
@@ -314,6 +321,24 @@ export class DisruptionBudget {
     } finally {
       this.busy.delete(key);
     }
+  }
+
+  /** Whether the request's node is among the last look's nodes out of service or reserved. */
+  private alreadyOut(req: SlotRequest): boolean {
+    const names = namesOf(req);
+    return (this.outside.get(req.key) ?? []).some((b) => names.includes(b.node));
+  }
+
+  /** Grants a node that is already out, taking over its reservation (no room is needed: nothing more goes out). */
+  private adopt(w: Waiter): void {
+    this.drop(w);
+    this.push(w.req, w.req.shared, true);
+    w.req.log.info(`drain of ${w.req.node} takes over its node, already out of service or reserved by an earlier run`, {
+      node: w.req.node,
+      budget: w.req.key,
+    });
+    this.stuckSince = undefined;
+    w.grant();
   }
 
   /** Reserves in the scheduler and checks the room is still there; false after a lost try (retried after a pause). */

@@ -98,7 +98,8 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       const { budget } = slot.get();
       const released = budget.release([nodeOf(req.plan), getString(req.plan, "gate_id")], why, req.context.log);
       // Drained by a run killed since: its reservation on this node goes too (not only when its lease ends).
-      if (released === undefined && ops)
+      // Only members with a limit ever reserve.
+      if (released === undefined && ops && typeof req.plan.max_unavailable === "number")
         await budget.dropStale(nodeOf(req.plan), ops.shared(budgetKey(req.plan)), req.context.log);
     },
 

@@ -271,6 +271,25 @@ describe("one budget across processes (reservations in the scheduler)", () => {
     expect(sched.nodes.get("n01")?.reservation?.owner).toBe("me");
   });
 
+  it("a node a killed run left drained goes first, whatever its place in the queue (behind others it waits for itself)", async () => {
+    const sched = new FakeScheduler(["n01", "n02"]);
+    // GIVEN n02 drained and reserved by a run killed since
+    sched.set("n02", { out: true });
+    await sched.shared.reserve("n02", { owner: "dead", until: Date.now() + 60_000 });
+    const b = new DisruptionBudget({ owner: "me" });
+    // WHEN the re-apply's drains ask in the order n01, n02
+    const n01 = drain(b, sched, "n01");
+    const n02 = drain(b, sched, "n02");
+    await vi.advanceTimersByTimeAsync(1_000);
+    // THEN n02 is taken over at once and n01 waits for it (one out at a time)
+    expect([n01.done, n02.done]).toEqual([false, true]);
+    expect(sched.nodes.get("n02")?.reservation?.owner).toBe("me");
+    b.release(["n02"], "rejoined", log);
+    sched.set("n02", { out: false });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(n01.done).toBe(true);
+  });
+
   it("halts at once, naming the evidence, when the budget is used up by nodes nothing brings back", async () => {
     const sched = new FakeScheduler(["n01", "n02", "n03"]);
     const b = new DisruptionBudget({ owner: "me", haltMs: 1_000 });
