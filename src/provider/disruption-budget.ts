@@ -104,6 +104,8 @@ export class DisruptionBudget {
   private readonly retryAt = new Map<string, number>();
   /** Per key: since when nothing but nodes no one brings back has filled the budget. */
   private readonly stalledSince = new Map<string, number>();
+  /** Reservation removals under way (release). */
+  private readonly removing = new Set<Promise<unknown>>();
   /** Nodes whose chain failed in this run, with the evidence. */
   private readonly failed = new Map<string, string>();
 
@@ -199,14 +201,13 @@ export class DisruptionBudget {
     if (evidence !== undefined) this.failed.set(h.node, `${why}: ${evidence}`);
     if (h.shared) {
       const shared = h.shared;
-      void (h.writing ?? Promise.resolve())
-        .then(() => shared.unreserve(h.node))
-        .catch((e: unknown) =>
-          log.warn("could not remove the node's reservation from the scheduler; it lapses when its lease ends", {
-            node: h.node,
-            error: (e as Error)?.message ?? String(e),
-          }),
-        );
+      const removal = (h.writing ?? Promise.resolve()).then(() => shared.unreserve(h.node));
+      void this.track(removal).catch((e: unknown) =>
+        log.warn("could not remove the node's reservation from the scheduler; it lapses when its lease ends", {
+          node: h.node,
+          error: (e as Error)?.message ?? String(e),
+        }),
+      );
     }
     const left = this.inUse(h.key);
     log.info(
@@ -236,6 +237,23 @@ export class DisruptionBudget {
         error: (e as Error)?.message ?? String(e),
       }),
     );
+  }
+
+  /**
+   * Resolves once every reservation removal this process started has ended: the resource that released a slot waits
+   * for it before it answers, since the engine may stop the provider right after the last answer.
+   */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.removing]);
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.removing.add(p);
+    void p.then(
+      () => this.removing.delete(p),
+      () => this.removing.delete(p),
+    );
+    return p;
   }
 
   private holding(req: SlotRequest): boolean {

@@ -254,6 +254,7 @@ export function acceptanceResource(): Resource {
           req.context.log,
           evidenceOf(resp.diagnostics),
         );
+        await need().budget.settle();
       }
     },
 

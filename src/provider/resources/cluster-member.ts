@@ -101,6 +101,8 @@ export function clusterMemberResource(opts: ClusterMemberOptions = {}): Resource
       // Only members with a limit ever reserve.
       if (released === undefined && ops && typeof req.plan.max_unavailable === "number")
         await budget.dropStale(nodeOf(req.plan), ops.shared(budgetKey(req.plan)), req.context.log);
+      // The engine may stop this process right after this answer: the reservation's removal must be done by then.
+      await budget.settle();
     },
 
     async update(req, resp) {

@@ -186,6 +186,7 @@ export function deploymentResource(): Resource {
           req.context.log,
           evidenceOf(resp.diagnostics),
         );
+        await need().budget.settle();
       }
     },
 
