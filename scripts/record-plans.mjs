@@ -9,7 +9,8 @@
 // (RACKFORM_PLAN_ENGINE=tofu records with OpenTofu instead; RACKFORM_PLANS=rollout,drift records only those scenarios,
 // named as the files are, so that the others keep their recorded ids).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { engine, Workdir } from "../test/support/engines.ts";
 import { goldenImage, rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../test/support/rack.ts";
@@ -167,4 +168,12 @@ async function main() {
   execFileSync(join(ROOT, "node_modules", ".bin", "biome"), ["format", "--write", OUT], { stdio: "inherit" });
 }
 
-await main();
+// Everything the scenarios make in the temp folder (workdirs, lab state, the provider mirror) goes into one folder of
+// this run's, removed at the end: engines and labs read TMPDIR when they make theirs.
+const scratch = mkdtempSync(join(tmpdir(), "rf-record-"));
+process.env.TMPDIR = scratch;
+try {
+  await main();
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

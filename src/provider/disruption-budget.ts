@@ -22,8 +22,8 @@
  * fail naming those nodes and their evidence: the rollout stops, every waiting node stays joined, and a re-apply after the fix goes on from there.
  */
 import { randomBytes } from "node:crypto";
-import type { Logger } from "../framework/index.js";
-import { BudgetDeadlockError, BudgetHaltError } from "./budget-errors.js";
+import type { Diagnostics, Logger } from "../framework/index.js";
+import { BudgetDeadlockError, BudgetHaltError, evidenceOf } from "./budget-errors.js";
 import { type Blocker, type BudgetNode, blockersOf, contend, type SharedBudget } from "./budget-shared.js";
 
 export { BudgetDeadlockError, BudgetHaltError };
@@ -237,6 +237,15 @@ export class DisruptionBudget {
         error: (e as Error)?.message ?? String(e),
       }),
     );
+  }
+
+  /**
+   * Gives back the slot of a node whose chain failed in this run (it stays out, quarantined or broken) with the
+   * failure's evidence for a later halt, and waits for its reservation's removal (see settle).
+   */
+  async releaseFailed(names: readonly (string | null | undefined)[], why: string, log: Logger, diags: Diagnostics) {
+    this.release(names, why, log, evidenceOf(diags));
+    await this.settle();
   }
 
   /**

@@ -194,3 +194,14 @@ export async function cpuTicks(pid: number): Promise<number | undefined> {
     return undefined;
   }
 }
+
+/** The pids of `pids` still running 10 s after a kill of their engine (polled every 100 ms; none once all exit). */
+export async function leftAfterKill(pids: readonly number[]): Promise<number[]> {
+  const end = Date.now() + 10_000;
+  let alive = [...pids];
+  while (alive.length > 0 && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+    alive = (await Promise.all(alive.map(async (p) => ((await cpuTicks(p)) === undefined ? 0 : p)))).filter(Boolean);
+  }
+  return alive;
+}

@@ -17,7 +17,7 @@ import { GOLDEN_IMAGE, goldenImage, rackConfig, rackStack, uploadGoldenImage } f
 import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
 import { budgetOverruns, drainsIn, LEASE_MS, leftReservations, overlongLeases, peakOut } from "./budget.js";
 import { duplicateMachines } from "./invariants.js";
-import { backendMachines, cpuTicks, parseStream, providerChildren } from "./observe.js";
+import { backendMachines, leftAfterKill, parseStream, providerChildren } from "./observe.js";
 import { Prng } from "./prng.js";
 import type { Violation } from "./run.js";
 
@@ -268,13 +268,7 @@ class Rollout {
 
   /** After a kill: the killed engine's providers exit within 10 s. */
   private async checkProcesses(label: string, pids: readonly number[]): Promise<void> {
-    const end = Date.now() + 10_000;
-    let alive = [...pids];
-    while (alive.length > 0 && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 100));
-      alive = (await Promise.all(alive.map(async (p) => ((await cpuTicks(p)) === undefined ? 0 : p)))).filter(Boolean);
-    }
-    for (const pid of alive) {
+    for (const pid of await leftAfterKill(pids)) {
       this.violate(label, `provider pid ${pid} left behind 10 s after the kill`);
       process.kill(pid, "SIGKILL");
     }

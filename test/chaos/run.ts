@@ -27,6 +27,7 @@ import {
   cpuTicks,
   ironicAllocations,
   labRequests,
+  leftAfterKill,
   nodeWrites,
   parseStream,
   providerChildren,
@@ -330,13 +331,7 @@ class Run {
 
   /** After a kill: the killed engine's providers exit (by pid) without spinning on the CPU. */
   private async checkProcesses(label: string, pids: readonly number[]): Promise<void> {
-    const end = Date.now() + 10_000;
-    let alive = [...pids];
-    while (alive.length > 0 && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 100));
-      alive = (await Promise.all(alive.map(async (p) => ((await cpuTicks(p)) === undefined ? 0 : p)))).filter(Boolean);
-    }
-    for (const pid of alive) {
+    for (const pid of await leftAfterKill(pids)) {
       const a = await cpuTicks(pid);
       await new Promise((r) => setTimeout(r, 1000));
       const b = await cpuTicks(pid);

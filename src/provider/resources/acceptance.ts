@@ -19,7 +19,6 @@ import {
 import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
 import { type AcceptanceEvidence, backendFor, type MachineFacts, QUARANTINE_PREFIX } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
-import { evidenceOf } from "../budget-errors.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { holdOnTransientRead } from "../read-hold.js";
@@ -248,13 +247,12 @@ export function acceptanceResource(): Resource {
       if (s) resp.state = s;
       // A quarantined node will not rejoin in this run: its drain slot goes to the next node.
       if (resp.diagnostics.hasError()) {
-        need().budget.release(
+        await need().budget.releaseFailed(
           [getString(req.plan, "machine_id")],
           "failed its acceptance gate",
           req.context.log,
-          evidenceOf(resp.diagnostics),
+          resp.diagnostics,
         );
-        await need().budget.settle();
       }
     },
 

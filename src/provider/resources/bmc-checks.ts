@@ -3,7 +3,7 @@
  * `expected`, GPUs no longer reported, and an inventory that moved between plan and apply. Kept apart from the
  * resource (bmc.ts) so each file reads whole.
  */
-import { getString, isUnknown, type ObjectValue, valuesEqual } from "../../framework/index.js";
+import { isUnknown, type ObjectValue, valuesEqual } from "../../framework/index.js";
 import { conformanceDifferences, formatDifferences } from "../conformance.js";
 import { baselineOf, type Discovered, inventoryValues } from "./bmc-discovery.js";
 
@@ -19,11 +19,18 @@ export function origin(endpoint: string): string {
   return new URL(endpoint).origin;
 }
 
+/** The BMC's address in a plan or state: the schema requires it, so it is always a known string there. */
+export function endpointOf(v: ObjectValue): string {
+  const e = v.endpoint;
+  if (typeof e !== "string") throw new Error("rackform_bmc: endpoint is not a known string (a required attribute)");
+  return e;
+}
+
 /** "BMC https://… system 1 (serial S)" for messages. */
 export function what(v: ObjectValue, d?: Discovered): string {
   const sys = d?.inv.systemId ?? (typeof v.system_id === "string" ? v.system_id : undefined);
   const serial = d?.inv.serial ?? (typeof v.serial === "string" ? v.serial : undefined);
-  return `BMC ${origin(getString(v, "endpoint")!)}${sys ? ` system ${sys}` : ""}${serial ? ` (serial ${serial})` : ""}`;
+  return `BMC ${origin(endpointOf(v))}${sys ? ` system ${sys}` : ""}${serial ? ` (serial ${serial})` : ""}`;
 }
 
 /** One diagnostic per node listing every difference; undefined when the node conforms. */

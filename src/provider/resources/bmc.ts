@@ -56,7 +56,7 @@ import { addClientError, isGone } from "../client-errors.js";
 import { providerDataSlot } from "../data-slot.js";
 import { checkEndpointScheme } from "../endpoint.js";
 import { holdOnTransientRead } from "../read-hold.js";
-import { inventoryChange, nonConformance, origin, vanishedGpus, what } from "./bmc-checks.js";
+import { endpointOf, inventoryChange, nonConformance, origin, vanishedGpus, what } from "./bmc-checks.js";
 import {
   type Discovered,
   discover,
@@ -96,10 +96,7 @@ function stateOf(v: ObjectValue, d: Discovered, conformant: boolean): ObjectValu
   return {
     ...v,
     // An import by the BMC's address alone is completed with the system path found.
-    id:
-      typeof v.id === "string" && v.id.includes("/Systems/")
-        ? v.id
-        : `${origin(getString(v, "endpoint")!)}${d.sys.odataId}`,
+    id: typeof v.id === "string" && v.id.includes("/Systems/") ? v.id : `${origin(endpointOf(v))}${d.sys.odataId}`,
     ...inventoryValues(d),
     conformant,
   };
@@ -206,7 +203,7 @@ async function converge(
 export function bmcResource(): Resource {
   const slot = providerDataSlot("rackform_bmc");
   const client = (v: ObjectValue): RedfishClient => {
-    return slot.get().redfishClient(origin(getString(v, "endpoint")!));
+    return slot.get().redfishClient(origin(endpointOf(v)));
   };
   /** An endpoint unknown at plan is judged now; the plan already warned about a known one (allow_http). */
   const httpAllowedAtApply = (v: ObjectValue, diags: Diagnostics) => {
@@ -215,7 +212,7 @@ export function bmcResource(): Resource {
   };
   /** The host power a read found (or confirmed), for the deployment read after it (host-sightings.ts). */
   const sighted = (v: ObjectValue) =>
-    slot.get().sightings.saw(getString(v, "endpoint")!, getString(v, "id") ?? "", getString(v, "power_state"));
+    slot.get().sightings.saw(endpointOf(v), getString(v, "id") ?? "", getString(v, "power_state"));
   return {
     typeName: "rackform_bmc",
     schema: {
@@ -351,7 +348,7 @@ export function bmcResource(): Resource {
       if (!isObjectValue(state) || resp.diagnostics.hasError()) return;
       // A BMC moved to another address: the same system must answer there (else nothing is changed).
       if (readdressed(state, plan))
-        await checkIdentityAtPlan(req.context, client(plan), plan, getString(state, "endpoint")!, resp.diagnostics);
+        await checkIdentityAtPlan(req.context, client(plan), plan, endpointOf(state), resp.diagnostics);
       // A node found non-conformant (or unreachable) by read: an update that re-checks it. Its inventory stays as
       // read (or last known); only the power state is left to the apply, which may change it.
       // A read that found the node non-conformant (drift, not a BMC that did not answer): the re-check records

@@ -26,7 +26,6 @@ import {
   type MachineState,
 } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
-import { evidenceOf } from "../budget-errors.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { holdOnTransientRead } from "../read-hold.js";
@@ -180,13 +179,12 @@ export function deploymentResource(): Resource {
       if (s) resp.state = s;
       // A node that cannot be reimaged will not rejoin in this run: its drain slot goes to the next node.
       if (resp.diagnostics.hasError()) {
-        need().budget.release(
+        await need().budget.releaseFailed(
           [getString(req.plan, "machine_id")],
           "failed to deploy",
           req.context.log,
-          evidenceOf(resp.diagnostics),
+          resp.diagnostics,
         );
-        await need().budget.settle();
       }
     },
 

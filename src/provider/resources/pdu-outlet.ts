@@ -123,9 +123,9 @@ export function pduOutletResource(): Resource {
   const move = (state: Value, plan: Value) => {
     if (!isObjectValue(state) || !isObjectValue(plan)) return undefined;
     const [from, to] = [getString(state, "endpoint"), plan.endpoint];
-    const pduId = getString(state, "pdu_id");
-    if (!from || typeof to !== "string" || !pduId || sameEndpoint(from, to)) return undefined;
-    return { from, to, pduId, outletId: getString(state, "outlet_id")! };
+    const [pduId, outletId] = [getString(state, "pdu_id"), getString(state, "outlet_id")];
+    if (!from || typeof to !== "string" || !pduId || !outletId || sameEndpoint(from, to)) return undefined;
+    return { from, to, pduId, outletId };
   };
   /** A re-addressed outlet: the same PDU and outlet must answer at the new address; false after a diagnostic. */
   const samePduAtNewAddress = async (ctx: Context, state: Value, plan: Value, diags: Diagnostics) => {
