@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { e2eFilesFor } from "./test/setup/e2e-engines.js";
 import LongestFirst from "./test/setup/sequencer.js";
 
 // Projects: unit (pure), integration (loopback servers), contract (real counterparts), constructs (synth and the
@@ -19,11 +20,14 @@ const base = {
 
 // The provider processes the engines start poll every 200 ms instead of every 1–5 s (src/provider/timings.ts): the lab's
 // fast profiles finish a step in milliseconds, and a real-hardware interval would only be waited out.
+// The test command (scripts/test.sh) sets RACKFORM_E2E_SPLIT=1: each e2e file then runs under the engine(s)
+// test/setup/e2e-engines.ts gives it. Without it (a file run by hand) every e2e file runs under either engine.
+const split = process.env.RACKFORM_E2E_SPLIT === "1";
 const e2e = (engine: "terraform" | "tofu") => ({
   test: {
     ...base,
     name: `e2e-${engine}`,
-    include: ["test/e2e/**/*.test.ts"],
+    include: split ? e2eFilesFor(engine, import.meta.dirname) : ["test/e2e/**/*.test.ts"],
     // cdktf shares one plugin cache in ~/.terraform.d unless told not to; concurrent deploys race on it.
     env: { RACKFORM_E2E_ENGINE: engine, RACKFORM_TEST_POLL_MS: "200", CDKTF_DISABLE_PLUGIN_CACHE_ENV: "1" },
   },

@@ -13,6 +13,8 @@ npx tsc --noEmit -p tsconfig.json && npx tsc -p tsconfig.test.json && npx tsc -p
   && for ex in examples/*/tsconfig.json; do npx tsc -p "$ex" || exit 1; done
 echo "== tests"
 export TF_CLI_CONFIG_FILE=/dev/null   # the image may point at a missing file; e2e tests set their own
+# Each e2e file runs under the engine(s) test/setup/e2e-engines.ts gives it (both where the engines differ).
+export RACKFORM_E2E_SPLIT=1
 export RACKFORM_TEST_SUMMARY=.rackform/test-summary.md RACKFORM_TEST_DURATIONS=.rackform/test-durations.json
 # Nothing a test makes may stay in the temp folder (each file works in a folder of its own there, removed when it ends:
 # test/setup/tmpdir.ts). What this run left is what is new afterwards and named as the tests name things (rf-*, engine

@@ -3,7 +3,7 @@
  * its last file's end, and the sum of its files' durations) and the plain closing line "N passed, N failed, N skipped".
  * A test that did not run because something around it failed (its file did not load, a beforeAll threw) counts as
  * failed, never as skipped; a file that failed with no test collected counts as one failed test. So the line cannot say
- * "0 failed" while a file failed.
+ * "0 failed" while a file failed. It also lists each e2e file with the engines that ran it.
  */
 import { writeFileSync } from "node:fs";
 import { relative } from "node:path";
@@ -37,6 +37,23 @@ export function countModule(m: TestModule): { passed: number; failed: number; sk
 }
 
 const secs = (ms: number) => (ms / 1000).toFixed(1);
+
+/** The e2e files and the engines that ran each ("e2e-terraform" → terraform), so coverage per engine stays visible. */
+export function enginesRan(files: readonly { project: string; file: string }[]): string[] {
+  const by = new Map<string, string[]>();
+  for (const f of files) {
+    if (!f.project.startsWith("e2e-")) continue;
+    by.set(f.file, [...(by.get(f.file) ?? []), f.project.slice("e2e-".length)].sort());
+  }
+  if (by.size === 0) return [];
+  const rows = [...by].sort(([a], [b]) => a.localeCompare(b));
+  const width = Math.max(...rows.map(([file]) => file.length));
+  return [
+    "",
+    "e2e files and the engines that ran them:",
+    ...rows.map(([f, e]) => `  ${f.padEnd(width)}  ${e.join(", ")}`),
+  ];
+}
 
 export default class SummaryReporter implements Reporter {
   private readonly started = new Map<string, number>();
@@ -92,6 +109,7 @@ export default class SummaryReporter implements Reporter {
     lines.push(
       `| all | ${total.files} | ${total.passed} | ${total.failed} | ${total.skipped} | ${secs(Date.now() - this.t0)} | ${secs(total.sum)} |`,
     );
+    lines.push(...enginesRan(files));
     const slowest = files.sort((a, b) => b.ms - a.ms).slice(0, 10);
     lines.push("", "slowest files:", ...slowest.map((f) => `  ${secs(f.ms).padStart(7)} s  ${f.project}  ${f.file}`));
     const failedFiles = files.filter((f) => f.state === "failed");

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { startVitest } from "vitest/node";
-import SummaryReporter from "../../support/summary-reporter.js";
+import SummaryReporter, { enginesRan } from "../../support/summary-reporter.js";
 
 it("counts tests of a file whose setup failed, and a file that did not load, as failed", async () => {
   const root = join(import.meta.dirname, "../../fixtures/summary-run");
@@ -35,3 +35,20 @@ it("counts tests of a file whose setup failed, and a file that did not load, as 
     /failed files:[\s\S]*setup-fails\.case\.ts[\s\S]*does-not-load\.case\.ts|failed files:[\s\S]*does-not-load\.case\.ts[\s\S]*setup-fails\.case\.ts/,
   );
 }, 60_000);
+
+it("lists each e2e file once with the engines that ran it, and nothing for other projects", () => {
+  expect(
+    enginesRan([
+      { project: "e2e-tofu", file: "test/e2e/b.test.ts" },
+      { project: "e2e-terraform", file: "test/e2e/b.test.ts" },
+      { project: "e2e-terraform", file: "test/e2e/a.test.ts" },
+      { project: "unit", file: "test/unit/x.test.ts" },
+    ]),
+  ).toEqual([
+    "",
+    "e2e files and the engines that ran them:",
+    "  test/e2e/a.test.ts  terraform",
+    "  test/e2e/b.test.ts  terraform, tofu",
+  ]);
+  expect(enginesRan([{ project: "unit", file: "test/unit/x.test.ts" }])).toEqual([]);
+});
