@@ -21,6 +21,12 @@ export interface ProviderTimings {
    * plan or apply, so every machine of a refresh comes from the same few lists (at most one list per node).
    */
   readonly refreshListMaxAgeMs?: number;
+  /**
+   * How long a deploy whose image its backend lacks waits for this process to begin putting it in place (a
+   * rackform_image of the same apply: image-work.ts) before it goes ahead and lets the backend report what is missing.
+   * @default 60_000: long enough for an engine to start an image's create it walks at the same time.
+   */
+  readonly imageUploadGraceMs?: number;
 }
 
 /**
@@ -41,5 +47,5 @@ export const DEFAULT_TIMINGS: ProviderTimings = {
 export function timingsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderTimings {
   const n = Number(env.RACKFORM_TEST_POLL_MS);
   if (!env.RACKFORM_TEST_POLL_MS || !Number.isInteger(n) || n < 1 || n > 5_000) return DEFAULT_TIMINGS;
-  return { readyPollMs: n, backendPollMs: n, memberPollMs: n };
+  return { readyPollMs: n, backendPollMs: n, memberPollMs: n, imageUploadGraceMs: 25 * n };
 }

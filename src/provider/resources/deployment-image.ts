@@ -87,6 +87,8 @@ export async function warnIfImageGone(
 
 /** How long a deploy whose image its backend lacks waits for this process to begin putting it in place. */
 const UPLOAD_START_GRACE_MS = 60_000;
+/** Between two looks for an upload, within that grace. */
+const UPLOAD_LOOK_MS = 1_000;
 
 /**
  * Before a deploy: waits for the upload of its image when this process is putting it in place (a rackform_image of the
@@ -104,6 +106,7 @@ export async function awaitImageUpload(
   if (!b.imageAvailable) return;
   const id = `${b.name}:${spec.name}/${spec.version}`;
   const started = Date.now();
+  const grace = data.timings.imageUploadGraceMs ?? UPLOAD_START_GRACE_MS;
   for (let i = 0; ; i++) {
     const upload = data.images.upload(id);
     if (upload) {
@@ -113,7 +116,7 @@ export async function awaitImageUpload(
     }
     // Asked again every few seconds: another process (an earlier stack) may be the one putting it in place.
     if (i % 3 === 0 && (await b.imageAvailable(spec, signal).catch(() => false))) return;
-    if (Date.now() - started >= UPLOAD_START_GRACE_MS) return;
-    await abortableSleep(1_000, signal);
+    if (Date.now() - started >= grace) return;
+    await abortableSleep(Math.min(UPLOAD_LOOK_MS, grace / 5), signal);
   }
 }

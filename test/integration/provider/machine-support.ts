@@ -78,7 +78,7 @@ export async function providerFor(
   const provider = rackformProvider({
     // Lists are not kept between reads: each step of these tests stands for a new plan, which the engines run in a
     // new provider process.
-    timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20, refreshListMaxAgeMs: 0 },
+    timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20, refreshListMaxAgeMs: 0, imageUploadGraceMs: 500 },
   });
   const configure = provider.configure.bind(provider);
   const srv = createServer({
