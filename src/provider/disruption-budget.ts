@@ -24,57 +24,12 @@
 import { randomBytes } from "node:crypto";
 import type { Diagnostics, Logger } from "../framework/index.js";
 import { BudgetDeadlockError, BudgetHaltError, evidenceOf } from "./budget-errors.js";
-import { type Blocker, type BudgetNode, blockersOf, contend, type SharedBudget } from "./budget-shared.js";
+import type { DisruptionBudgetOptions, SlotRequest } from "./budget-request.js";
+import { type Holder, Reservations } from "./budget-reservations.js";
+import type { Blocker, SharedBudget } from "./budget-shared.js";
 
+export type { DisruptionBudgetOptions, SlotRequest };
 export { BudgetDeadlockError, BudgetHaltError };
-
-/** Options of the budget; tests shorten the guard. */
-export interface DisruptionBudgetOptions {
-  /** How long only waiting drains must be in flight before the guard fails them. @default 5_000 */
-  readonly quietMs?: number;
-  /** How long the budget must be filled by nodes nothing brings back before waiting drains halt. @default 5_000 */
-  readonly haltMs?: number;
-  /** How often the guard looks. @default 250 */
-  readonly tickMs?: number;
-  /** How long a reservation in the scheduler lasts unless renewed (renewed at a third of it). @default 120_000 */
-  readonly leaseMs?: number;
-  /** Clock. @default Date.now */
-  readonly now?: () => number;
-  /** This process's name in reservations. @default random */
-  readonly owner?: string;
-}
-
-/** One drain asking for a slot. */
-export interface SlotRequest {
-  /** Budget key: nodes sharing it share `max` (e.g. "slurm:gpu"). */
-  readonly key: string;
-  /** The node's name, as logs and the scheduler show it. */
-  readonly node: string;
-  /** Other names the rest of the chain knows the node by (the machine id "maas:abc"); any of them releases. */
-  readonly aliases?: readonly string[];
-  /** Slots of this key that may be held at once (≥ 1). */
-  readonly max: number;
-  /** Aborts the wait (timeout, StopProvider). */
-  readonly signal: AbortSignal;
-  /** RPCs the server is serving now (Context.inFlight); without it the guard cannot judge this waiter. */
-  readonly inFlight?: () => number;
-  /**
-   * The key's nodes in the scheduler and the reservations of other runs there: they count against `max` like drains
-   * of this run, and a slot is taken by reserving there first. A failed look counts as none (this run's drains still do).
-   */
-  readonly shared?: SharedBudget;
-  readonly log: Logger;
-}
-
-interface Holder {
-  readonly key: string;
-  readonly node: string;
-  readonly names: ReadonlySet<string>;
-  readonly shared?: SharedBudget;
-  renew?: NodeJS.Timeout;
-  /** The last write of its reservation: a release removes it only after that write, or the write would bring it back. */
-  writing?: Promise<unknown>;
-}
 
 interface Waiter {
   readonly req: SlotRequest;
@@ -86,26 +41,20 @@ interface Waiter {
 
 /** Slots per budget key, shared by every rackform_cluster_member in the process. */
 export class DisruptionBudget {
-  /** This process's name in the scheduler's reservations. */
-  readonly owner: string;
   private readonly holders: Holder[] = [];
   private readonly waiters: Waiter[] = [];
   private readonly quietMs: number;
   private readonly haltMs: number;
   private readonly tickMs: number;
-  private readonly leaseMs: number;
   private readonly now: () => number;
+  /** This run's reservations in the scheduler and its last look at each key there. */
+  private readonly reservations: Reservations;
   private timer: NodeJS.Timeout | undefined;
   private stuckSince: number | undefined;
-  /** Per key: what the scheduler last showed counting against the limit (other than this run's holders). */
-  private readonly outside = new Map<string, readonly Blocker[]>();
-  /** Per key: a look or a try for a slot under way (one at a time per key), and when the next try may start. */
+  /** Per key: a look or a try for a slot under way (one at a time per key). */
   private readonly busy = new Set<string>();
-  private readonly retryAt = new Map<string, number>();
   /** Per key: since when nothing but nodes no one brings back has filled the budget. */
   private readonly stalledSince = new Map<string, number>();
-  /** Reservation removals under way (release). */
-  private readonly removing = new Set<Promise<unknown>>();
   /** Nodes whose chain failed in this run, with the evidence. */
   private readonly failed = new Map<string, string>();
 
@@ -113,9 +62,18 @@ export class DisruptionBudget {
     this.quietMs = opts.quietMs ?? 5_000;
     this.haltMs = opts.haltMs ?? 5_000;
     this.tickMs = opts.tickMs ?? 250;
-    this.leaseMs = opts.leaseMs ?? 120_000;
     this.now = opts.now ?? Date.now;
-    this.owner = opts.owner ?? `rf-${randomBytes(4).toString("hex")}`;
+    const owner = opts.owner ?? `rf-${randomBytes(4).toString("hex")}`;
+    this.reservations = new Reservations(owner, opts.leaseMs ?? 120_000, this.tickMs, this.now);
+  }
+
+  /** This process's name in the scheduler's reservations. */
+  get owner(): string {
+    return this.reservations.owner;
+  }
+
+  private get outside(): Map<string, readonly Blocker[]> {
+    return this.reservations.outside;
   }
 
   /** Nodes holding a slot of `key`, in the order they took it. */
@@ -197,18 +155,8 @@ export class DisruptionBudget {
     const i = this.holders.findIndex((h) => known.some((n) => h.names.has(n)));
     if (i < 0) return undefined;
     const [h] = this.holders.splice(i, 1);
-    clearInterval(h.renew);
     if (evidence !== undefined) this.failed.set(h.node, `${why}: ${evidence}`);
-    if (h.shared) {
-      const shared = h.shared;
-      const removal = (h.writing ?? Promise.resolve()).then(() => shared.unreserve(h.node));
-      void this.track(removal).catch((e: unknown) =>
-        log.warn("could not remove the node's reservation from the scheduler; it lapses when its lease ends", {
-          node: h.node,
-          error: (e as Error)?.message ?? String(e),
-        }),
-      );
-    }
+    this.reservations.remove(h, log);
     const left = this.inUse(h.key);
     log.info(
       `${h.node} ${why}: its disruption budget slot is free (${left.length} in use${left.length ? `: ${left.join(", ")}` : ""})`,
@@ -226,17 +174,7 @@ export class DisruptionBudget {
    */
   async dropStale(node: string, shared: SharedBudget, log: Logger): Promise<void> {
     if (this.holders.some((h) => h.names.has(node))) return;
-    // Looked up first: a node without a reservation (nearly every create) gets no write.
-    const stale = async () => {
-      const n = (await shared.survey()).find((x) => x.name === node);
-      if (n?.reservation) await shared.unreserve(node);
-    };
-    await stale().catch((e: unknown) =>
-      log.warn("could not remove a stale reservation from the scheduler; it lapses when its lease ends", {
-        node,
-        error: (e as Error)?.message ?? String(e),
-      }),
-    );
+    await this.reservations.dropStale(node, shared, log);
   }
 
   /**
@@ -253,16 +191,20 @@ export class DisruptionBudget {
    * for it before it answers, since the engine may stop the provider right after the last answer.
    */
   async settle(): Promise<void> {
-    await Promise.allSettled([...this.removing]);
+    await this.reservations.settle();
   }
 
-  private track<T>(p: Promise<T>): Promise<T> {
-    this.removing.add(p);
-    void p.then(
-      () => this.removing.delete(p),
-      () => this.removing.delete(p),
-    );
-    return p;
+  /**
+   * The provider closes (its engine is done or gone, killed mid-rollout perhaps): waiting drains fail, and no
+   * reservation of this run stays in the scheduler — a node it drained stays out and counts as such, and a re-apply
+   * takes it over first. Bounded by the caller.
+   */
+  async close(log: Logger): Promise<void> {
+    for (const w of [...this.waiters]) {
+      this.drop(w);
+      w.fail(new Error("the provider is closing"));
+    }
+    await this.reservations.close(this.holders.splice(0), log);
   }
 
   private holding(req: SlotRequest): boolean {
@@ -276,21 +218,7 @@ export class DisruptionBudget {
     reserveNow: boolean,
   ): void {
     const h: Holder = { key: req.key, node: req.node, names: new Set(namesOf(req)), shared };
-    if (shared) {
-      const renew = () => {
-        h.writing = shared
-          .reserve(req.node, { owner: this.owner, until: this.now() + this.leaseMs })
-          .catch((e: unknown) =>
-            req.log.warn("could not renew the node's reservation in the scheduler", {
-              node: req.node,
-              error: (e as Error)?.message ?? String(e),
-            }),
-          );
-      };
-      if (reserveNow) renew();
-      h.renew = setInterval(renew, Math.max(this.leaseMs / 3, 10));
-      h.renew.unref?.();
-    }
+    this.reservations.keep(h, req.log, reserveNow);
     this.holders.push(h);
   }
 
@@ -323,7 +251,7 @@ export class DisruptionBudget {
         const w = this.waiters.find((x) => x.req.key === key);
         if (!w) return;
         const { req } = w;
-        if (req.shared) await this.look(req);
+        if (req.shared) await this.reservations.look({ key, shared: req.shared, log: req.log });
         if (!this.waiters.includes(w)) continue;
         // A node already out or reserved (drained by a run killed since) adds nothing to what is out: it goes first,
         // whatever its place in the queue — behind others it would wait for itself.
@@ -338,8 +266,13 @@ export class DisruptionBudget {
           return;
         }
         this.stalledSince.delete(key);
-        if (req.shared && !(await this.win(w))) return;
-        if (!this.waiters.includes(w)) continue;
+        if (req.shared) {
+          const c = { key, node: req.node, names: namesOf(req), max: req.max, shared: req.shared, log: req.log };
+          const r = await this.reservations.attempt(c, this.inUse(key), () => !this.waiters.includes(w));
+          if (!this.waiters.includes(w)) continue;
+          if (r === "lost") this.blocked(w, this.blockers(req));
+          if (r !== "won") return;
+        }
         this.drop(w);
         this.take(req);
         this.stuckSince = undefined;
@@ -366,38 +299,6 @@ export class DisruptionBudget {
     });
     this.stuckSince = undefined;
     w.grant();
-  }
-
-  /** Reserves in the scheduler and checks the room is still there; false after a lost try (retried after a pause). */
-  private async win(w: Waiter): Promise<boolean> {
-    const { req } = w;
-    const shared = req.shared as SharedBudget;
-    if ((this.retryAt.get(req.key) ?? 0) > this.now()) return false;
-    const lease = { owner: this.owner, until: this.now() + this.leaseMs };
-    try {
-      const c = await contend(shared, namesOf(req), req.max, this.inUse(req.key), lease, this.now);
-      if (!this.waiters.includes(w)) {
-        if (c.won) await shared.unreserve(req.node).catch(() => undefined);
-        return true; // gone meanwhile: the loop moves on to the next waiter
-      }
-      if (c.won) return true;
-      this.outside.set(req.key, c.blockers);
-      req.log.info(`drain of ${req.node} lost a race for the disruption budget to another run; trying again`, {
-        node: req.node,
-        budget: req.key,
-        out_of_service: c.blockers.map((b) => b.node),
-      });
-    } catch (e) {
-      await shared.unreserve(req.node).catch(() => undefined);
-      req.log.warn("could not reserve the node in the scheduler; trying again", {
-        node: req.node,
-        error: (e as Error)?.message ?? String(e),
-      });
-    }
-    // Contenders that saw each other all backed off: a random pause lets one of them go first next time.
-    this.retryAt.set(req.key, this.now() + this.tickMs + Math.floor(Math.random() * 4 * this.tickMs));
-    this.blocked(w, this.blockers(req));
-    return false;
   }
 
   /** What counts against the limit for the request's node now: this run's holders and the last look's blockers. */
@@ -443,19 +344,6 @@ export class DisruptionBudget {
         out_of_service: blockers.map((b) => b.node),
       });
       x.fail(new BudgetHaltError(x.req.node, x.req.max, blockers));
-    }
-  }
-
-  /** Asks the scheduler for the request's key (the nodes that count against it); a failed look keeps the last one. */
-  private async look(req: SlotRequest): Promise<void> {
-    try {
-      const nodes: readonly BudgetNode[] = await (req.shared as SharedBudget).survey();
-      this.outside.set(req.key, blockersOf(nodes, [], [], this.now()));
-    } catch (e) {
-      req.log.warn("could not list the scheduler's nodes for the disruption budget; counting this run's drains only", {
-        budget: req.key,
-        error: (e as Error)?.message ?? String(e),
-      });
     }
   }
 

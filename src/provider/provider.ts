@@ -1,6 +1,6 @@
 /** The rackform provider: its schema, configuration, and the resource and data source types it serves. */
 
-import type { Provider, Resource } from "../framework/index.js";
+import { createLogger, engineLogLevel, type Provider, type Resource } from "../framework/index.js";
 import { type ProviderData, providerSchema, resolveConfig } from "./config.js";
 import { inventoryDataSource } from "./data-sources/inventory.js";
 import type { StaggerClock } from "./power-on-stagger.js";
@@ -59,7 +59,10 @@ export function rackformProvider(opts: RackformProviderOptions = {}): Provider {
       resp.dataSourceData = data;
     },
     async close() {
-      await data?.closeSessions();
+      // Both bounded by the server's exit: BMC sessions logged out, and no disruption-budget reservation of this run
+      // left in the scheduler (a killed engine's run would otherwise block the partition until its lease ended).
+      const log = createLogger({ level: engineLogLevel() });
+      await Promise.allSettled([data?.closeSessions(), data?.budget.close(log)]);
     },
     resources: () => resources,
     dataSources: () => dataSources,

@@ -290,6 +290,41 @@ describe("one budget across processes (reservations in the scheduler)", () => {
     expect(n01.done).toBe(true);
   });
 
+  it("a provider that closes (its engine done or killed) leaves no reservation: held ones go, waiting drains fail", async () => {
+    // GIVEN this run holding n01 (drained, reserved) and n02 waiting behind it
+    const sched = new FakeScheduler(["n01", "n02"]);
+    const b = new DisruptionBudget({ owner: "me" });
+    const n01 = drain(b, sched, "n01");
+    await vi.advanceTimersByTimeAsync(0);
+    sched.set("n01", { out: true });
+    const n02 = drain(b, sched, "n02");
+    await vi.advanceTimersByTimeAsync(500);
+    expect([n01.done, n02.done, sched.nodes.get("n01")?.reservation?.owner]).toEqual([true, false, "me"]);
+    // WHEN the provider closes
+    await b.close(log);
+    await vi.advanceTimersByTimeAsync(60_000);
+    // THEN no reservation of it is left (n01 stays out, counted as such by the next run), and n02 did not drain
+    expect([...sched.nodes].filter(([, n]) => n.reservation)).toEqual([]);
+    expect([sched.nodes.get("n01")?.out, n02.done, String(n02.error)]).toEqual([
+      true,
+      false,
+      "Error: the provider is closing",
+    ]);
+  });
+
+  it("removes a reservation whose lease ended when it reads it, whoever wrote it", async () => {
+    // GIVEN n02 reserved by a run killed long ago (its lease ended), back in service
+    const sched = new FakeScheduler(["n01", "n02"]);
+    await sched.shared.reserve("n02", { owner: "dead", until: Date.now() - 1_000 });
+    // WHEN another run drains n01 THEN it goes at once (a lapsed reservation does not count) and removes n02's
+    const b = new DisruptionBudget({ owner: "me" });
+    const n01 = drain(b, sched, "n01");
+    await vi.advanceTimersByTimeAsync(100);
+    expect(n01.done).toBe(true);
+    expect(sched.nodes.get("n02")?.reservation).toBeUndefined();
+    expect(sched.nodes.get("n01")?.reservation?.owner).toBe("me");
+  });
+
   it("halts at once, naming the evidence, when the budget is used up by nodes nothing brings back", async () => {
     const sched = new FakeScheduler(["n01", "n02", "n03"]);
     const b = new DisruptionBudget({ owner: "me", haltMs: 1_000 });
