@@ -1,6 +1,6 @@
 /**
- * The few DER encodings a self-signed X.509 certificate needs (ITU-T X.690). Written here because the ASN.1 library
- * stack costs ~190 ms of start-up, and the engine launches a provider process for every plan and apply.
+ * The few DER encodings a self-signed X.509 certificate needs (ITU-T X.690). Written here because importing an ASN.1
+ * library stack slows every start-up, and the engine launches a provider process for every plan and apply.
  */
 
 function length(n: number): Buffer {

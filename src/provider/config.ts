@@ -143,7 +143,7 @@ export const providerSchema: Schema = {
             description:
               "Minimum spacing between two outlet power-ons on the same rack PDU (one circuit), to limit inrush current " +
               '(e.g. "500ms"). Power-ons on different PDUs run in parallel. The spacing holds within one provider process ' +
-              '(one stack): stacks applied at the same time that share a PDU must split it (see the README). @default "250ms"',
+              '(one stack): stacks applied at the same time that share a PDU must split it (see docs/hcl.md). @default "250ms"',
             validators: [duration],
           }),
         },

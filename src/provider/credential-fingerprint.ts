@@ -3,9 +3,9 @@
  * tell that the provider's redfish credentials changed without storing them. A key is derived from
  * `username NUL password` with scrypt (N=16384, r=8, p=1) and a random 16-byte key salt, and the fingerprint is
  * HMAC-SHA256 of a random 16-byte salt per machine under that key. scrypt makes guessing a password from a leaked state
- * file costly; the per-machine salt makes two machines' fingerprints unrelated. scrypt runs once per key salt (~30 ms):
- * machines enrolled by one provider process share its key salt, so a plan of a 1,024-node rack costs one derivation,
- * not one per machine. Format: `scrypt2$<key salt>$<salt>$<hmac>` (base64url).
+ * file costly; the per-machine salt makes two machines' fingerprints unrelated. scrypt, slow by design, runs once per
+ * key salt: machines enrolled by one provider process share its key salt, so a plan of a 1,024-node rack costs one
+ * derivation, not one per machine. Format: `scrypt2$<key salt>$<salt>$<hmac>` (base64url).
  */
 import { createHmac, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 

@@ -2,8 +2,8 @@
  * Power-on spacing per circuit: two outlet power-ons on the same rack PDU are at least `intervalMs` apart (inrush
  * current is a per-circuit limit), while power-ons on different PDUs do not wait for each other, so the racks of a
  * run and the PDUs of a rack power on in parallel. One instance per provider process: a second provider process
- * (another stack) switching outlets of the same PDU at the same time is not seen — see the README's "Power-on
- * stagger" for how to configure shared PDUs.
+ * (another stack) switching outlets of the same PDU at the same time is not seen — see docs/hcl.md, "Power-on
+ * stagger and shared PDUs", for how to configure shared PDUs.
  */
 
 /** Clock and sleep of a PowerOnStagger (tests inject them). */

@@ -1,5 +1,5 @@
 /**
- * The packages as a platform team installs them (README "Use it in your own app"): `npm pack` of the provider/CLI
+ * The packages as a platform team installs them (docs/own-app.md): `npm pack` of the provider/CLI
  * (`rackform`) and of the constructs (`@rackform/constructs`); a fresh cdktf app outside the repository (`npm init`,
  * its own cdktf.json, tsconfig.json and main.ts importing the package by name) that installs the two tarballs with
  * cdktf, constructs, typescript and @types/node from the npm registry; the installed bins set up the provider mirror
@@ -23,7 +23,7 @@ import { ENGINES, engine, type RunResult } from "../support/engines.js";
 import { DEPLOY_TIMEOUT_MS } from "../support/examples.js";
 import { ROOT } from "../support/rackform-e2e.js";
 
-/** The app's files, as the README shows them. */
+/** The app's files, as docs/own-app.md shows them. */
 const FIXTURE = join(ROOT, "test", "fixtures", "own-app");
 /** What the app installs from the npm registry beside the two tarballs (npm's cache first). */
 const REGISTRY_DEPS = ["cdktf@^0.21.0", "constructs@^10.4.2", "typescript@5.9", "@types/node@20"];

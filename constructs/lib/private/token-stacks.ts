@@ -1,7 +1,7 @@
 /**
  * cdktf records a full stack trace for every token it creates (intrinsic tokens, references), and under source maps
- * (tsx, ts-node, --enable-source-maps) formatting one costs ~0.2 ms: a 1,000-node fleet creates ~10,000 of them, about
- * half of its construct time. The traces only serve cdktf's message about a token that fails to resolve, which the
+ * (tsx, ts-node, --enable-source-maps) formatting them dominates a large fleet's construct time, since every node's
+ * chain creates several tokens. The traces only serve cdktf's message about a token that fails to resolve, which the
  * chain's own references (ids and attributes of resources it just created) never do.
  */
 

@@ -5,7 +5,7 @@
  * every 30 s, and is noticed at most ~1/8 of its own duration (or the ceiling) after it ends. Once peers in the same
  * process (the other machines of a stack, which run the same steps side by side) have finished a step of the same
  * kind, a wait knows about how long it takes: it keeps its pace until just before that, then polls four times as
- * often until a little after, so the end is noticed within ~3 % of the step instead of ~12 %, for about as many polls.
+ * often until a little after, so the end is noticed a small fraction of the step after it happens, not up to 1/8 of it.
  */
 
 import { isClientError } from "../errors.js";

@@ -32,10 +32,10 @@
  *
  * Refresh cost (issue 12): where the BMC offers `$expand`, a full read leaves a fingerprint in private state (the
  * expanded System and FirmwareInventory, by ETag or body hash; bmc-discovery.ts), and the next read of a conformant
- * node only re-checks those two (If-None-Match → 304): unchanged, the state stands as it is, in 5 requests per BMC with
+ * node only re-checks those two (If-None-Match → 304): unchanged, the state stands as it is, with nothing read beyond
  * the service root and the session's login and logout. A changed System (power, boot) rebuilds the inventory from the
- * very payloads re-read, still 5 requests while the firmware is unchanged. No fingerprint, a BMC without `$expand`, a
- * non-conformant node: everything is read, as before.
+ * very payloads re-read, with no further request while the firmware is unchanged. No fingerprint, a BMC without
+ * `$expand`, a non-conformant node: everything is read, as before.
  */
 import type { PollSpec } from "../../clients/http/poll.js";
 import type { RedfishClient, RefreshFingerprint } from "../../clients/redfish/index.js";
@@ -225,7 +225,7 @@ export function bmcResource(): Resource {
         "warning, conformant = false and a planned in-place update that re-checks the node, so one bad node never blocks " +
         "the plans of its neighbours; the re-check of drift records what it finds (a warning, not an error), so the " +
         "node's acceptance gate (bmc_gpu_count = this gpu_count) can run again and take a node that lost a GPU out of " +
-        "service in the same apply. A refresh of a conforming node costs 5 Redfish requests where the BMC offers " +
+        "service in the same apply. A refresh of a conforming node reads only what it must where the BMC offers " +
         "$expand (the service root, the session's login and logout, and one conditional GET each of the expanded " +
         "System and FirmwareInventory), also when they changed (the node is re-read from them, and its Manager when " +
         "its firmware changed); without $expand, or without a previous full read, everything is read. " +

@@ -94,7 +94,7 @@ export interface RackformProviderRedfish {
   */
   readonly maxConcurrentPerBmc?: number;
   /**
-  * Minimum spacing between two outlet power-ons on the same rack PDU (one circuit), to limit inrush current (e.g. "500ms"). Power-ons on different PDUs run in parallel. The spacing holds within one provider process (one stack): stacks applied at the same time that share a PDU must split it (see the README). @default "250ms"
+  * Minimum spacing between two outlet power-ons on the same rack PDU (one circuit), to limit inrush current (e.g. "500ms"). Power-ons on different PDUs run in parallel. The spacing holds within one provider process (one stack): stacks applied at the same time that share a PDU must split it (see docs/hcl.md). @default "250ms"
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#power_on_interval RackformProvider#power_on_interval}
   */
