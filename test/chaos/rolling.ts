@@ -20,6 +20,7 @@ import { duplicateMachines } from "./invariants.js";
 import { backendMachines, leftAfterKill, parseStream, providerChildren } from "./observe.js";
 import { Prng } from "./prng.js";
 import type { Violation } from "./run.js";
+import { restoreEmptiedState } from "./state-loss.js";
 
 /** What a run of stacks sharing one budget is. */
 export interface RollingOptions {
@@ -48,6 +49,8 @@ export interface RollingFigures {
   peakOut: number;
   kills: number;
   missedKills: number;
+  /** Kills that left the engine's local state file empty (restored from its backup: state-loss.ts). */
+  statesRestored: number;
   applies: number;
   rolloutS: number;
   wallS: number;
@@ -101,6 +104,7 @@ export async function runRolling(o: RollingOptions): Promise<RollingResult> {
     peakOut: 0,
     kills: 0,
     missedKills: 0,
+    statesRestored: 0,
     applies: 0,
     rolloutS: 0,
     wallS: 0,
@@ -228,6 +232,10 @@ class Rollout {
       if (r.signal === "SIGKILL" && !r.blocked) {
         this.figures.kills++;
         this.log(`stack ${i}: apply ${n} killed after ${secs(t0)} s; re-applying`);
+        if (await restoreEmptiedState(this.stacks[i].dir)) {
+          this.figures.statesRestored++;
+          this.log(`stack ${i}: the kill left the engine's state file empty; restored from its backup (state-loss.ts)`);
+        }
         continue;
       }
       if (r.blocked)

@@ -30,8 +30,9 @@ export const E2E_ENGINES: Readonly<Record<string, readonly EngineName[]>> = {
   "rack.test.ts": BOTH,
   // How each engine installs the provider (dev overrides, a packed tarball, a filesystem mirror).
   "package-install.test.ts": BOTH,
-  // Both engines, each rolling one of the two day-2 image bumps (the file picks by engine).
+  // Both engines, each running its own share of the file (the file picks by engine).
   "examples-fleet.test.ts": BOTH,
+  "chaos.test.ts": BOTH,
 
   // One engine each, alternating.
   "demo.test.ts": TF,
@@ -46,7 +47,6 @@ export const E2E_ENGINES: Readonly<Record<string, readonly EngineName[]>> = {
   "day2-readdress.test.ts": TF,
   "day2-teardown.test.ts": TOFU,
   "day2-policy.test.ts": TOFU,
-  "chaos.test.ts": TOFU,
   "bmc.test.ts": TF,
   "bmc-sessions.test.ts": TOFU,
   "bmc-refresh.test.ts": TOFU,
