@@ -4,6 +4,7 @@
  * node's `ipmi` block at enroll (as Warewulf itself keeps them for `wwctl power`).
  */
 
+import { isUnreachable } from "../../clients/classify.js";
 import { isClientError } from "../../clients/errors.js";
 import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
 import { abortableSleep } from "../../clients/http/retry.js";
@@ -65,8 +66,8 @@ export class WarewulfPower {
       const p = (await this.client(c).getSystem()).powerState;
       return p === "On" ? "on" : p === "Off" ? "off" : "unknown";
     } catch (e) {
-      if (isClientError(e) && e.code === "RACKFORM_ERR_REDFISH_AUTH") return "denied";
-      if (isClientError(e) && /CONNECT|TIMEOUT|TLS/.test(e.code)) return "unknown";
+      if (isClientError(e, "RACKFORM_ERR_REDFISH_AUTH")) return "denied";
+      if (isUnreachable(e)) return "unknown";
       throw e;
     }
   }

@@ -8,7 +8,7 @@
  * rackform's convention on top of Warewulf, not a Warewulf feature: the runtime overlay `rackform-acceptance` and a
  * request tag, the node writing its result back as a tag (see warewulf-acceptance.ts and runAcceptance).
  */
-import { isClientError } from "../../clients/errors.js";
+import { isConflict } from "../../clients/classify.js";
 import type { PollSpec } from "../../clients/http/poll.js";
 import type {
   WarewulfClient,
@@ -117,7 +117,7 @@ export class WarewulfBackend implements Backend {
       await this.client.createNode(spec.name, node, signal);
     } catch (e) {
       // Defined meanwhile (a crashed run's create that did land): find-before-enroll would have found it.
-      if (!(isClientError(e) && /already exists/i.test(e.serverMessage ?? ""))) throw e;
+      if (!isConflict(e)) throw e;
     }
     return spec.name;
   }
