@@ -43,16 +43,12 @@ const UNREACHABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "RACKFORM_ERR_TLS",
 ]);
 
-/** Failures that pass by themselves: a refused or dropped connection, a slow answer, a busy server. */
+/** Failures that pass by themselves: a refused or dropped connection, no answer in time, a scheduler restarting. */
 const TRANSIENT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "RACKFORM_ERR_HTTP_CONNECT",
   "RACKFORM_ERR_HTTP_TIMEOUT",
-  "RACKFORM_ERR_REDFISH_BMC_BUSY",
   "RACKFORM_ERR_SLURM_UNAVAILABLE",
 ]);
-
-/** HTTP statuses of a server asking to be asked again later. */
-const RETRY_LATER = new Set([429, 503]);
 
 /** The object the operation names does not exist (any service's not-found code, or a bare HTTP 404). */
 export function isNotFound(e: unknown): boolean {
@@ -73,14 +69,13 @@ export function isAuth(e: unknown): boolean {
 }
 
 /**
- * A passing failure worth another try later: no connection or a dropped one, a timeout, a busy BMC, an unavailable
- * scheduler daemon, or HTTP 429/503. A TLS failure is not one (it stays until the certificate or CA changes).
+ * A passing failure, worth another try later: no answer in time, a connection refused or dropped, an unavailable
+ * scheduler daemon, or a 5xx/429 that outlasted the client's own retries (whatever the service's code). A refused
+ * credential, a TLS failure or a malformed answer does not pass.
  */
 export function isTransient(e: unknown): boolean {
-  return (
-    isClientError(e) &&
-    (TRANSIENT.has(e.code) || (e.code === "RACKFORM_ERR_HTTP_STATUS" && RETRY_LATER.has(e.status ?? 0)))
-  );
+  if (!isClientError(e)) return false;
+  return TRANSIENT.has(e.code) || (e.status !== undefined && (e.status >= 500 || e.status === 429));
 }
 
 /** The service did not answer at all (connection, timeout, TLS), as opposed to answering with an error. */

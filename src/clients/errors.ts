@@ -105,7 +105,7 @@ export const ERROR_CODES = {
     "warewulfd refused the request because it came from outside the API's allowed subnets (warewulf.conf api).",
   RACKFORM_ERR_WAREWULF_NOT_FOUND: "The Warewulf node, profile, image or overlay the operation names does not exist.",
   RACKFORM_ERR_WAREWULF_BAD_REQUEST:
-    "warewulfd rejected the request (node already exists, unknown profile, image or overlay, invalid field).",
+    "warewulfd rejected the request (unknown profile, image or overlay, invalid field).",
   RACKFORM_ERR_WAREWULF_CONFLICT: "warewulfd refused to add a node (or profile) that already exists.",
   RACKFORM_ERR_WAREWULF_BAD_PAYLOAD: "A warewulfd response lacks a field rackform needs (e.g. the status map).",
 } as const;

@@ -15,8 +15,7 @@ import {
   powerFailed,
   powerTimeout,
 } from "../../clients/bcm/index.js";
-import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
-import { abortableSleep } from "../../clients/http/retry.js";
+import type { PollSpec } from "../../clients/http/poll.js";
 import { DEFAULT_TIMINGS } from "../timings.js";
 import {
   type AcceptanceEvidence,
@@ -42,6 +41,7 @@ import {
   type ReleaseOptions,
 } from "./backend.js";
 import { bcmFacts, bcmPower } from "./bcm-states.js";
+import { pollUntil } from "./poll.js";
 
 /** The burn configuration of the acceptance gate (see src/lab/bcm/README.md). */
 export const BCM_ACCEPTANCE_BURN = "rackform-acceptance";
@@ -303,17 +303,9 @@ export class BcmBackend implements Backend {
     });
   }
 
-  /**
-   * Calls `step` (with the time since the first call) until it answers, sleeping the poll interval between calls;
-   * the operation's signal ends the wait.
-   */
-  private async poll<T>(o: OperationOptions, step: (elapsedMs: number) => Promise<T | undefined>): Promise<T> {
-    const start = Date.now();
-    for (;;) {
-      const answer = await step(Date.now() - start);
-      if (answer !== undefined) return answer;
-      await abortableSleep(nextPollMs(o.pollMs ?? this.pollMs, Date.now() - start), o.signal);
-    }
+  /** Polls `step` at the operation's pace (the adapter's by default) until it answers. */
+  private poll<T>(o: OperationOptions, step: (elapsedMs: number) => Promise<T | undefined>): Promise<T> {
+    return pollUntil({ pollMs: o.pollMs ?? this.pollMs, signal: o.signal }, step);
   }
 
   private async status(id: string, signal?: AbortSignal): Promise<BcmDeviceStatus | undefined> {
