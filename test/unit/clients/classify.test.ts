@@ -17,36 +17,32 @@ const http = (status: number) => new HttpStatusError(`GET /x failed with HTTP ${
 
 const NOT_FOUND = Object.keys(ERROR_CODES).filter((c) => c.endsWith("_NOT_FOUND")) as ErrorCode[];
 const CONFLICT = ["MAAS", "IRONIC", "KUBERNETES", "WAREWULF"].map((s) => `RACKFORM_ERR_${s}_CONFLICT` as ErrorCode);
-const AUTH = Object.keys(ERROR_CODES).filter(
-  (c) => /_(AUTH|FORBIDDEN)$/.test(c) && c !== "RACKFORM_ERR_MAAS_POWER_DENIED",
-) as ErrorCode[];
+const AUTH = Object.keys(ERROR_CODES).filter((c) => /_(AUTH|FORBIDDEN)$/.test(c)) as ErrorCode[];
 
-describe("isNotFound", () => {
-  it.each(NOT_FOUND)("%s is not found", (code) => expect(isNotFound(err(code))).toBe(true));
-  it("a bare HTTP 404 is not found; other statuses and other codes are not", () => {
-    expect(isNotFound(http(404))).toBe(true);
-    expect(isNotFound(http(410))).toBe(false);
+/** Per class: its codes, the bare HTTP statuses in it, and statuses that are not. */
+const BY_CODE = [
+  ["isNotFound", isNotFound, NOT_FOUND, [404], [409, 410]],
+  ["isConflict", isConflict, CONFLICT, [409], [400, 404]],
+  ["isAuth", isAuth, AUTH, [401, 403], [400, 404]],
+] as const;
+
+describe.each(BY_CODE)("%s", (_name, classify, codes, statuses, others) => {
+  it.each(codes)("%s is in the class", (code) => expect(classify(err(code))).toBe(true));
+  it("a bare HTTP status of the class is in it; other statuses are not", () => {
+    for (const s of statuses) expect(classify(http(s)), String(s)).toBe(true);
+    for (const s of others) expect(classify(http(s)), String(s)).toBe(false);
+  });
+});
+
+describe("a service's code decides, not the status it came with", () => {
+  it("covers every not-found, auth and forbidden code of the catalogue", () => {
+    expect(NOT_FOUND.length).toBe(7);
+    expect(AUTH.length).toBe(11);
+  });
+  it("a conflict answered 404, a bad request 400 and a BMC refusing MAAS's own credentials keep their class", () => {
     expect(isNotFound(err("RACKFORM_ERR_MAAS_CONFLICT", 404))).toBe(false);
     expect(isNotFound(err("RACKFORM_ERR_BCM_REJECTED"))).toBe(false);
-  });
-});
-
-describe("isConflict", () => {
-  it.each(CONFLICT)("%s is a conflict", (code) => expect(isConflict(err(code))).toBe(true));
-  it("a bare HTTP 409 is a conflict; a bad request is not", () => {
-    expect(isConflict(http(409))).toBe(true);
-    expect(isConflict(http(400))).toBe(false);
     expect(isConflict(err("RACKFORM_ERR_WAREWULF_BAD_REQUEST", 400))).toBe(false);
-  });
-});
-
-describe("isAuth", () => {
-  it("covers every auth and forbidden code of the catalogue", () => expect(AUTH.length).toBe(11));
-  it.each(AUTH)("%s is an auth failure", (code) => expect(isAuth(err(code))).toBe(true));
-  it("a bare HTTP 401 or 403 is one; a BMC refusing MAAS's own credentials is not the provider's", () => {
-    expect(isAuth(http(401))).toBe(true);
-    expect(isAuth(http(403))).toBe(true);
-    expect(isAuth(http(404))).toBe(false);
     expect(isAuth(err("RACKFORM_ERR_MAAS_POWER_DENIED", 503))).toBe(false);
   });
 });
