@@ -6,8 +6,9 @@
 import { Construct } from "constructs";
 import type { AcceptanceConfig } from "../gen/providers/rackform/acceptance/index.js";
 import { type DurationLike, durationText } from "./duration.js";
-import { RackformValidationError, type ValidationProblem } from "./errors.js";
+import type { ValidationProblem } from "./errors.js";
 import type { Flavor } from "./flavor.js";
+import { throwInvalid } from "./private/invalid.js";
 import { type PropsSchema, validateProps } from "./private/validate.js";
 
 /** Share of the fabric line rate the NCCL bus bandwidth must reach by default. */
@@ -135,7 +136,7 @@ export class AcceptancePolicy extends Construct {
   /** Throws a RackformValidationError scoped at this policy when it cannot be used with `flavor` (a Rack calls it). */
   validateFor(flavor: Flavor): void {
     const problems = this.problemsWith(flavor);
-    if (problems.length > 0) throw new RackformValidationError(this.node.path, problems);
+    if (problems.length > 0) throwInvalid(this.node.path, problems);
   }
 
   /** The rackform_acceptance thresholds for a node of `flavor` (machineId is the caller's). */

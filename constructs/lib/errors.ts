@@ -8,13 +8,14 @@ import { inspect } from "node:util";
 let printerInstalled = false;
 
 /**
- * Under `cdktf synth` (which sets CDKTF_OUTDIR for the app), an uncaught RackformValidationError is printed as its
- * message alone — `path: problem — fix`, one line per problem — and the app exits 1: node's default would add the
- * throwing source line, the library's stack frames and a dump of `problems`, all of which cdktf then echoes.
- * RACKFORM_DEBUG=1 keeps node's default. Installed when the first such error is built, so apps without one, and tests
- * (no CDKTF_OUTDIR), are untouched; any other uncaught error is printed as node would, stack included.
+ * Under `cdktf synth` (which sets CDKTF_OUTDIR for the app), prints an uncaught RackformValidationError as its message
+ * alone — `path: problem — fix`, one line per problem — and exits 1: node's default would add the throwing source
+ * line, the library's stack frames and a dump of `problems`, all of which cdktf then echoes. RACKFORM_DEBUG=1 keeps
+ * node's default. Installs one process-wide `uncaughtException` listener, once; outside synth (no CDKTF_OUTDIR, e.g.
+ * tests) it does nothing. The library calls it where it throws (throwInvalid), so apps that never throw one are
+ * untouched; an app may call it first thing instead. Any other uncaught error is printed whole, stack included.
  */
-function printOnceUnderCdktf(): void {
+export function printValidationErrorsAtSynth(): void {
   if (printerInstalled || !process.env.CDKTF_OUTDIR || process.env.RACKFORM_DEBUG) return;
   printerInstalled = true;
   process.once("uncaughtException", (e: unknown) => {
@@ -49,6 +50,5 @@ export class RackformValidationError extends Error {
     this.name = "RackformValidationError";
     this.constructPath = constructPath;
     this.problems = problems;
-    printOnceUnderCdktf();
   }
 }

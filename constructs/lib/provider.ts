@@ -9,7 +9,8 @@ import { RackformProvider } from "../gen/providers/rackform/provider/index.js";
 import type { IBackend } from "./backend.js";
 import type { ICluster } from "./cluster.js";
 import { type DurationLike, durationText } from "./duration.js";
-import { RackformValidationError, type ValidationProblem } from "./errors.js";
+import type { ValidationProblem } from "./errors.js";
+import { throwInvalid } from "./private/invalid.js";
 import { check, type PropsSchema, schemaProblems } from "./private/validate.js";
 import { literalSecretProblem, secretValue } from "./secrets.js";
 
@@ -104,7 +105,7 @@ export function addRackformProvider(scope: IConstruct, settings: RackformProvide
   const existing = providers.get(stack);
   if (existing) {
     if (sameSettings(existing.settings, settings)) return existing.provider;
-    throw new RackformValidationError(scope.node.path, [
+    throwInvalid(scope.node.path, [
       {
         path: scope.node.path,
         problem: `uses other backend, cluster or Redfish settings than the rackform provider stack ${stack.node.id} already has`,

@@ -23,10 +23,10 @@ import type { RackformProvider } from "../gen/providers/rackform/provider/index.
 import type { AcceptancePolicy } from "./acceptance-policy.js";
 import type { IBackend } from "./backend.js";
 import type { ICluster, MemberSettings } from "./cluster.js";
-import { RackformValidationError } from "./errors.js";
 import type { Flavor } from "./flavor.js";
 import type { Image } from "./image.js";
 import { bmcUrl } from "./private/formats.js";
+import { throwInvalid } from "./private/invalid.js";
 import { type ChainSuffix, logicalId, sanitize } from "./private/names.js";
 import { dpuChain } from "./private/rack-dpus.js";
 import { rackRuleProblems } from "./private/rack-rules.js";
@@ -145,7 +145,7 @@ function claimNames(rack: Construct, nodes: readonly RackNode[]): void {
           },
         ];
   });
-  if (problems.length > 0) throw new RackformValidationError(rack.node.path, problems);
+  if (problems.length > 0) throwInvalid(rack.node.path, problems);
   for (const n of nodes) owners.set(sanitize(n.name), rack.node.path);
 }
 

@@ -16,7 +16,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { authorizationHeader, parseApiKey } from "../clients/maas/index.js";
@@ -25,6 +24,7 @@ import { UsageError } from "./args.js";
 import { chooseExample, type DemoImage, demoImageUrl } from "./demo-config.js";
 import { type DemoPostgres, postgresBin, startDemoPostgres } from "./demo-postgres.js";
 import { type DemoWatch, startDemoWatch } from "./demo-watch.js";
+import { findEngine } from "./engine.js";
 import { install, type ProviderPackage } from "./install.js";
 
 /** Options of the demo. */
@@ -47,18 +47,6 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
  * registry and ignores the filesystem mirror; init alone writes the lock file from the mirror.
  */
 const CDKTF_FLAGS = ["--skip-provider-lock", "--no-color"];
-
-/** The engine binary: Terraform on PATH, else the pinned OpenTofu build (or the one `name` asks for). */
-export function findEngine(name?: string): string {
-  const tofu = join(process.env.RACKFORM_CACHE ?? join(homedir(), ".cache", "rackform"), "opentofu-v1.12.6", "tofu");
-  const candidates = name === "tofu" ? [tofu] : name === "terraform" ? ["terraform"] : ["terraform", tofu];
-  for (const c of candidates) {
-    const onPath = (process.env.PATH ?? "").split(":").find((d) => !c.includes("/") && existsSync(join(d, c)));
-    if (onPath) return join(onPath, c);
-    if (c.includes("/") && existsSync(c)) return c;
-  }
-  throw new Error("no engine found: install Terraform 1.11, or run scripts/build-opentofu.sh for OpenTofu");
-}
 
 type Run = { code: number; out: string };
 

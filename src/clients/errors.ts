@@ -43,6 +43,10 @@ export const ERROR_CODES = {
   RACKFORM_ERR_MAAS_BAD_REQUEST: "MAAS rejected the parameters of the request (validation error per field).",
   RACKFORM_ERR_MAAS_CONFLICT:
     "MAAS refused the operation in the machine's current status (e.g. deploy of a New machine).",
+  RACKFORM_ERR_MAAS_CHECKSUM:
+    "MAAS refused an uploaded boot resource when its last byte arrived: the bytes do not hash to the sha256 given at create.",
+  RACKFORM_ERR_MAAS_POWER_DENIED:
+    "MAAS could not query the machine's power because its BMC refused the power driver's credentials (HTTP 401).",
   RACKFORM_ERR_MAAS_OUTCOME_UNKNOWN:
     "The connection dropped after a MAAS POST operation was sent; it was not repeated and may or may not have run.",
   RACKFORM_ERR_MAAS_STATUS_FAILED:
@@ -69,6 +73,9 @@ export const ERROR_CODES = {
   RACKFORM_ERR_BCM_NOT_FOUND: "The BCM device, category or software image the operation names does not exist.",
   RACKFORM_ERR_BCM_CALL_FAILED:
     "cmdaemon answered a JSON-RPC call with an error (unknown call, bad arguments, internal error).",
+  RACKFORM_ERR_BCM_POWER_FAILED:
+    "cmdaemon's power operation on a node failed (its BMC unreachable or refusing the credentials BCM holds).",
+  RACKFORM_ERR_BCM_POWER_TIMEOUT: "A node did not report power on through BCM within the allowed time.",
   RACKFORM_ERR_BCM_BAD_PAYLOAD:
     "A cmdaemon reply lacks a field rackform needs (e.g. a device's uuid or a status entry).",
   RACKFORM_ERR_SLURM_AUTH: "slurmrestd refused the user name and JWT (X-SLURM-USER-NAME / X-SLURM-USER-TOKEN).",
@@ -98,7 +105,8 @@ export const ERROR_CODES = {
     "warewulfd refused the request because it came from outside the API's allowed subnets (warewulf.conf api).",
   RACKFORM_ERR_WAREWULF_NOT_FOUND: "The Warewulf node, profile, image or overlay the operation names does not exist.",
   RACKFORM_ERR_WAREWULF_BAD_REQUEST:
-    "warewulfd rejected the request (node already exists, unknown profile, image or overlay, invalid field).",
+    "warewulfd rejected the request (unknown profile, image or overlay, invalid field).",
+  RACKFORM_ERR_WAREWULF_CONFLICT: "warewulfd refused to add a node (or profile) that already exists.",
   RACKFORM_ERR_WAREWULF_BAD_PAYLOAD: "A warewulfd response lacks a field rackform needs (e.g. the status map).",
 } as const;
 

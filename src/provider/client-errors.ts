@@ -3,6 +3,7 @@
  * Clients never see diagnostics; this is the only place that maps their codes: `ERROR_HINTS` gives, per code, what to
  * check and which attribute of the resource (or provider block) to highlight.
  */
+import { isNotFound } from "../clients/classify.js";
 import { type ERROR_CODES, isClientError, type RackformClientError } from "../clients/errors.js";
 import type { AttributePath, Diagnostics } from "../framework/index.js";
 
@@ -83,6 +84,12 @@ export const ERROR_HINTS: Partial<Record<keyof typeof ERROR_CODES, ErrorHint>> =
   RACKFORM_ERR_BCM_REJECTED: {
     hint: "cmdaemon's validation names the field; fix the value (or the duplicate device in BCM) and apply again.",
   },
+  RACKFORM_ERR_BCM_POWER_FAILED: {
+    hint: "cmdaemon could not power the node through its BMC: check the BMC's address and the credentials BCM holds for it (rackform_machine's BMC), that the BMC answers, then apply again.",
+  },
+  RACKFORM_ERR_BCM_POWER_TIMEOUT: {
+    hint: "Check the node in BCM (cmsh: device status) and its BMC, then apply again.",
+  },
   RACKFORM_ERR_BCM_NOT_FOUND: {
     hint: "BCM does not have it (removed by hand?): refresh (terraform apply -refresh-only) so the plan creates it again.",
     highlight: "notFound",
@@ -147,10 +154,8 @@ export function addClientError(diags: Diagnostics, err: unknown, action: string,
   diags.error(`Failed to ${action}`, detail, p);
 }
 
-/** True when the error means the object is gone (read returns null, and the engine plans to create it again). */
-export function isGone(err: unknown): boolean {
-  return (
-    isClientError(err) &&
-    (err.code === "RACKFORM_ERR_REDFISH_NOT_FOUND" || (err.code === "RACKFORM_ERR_HTTP_STATUS" && err.status === 404))
-  );
-}
+/**
+ * True when the error means the object is gone (read returns null, and the engine plans to create it again): the one
+ * not-found classification (clients/classify.ts), under the name the Redfish resources use.
+ */
+export const isGone: (err: unknown) => boolean = isNotFound;

@@ -5,16 +5,14 @@
  * other node of the rack: the engine stops a whole plan at the first read error. What does not pass (credentials
  * refused, a malformed answer, a configuration error) stays an error: it needs a fix, and a plan must say so.
  */
+import { isTransient } from "../clients/classify.js";
 import { isClientError } from "../clients/errors.js";
-import { isPassingFailure } from "../clients/http/index.js";
 import type { Diagnostics, ObjectValue, Value } from "../framework/index.js";
 import { OperationTimeoutError } from "./timeouts.js";
 
 /** Whether a read's failure may pass by itself (the next plan reads again). */
 export function isTransientReadError(e: unknown): boolean {
-  return (
-    e instanceof OperationTimeoutError || isClientError(e, "RACKFORM_ERR_SLURM_UNAVAILABLE") || isPassingFailure(e)
-  );
+  return e instanceof OperationTimeoutError || isTransient(e);
 }
 
 /**

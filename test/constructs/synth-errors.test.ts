@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { RackformValidationError } from "../../constructs/lib/index.js";
 
 const APP = join(import.meta.dirname, "fixtures", "bad-props-app.ts");
 
@@ -38,5 +39,19 @@ describe("a RackformValidationError at synth", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/\n\s+at new AcceptancePolicy/);
     expect(r.stderr.match(/gate\/dcgmLevel: 9 is not/g)?.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("is a plain error to build: constructing one installs no process-wide handler, even under synth", () => {
+    const before = process.listenerCount("uncaughtException");
+    const saved = process.env.CDKTF_OUTDIR;
+    process.env.CDKTF_OUTDIR = outdir;
+    try {
+      const e = new RackformValidationError("gate", [{ path: "gate/x", problem: "bad", fix: "good" }]);
+      expect(e.message).toBe("gate/x: bad — good");
+    } finally {
+      if (saved === undefined) delete process.env.CDKTF_OUTDIR;
+      else process.env.CDKTF_OUTDIR = saved;
+    }
+    expect(process.listenerCount("uncaughtException")).toBe(before);
   });
 });

@@ -6,7 +6,8 @@
 import { TerraformStack } from "cdktf";
 import type { IConstruct } from "constructs";
 import type { MaxUnavailable } from "../cluster.js";
-import { RackformValidationError, type ValidationProblem } from "../errors.js";
+import type { ValidationProblem } from "../errors.js";
+import { throwInvalid } from "./invalid.js";
 import type { PropsSchema } from "./validate.js";
 
 /** The props schema of `maxUnavailable`, shared by SlurmCluster and KubernetesCluster. */
@@ -43,7 +44,7 @@ export class MemberBudget {
       validate: () => {
         // Thrown, not returned: cdktf would join returned messages into one untyped error without the fix's structure.
         const problems = this.problems();
-        if (problems.length > 0) throw new RackformValidationError(this.owner.node.path, problems);
+        if (problems.length > 0) throwInvalid(this.owner.node.path, problems);
         return [];
       },
     });

@@ -5,8 +5,9 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { IConstruct } from "constructs";
-import { RackformValidationError, type ValidationProblem } from "../errors.js";
+import type { ValidationProblem } from "../errors.js";
 import { FORMATS, isToken } from "./formats.js";
+import { throwInvalid } from "./invalid.js";
 
 /** A JSON Schema with the annotations the messages are built from. */
 export type PropsSchema = Record<string, unknown>;
@@ -111,7 +112,7 @@ export function schemaProblems(base: string, schema: PropsSchema, data: unknown)
 
 /** Throws one RackformValidationError for `scope` listing every problem; returns when there are none. */
 export function check(scope: IConstruct, problems: readonly ValidationProblem[]): void {
-  if (problems.length > 0) throw new RackformValidationError(scope.node.path, problems);
+  if (problems.length > 0) throwInvalid(scope.node.path, problems);
 }
 
 /** Validates `data` against `schema` and adds `extra` problems (cross-field rules), throwing for any. */

@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { type CommandSpec, helpText, oneOf, parseCommand, positiveNumber, UsageError } from "../args.js";
+import { findEngine } from "../engine.js";
 import { type BackendSettings, backendSettings, LiveReader } from "./live.js";
 import { WatchModel, type WatchSnapshot } from "./model.js";
 import { renderLines, renderTable } from "./render.js";
@@ -119,7 +120,6 @@ export async function watch(
       "which stacks? e.g. rackform watch . in a CDKTF project (or cdktf.out, a .tfstate, postgres://…#schema)",
     );
   if (v.once && v.listen) throw new UsageError("--once prints one table and exits; give --listen without it");
-  const { findEngine } = await import("../demo.js");
   const envEngine = process.env.TERRAFORM_BINARY_NAME;
   const engine = { bin: v.engine || !envEngine ? findEngine(v.engine) : envEngine, env: process.env };
   let sources: StackSource[];

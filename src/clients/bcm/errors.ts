@@ -58,3 +58,13 @@ export function bcmMessage(body: string): string | undefined {
   }
   return undefined;
 }
+
+/** cmdaemon reported a power operation FAILED for a node (it could not reach or log in to the node's BMC). */
+export function powerFailed(op: string, uuid: string, message: string): BcmError {
+  return new BcmError("RACKFORM_ERR_BCM_POWER_FAILED", `BCM power ${op} of ${uuid} failed: ${message}`);
+}
+
+/** A node did not report power on within the time allowed. */
+export function powerTimeout(uuid: string): BcmError {
+  return new BcmError("RACKFORM_ERR_BCM_POWER_TIMEOUT", `BCM device ${uuid} did not come up`);
+}

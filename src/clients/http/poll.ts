@@ -8,7 +8,7 @@
  * often until a little after, so the end is noticed a small fraction of the step after it happens, not up to 1/8 of it.
  */
 
-import { isClientError } from "../errors.js";
+import { isTransient } from "../classify.js";
 
 /** How a wait spaces its polls. */
 export interface PollPace {
@@ -76,16 +76,10 @@ export class StepDurations {
 }
 
 /**
- * Whether a failed request may pass by itself: no answer in time, a connection refused or dropped, or a 5xx/429 that
- * outlasted the core's own retries. A region or API busy with a fleet's waits answers late; a refused credential or a
- * malformed answer does not pass.
+ * Whether a failed request may pass by itself (clients/classify.ts's isTransient, under the name the waits use): a
+ * region or API busy with a fleet's waits answers late; a refused credential or a malformed answer does not pass.
  */
-export function isPassingFailure(e: unknown): boolean {
-  if (!isClientError(e)) return false;
-  if (e.code === "RACKFORM_ERR_HTTP_TIMEOUT" || e.code === "RACKFORM_ERR_HTTP_CONNECT") return true;
-  const status = (e as { status?: number }).status;
-  return typeof status === "number" && (status >= 500 || status === 429);
-}
+export const isPassingFailure: (e: unknown) => boolean = isTransient;
 
 /** How long a wait polls through passing failures in a row before it gives up with the last one. */
 export const PASSING_FAILURES_LIMIT_MS = 300_000;

@@ -56,7 +56,7 @@ export async function drainNode(
         `drain of node ${node} timed out after ${opts.timeoutMs} ms; evictions still refused: ${why}. Relax the PodDisruptionBudget or raise the timeout`,
         {},
         undefined,
-        { pending: pending.map(id), evicted: [...evicted] },
+        { pending: pending.map(id), evicted: [...evicted], refused: why },
       );
     }
     try {

@@ -77,7 +77,8 @@ export class MaasCatalog {
 
   /**
    * Sends one piece of an uploaded file to its upload_uri (PUT, octet-stream). MAAS appends it and, when the last
-   * byte arrives, checks the sha256 given at create (400 "Saved content does not match given SHA256 value.").
+   * byte arrives, checks the sha256 given at create (400 "Saved content does not match given SHA256 value.":
+   * RACKFORM_ERR_MAAS_CHECKSUM).
    */
   async uploadChunk(uploadUri: string, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
     await this.t.putBytes(uploadUri, bytes, signal);

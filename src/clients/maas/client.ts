@@ -7,6 +7,7 @@ import { CONTROLLER_CONCURRENCY, HttpCore, type HttpCoreOptions } from "../http/
 import { StepDurations } from "../http/poll.js";
 import { safeUrl } from "../redact.js";
 import { MaasCatalog } from "./catalog.js";
+import { powerQueryRefusal } from "./errors.js";
 import type { Form } from "./form.js";
 import { MachineCache } from "./machine-cache.js";
 import { type OAuthSource, parseApiKey } from "./oauth.js";
@@ -206,9 +207,14 @@ export class MaasClient {
     return this.op(systemId, "power_off", { stop_mode: o.stopMode, comment: o.comment });
   }
 
-  /** Asks the BMC (through MAAS) for the power state now: "on", "off", "unknown" or "error". */
+  /**
+   * Asks the BMC (through MAAS) for the power state now: "on", "off", "unknown" or "error". A BMC that refused the
+   * power driver's credentials is RACKFORM_ERR_MAAS_POWER_DENIED; one that did not answer is MAAS's HTTP 503.
+   */
   async queryPowerState(systemId: string, signal?: AbortSignal): Promise<string> {
-    const j = await this.t.get(`machines/${enc(systemId)}/`, { op: "query_power_state" }, signal);
+    const j = await this.t.get(`machines/${enc(systemId)}/`, { op: "query_power_state" }, signal).catch((e) => {
+      throw powerQueryRefusal(e);
+    });
     const state = (j as { state?: unknown }).state;
     return typeof state === "string" ? state : "unknown";
   }

@@ -98,7 +98,8 @@ export async function ensureUploadedImage(
           };
         } catch (e) {
           // A wrong offset shows as "Too much data" or a checksum refusal at the last byte: start over, once.
-          if (!isClientError(e) || e.code !== "RACKFORM_ERR_MAAS_BAD_REQUEST") throw e;
+          if (!isClientError(e, "RACKFORM_ERR_MAAS_BAD_REQUEST") && !isClientError(e, "RACKFORM_ERR_MAAS_CHECKSUM"))
+            throw e;
           o.log?.("MAAS refused the resumed upload; uploading from the start", { name: spec.name, error: e.message });
         }
       }

@@ -113,9 +113,16 @@ function is2xx(s: number): boolean {
   return s >= 200 && s < 300;
 }
 
+/**
+ * MAAS checks an uploaded file's sha256 when its last byte arrives and refuses it with 400 "Saved content does not
+ * match given SHA256 value.": the one place that wording is read, so callers branch on RACKFORM_ERR_MAAS_CHECKSUM.
+ */
+const CHECKSUM_REFUSAL = /does not match given SHA256/i;
+
 function refusal(res: HttpResponse): MaasError {
-  const code = STATUS_CODES[res.status];
   const detail = maasMessage(res.body, res.headers["content-type"]);
+  const code =
+    res.status === 400 && CHECKSUM_REFUSAL.test(detail ?? "") ? "RACKFORM_ERR_MAAS_CHECKSUM" : STATUS_CODES[res.status];
   const hint =
     code === "RACKFORM_ERR_MAAS_AUTH"
       ? "; check the API key (consumer_key:token_key:token_secret) and that its token is not revoked"

@@ -88,7 +88,8 @@ export class WarewulfClient {
 
   /**
    * Adds a node only if none of that id exists (PUT with If-None-Match: *); an existing node is refused with
-   * RACKFORM_ERR_WAREWULF_BAD_REQUEST ("already exists"), and so is an unknown profile, image or overlay.
+   * RACKFORM_ERR_WAREWULF_CONFLICT ("already exists"); an unknown profile, image or overlay with
+   * RACKFORM_ERR_WAREWULF_BAD_REQUEST.
    */
   async createNode(id: string, node: WarewulfNodeFields, signal?: AbortSignal): Promise<WarewulfNode> {
     const res = await this.t.send("PUT", `/api/nodes/${enc(id)}`, {

@@ -26,6 +26,14 @@ const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
   422: "RACKFORM_ERR_WAREWULF_BAD_REQUEST",
 };
 
+/**
+ * warewulfd refuses a create-only PUT of a node or profile that exists with 400 INVALID_ARGUMENT and the text
+ * "node 'n1' already exists": the one place its wording is read, so callers branch on RACKFORM_ERR_WAREWULF_CONFLICT.
+ */
+function exists(status: number, serverMessage: string | undefined): boolean {
+  return status === 400 && /already exists/i.test(serverMessage ?? "");
+}
+
 /** Sends requests to one warewulfd. */
 export class WarewulfTransport {
   private readonly authorization: string;
@@ -69,7 +77,9 @@ export class WarewulfTransport {
   /** The typed error of a refusal, redacted. */
   refusal(res: HttpResponse): WarewulfError {
     const serverMessage = warewulfMessage(res.body);
-    const code: ErrorCode = STATUS_CODES[res.status] ?? "RACKFORM_ERR_HTTP_STATUS";
+    const code: ErrorCode = exists(res.status, serverMessage)
+      ? "RACKFORM_ERR_WAREWULF_CONFLICT"
+      : (STATUS_CODES[res.status] ?? "RACKFORM_ERR_HTTP_STATUS");
     const text = `warewulfd ${res.method} ${res.url}: HTTP ${res.status}${serverMessage ? `: ${serverMessage}` : ""}`;
     const r = (s: string) => this.core.redactor.redact(s);
     return new WarewulfError(code, r(text), {

@@ -7,10 +7,15 @@
  * its install (a node powered behind its back is only seen DOWN/INSTALLING).
  */
 
-import { type BcmClient, type BcmDevice, type BcmDeviceStatus, BcmError } from "../../clients/bcm/index.js";
-import { isClientError } from "../../clients/errors.js";
-import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
-import { abortableSleep } from "../../clients/http/retry.js";
+import {
+  type BcmClient,
+  type BcmDevice,
+  type BcmDeviceStatus,
+  BcmError,
+  powerFailed,
+  powerTimeout,
+} from "../../clients/bcm/index.js";
+import type { PollSpec } from "../../clients/http/poll.js";
 import { DEFAULT_TIMINGS } from "../timings.js";
 import {
   type AcceptanceEvidence,
@@ -36,6 +41,7 @@ import {
   type ReleaseOptions,
 } from "./backend.js";
 import { bcmFacts, bcmPower } from "./bcm-states.js";
+import { pollUntil } from "./poll.js";
 
 /** The burn configuration of the acceptance gate (see src/lab/bcm/README.md). */
 export const BCM_ACCEPTANCE_BURN = "rackform-acceptance";
@@ -230,18 +236,15 @@ export class BcmBackend implements Backend {
     ].join(" ");
     o.log.info("running the acceptance gate as a BCM burn", { backend: "bcm", id, config });
     await this.client.startBurn([id], config, o.signal);
-    const start = Date.now();
-    for (;;) {
+    return this.poll(o, async () => {
       const b = (await this.client.burnStatus([id], o.signal))[0];
-      if (b && b.status !== "running") {
-        const evidence = parseEvidence(b.log);
-        if (evidence) this.lastEvidence.set(id, evidence);
-        const facts = await this.readDevice(d, o.signal);
-        if (b.status === "passed") return { outcome: { kind: "complete", facts }, evidence };
-        return { outcome: { kind: "failed", facts, message: `burn ${b.status}` }, evidence };
-      }
-      await abortableSleep(nextPollMs(o.pollMs ?? this.pollMs, Date.now() - start), o.signal);
-    }
+      if (!b || b.status === "running") return undefined;
+      const evidence = parseEvidence(b.log);
+      if (evidence) this.lastEvidence.set(id, evidence);
+      const facts = await this.readDevice(d, o.signal);
+      if (b.status === "passed") return { outcome: { kind: "complete", facts }, evidence };
+      return { outcome: { kind: "failed", facts, message: `burn ${b.status}` }, evidence };
+    });
   }
 
   async lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
@@ -257,11 +260,11 @@ export class BcmBackend implements Backend {
     if ((await this.powerState(id, o.signal)) === "on") return;
     o.log.info("powering the host on through BCM", { backend: "bcm", id });
     await this.power(id, "ON", o);
-    const start = Date.now();
-    while ((await this.powerState(id, o.signal)) !== "on") {
-      if (Date.now() - start > FOREVER_MS) throw new Error(`BCM device ${id} did not come up`);
-      await abortableSleep(nextPollMs(o.pollMs ?? this.pollMs, Date.now() - start), o.signal);
-    }
+    await this.poll(o, async (elapsedMs) => {
+      if ((await this.powerState(id, o.signal)) === "on") return true;
+      if (elapsedMs > FOREVER_MS) throw powerTimeout(id);
+      return undefined;
+    });
   }
 
   async quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void> {
@@ -285,20 +288,24 @@ export class BcmBackend implements Backend {
 
   private async power(id: string, op: "ON" | "OFF" | "RESET", o: OperationOptions): Promise<void> {
     const r = (await this.client.powerOperation([id], op, true, o.signal))[0];
-    if (r?.state === "FAILED") throw new Error(`BCM power ${op} of ${id} failed: ${r.message}`);
+    if (r?.state === "FAILED") throw powerFailed(op, id, r.message);
   }
 
-  private async waitUp(d: BcmDevice, o: OperationOptions): Promise<Outcome> {
-    const start = Date.now();
-    for (;;) {
+  private waitUp(d: BcmDevice, o: OperationOptions): Promise<Outcome> {
+    return this.poll<Outcome>(o, async () => {
       const s = await this.status(d.uuid, o.signal);
       if (s?.status === "UP") return { kind: "complete", facts: await this.readDevice(d, o.signal) };
       if (s?.status === "INSTALLER_FAILED" || s?.closed) {
         const facts = await this.readDevice(d, o.signal);
         return { kind: "failed", facts, message: s.infoMessage || s.userMessage || `the node is ${s.status}` };
       }
-      await abortableSleep(nextPollMs(o.pollMs ?? this.pollMs, Date.now() - start), o.signal);
-    }
+      return undefined;
+    });
+  }
+
+  /** Polls `step` at the operation's pace (the adapter's by default) until it answers. */
+  private poll<T>(o: OperationOptions, step: (elapsedMs: number) => Promise<T | undefined>): Promise<T> {
+    return pollUntil({ pollMs: o.pollMs ?? this.pollMs, signal: o.signal }, step);
   }
 
   private async status(id: string, signal?: AbortSignal): Promise<BcmDeviceStatus | undefined> {
@@ -330,9 +337,4 @@ export class BcmBackend implements Backend {
     if (!c) throw new BcmError("RACKFORM_ERR_BCM_NOT_FOUND", `BCM has no category "${want}" (bcm.category)`);
     return c.uuid;
   }
-}
-
-/** True when `e` says the device is gone. */
-export function bcmNotFound(e: unknown): boolean {
-  return isClientError(e, "RACKFORM_ERR_BCM_NOT_FOUND");
 }

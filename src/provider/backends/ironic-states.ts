@@ -3,7 +3,6 @@
  * fields it asks for, and the facts (state, MACs, power, images) it maps a node to. Kept apart from the adapter's
  * operations (ironic.ts).
  */
-import { isClientError } from "../../clients/errors.js";
 import { IronicError, type IronicNode } from "../../clients/ironic/index.js";
 import type { ProvisionTarget } from "../../clients/ironic/types.js";
 import { type MachineFacts, type MachineState, normalMac, withoutUserinfo } from "./backend.js";
@@ -108,10 +107,6 @@ function deployedImage(n: IronicNode): string | undefined {
   if (typeof src !== "string" || src === "") return "";
   const hash = n.instanceInfo.image_os_hash_value ?? n.instanceInfo.image_checksum;
   return `${withoutUserinfo(src)} sha256:${typeof hash === "string" ? hash.toLowerCase() : ""}`;
-}
-
-export function isNotFound(e: unknown): boolean {
-  return isClientError(e) && e.code === "RACKFORM_ERR_IRONIC_NOT_FOUND";
 }
 
 export function isProvisionFailure(e: unknown): e is IronicError {

@@ -4,6 +4,7 @@
  * machine), so a run interrupted anywhere resumes where it stopped.
  */
 
+import { isNotFound } from "../../clients/classify.js";
 import type { PollSpec } from "../../clients/http/poll.js";
 import { type IronicClient, IronicError, type IronicNode, type JsonPatchOp } from "../../clients/ironic/index.js";
 import { DEFAULT_TIMINGS } from "../timings.js";
@@ -35,7 +36,6 @@ import {
   FIELDS,
   FOREVER_MS,
   facts,
-  isNotFound,
   isProvisionFailure,
   MANAGE_FIRST,
   MAX_STEPS,

@@ -4,7 +4,7 @@
  * would mean fetching every machine's BMC password, so the BMC address is not compared here).
  */
 
-import { isClientError } from "../../clients/errors.js";
+import { isNotFound } from "../../clients/classify.js";
 import type { PollSpec } from "../../clients/http/poll.js";
 import { SharedList } from "../../clients/http/shared-list.js";
 import {
@@ -123,10 +123,6 @@ function facts(m: MaasMachine): MachineFacts {
         ? `${m.testing.resultId}:${m.testing.status}`
         : undefined,
   };
-}
-
-function isNotFound(e: unknown): boolean {
-  return isClientError(e) && e.code === "RACKFORM_ERR_MAAS_NOT_FOUND";
 }
 
 /** A Backend over one MAAS region. */

@@ -9,7 +9,7 @@ import { isClientError } from "../../clients/errors.js";
 import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
 import { abortableSleep } from "../../clients/http/retry.js";
 import type { IronicClient, IronicNode } from "../../clients/ironic/index.js";
-import type { MaasClient } from "../../clients/maas/index.js";
+import { type MaasClient, MaasError } from "../../clients/maas/index.js";
 import type { HostPower, OperationOptions } from "./backend.js";
 
 /** How long a power-on may take before the backend reports it (the resource's timeout bounds it first). */
@@ -17,7 +17,7 @@ const POWER_ON_MS = 30 * 60_000;
 
 /**
  * MAAS's answer to op=query_power_state; a refused query (MAAS: 503, the BMC did not answer) is "unknown", and "denied"
- * when MAAS says the BMC answered 401 (MAAS relays the power driver's error in its 503).
+ * when the BMC refused MAAS's credentials (the client's RACKFORM_ERR_MAAS_POWER_DENIED).
  */
 export async function maasPowerState(client: MaasClient, id: string, signal?: AbortSignal): Promise<HostPower> {
   try {
@@ -26,7 +26,8 @@ export async function maasPowerState(client: MaasClient, id: string, signal?: Ab
   } catch (e) {
     // The machine gone, a bad key or an unreachable region are real failures of the read; a BMC that does not
     // answer is a fact about the host.
-    if (isClientError(e) && e.status === 503) return /\b401\b/.test(e.message) ? "denied" : "unknown";
+    if (isClientError(e, "RACKFORM_ERR_MAAS_POWER_DENIED")) return "denied";
+    if (isClientError(e) && e.status === 503) return "unknown";
     throw e;
   }
 }
@@ -44,7 +45,9 @@ export async function maasPowerOn(
   const start = Date.now();
   const deadline = start + POWER_ON_MS;
   while ((await maasPowerState(client, id, o.signal)) !== "on") {
-    if (Date.now() > deadline) throw new Error(`MAAS machine ${id} did not report power on`);
+    if (Date.now() > deadline) {
+      throw new MaasError("RACKFORM_ERR_MAAS_STATUS_TIMEOUT", `MAAS machine ${id} did not report power on`);
+    }
     await abortableSleep(nextPollMs(o.pollMs ?? pollMs, Date.now() - start), o.signal);
   }
 }

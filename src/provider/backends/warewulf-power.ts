@@ -4,12 +4,13 @@
  * node's `ipmi` block at enroll (as Warewulf itself keeps them for `wwctl power`).
  */
 
+import { isUnreachable } from "../../clients/classify.js";
 import { isClientError } from "../../clients/errors.js";
-import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
-import { abortableSleep } from "../../clients/http/retry.js";
+import type { PollSpec } from "../../clients/http/poll.js";
 import type { RedfishClient } from "../../clients/redfish/index.js";
 import type { WarewulfNode } from "../../clients/warewulf/index.js";
 import type { HostPower, PowerCredentials } from "./backend.js";
+import { pollUntil } from "./poll.js";
 import { IPMI_TAG } from "./warewulf-states.js";
 
 /** Makes (or shares) the Redfish client of one BMC. */
@@ -65,8 +66,8 @@ export class WarewulfPower {
       const p = (await this.client(c).getSystem()).powerState;
       return p === "On" ? "on" : p === "Off" ? "off" : "unknown";
     } catch (e) {
-      if (isClientError(e) && e.code === "RACKFORM_ERR_REDFISH_AUTH") return "denied";
-      if (isClientError(e) && /CONNECT|TIMEOUT|TLS/.test(e.code)) return "unknown";
+      if (isClientError(e, "RACKFORM_ERR_REDFISH_AUTH")) return "denied";
+      if (isUnreachable(e)) return "unknown";
       throw e;
     }
   }
@@ -94,14 +95,8 @@ export class WarewulfPower {
     if ((await rf.getSystem()).powerState === "On") return;
     await rf.setBootOverride("Pxe", "Once");
     await rf.power("On");
-    const start = Date.now();
-    while ((await rf.getSystem()).powerState !== "On") {
-      await abortableSleep(nextPollMs(pollMs ?? this.pollMs, Date.now() - start), signal);
-    }
-  }
-
-  /** Waits `ms` of the poll pace (exported for the adapter's status waits). */
-  pause(elapsedMs: number, signal: AbortSignal, pollMs?: PollSpec): Promise<void> {
-    return abortableSleep(nextPollMs(pollMs ?? this.pollMs, elapsedMs), signal);
+    await pollUntil({ pollMs: pollMs ?? this.pollMs, signal }, async () =>
+      (await rf.getSystem()).powerState === "On" ? true : undefined,
+    );
   }
 }

@@ -8,7 +8,7 @@
  * rackform's convention on top of Warewulf, not a Warewulf feature: the runtime overlay `rackform-acceptance` and a
  * request tag, the node writing its result back as a tag (see warewulf-acceptance.ts and runAcceptance).
  */
-import { isClientError } from "../../clients/errors.js";
+import { isConflict } from "../../clients/classify.js";
 import type { PollSpec } from "../../clients/http/poll.js";
 import type {
   WarewulfClient,
@@ -38,6 +38,7 @@ import {
   QUARANTINE_PREFIX,
   type ReleaseOptions,
 } from "./backend.js";
+import { pollUntil } from "./poll.js";
 import {
   consumedFields,
   type GateRequest,
@@ -117,7 +118,7 @@ export class WarewulfBackend implements Backend {
       await this.client.createNode(spec.name, node, signal);
     } catch (e) {
       // Defined meanwhile (a crashed run's create that did land): find-before-enroll would have found it.
-      if (!(isClientError(e) && /already exists/i.test(e.serverMessage ?? ""))) throw e;
+      if (!isConflict(e)) throw e;
     }
     return spec.name;
   }
@@ -135,12 +136,10 @@ export class WarewulfBackend implements Backend {
     const bmc = this.bmc(n);
     o.log.info("booting the node from the network once so warewulfd sees it", { id });
     await this.power.bootFromNetwork(bmc);
-    const start = Date.now();
-    for (;;) {
-      st = (await this.client.status(o.signal)).nodes.get(id);
-      if ((st?.lastSeen ?? 0) > 0) break;
-      await this.power.pause(Date.now() - start, o.signal, o.pollMs);
-    }
+    st = await this.poll(o, async () => {
+      const now = (await this.client.status(o.signal)).nodes.get(id);
+      return (now?.lastSeen ?? 0) > 0 ? now : undefined;
+    });
     // A node with no image yet stops after its iPXE script: switch it off again, as MAAS leaves a commissioned machine.
     await this.power.off(bmc);
     return { kind: "complete", facts: facts(await this.mustNode(id, o.signal), st) };
@@ -204,17 +203,15 @@ export class WarewulfBackend implements Backend {
    * it is from a later second.
    */
   private async waitForBoot(id: string, since: number, o: OperationOptions): Promise<WarewulfNodeStatus | undefined> {
-    const start = Date.now();
     let booting = false;
-    for (;;) {
+    return this.poll(o, async () => {
       const st = (await this.client.status(o.signal)).nodes.get(id);
-      if (st && st.lastSeen >= since) {
-        if (bootFailed(st)) return st;
-        if (st.stage !== "runtime") booting = true;
-        else if (booting || st.lastSeen > since) return st;
-      }
-      await this.power.pause(Date.now() - start, o.signal, o.pollMs);
-    }
+      if (!st || st.lastSeen < since) return undefined;
+      if (bootFailed(st)) return st;
+      if (st.stage !== "runtime") booting = true;
+      else if (booting || st.lastSeen > since) return st;
+      return undefined;
+    });
   }
 
   async release(id: string, o: ReleaseOptions): Promise<Outcome | undefined> {
@@ -301,12 +298,10 @@ export class WarewulfBackend implements Backend {
 
   /** Polls the node until its result tag names `run` (the signal ends the wait on timeout). */
   private async waitForResult(id: string, run: string, o: OperationOptions): Promise<GateResult> {
-    const start = Date.now();
-    for (;;) {
+    return this.poll(o, async () => {
       const r = resultOf((await this.mustNode(id, o.signal)).fields.tags);
-      if (r?.run === run) return r;
-      await this.power.pause(Date.now() - start, o.signal, o.pollMs);
-    }
+      return r?.run === run ? r : undefined;
+    });
   }
 
   async lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
@@ -343,6 +338,11 @@ export class WarewulfBackend implements Backend {
     const { [TAG.quarantine]: _gone, ...tags } = raw.fields.tags ?? {};
     await this.client.putNode(id, { ...raw.fields, tags }, signal);
     return true;
+  }
+
+  /** Polls `step` at the operation's pace (the adapter's by default) until it answers. */
+  private poll<T>(o: OperationOptions, step: () => Promise<T | undefined>): Promise<T> {
+    return pollUntil({ pollMs: o.pollMs ?? this.pollMs, signal: o.signal }, step);
   }
 
   private async mustNode(id: string, signal?: AbortSignal): Promise<WarewulfNode> {

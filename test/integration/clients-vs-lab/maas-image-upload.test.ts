@@ -89,7 +89,7 @@ describe("a golden image uploaded to MAAS from its URL", () => {
       () => urlImageSource(core, `${images.url}big-1.0.qcow2`),
       { chunkBytes: CHUNK },
     ).catch((x: unknown) => x);
-    expect(isClientError(e) && e.code).toBe("RACKFORM_ERR_MAAS_BAD_REQUEST");
+    expect(isClientError(e) && e.code).toBe("RACKFORM_ERR_MAAS_CHECKSUM");
     expect((e as Error).message).toContain("Saved content does not match given SHA256 value.");
     const left = await findUploadedImage(client.catalog, "custom/big-2.0", "amd64/generic");
     expect(left?.file?.complete).toBe(false);

@@ -79,7 +79,7 @@ describe("WarewulfClient against the lab warewulfd", () => {
     });
     expect(n.macs).toEqual([mac.toLowerCase()]);
     const again = await rejection(client.createNode("n1", { profiles: ["gpu"] }));
-    expect(again.code).toBe("RACKFORM_ERR_WAREWULF_BAD_REQUEST");
+    expect(again.code).toBe("RACKFORM_ERR_WAREWULF_CONFLICT");
     expect(again.serverMessage).toBe("node 'n1' already exists");
   });
 

@@ -134,6 +134,7 @@ describe("KubernetesClient drain", () => {
     expect(e.message).toContain("ml/trainer-5f6d-bbbbb");
     expect(e.message).toContain("disruption budget");
     expect(e.details).toMatchObject({ pending: ["ml/trainer-5f6d-bbbbb"], evicted: ["ml/trainer-5f6d-aaaaa"] });
+    expect(e.details.refused).toMatch(/^ml\/trainer-5f6d-bbbbb \(.*disruption budget.*\)$/);
   });
 });
 

@@ -4,6 +4,7 @@
  * highlights the resource attribute that names the object; a PDU's credentials failure says "PDU".
  */
 import { describe, expect, it } from "vitest";
+import { powerFailed, powerTimeout } from "../../../src/clients/bcm/index.js";
 import { type ErrorCode, RackformClientError } from "../../../src/clients/errors.js";
 import { Diagnostics, path } from "../../../src/framework/index.js";
 import { reportBackendError } from "../../../src/provider/backend-errors.js";
@@ -53,5 +54,19 @@ describe("client error hints", () => {
 
   it("has a non-empty hint or a highlight for every entry", () => {
     for (const [code, h] of Object.entries(ERROR_HINTS)) expect(h.hint !== "" || h.highlight, code).toBeTruthy();
+  });
+});
+
+describe("BCM power failures", () => {
+  it.each([
+    [powerFailed("ON", "dev-1", "BMC 10.0.0.5 did not answer"), "RACKFORM_ERR_BCM_POWER_FAILED", /BMC's address/],
+    [powerTimeout("dev-1"), "RACKFORM_ERR_BCM_POWER_TIMEOUT", /device status/],
+  ] as const)("%s ends its diagnostic with a hint and its code", (e, code, hint) => {
+    expect(e.code).toBe(code);
+    const d = new Diagnostics();
+    reportBackendError(d, e, "deploy the machine", { backend: "bcm", what: "machine dev-1", selector: path("name") });
+    expect(d.items[0].detail).toMatch(hint);
+    expect(d.items[0].detail).toContain(`(${code})`);
+    expect(d.items[0].detail).toContain(e.message);
   });
 });
