@@ -2,6 +2,7 @@
  * What rackform_cluster_member does in each scheduler, behind one small seam: look the node up, join it, drain it.
  * The resource file turns these into state and diagnostics; here only client calls and what they observed.
  */
+import { isConflict, isNotFound } from "../../clients/classify.js";
 import { isClientError } from "../../clients/errors.js";
 import type { KubernetesClient, KubernetesNode, Taint } from "../../clients/kubernetes/index.js";
 import { type SlurmClient, SlurmError, type SlurmNode } from "../../clients/slurm/index.js";
@@ -102,9 +103,6 @@ export interface SchedulerOps {
 }
 
 const ESLURM_INVALID_NODE_STATE = 2028;
-
-const isNotFound = (e: unknown) =>
-  isClientError(e, "RACKFORM_ERR_SLURM_NOT_FOUND") || isClientError(e, "RACKFORM_ERR_KUBERNETES_NOT_FOUND");
 
 function names(all: readonly { name: string }[]): string {
   if (all.length === 0) return "no node at all";
@@ -303,7 +301,7 @@ export function kubernetesOps(client: KubernetesClient): SchedulerOps {
         await client.createNode(node, { labels: spec.labels ?? undefined, taints: spec.taints ?? undefined });
       } catch (e) {
         // A restarted kubelet registered it meanwhile.
-        if (!isClientError(e, "RACKFORM_ERR_KUBERNETES_CONFLICT")) throw e;
+        if (!isConflict(e)) throw e;
       }
     },
     async join(node, spec) {
@@ -325,8 +323,9 @@ export function kubernetesOps(client: KubernetesClient): SchedulerOps {
       } catch (e) {
         if (isNotFound(e)) return;
         if (isClientError(e, "RACKFORM_ERR_KUBERNETES_DRAIN_TIMEOUT")) {
-          const pending = (e as { details?: { pending?: string[] } }).details?.pending ?? [];
-          const why = (e as Error).message.match(/evictions still refused: (.*?)\. Relax/)?.[1];
+          const details = (e as { details?: { pending?: string[]; refused?: string } }).details;
+          const pending = details?.pending ?? [];
+          const why = details?.refused;
           throw new DrainTimeoutError(
             node,
             `evictions of ${pending.length} pod${pending.length === 1 ? "" : "s"} are still refused: ${why ?? pending.join(", ")} (a PodDisruptionBudget allows no disruption now)`,

@@ -5,6 +5,8 @@
  * (minutes of boot on real hardware) where a chassis power cycle is what NVIDIA's procedure asks for; and the host is
  * left in the power state it had, so a machine not yet enrolled is not found running.
  */
+
+import { isNotFound } from "../../clients/classify.js";
 import { isClientError } from "../../clients/errors.js";
 import type { BlueFieldOps, DpuMode, RedfishClient } from "../../clients/redfish/index.js";
 import {
@@ -18,7 +20,7 @@ import {
   type Resource,
   timeoutMs,
 } from "../../framework/index.js";
-import { addClientError, isGone } from "../client-errors.js";
+import { addClientError } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
 import { providerDataSlot } from "../data-slot.js";
 import { checkEndpointScheme } from "../endpoint.js";
@@ -227,7 +229,7 @@ export function dpuResource(): Resource {
           observed(ops, st, messages),
         );
       } catch (e) {
-        if (isGone(e)) resp.state = null;
+        if (isNotFound(e)) resp.state = null;
         else addClientError(resp.diagnostics, e, "read the DPU", site(endpoint));
       }
     },

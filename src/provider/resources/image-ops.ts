@@ -2,7 +2,7 @@
  * What rackform_image does in each backend: MAAS (find, upload or resume, verify, in-use check, delete) and Ironic
  * (the URL's HEAD: size and any announced sha256). Throws client errors; image.ts turns them into diagnostics.
  */
-import { RackformClientError } from "../../clients/errors.js";
+import { isClientError } from "../../clients/errors.js";
 import { fileImageSource, type ImageSourceInfo, urlImageSource } from "../../clients/images/source.js";
 import { ensureUploadedImage, findUploadedImage, type UploadOutcome } from "../../clients/maas/image-upload.js";
 import { MAAS_STATUS, MaasClient } from "../../clients/maas/index.js";
@@ -87,7 +87,7 @@ export async function ensureInMaas(
     );
   } catch (e) {
     // A checksum refusal leaves an unusable file behind: delete it, so the next apply starts clean.
-    if (e instanceof RackformClientError && /does not match given SHA256/i.test(e.message)) {
+    if (isClientError(e, "RACKFORM_ERR_MAAS_CHECKSUM")) {
       const left = await findUploadedImage(catalog, spec.name, c.architecture, signal).catch(() => undefined);
       if (left && !left.file?.complete) await catalog.deleteBootResource(left.id).catch(() => undefined);
     }

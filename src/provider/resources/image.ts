@@ -75,7 +75,7 @@ function report(diags: Diagnostics, e: unknown, c: ImageConfig, action: string):
         `sha256, or publish the image it names. (${IMAGE_CHECKSUM})`,
       path("sha256"),
     );
-  } else if (isClientError(e) && /does not match given SHA256/i.test(e.message)) {
+  } else if (isClientError(e, "RACKFORM_ERR_MAAS_CHECKSUM")) {
     diags.error(
       "Image checksum does not match",
       `MAAS refused ${maasImageName(c.name, c.version)} when its last byte arrived: the bytes from ` +

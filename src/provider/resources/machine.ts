@@ -1,5 +1,5 @@
+import { isTransient } from "../../clients/classify.js";
 import { isClientError } from "../../clients/errors.js";
-import { isPassingFailure } from "../../clients/http/poll.js";
 import { abortableSleep } from "../../clients/http/retry.js";
 import {
   type Context,
@@ -148,8 +148,7 @@ async function adoptOrEnroll(
 const ENROLL_RECHECK_MS = 5_000;
 
 /** A write whose answer never came (timeout, dropped connection, MAAS's outcome unknown) or came as 5xx/429. */
-const answerLost = (e: unknown): boolean =>
-  isClientError(e, "RACKFORM_ERR_MAAS_OUTCOME_UNKNOWN") || isPassingFailure(e);
+const answerLost = (e: unknown): boolean => isClientError(e, "RACKFORM_ERR_MAAS_OUTCOME_UNKNOWN") || isTransient(e);
 
 /** Commissions; a failure keeps the machine with its evidence and returns a known state the engine records tainted. */
 async function commissionOrTaint(
