@@ -15,6 +15,7 @@ import type { NicPort } from "../../src/lab/world/model.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
 import { plannedChanges, rackStack, resourceName, shownState } from "../support/rack.js";
 import { builtProvider, freshInstall, summarise } from "../support/rackform-e2e.js";
+import { POLL_E2E as POLL, until } from "../support/until.js";
 
 let lab: Lab;
 let cliConfig: string;
@@ -78,24 +79,13 @@ const ironicView = () =>
 
 /** Reads the lab's Ironic node `name` every 50 ms until `cond` holds (what its conductor has noticed so far). */
 async function untilIronic(name: string, cond: (n: IronicNode) => boolean, what: string): Promise<void> {
-  await withIronic(async (c) => {
-    for (let i = 0; i < 600; i++) {
-      if (cond(await c.getNode(name))) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`Ironic never reported ${name} ${what}`);
-  });
+  await withIronic((c) => until(`Ironic to report ${name} ${what}`, async () => cond(await c.getNode(name)), POLL));
 }
 
 /** Reads the lab's Kubernetes nodes every 50 ms until `name` is (or is not) Ready. */
 async function untilReady(name: string, ready: boolean): Promise<void> {
-  await withKube(async (c) => {
-    for (let i = 0; i < 600; i++) {
-      if ((await c.getNode(name, { fresh: true })).ready === ready) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`Kubernetes never reported ${name} ${ready ? "Ready" : "NotReady"}`);
-  });
+  const what = `Kubernetes to report ${name} ${ready ? "Ready" : "NotReady"}`;
+  await withKube((c) => until(what, async () => (await c.getNode(name, { fresh: true })).ready === ready, POLL));
 }
 
 /** Every Kubernetes node as name → whether it is Ready and schedulable. */

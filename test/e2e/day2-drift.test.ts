@@ -22,6 +22,7 @@ import {
   uploadGoldenImage,
 } from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { POLL_E2E as POLL, until } from "../support/until.js";
 
 let lab: Lab;
 let cliConfig: string;
@@ -66,11 +67,11 @@ const rotatedVars = (password: string) => ({
 
 /** Reads slurmctld every 50 ms until `node`'s state includes `state` (what it has noticed so far). */
 async function untilSlurm(node: string, state: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if ((await slurmNodes(lab)).get(node)?.state.split("+").includes(state)) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`slurmctld never reported ${node} ${state}`);
+  await until(
+    `slurmctld to report ${node} ${state}`,
+    async () => (await slurmNodes(lab)).get(node)?.state.split("+").includes(state),
+    POLL,
+  );
 }
 
 describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (name) => {

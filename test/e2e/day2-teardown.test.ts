@@ -17,6 +17,7 @@ import { type Lab, startLab } from "../../src/lab/index.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
 import { rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { POLL_E2E as POLL, until } from "../support/until.js";
 
 let cliConfig: string;
 beforeAll(async () => {
@@ -59,11 +60,7 @@ describe.each(ENGINES)("teardown on a 4-node Ironic + Kubernetes rack under %s",
     withIronic(async (c) => (await c.listNodes({ detail: true })).find((x) => x.name === n));
 
   async function untilIronic(n: string, cond: (x: IronicNode | undefined) => boolean, what: string): Promise<void> {
-    for (let i = 0; i < 600; i++) {
-      if (cond(await ironicNode(n))) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`Ironic never reported ${n} ${what}`);
+    await until(`Ironic to report ${n} ${what}`, async () => cond(await ironicNode(n)), POLL);
   }
 
   /** Kubernetes nodes by name: Ready and schedulable. */

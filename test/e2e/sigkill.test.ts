@@ -14,6 +14,7 @@ import {
   providerPids,
   testLab,
 } from "../support/rackform-e2e.js";
+import { until } from "../support/until.js";
 
 let lab: Lab;
 let cliConfig: string;
@@ -26,15 +27,7 @@ afterAll(async () => {
   await lab?.close();
 });
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, limitMs = 60_000): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const SLOW = { timeoutMs: 60_000, everyMs: 100 };
 
 describe.each(ENGINES.map((n, i) => [n, i] as const))("SIGKILL of %s mid-apply", (name, i) => {
   it("leaves no provider process, and the next apply converges", async () => {
@@ -55,17 +48,25 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("SIGKILL of %s mid-apply",
         creating ||= out.includes("Creating...");
       },
     });
-    const pids = await waitFor("the provider to be inside apply", async () => {
-      const p = await providerPids(enginePid);
-      return creating && p.length > 0 ? p : undefined;
-    });
+    const pids = await until(
+      "the provider to be inside apply",
+      async () => {
+        const p = await providerPids(enginePid);
+        return creating && p.length > 0 ? p : undefined;
+      },
+      SLOW,
+    );
     process.kill(enginePid, "SIGKILL");
     const r = await run;
     expect(r.signal).toBe("SIGKILL");
-    await waitFor("the orphaned provider to exit", async () => {
-      const alive = (await providerPids()).filter((p) => pids.includes(p));
-      return alive.length === 0 ? true : undefined;
-    });
+    await until(
+      "the orphaned provider to exit",
+      async () => {
+        const alive = (await providerPids()).filter((p) => pids.includes(p));
+        return alive.length === 0 ? true : undefined;
+      },
+      SLOW,
+    );
     lab.world.faults.remove(fault.id);
     // The killed run may have left a state lock or nothing at all; a re-apply must still converge.
     const again = await w.run(["apply", "-auto-approve", "-no-color", "-lock=false"]);

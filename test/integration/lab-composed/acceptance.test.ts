@@ -5,17 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Lab, measureAcceptance } from "../../../src/lab/index.js";
-import {
-  control,
-  ironic,
-  ironicState,
-  type Json,
-  maas,
-  maasStatus,
-  powerOutlet,
-  startComposedLab,
-  until,
-} from "./support.js";
+import { until } from "../../support/until.js";
+import { control, ironic, ironicState, type Json, maas, maasStatus, powerOutlet, startComposedLab } from "./support.js";
 
 let lab: Lab;
 let stop: () => Promise<void>;

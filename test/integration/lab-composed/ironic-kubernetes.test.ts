@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../../src/lab/index.js";
+import { until } from "../../support/until.js";
 import {
   control,
   ironic,
@@ -14,7 +15,6 @@ import {
   kube,
   powerOutlet,
   startComposedLab,
-  until,
 } from "./support.js";
 
 describe("composed lab: Ironic deploy joins Kubernetes, undeploy leaves it", () => {

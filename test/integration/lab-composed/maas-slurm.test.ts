@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../../src/lab/index.js";
-import { joinUserData, maas, maasStatus, powerOutlet, slurm, startComposedLab, until } from "./support.js";
+import { until } from "../../support/until.js";
+import { joinUserData, maas, maasStatus, powerOutlet, slurm, startComposedLab } from "./support.js";
 
 describe("composed lab: MAAS deploy joins Slurm, release leaves it", () => {
   let lab: Lab;

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Lab, type StartLabOptions, startLab } from "../../../src/lab/index.js";
+import { until } from "../../support/until.js";
 
 /** Untyped JSON as tests read it. */
 // biome-ignore lint/suspicious/noExplicitAny: test payloads are arbitrary JSON navigated by assertion
@@ -119,21 +120,6 @@ export async function control(lab: Lab, method: string, path: string, body?: unk
       body: body === undefined ? undefined : JSON.stringify(body),
     }),
   );
-}
-
-/** Polls `probe` until it returns a value that is not undefined; fails naming `what` (a string or a late description). */
-export async function until<T>(
-  what: string | (() => string),
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Waits for a MAAS machine to reach `status`; fails early when it lands in an unexpected Failed… status. */

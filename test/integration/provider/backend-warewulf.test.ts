@@ -18,6 +18,7 @@ import { createLogger } from "../../../src/framework/index.js";
 import { type Lab, startLab } from "../../../src/lab/index.js";
 import type { EnrollSpec, ImageSpec } from "../../../src/provider/backends/index.js";
 import { WAREWULF_ACCEPTANCE, WarewulfBackend } from "../../../src/provider/backends/index.js";
+import { until } from "../../support/until.js";
 
 let lab: Lab;
 let stateDir: string;
@@ -120,8 +121,7 @@ describe("WarewulfBackend against the lab warewulfd", () => {
     const again = await backend.deploy(s.name, { ...op(), image: IMAGE });
     expect(again.kind).toBe("complete");
     expect(lab.world.node(s.name)?.power.since).toBe(since);
-    for (let i = 0; i < 200 && !lab.backends?.slurm.hooks.node(s.name); i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await until(`${s.name} registered with Slurm`, () => lab.backends?.slurm.hooks.node(s.name), { everyMs: 10 });
     expect(lab.backends?.slurm.hooks.node(s.name)).toBeDefined();
   });
 
@@ -194,9 +194,7 @@ describe("WarewulfBackend against the lab warewulfd", () => {
       "runtime overlay": overlays,
       tags: { [WAREWULF_ACCEPTANCE.request]: request },
     });
-    for (let i = 0; i < 200 && (await runOf().catch(() => "")) !== "crashed-1"; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until("run crashed-1", async () => (await runOf().catch(() => "")) === "crashed-1", { everyMs: 10 });
     expect(await runOf()).toBe("crashed-1");
     // WHEN the gate is run again with the same parameters THEN that result is read, no new run starts
     const run = await backend.runAcceptance(s.name, { ...op(), params });

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SlurmClient } from "../../../src/clients/slurm/index.js";
 import { isUnknown, type ObjectValue, UNKNOWN } from "../../../src/framework/index.js";
+import { until } from "../../support/until.js";
 import {
   apply,
   destroy,
@@ -181,7 +182,7 @@ describe("rackform_cluster_member (slurm)", () => {
       done = true;
       return r;
     });
-    await until(() => rig.slurm.hooks.node("gpu-01")!.drain);
+    await until("gpu-01 DRAIN-flagged", () => rig.slurm.hooks.node("gpu-01")!.drain, { everyMs: 10 });
     const n = rig.slurm.hooks.node("gpu-01")!;
     expect(n.reason).toBe("rackform: leaving");
     expect(n.jobs.has(job)).toBe(true);
@@ -309,8 +310,3 @@ describe("rackform_cluster_member (slurm) at rack scale", () => {
     }
   });
 });
-
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(cond()).toBe(true);
-}

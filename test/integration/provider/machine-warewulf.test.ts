@@ -14,6 +14,7 @@ import { rackformProvider } from "../../../src/provider/index.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
+import { until } from "../../support/until.js";
 import {
   apply as deploy,
   deploymentConfig,
@@ -129,8 +130,7 @@ describe("rackform_machine on Warewulf", () => {
     expect(lines(d.diagnostics)).toBe("");
     expect(d.newState).toMatchObject({ machine_id: machineId, deployed_image: "ubuntu-gpu-2026.06.2" });
     expect((await ww.status()).nodes.get(name)?.stage).toBe("runtime");
-    for (let i = 0; i < 200 && !ml.lab.backends?.slurm.hooks.node(name); i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await until(`${name} registered with Slurm`, () => ml.lab.backends?.slurm.hooks.node(name), { everyMs: 10 });
     expect(ml.lab.backends?.slurm.hooks.node(name)).toBeDefined();
     const again = await planDeployment(srv, config, d.newState);
     expect(again.plannedState).toEqual(d.newState);

@@ -17,6 +17,7 @@ import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
 import { planAndApply } from "../../support/provider-rpc.js";
+import { until } from "../../support/until.js";
 
 const INTERVAL_MS = 600;
 const outletSchema = pduOutletResource().schema;
@@ -71,12 +72,6 @@ beforeAll(async () => {
   expect(r.diagnostics).toEqual([]);
 });
 
-/** Waits (real time, bounded) until `ok()` holds: the provider's requests travel over loopback. */
-async function until(ok: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1_000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(ok(), what).toBe(true);
-}
-
 afterAll(async () => {
   await data?.closeSessions();
   await data?.core.close();
@@ -106,7 +101,9 @@ describe("power_on_interval per PDU", () => {
     const sentAt = new Map<number, string[]>();
     for (let k = 0; k < 4; k++) {
       const t = k === 0 ? clock.now() : clock.advance();
-      await until(() => powerOns().length >= 2 * (k + 1), `2 power-ons by ${t} ms of the stagger's clock`);
+      await until(`2 power-ons by ${t} ms of the stagger's clock`, () => powerOns().length >= 2 * (k + 1), {
+        everyMs: 10,
+      });
       sentAt.set(
         t,
         powerOns()
