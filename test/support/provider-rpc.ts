@@ -26,8 +26,9 @@ export function planChange(
 
 /**
  * Plan then apply a create (or an update from `prior`). A plan with an error is not applied: it returns
- * `newState: null` with the plan's diagnostics. A planned replacement is applied as an update would be (the engine
- * would destroy and create instead): tests that replace do it themselves.
+ * `newState: null` with the plan's diagnostics (tests of a refused plan assert on them; tests that expect success
+ * assert `diagnostics` empty). A planned replacement is applied as an update would be (the engine would destroy and
+ * create instead): tests that replace do it themselves.
  */
 export async function planAndApply(
   srv: ProviderServer,
@@ -35,9 +36,11 @@ export async function planAndApply(
   schema: Schema,
   config: Value,
   prior: Value = null,
+  priorPrivate: Uint8Array = new Uint8Array(0),
 ) {
-  const p = await planChange(srv, typeName, schema, config, prior);
-  if (p.diagnostics.some((d) => d.severity === "error")) return { plan: p, newState: null, diagnostics: p.diagnostics };
+  const p = await planChange(srv, typeName, schema, config, prior, priorPrivate);
+  if (p.diagnostics.some((d) => d.severity === "error"))
+    return { plan: p, newState: null, private: new Uint8Array(0), diagnostics: p.diagnostics };
   const a = await srv.applyResourceChange({
     typeName,
     priorState: prior,
@@ -46,4 +49,32 @@ export async function planAndApply(
     plannedPrivate: p.plannedPrivate,
   });
   return { plan: p, ...a };
+}
+
+/** Destroy, as the engine would: apply a null planned state over `state`. */
+export function destroyResource(
+  srv: ProviderServer,
+  typeName: string,
+  state: Value,
+  plannedPrivate: Uint8Array = new Uint8Array(0),
+) {
+  return srv.applyResourceChange({ typeName, priorState: state, plannedState: null, config: null, plannedPrivate });
+}
+
+/** One resource type's plan, apply, destroy and refresh, each taking the server first: what support files export. */
+export function resourceDriver(typeName: string, schema: Schema) {
+  return {
+    /** Plan only (to see what a change or a refresh leads to). */
+    plan: (srv: ProviderServer, config: Value, prior: Value = null, priorPrivate?: Uint8Array) =>
+      planChange(srv, typeName, schema, config, prior, priorPrivate),
+    /** Plan then apply a create (or update from `prior`): see planAndApply. */
+    apply: (srv: ProviderServer, config: Value, prior: Value = null, priorPrivate?: Uint8Array) =>
+      planAndApply(srv, typeName, schema, config, prior, priorPrivate),
+    /** Destroy, as the engine would. */
+    destroy: (srv: ProviderServer, state: Value, plannedPrivate?: Uint8Array) =>
+      destroyResource(srv, typeName, state, plannedPrivate),
+    /** Refresh, as the engine would. */
+    read: (srv: ProviderServer, state: Value, priv: Uint8Array = new Uint8Array(0)) =>
+      srv.readResource({ typeName, currentState: state, private: priv }),
+  };
 }

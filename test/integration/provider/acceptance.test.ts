@@ -9,7 +9,7 @@ import type { ObjectValue, Value } from "../../../src/framework/index.js";
 import { acceptanceSchema } from "../../../src/provider/resources/acceptance-schema.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
-import { planAndApply, planChange } from "../../support/provider-rpc.js";
+import { resourceDriver } from "../../support/provider-rpc.js";
 import {
   apply as applyDeployment,
   deploymentConfig,
@@ -50,17 +50,16 @@ const gate = (machineId: string, set: Record<string, Value> = {}) =>
     ...set,
   });
 
-function plan(srv: ProviderServer, config: ObjectValue, prior: Value) {
-  return planChange(srv, A, acceptanceSchema, config, prior);
-}
+const { plan, apply: applyAcceptance, read: readAcceptance } = resourceDriver(A, acceptanceSchema);
 
+/** Plan then apply, and the plan says nothing. */
 async function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
-  const r = await planAndApply(srv, A, acceptanceSchema, config, prior);
+  const r = await applyAcceptance(srv, config, prior);
   expect(lines(r.plan.diagnostics)).toBe("");
   return r;
 }
 
-const read = (state: Value) => p.srv.readResource({ typeName: A, currentState: state, private: new Uint8Array(0) });
+const read = (state: Value) => readAcceptance(p.srv, state);
 
 describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend) => {
   const [good, bad] = backend === "maas" ? ["r01-n01", "r01-n02"] : ["r01-n03", "r01-n04"];
@@ -108,7 +107,7 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
       return;
     }
     const before = maasResults();
-    const second = await p.srv.readResource({ typeName: A, currentState: state, private: first.private });
+    const second = await readAcceptance(p.srv, state, first.private);
     expect(lines(second.diagnostics)).toBe("");
     expect(second.newState).toEqual(state);
     // MAAS marks its results (current_testing_result_id + testing_status): unchanged, the evidence is not read again.
@@ -120,7 +119,7 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
       await ml.maas.test(raw, { testingScripts: ["rackform-acceptance"] });
       for (let i = 0; i < 200 && (await ml.maas.getMachine(raw)).statusName === "Testing"; i++)
         await new Promise((r) => setTimeout(r, 50));
-      const third = await p.srv.readResource({ typeName: A, currentState: state, private: second.private });
+      const third = await readAcceptance(p.srv, state, second.private);
       expect(lines(third.diagnostics)).toBe("");
       expect(maasResults() - before).toBe(1);
       expect(third.newState).toMatchObject({ passed: false, busbw_gbps: 300 });
@@ -183,7 +182,7 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
       const pl = await plan(p.srv, gate(machineId, { bmc_gpu_count: 7 }), state);
       expect(replacePaths(pl)).toEqual(["bmc_gpu_count"]);
       // The engine replaces the gate: a new run, which fails on the missing GPU and takes the node out of service.
-      const a = await planAndApply(p.srv, A, acceptanceSchema, gate(machineId, { bmc_gpu_count: 7 }), null);
+      const a = await applyAcceptance(p.srv, gate(machineId, { bmc_gpu_count: 7 }), null);
       const errors = a.diagnostics.filter((d) => d.severity === "error");
       expect(errors.map((d) => d.summary)).toEqual(["Acceptance gate failed"]);
       expect(errors[0].detail).toContain(`(${good}) failed the gate`);
@@ -227,7 +226,7 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
   it("GIVEN a failed gate (quarantined) WHEN the gate is destroyed THEN rackform lifts its own quarantine; one set by hand stays", async () => {
     const id = machineId;
     const fault = ml.lab.world.faults.add({ kind: "missing-gpu", node: good, gpus: 1 });
-    const failed = await planAndApply(p.srv, A, acceptanceSchema, gate(id, { dcgm_level: 4 }), null);
+    const failed = await applyAcceptance(p.srv, gate(id, { dcgm_level: 4 }), null);
     ml.lab.world.faults.remove(fault.id);
     expect(await quarantined(id)).toMatch(/^rackform acceptance failed/);
     const destroy = (st: Value) =>

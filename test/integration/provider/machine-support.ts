@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { IronicClient } from "../../../src/clients/ironic/index.js";
 import { MaasClient } from "../../../src/clients/maas/index.js";
-import { type Diagnostic, formatPath, nullObject, type ObjectValue, type Value } from "../../../src/framework/index.js";
+import { type Diagnostic, formatPath, nullObject, type Value } from "../../../src/framework/index.js";
 import { type Lab, startLab } from "../../../src/lab/index.js";
 import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
@@ -13,10 +13,13 @@ import { machineSchema } from "../../../src/provider/resources/machine-schema.js
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
-import { planAndApply } from "../../support/provider-rpc.js";
+import { resourceDriver } from "../../support/provider-rpc.js";
 
 /** The resource type under test. */
 export const T = "rackform_machine";
+
+/** Plan, apply, destroy and refresh of it, as the engine would (test/support/provider-rpc.ts). */
+export const { apply, destroy, read } = resourceDriver(T, machineSchema);
 
 /** "severity summary @ path: detail" lines, for readable assertion failures. */
 export const lines = (ds: readonly Diagnostic[]) =>
@@ -111,25 +114,4 @@ export function machineConfig(
   const info = ml.lab.info.nodes.find((n) => n.name === node)!;
   const macs = ml.lab.world.node(node)!.ports.map((p) => p.mac.toLowerCase());
   return configOf(machineSchema, { name: node, backend, bmc_endpoint: info.bmc.url, macs: [macs[0]], ...set });
-}
-
-/** Plan then apply a create (or update from `prior`), as the engine would. */
-export function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
-  return planAndApply(srv, T, machineSchema, config, prior);
-}
-
-/** Destroy, as the engine would. */
-export function destroy(srv: ProviderServer, state: Value) {
-  return srv.applyResourceChange({
-    typeName: T,
-    priorState: state,
-    plannedState: null,
-    config: null,
-    plannedPrivate: new Uint8Array(0),
-  });
-}
-
-/** Refresh, as the engine would. */
-export function read(srv: ProviderServer, state: Value) {
-  return srv.readResource({ typeName: T, currentState: state, private: new Uint8Array(0) });
 }
