@@ -13,6 +13,7 @@ import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import type { NicPort } from "../../src/lab/world/model.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
+import { rotatePassword } from "../support/lab-control.js";
 import { plannedChanges, rackStack, resourceName, shownState } from "../support/rack.js";
 import { builtProvider, freshInstall, summarise } from "../support/rackform-e2e.js";
 import { POLL_E2E as POLL, until } from "../support/until.js";
@@ -37,16 +38,6 @@ async function withIronic<T>(f: (c: IronicClient) => Promise<T>): Promise<T> {
   } finally {
     await c.close();
   }
-}
-
-/** Rotates a BMC's or PDU's password through the lab control API, as an operator does on the device. */
-async function rotatePassword(path: string, password: string): Promise<void> {
-  const r = await fetch(`${lab.info.control.url}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ password }),
-  });
-  expect(r.status, path).toBe(204);
 }
 
 /** The variable file an operator edits after a rotation (it wins over the TF_VAR_ the stack was made with). */
@@ -263,8 +254,8 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
 
   it("the BMC and PDU password rotated, then the variable: every machine hands Ironic the new one in place, nothing else", async () => {
     const rotated = `Rotated-${Date.now().toString(36)}-Passw0rd`;
-    for (const n of nodes) await rotatePassword(`/nodes/${n}/bmc/password`, rotated);
-    for (const p of lab.info.pdus) await rotatePassword(`/pdus/${p.id}/password`, rotated);
+    for (const n of nodes) await rotatePassword(lab, `/nodes/${n}/bmc/password`, rotated);
+    for (const p of lab.info.pdus) await rotatePassword(lab, `/pdus/${p.id}/password`, rotated);
     // Ironic's power sync fails with the old password and takes every node into power-failure maintenance.
     for (const n of nodes) await untilIronic(n, (x) => x.fault === "power failure", "in power-failure maintenance");
     await w.write(rotatedVars(rotated));

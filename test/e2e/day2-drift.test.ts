@@ -12,6 +12,7 @@ import { MaasClient } from "../../src/clients/maas/index.js";
 import { SlurmClient } from "../../src/clients/slurm/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
+import { rotatePassword } from "../support/lab-control.js";
 import {
   GOLDEN_IMAGE,
   plannedChanges,
@@ -49,16 +50,6 @@ async function maasView(): Promise<Map<string, string>> {
 
 /** The engine wraps diagnostic text at ~78 columns: compare with whitespace folded. */
 const folded = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).replace(/\s+/g, " ");
-
-/** Rotates a BMC's or PDU's password through the lab control API, as an operator does on the device. */
-async function rotatePassword(path: string, password: string): Promise<void> {
-  const r = await fetch(`${lab.info.control.url}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ password }),
-  });
-  expect(r.status, path).toBe(204);
-}
 
 /** The variable file an operator edits after a rotation (it wins over the TF_VAR_ the stack was made with). */
 const rotatedVars = (password: string) => ({
@@ -293,8 +284,8 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
 
   it("the BMC and PDU password rotated, then the variable: every machine hands MAAS the new one in place, nothing else", async () => {
     const rotated = `Rotated-${Date.now().toString(36)}-Passw0rd`;
-    for (const n of nodes) await rotatePassword(`/nodes/${n}/bmc/password`, rotated);
-    for (const p of lab.info.pdus) await rotatePassword(`/pdus/${p.id}/password`, rotated);
+    for (const n of nodes) await rotatePassword(lab, `/nodes/${n}/bmc/password`, rotated);
+    for (const p of lab.info.pdus) await rotatePassword(lab, `/pdus/${p.id}/password`, rotated);
     await w.write(rotatedVars(rotated));
     rotatedPassword = rotated;
     const plan = await w.run(["plan", "-no-color"]);

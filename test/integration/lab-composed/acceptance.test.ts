@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Lab, measureAcceptance } from "../../../src/lab/index.js";
+import { labControl } from "../../support/lab-control.js";
 import { until } from "../../support/until.js";
-import { control, ironic, ironicState, type Json, maas, maasStatus, powerOutlet, startComposedLab } from "./support.js";
+import { ironic, ironicState, type Json, maas, maasStatus, powerOutlet, startComposedLab } from "./support.js";
 
 let lab: Lab;
 let stop: () => Promise<void>;
@@ -15,9 +16,9 @@ beforeAll(async () => {
   for (const n of lab.info.nodes) await powerOutlet(lab, n.name);
   const [, marginal, missing] = lab.info.nodes;
   expect(
-    (await control(lab, "POST", "/faults", { kind: "marginal-nccl", node: marginal.name, value: 300 })).status,
+    (await labControl(lab, "POST", "/faults", { kind: "marginal-nccl", node: marginal.name, value: 300 })).status,
   ).toBe(201);
-  expect((await control(lab, "POST", "/faults", { kind: "missing-gpu", node: missing.name, gpus: 1 })).status).toBe(
+  expect((await labControl(lab, "POST", "/faults", { kind: "missing-gpu", node: missing.name, gpus: 1 })).status).toBe(
     201,
   );
 });
@@ -153,14 +154,14 @@ describe("acceptance signals", () => {
     expect(measureAcceptance(lab.world, n, params).nccl.busbw_gbps).toBe(a.nccl.busbw_gbps);
     expect(a.nccl.busbw_gbps).toBeGreaterThanOrEqual(372);
     expect(a.nccl.busbw_gbps).toBeLessThanOrEqual(378);
-    const f = await control(lab, "POST", "/faults", { kind: "xid-error", node: n.spec.name });
+    const f = await labControl(lab, "POST", "/faults", { kind: "xid-error", node: n.spec.name });
     try {
       const b = measureAcceptance(lab.world, n, params);
       expect(b.passed).toBe(false);
       expect(b.xid_events).toMatchObject([{ xid: 79, message: "GPU has fallen off the bus" }]);
       expect(b.burn_in).toMatchObject({ passed: false, xid_errors: 1 });
     } finally {
-      await control(lab, "DELETE", `/faults/${f.json.id}`);
+      await labControl(lab, "DELETE", `/faults/${f.json.id}`);
     }
   });
 });

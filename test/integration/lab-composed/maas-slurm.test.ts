@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../../src/lab/index.js";
+import { labControl } from "../../support/lab-control.js";
 import { until } from "../../support/until.js";
 import { joinUserData, maas, maasStatus, powerOutlet, slurm, startComposedLab } from "./support.js";
 
@@ -91,10 +92,7 @@ describe("composed lab: MAAS deploy joins Slurm, release leaves it", () => {
   // Runs after the first test, on its released (Ready) machine.
   it("a deploy-failure fault injected through the control API fails the MAAS deployment, and nothing joins", async () => {
     const node = lab.info.nodes[0];
-    const f = await fetch(`${lab.info.control.url}/faults`, {
-      method: "POST",
-      body: JSON.stringify({ kind: "deploy-failure", node: node.name, count: 1 }),
-    });
+    const f = await labControl(lab, "POST", "/faults", { kind: "deploy-failure", node: node.name, count: 1 });
     expect(f.status).toBe(201);
     const list = (await maas(lab, "GET", "machines/")).json;
     const id: string = list[0].system_id;

@@ -1,13 +1,9 @@
-/**
- * Test support for the composed lab: start it, and talk to its MAAS (OAuth PLAINTEXT, as MAAS's api docs describe),
- * Ironic (microversion header), slurmrestd (JWT headers) and Kubernetes API (bearer) the way their real clients do.
- * Independent of src/clients on purpose: the lab must satisfy the protocols, not our own client.
- */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Lab, type StartLabOptions, startLab } from "../../../src/lab/index.js";
+import { labControl } from "../../support/lab-control.js";
+import { oauthHeader } from "../../support/maas-oauth.js";
 import { until } from "../../support/until.js";
 
 /** Untyped JSON as tests read it. */
@@ -61,19 +57,7 @@ export async function maas(
   form: Record<string, string> = {},
 ): Promise<Res> {
   const { url, apiKey } = info(lab, "maas");
-  const [consumer, token, secret] = apiKey.split(":");
-  const oauth = {
-    oauth_version: "1.0",
-    oauth_signature_method: "PLAINTEXT",
-    oauth_consumer_key: consumer,
-    oauth_token: token,
-    oauth_signature: `&${secret}`,
-    oauth_nonce: randomBytes(8).toString("hex"),
-    oauth_timestamp: String(Math.floor(Date.now() / 1000)),
-  };
-  const authorization = `OAuth ${Object.entries(oauth)
-    .map(([k, v]) => `${k}="${encodeURIComponent(v)}"`)
-    .join(", ")}`;
+  const authorization = oauthHeader(apiKey);
   const target = new URL(`api/2.0/${path}`, url);
   const init: RequestInit = { method, headers: { authorization } };
   if (method === "GET") for (const [k, v] of Object.entries(form)) target.searchParams.set(k, v);
@@ -111,17 +95,6 @@ export async function kube(lab: Lab, method: string, path: string): Promise<Res>
   return res(await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}` } }));
 }
 
-/** A lab control API call. */
-export async function control(lab: Lab, method: string, path: string, body?: unknown): Promise<Res> {
-  return res(
-    await fetch(`${lab.info.control.url}${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-}
-
 /** Waits for a MAAS machine to reach `status`; fails early when it lands in an unexpected Failed… status. */
 export async function maasStatus(lab: Lab, systemId: string, status: string): Promise<Json> {
   let seen = "";
@@ -150,10 +123,10 @@ export async function ironicState(lab: Lab, ident: string, state: string): Promi
 
 /** Switches a node's outlet on and waits until its BMC has booted (instant profile: at once). */
 export async function powerOutlet(lab: Lab, node: string): Promise<void> {
-  const r = await control(lab, "POST", `/nodes/${node}/outlet`, { state: "On" });
+  const r = await labControl(lab, "POST", `/nodes/${node}/outlet`, { state: "On" });
   if (r.status !== 200) throw new Error(`outlet on failed: ${r.status} ${r.text}`);
   await until(`BMC of ${node} up`, async () =>
-    (await control(lab, "GET", `/nodes/${node}`)).json.bmc === "up" ? true : undefined,
+    (await labControl(lab, "GET", `/nodes/${node}`)).json.bmc === "up" ? true : undefined,
   );
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, request } from "undici";
 import { type Lab, type StartLabOptions, startLab } from "../../../src/lab/index.js";
+import { labControl } from "../../support/lab-control.js";
 
 /** A started lab plus a client; call `stop` in afterAll/afterEach. */
 export interface TestLab {
@@ -67,14 +68,10 @@ export async function call(
   return { status: res.statusCode, headers: flat, body: text ? JSON.parse(text) : undefined };
 }
 
-/** A control API call. */
+/** A control API call (test/support/lab-control.ts), its parsed JSON as `body` like `call`'s. */
 export async function control(t: TestLab, method: string, path: string, body?: unknown): Promise<Res> {
-  const res = await fetch(`${t.lab.info.control.url}${path}`, {
-    method,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: Object.fromEntries(res.headers), body: text ? JSON.parse(text) : undefined };
+  const r = await labControl(t.lab, method, path, body);
+  return { status: r.status, headers: r.headers, body: r.json };
 }
 
 /** Switches a node's outlet on through the control API (instant profile: BMC up at once). */

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ObjectValue } from "../../../src/framework/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
+import { rotatePassword } from "../../support/lab-control.js";
 import { planChange } from "../../support/provider-rpc.js";
 import {
   apply,
@@ -30,16 +31,6 @@ async function provider(password?: string): Promise<ProviderProcess> {
   return p;
 }
 
-/** Rotates a BMC's password through the lab control API, as an operator would on the device. */
-async function rotate(node: string, password: string): Promise<void> {
-  const r = await fetch(`${ml.lab.info.control.url}/nodes/${node}/bmc/password`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ password }),
-  });
-  expect(r.status).toBe(204);
-}
-
 beforeAll(async () => {
   ml = await startMachineLab(2);
 });
@@ -60,8 +51,8 @@ describe("rackform_machine after the BMC password was rotated", () => {
     const ironicId = ironicState.machine_id as string;
     expect(maasState.bmc_credentials_fingerprint).toMatch(/^scrypt2\$/);
 
-    await rotate("r01-n01", ROTATED);
-    await rotate("r01-n02", ROTATED);
+    await rotatePassword(ml.lab, "/nodes/r01-n01/bmc/password", ROTATED);
+    await rotatePassword(ml.lab, "/nodes/r01-n02/bmc/password", ROTATED);
     // The backends still hold the old password: the BMC refuses their power calls.
     expect(await ml.maas.queryPowerState(maasId).catch((e: Error) => e.message)).toMatch(/401/);
 
