@@ -2,7 +2,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { IronicClient } from "../../../src/clients/ironic/index.js";
 import { MaasClient } from "../../../src/clients/maas/index.js";
 import { type Diagnostic, formatPath, nullObject, type Value } from "../../../src/framework/index.js";
@@ -102,6 +102,50 @@ export async function providerFor(
   const r = await srv.configureProvider({ terraformVersion: "1.11.4", config });
   expect(r.diagnostics).toEqual([]);
   return { srv, data: () => data };
+}
+
+/** A test file's lab and provider processes, set by the hooks machineRig registers. */
+export interface MachineRig {
+  /** The lab (set in beforeAll). */
+  readonly ml: MachineLab;
+  /** The file's provider process (set in beforeAll unless `provider: false`). */
+  readonly p: ProviderProcess;
+  /** Another provider process (providerFor's options), closed with the others after the file. */
+  provider(bmcPassword?: string, ironic?: Parameters<typeof providerFor>[2]): Promise<ProviderProcess>;
+}
+
+/**
+ * Registers a file's beforeAll (a lab of `nodes`, then its provider process) and afterAll (every provider process it
+ * opened closed, then the lab). Tests read `rig.ml` and `rig.p`; a file's own beforeAll registered after it runs after.
+ */
+export function machineRig(nodes: number, opts: { provider?: boolean } = {}): MachineRig {
+  const processes: ProviderProcess[] = [];
+  let ml: MachineLab | undefined;
+  let p: ProviderProcess | undefined;
+  const rig: MachineRig = {
+    get ml() {
+      if (!ml) throw new Error("machineRig: the lab is set in beforeAll");
+      return ml;
+    },
+    get p() {
+      if (!p) throw new Error("machineRig: no provider process (provider: false, or before beforeAll)");
+      return p;
+    },
+    async provider(bmcPassword, ironic) {
+      const x = await providerFor(rig.ml, bmcPassword, ironic);
+      processes.push(x);
+      return x;
+    },
+  };
+  beforeAll(async () => {
+    ml = await startMachineLab(nodes);
+    if (opts.provider !== false) p = await rig.provider();
+  });
+  afterAll(async () => {
+    for (const x of processes) await x.data()?.core.close();
+    await ml?.close();
+  });
+  return rig;
 }
 
 /** The config of one lab node's machine. */
