@@ -3,7 +3,7 @@
  * join (features + RESUME), waiting for registration, drift → re-join, in-place feature changes, drain on destroy with
  * a running job, the drain timeout, import.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SlurmClient } from "../../../src/clients/slurm/index.js";
 import { isUnknown, type ObjectValue, UNKNOWN } from "../../../src/framework/index.js";
 import { until } from "../../support/until.js";
@@ -16,21 +16,15 @@ import {
   member,
   plan,
   read,
-  type SchedulerRig,
+  rigPerTest,
   SLURM_TOKEN,
   startRig,
   T,
+  timeouts,
 } from "./cluster-member-support.js";
 
-let rig: SchedulerRig;
-beforeEach(async () => {
-  rig = await startRig();
-});
-afterEach(async () => {
-  await rig.close();
-});
+const rig = rigPerTest();
 
-const timeouts = (set: Record<string, string>) => ({ create: null, read: null, update: null, delete: null, ...set });
 const gpu01 = (set: Record<string, unknown> = {}) =>
   member({ node: "gpu-01", scheduler: "slurm", features: ["h100", "nvlink4"], ...(set as object) });
 

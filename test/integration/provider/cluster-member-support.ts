@@ -2,7 +2,7 @@
  * Drives rackform_cluster_member through the provider server (in process) against the lab's slurmrestd and Kubernetes
  * API on loopback, started here directly so nodes can be registered, jobs started and evictions blocked by hand.
  */
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { type Diagnostic, formatPath, type ObjectValue, type Value } from "../../../src/framework/index.js";
 import {
   createKubernetesApi,
@@ -44,6 +44,52 @@ export interface SchedulerRig {
   readonly kubeUrl: string;
   close(): Promise<void>;
 }
+
+/**
+ * Registers a file's beforeEach (a fresh rig per test) and afterEach (that rig closed); the rig returned is always the
+ * current test's.
+ */
+export function rigPerTest(): SchedulerRig {
+  let current: SchedulerRig | undefined;
+  const now = (): SchedulerRig => {
+    if (!current) throw new Error("rigPerTest: the rig is started in beforeEach");
+    return current;
+  };
+  beforeEach(async () => {
+    current = await startRig();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    get slurm() {
+      return now().slurm;
+    },
+    get kube() {
+      return now().kube;
+    },
+    get srv() {
+      return now().srv;
+    },
+    get slurmUrl() {
+      return now().slurmUrl;
+    },
+    get kubeUrl() {
+      return now().kubeUrl;
+    },
+    close: () => now().close(),
+  };
+}
+
+/** A `timeouts` block: every timeout null, then `set`. */
+export const timeouts = (set: Record<string, string>) => ({
+  create: null,
+  read: null,
+  update: null,
+  delete: null,
+  ...set,
+});
 
 /** Starts the lab's slurmrestd and Kubernetes API and a provider configured for them. */
 export async function startRig(opts: { readonly nodeCacheMaxAgeMs?: number } = {}): Promise<SchedulerRig> {
