@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IronicClient } from "../../src/clients/ironic/index.js";
 import { MaasClient } from "../../src/clients/maas/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
-import { ENGINES, engine, type Workdir } from "../support/engines.js";
+import { ENGINES, engine, folded, type Workdir } from "../support/engines.js";
 import { labControl } from "../support/lab-control.js";
 import { plannedChanges, rackStack, resourceName, shownState, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
@@ -26,9 +26,6 @@ let cliConfig: string;
 beforeAll(async () => {
   cliConfig = await freshInstall([builtProvider()]);
 });
-
-/** The engine wraps diagnostic text at ~78 columns: compare with whitespace folded. */
-const folded = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).replace(/\s+/g, " ");
 
 /** Moves a BMC (`/nodes/<name>/bmc/move`) or PDU (`/pdus/<id>/move`) to a new port; its new URL. */
 async function move(lab: Lab, path: string): Promise<string> {

@@ -4,6 +4,7 @@
  * the engine recorded, what it plans and what the lab's Slurm reports.
  */
 import { createHash } from "node:crypto";
+import { expect } from "vitest";
 import { uploadImages } from "../../src/cli/demo.js";
 import { type DemoImage, demoConfig } from "../../src/cli/demo-config.js";
 import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
@@ -124,6 +125,25 @@ export async function plannedChanges(w: Workdir): Promise<PlannedChange[]> {
     actions: c.change.actions,
   }));
 }
+
+/**
+ * Plans into rack.tfplan and expects exactly `expected` to change (an address alone is an in-place update, else
+ * "<address> <actions>"), applies that plan, and expects the next plan empty: a drift healed in one apply.
+ */
+export async function appliesOnly(w: Workdir, expected: readonly string[]): Promise<void> {
+  const changes = (await plannedChanges(w)).filter((c) => c.actions.join() !== "no-op" && c.actions.join() !== "read");
+  expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
+    expected.map((a) => (a.includes(" ") ? a : `${a} update`)).sort(),
+  );
+  await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
+  const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+  expect(again.code, again.stdout + again.stderr).toBe(0);
+}
+
+/** The variable file an operator edits after a BMC/PDU password rotation (it wins over the stack's TF_VAR_). */
+export const rotatedVars = (password: string): Record<string, string> => ({
+  "rotated.auto.tfvars": `redfish_password = ${JSON.stringify(password)}\n`,
+});
 
 /** What the lab's slurmctld reports now, by node name. */
 export async function slurmNodes(lab: Lab): Promise<Map<string, { state: string; schedulable: boolean }>> {

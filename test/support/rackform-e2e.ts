@@ -8,6 +8,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import { install, type ProviderPackage } from "../../src/cli/install.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
 
@@ -30,6 +31,37 @@ export async function freshInstall(pkgs: readonly ProviderPackage[]): Promise<st
 export async function testLab(nodes = 4, profile = "instant"): Promise<Lab> {
   const stateDir = await mkdtemp(join(tmpdir(), "rf-lab-"));
   return startLab({ nodes, profile, stateDir });
+}
+
+/** A test file's lab and the CLI config of the installed provider, set by the hooks e2eGround registers. */
+export interface E2eGround {
+  readonly lab: Lab;
+  readonly cliConfig: string;
+}
+
+/** Registers a file's beforeAll (a testLab of `nodes`, the built provider installed) and afterAll (the lab closed). */
+export function e2eGround(nodes = 4): E2eGround {
+  let lab: Lab | undefined;
+  let cliConfig: string | undefined;
+  beforeAll(async () => {
+    lab = await testLab(nodes);
+    cliConfig = await freshInstall([builtProvider()]);
+  });
+  afterAll(async () => {
+    await lab?.close();
+  });
+  const set = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error("e2eGround: the lab and the install are set in beforeAll");
+    return v;
+  };
+  return {
+    get lab() {
+      return set(lab);
+    },
+    get cliConfig() {
+      return set(cliConfig);
+    },
+  };
 }
 
 /** What providerBlock renders beyond the redfish block. */
