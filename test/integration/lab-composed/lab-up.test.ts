@@ -1,3 +1,4 @@
+/** `lab up` with backends (and a DPU per node): prints the MAAS, Ironic, Slurm and Kubernetes endpoints, never their secrets; the lab file has them. */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

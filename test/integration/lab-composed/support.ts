@@ -1,3 +1,8 @@
+/**
+ * Test support for the composed lab: start it, and talk to its MAAS (OAuth PLAINTEXT, as MAAS's api docs describe),
+ * Ironic (microversion header), slurmrestd (JWT headers) and Kubernetes API (bearer) the way their real clients do.
+ * Independent of src/clients on purpose: the lab must satisfy the protocols, not our own client.
+ */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,3 +1,4 @@
+// Test support for the MAAS lab: start it on loopback, call it with an OAuth PLAINTEXT header built from MAAS's docs.
 import {
   createMaasApi,
   type MaasApi,
