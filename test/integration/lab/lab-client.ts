@@ -86,3 +86,11 @@ export async function systemPath(t: TestLab, bmcUrl: string): Promise<string> {
   const systems = await call(t, bmcUrl, "GET", root.body.Systems["@odata.id"]);
   return systems.body.Members[0]["@odata.id"];
 }
+
+/** A one-node lab with its outlet on: the lab, the node's BMC URL and its ComputerSystem path. */
+export async function startPoweredNode(): Promise<{ t: TestLab; bmc: string; sys: string }> {
+  const t = await startTestLab({ nodes: 1 });
+  const bmc = t.lab.info.nodes[0].bmc.url;
+  await powerOutlet(t, t.lab.info.nodes[0].name);
+  return { t, bmc, sys: await systemPath(t, bmc) };
+}
