@@ -28,17 +28,11 @@ export function planChange(
  * Plan then apply a create (or an update from `prior`). A plan with an error is not applied: it returns
  * `newState: null` with the plan's diagnostics (tests of a refused plan assert on them; tests that expect success
  * assert `diagnostics` empty). A planned replacement is applied as an update would be (the engine would destroy and
- * create instead): tests that replace do it themselves.
+ * create instead): tests that replace do it themselves. Takes what planChange takes.
  */
-export async function planAndApply(
-  srv: ProviderServer,
-  typeName: string,
-  schema: Schema,
-  config: Value,
-  prior: Value = null,
-  priorPrivate: Uint8Array = new Uint8Array(0),
-) {
-  const p = await planChange(srv, typeName, schema, config, prior, priorPrivate);
+export async function planAndApply(...args: Parameters<typeof planChange>) {
+  const [srv, typeName, , config, prior = null] = args;
+  const p = await planChange(...args);
   if (p.diagnostics.some((d) => d.severity === "error"))
     return { plan: p, newState: null, private: new Uint8Array(0), diagnostics: p.diagnostics };
   const a = await srv.applyResourceChange({
