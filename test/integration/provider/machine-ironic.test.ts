@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { ObjectValue } from "../../../src/framework/index.js";
 import { IronicBackend } from "../../../src/provider/backends/index.js";
-import { apply, destroy, lines, machineConfig, machineRig, read, T } from "./machine-support.js";
+import { apply, destroy, enrollSpecOf, lines, machineConfig, machineRig, read, T } from "./machine-support.js";
 
 const rig = machineRig(4);
 
@@ -83,16 +83,7 @@ describe("rackform_machine on Ironic", () => {
 
   it("GIVEN the provider died after enrolling WHEN create runs again THEN it resumes the node instead of enrolling a duplicate", async () => {
     const config = machineConfig(rig.ml, "r01-n02", "ironic");
-    const { username, password } = rig.ml.lab.info.nodes[1].bmc;
-    const enrolledId = await new IronicBackend(rig.ml.ironic).enroll({
-      name: "r01-n02",
-      macs: config.macs as string[],
-      bmcAddress: config.bmc_endpoint as string,
-      bmcUsername: username,
-      bmcPassword: password,
-      bmcInsecure: false,
-      architecture: "amd64/generic",
-    });
+    const enrolledId = await new IronicBackend(rig.ml.ironic).enroll(enrollSpecOf(rig.ml, config));
     expect((await nodesNamed("r01-n02")).map((n) => n.provisionState)).toEqual(["enroll"]);
 
     const fresh = await rig.provider();

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { HttpCore } from "../../../src/clients/http/core.js";
 import type { ObjectValue } from "../../../src/framework/index.js";
 import { MaasAcceptance, MaasBackend } from "../../../src/provider/backends/index.js";
-import { apply, destroy, lines, machineConfig, machineRig, read, T } from "./machine-support.js";
+import { apply, destroy, enrollSpecOf, lines, machineConfig, machineRig, read, T } from "./machine-support.js";
 
 const rig = machineRig(4);
 
@@ -45,16 +45,7 @@ describe("rackform_machine on MAAS", () => {
       rig.ml.maas,
       new MaasAcceptance(rig.ml.maas, { core: new HttpCore(), apiKey: rig.ml.lab.info.maas!.apiKey }),
     );
-    const { username, password } = rig.ml.lab.info.nodes[1].bmc;
-    const enrolledId = await dead.enroll({
-      name: "r01-n02",
-      macs: config.macs as string[],
-      bmcAddress: config.bmc_endpoint as string,
-      bmcUsername: username,
-      bmcPassword: password,
-      bmcInsecure: false,
-      architecture: "amd64/generic",
-    });
+    const enrolledId = await dead.enroll(enrollSpecOf(rig.ml, config));
     expect((await machinesNamed("r01-n02")).map((m) => m.statusName)).toEqual(["New"]);
 
     const fresh = await rig.provider();

@@ -5,8 +5,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { IronicClient } from "../../../src/clients/ironic/index.js";
 import { MaasClient } from "../../../src/clients/maas/index.js";
-import { type Diagnostic, formatPath, nullObject, type Value } from "../../../src/framework/index.js";
+import { type Diagnostic, formatPath, nullObject, type ObjectValue, type Value } from "../../../src/framework/index.js";
 import { type Lab, startLab } from "../../../src/lab/index.js";
+import type { EnrollSpec } from "../../../src/provider/backends/index.js";
 import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
@@ -68,7 +69,7 @@ export interface ProviderProcess {
  * ironic block names the lab's IPA kernel and ramdisk (the lab's Ironic has no conductor default) unless `ironic` says
  * otherwise.
  */
-export async function providerFor(
+export function providerFor(
   ml: MachineLab,
   bmcPassword?: string,
   ironic: { deploy_kernel: string | null; deploy_ramdisk: string | null } = {
@@ -76,6 +77,26 @@ export async function providerFor(
     deploy_ramdisk: `${ml.lab.images.url}ipa.initramfs`,
   },
 ): Promise<ProviderProcess> {
+  return configuredProvider({
+    redfish: redfishBlock(ml, bmcPassword),
+    maas: { url: ml.lab.info.maas!.url, api_key: ml.lab.info.maas!.apiKey },
+    ironic: { url: ml.lab.info.ironic!.url, username: null, password: null, token: null, ...ironic },
+  });
+}
+
+/** The provider's redfish block for the lab's BMCs (their password, or `password` after a rotation). */
+export function redfishBlock(ml: MachineLab, password?: string) {
+  const { username } = ml.lab.info.nodes[0].bmc;
+  return {
+    ...nullObject(providerSchema.blocks!.redfish.block),
+    username,
+    password: password ?? ml.lab.info.nodes[0].bmc.password,
+    ca_file: ml.lab.info.ca,
+  };
+}
+
+/** A fresh provider server configured with `blocks` (the rest of the provider config null), expecting no diagnostic. */
+export async function configuredProvider(blocks: Record<string, Value>): Promise<ProviderProcess> {
   let data: ProviderData | undefined;
   // Polls every 20 ms: the lab runs on a fast profile, so a real-hardware interval would only be waited out.
   const provider = rackformProvider({
@@ -91,17 +112,24 @@ export async function providerFor(
       data = resp.resourceData as ProviderData;
     },
   });
-  const { username } = ml.lab.info.nodes[0].bmc;
-  const password = bmcPassword ?? ml.lab.info.nodes[0].bmc.password;
-  const redfish = { ...nullObject(providerSchema.blocks!.redfish.block), username, password, ca_file: ml.lab.info.ca };
-  const config = configOf(providerSchema, {
-    redfish,
-    maas: { url: ml.lab.info.maas!.url, api_key: ml.lab.info.maas!.apiKey },
-    ironic: { url: ml.lab.info.ironic!.url, username: null, password: null, token: null, ...ironic },
-  });
-  const r = await srv.configureProvider({ terraformVersion: "1.11.4", config });
+  const r = await srv.configureProvider({ terraformVersion: "1.11.4", config: configOf(providerSchema, blocks) });
   expect(r.diagnostics).toEqual([]);
   return { srv, data: () => data };
+}
+
+/** What a backend is handed to enroll `config`'s node (its MACs and BMC as the config names them). */
+export function enrollSpecOf(ml: MachineLab, config: ObjectValue): EnrollSpec {
+  const node = ml.lab.info.nodes.find((n) => n.name === config.name);
+  if (!node) throw new Error(`no node ${String(config.name)} in the lab`);
+  return {
+    name: node.name,
+    macs: config.macs as string[],
+    bmcAddress: config.bmc_endpoint as string,
+    bmcUsername: node.bmc.username,
+    bmcPassword: node.bmc.password,
+    bmcInsecure: false,
+    architecture: "amd64/generic",
+  };
 }
 
 /** A test file's lab and provider processes, set by the hooks machineRig registers. */
