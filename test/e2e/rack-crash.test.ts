@@ -15,7 +15,7 @@ import { MAAS_STATUS, MaasClient } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, type Engine, engine, type RunResult, type Workdir } from "../support/engines.js";
 import { rackStack, type ShownResource, shownState, slurmNodes, uploadGoldenImage } from "../support/rack.js";
-import { builtProvider, freshInstall, providerPids, testLab } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, providerPids, providersExited, testLab } from "../support/rackform-e2e.js";
 import { until } from "../support/until.js";
 
 const SLOW = { timeoutMs: 300_000, everyMs: 50 };
@@ -92,14 +92,7 @@ async function applyKilledAt(w: Workdir, events: BackendEvents, point: KillPoint
   process.kill(enginePid, "SIGKILL");
   const r = await run;
   expect(r.signal).toBe("SIGKILL");
-  await until(
-    "the orphaned provider to exit",
-    async () => {
-      const alive = (await providerPids()).filter((p) => pids.includes(p));
-      return alive.length === 0 ? true : undefined;
-    },
-    SLOW,
-  );
+  await providersExited(pids, SLOW.timeoutMs);
   return r;
 }
 

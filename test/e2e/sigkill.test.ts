@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
-import { e2eGround, outletOn, outletResources, providerBlock, providerPids } from "../support/rackform-e2e.js";
+import {
+  e2eGround,
+  outletOn,
+  outletResources,
+  providerBlock,
+  providerPids,
+  providersExited,
+} from "../support/rackform-e2e.js";
 import { until } from "../support/until.js";
 
 const ground = e2eGround(8);
@@ -41,14 +48,7 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("SIGKILL of %s mid-apply",
     process.kill(enginePid, "SIGKILL");
     const r = await run;
     expect(r.signal).toBe("SIGKILL");
-    await until(
-      "the orphaned provider to exit",
-      async () => {
-        const alive = (await providerPids()).filter((p) => pids.includes(p));
-        return alive.length === 0 ? true : undefined;
-      },
-      SLOW,
-    );
+    await providersExited(pids, SLOW.timeoutMs);
     ground.lab.world.faults.remove(fault.id);
     // The killed run may have left a state lock or nothing at all; a re-apply must still converge.
     const again = await w.run(["apply", "-auto-approve", "-no-color", "-lock=false"]);

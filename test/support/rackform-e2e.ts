@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import { install, type ProviderPackage } from "../../src/cli/install.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
+import { until } from "./until.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -157,6 +158,14 @@ export async function providerPids(ppid?: number): Promise<number[]> {
     }
   }
   return out;
+}
+
+/** Waits until none of `pids` (provider processes an engine's SIGKILL orphaned) is alive. */
+export async function providersExited(pids: readonly number[], timeoutMs: number): Promise<void> {
+  await until("the orphaned provider to exit", async () => (await providerPids()).every((p) => !pids.includes(p)), {
+    timeoutMs,
+    everyMs: 50,
+  });
 }
 
 /** Runs the built `rackform plan-summary` with a plan's JSON (`show -json`) on stdin. */
