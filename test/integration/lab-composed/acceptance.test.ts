@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Lab, measureAcceptance } from "../../../src/lab/index.js";
 import { labControl } from "../../support/lab-control.js";
 import { until } from "../../support/until.js";
-import { ironic, ironicState, type Json, maas, maasStatus, powerOutlet, startComposedLab } from "./support.js";
+import {
+  createRedfishMachine,
+  ironic,
+  ironicState,
+  type Json,
+  maas,
+  maasStatus,
+  powerOutlet,
+  startComposedLab,
+} from "./support.js";
 
 let lab: Lab;
 let stop: () => Promise<void>;
@@ -26,16 +35,7 @@ afterAll(async () => stop());
 
 /** Enrolls node `i` in MAAS, commissions it, runs the acceptance script; returns the final status and the JSON. */
 async function viaMaas(i: number, form: Record<string, string>): Promise<{ status: string; doc: Json; result: Json }> {
-  const node = lab.info.nodes[i];
-  const created = await maas(lab, "POST", "machines/", {
-    architecture: "amd64/generic",
-    mac_addresses: lab.world.node(node.name)!.ports[0].mac,
-    hostname: `acc-${i}`,
-    power_type: "redfish",
-    power_parameters_power_address: node.bmc.url,
-    power_parameters_power_user: node.bmc.username,
-    power_parameters_power_pass: node.bmc.password,
-  });
+  const created = await createRedfishMachine(lab, i, `acc-${i}`);
   expect(created.status, created.text).toBe(200);
   const id: string = created.json.system_id;
   await maasStatus(lab, id, "Ready");

@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../../src/lab/index.js";
 import { labControl } from "../../support/lab-control.js";
 import { until } from "../../support/until.js";
-import { joinUserData, maas, maasStatus, powerOutlet, slurm, startComposedLab } from "./support.js";
+import {
+  createRedfishMachine,
+  joinUserData,
+  maas,
+  maasStatus,
+  powerOutlet,
+  slurm,
+  startComposedLab,
+} from "./support.js";
 
 describe("composed lab: MAAS deploy joins Slurm, release leaves it", () => {
   let lab: Lab;
@@ -21,15 +29,7 @@ describe("composed lab: MAAS deploy joins Slurm, release leaves it", () => {
     await powerOutlet(lab, node.name);
     const world = lab.world.node(node.name);
     if (!world) throw new Error("world node missing");
-    const created = await maas(lab, "POST", "machines/", {
-      architecture: "amd64/generic",
-      mac_addresses: world.ports[0].mac,
-      hostname: "gpu-a1",
-      power_type: "redfish",
-      power_parameters_power_address: node.bmc.url,
-      power_parameters_power_user: node.bmc.username,
-      power_parameters_power_pass: node.bmc.password,
-    });
+    const created = await createRedfishMachine(lab, 0, "gpu-a1");
     expect(created.status, created.text).toBe(200);
     const id: string = created.json.system_id;
 

@@ -100,6 +100,22 @@ export async function kube(lab: Lab, method: string, path: string): Promise<Res>
   return res(await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}` } }));
 }
 
+/** Creates a MAAS machine for lab node `i` with Redfish power (its BMC), named `hostname`, as an operator would. */
+export function createRedfishMachine(lab: Lab, i: number, hostname: string): Promise<Res> {
+  const node = lab.info.nodes[i];
+  const world = lab.world.node(node.name);
+  if (!world) throw new Error(`no world node ${node.name}`);
+  return maas(lab, "POST", "machines/", {
+    architecture: "amd64/generic",
+    mac_addresses: world.ports[0].mac,
+    hostname,
+    power_type: "redfish",
+    power_parameters_power_address: node.bmc.url,
+    power_parameters_power_user: node.bmc.username,
+    power_parameters_power_pass: node.bmc.password,
+  });
+}
+
 /** Waits for a MAAS machine to reach `status`; fails early when it lands in an unexpected Failed… status. */
 export async function maasStatus(lab: Lab, systemId: string, status: string): Promise<Json> {
   let seen = "";
