@@ -22,6 +22,11 @@ export async function labControl(lab: Lab, method: string, path: string, body?: 
     headers: { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  return responseOf(r);
+}
+
+/** A fetch Response as tests look at it: status, headers, text, and the text parsed when it is JSON. */
+export async function responseOf(r: Response): Promise<ControlResponse> {
   const text = await r.text();
   let json: ControlJson;
   try {

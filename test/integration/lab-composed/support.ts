@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Lab, type StartLabOptions, startLab } from "../../../src/lab/index.js";
-import { labControl } from "../../support/lab-control.js";
+import { labControl, responseOf as res } from "../../support/lab-control.js";
 import { oauthHeader } from "../../support/maas-oauth.js";
 import { until } from "../../support/until.js";
 
@@ -35,17 +35,6 @@ export async function startComposedLab(
       rmSync(stateDir, { recursive: true, force: true });
     },
   };
-}
-
-async function res(r: Response): Promise<Res> {
-  const text = await r.text();
-  let json: Json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: r.status, json, text };
 }
 
 function info<K extends "maas" | "ironic" | "slurm" | "kubernetes">(lab: Lab, key: K) {
