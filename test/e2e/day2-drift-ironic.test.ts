@@ -14,7 +14,15 @@ import type { NicPort } from "../../src/lab/world/model.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
 import { kubeView as labKubeView, withIronic, withKube } from "../support/lab-clients.js";
 import { rotatePassword } from "../support/lab-control.js";
-import { appliesOnly, plannedChanges, rackStack, resourceName, rotatedVars, shownState } from "../support/rack.js";
+import {
+  appliesOnly,
+  converged,
+  plannedChanges,
+  rackStack,
+  resourceName,
+  rotatedVars,
+  shownState,
+} from "../support/rack.js";
 import { builtProvider, freshInstall, summarise } from "../support/rackform-e2e.js";
 import { POLL_E2E as POLL, until } from "../support/until.js";
 
@@ -66,10 +74,11 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
 
   beforeAll(async () => {
     nodes = lab.info.nodes.map((n) => n.name);
-    w = await rackStack(engine(name), cliConfig, lab, "ironic", nodes, { scheduler: "kubernetes" });
-    if (rotatedPassword) await w.write(rotatedVars(rotatedPassword));
-    await w.ok(["init", "-no-color"]);
-    await w.ok(["apply", "-auto-approve", "-no-color"]);
+    const rotated = rotatedPassword ? rotatedVars(rotatedPassword) : {};
+    w = await converged(
+      await rackStack(engine(name), cliConfig, lab, "ironic", nodes, { scheduler: "kubernetes" }),
+      rotated,
+    );
   });
 
   /**

@@ -15,6 +15,7 @@ import { ENGINES, engine, folded, type Workdir } from "../support/engines.js";
 import { rotatePassword } from "../support/lab-control.js";
 import {
   appliesOnly,
+  converged,
   GOLDEN_IMAGE,
   plannedChanges,
   rackStack,
@@ -66,10 +67,8 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
 
   beforeAll(async () => {
     nodes = lab.info.nodes.map((n) => n.name);
-    w = await rackStack(engine(name), cliConfig, lab, "maas", nodes);
-    if (rotatedPassword) await w.write(rotatedVars(rotatedPassword));
-    await w.ok(["init", "-no-color"]);
-    await w.ok(["apply", "-auto-approve", "-no-color"]);
+    const rotated = rotatedPassword ? rotatedVars(rotatedPassword) : {};
+    w = await converged(await rackStack(engine(name), cliConfig, lab, "maas", nodes), rotated);
   });
 
   /**

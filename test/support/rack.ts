@@ -104,6 +104,14 @@ export async function rackStack(
   return Workdir.create(eng, cliConfig, { "main.tf": rackConfig(lab, backend, nodes, opts) }, env);
 }
 
+/** Writes `files` (e.g. rotatedVars) into a rack stack, then init and apply: the converged rack a case starts from. */
+export async function converged(w: Workdir, files: Record<string, string> = {}): Promise<Workdir> {
+  await w.write(files);
+  await w.ok(["init", "-no-color"]);
+  await w.ok(["apply", "-auto-approve", "-no-color"]);
+  return w;
+}
+
 /** The resources in the engine's state (`show -json`). */
 export async function shownState(w: Workdir): Promise<ShownResource[]> {
   const r = await w.ok(["show", "-json", "-no-color"]);
