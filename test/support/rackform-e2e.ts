@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -158,6 +158,16 @@ export async function providerPids(ppid?: number): Promise<number[]> {
     }
   }
   return out;
+}
+
+/** A process's resident set size in KiB (0 once it has exited). */
+export async function rssKiB(pid: number): Promise<number> {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Waits until none of `pids` (provider processes an engine's SIGKILL orphaned) is alive. */
