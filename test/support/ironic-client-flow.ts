@@ -39,6 +39,16 @@ interface PollOptions {
 export function ironicClientFlow(g: IronicFlowGround): void {
   let nodeUuid = "";
   const name = () => `${g.prefix}-${g.tag}`;
+  /** Sets the provision `target` and waits for available; the states passed on the way. */
+  const toAvailable = async (target: "provide" | "deleted"): Promise<string[]> => {
+    const seen: string[] = [];
+    await g.client().setProvisionState(nodeUuid, target);
+    await g.client().waitForProvisionState(nodeUuid, "available", {
+      ...g.poll.state,
+      onProgress: (n) => seen.push(String(n.provisionState)),
+    });
+    return seen;
+  };
   describe(g.title, () => {
     it("negotiates the highest microversion both sides know from GET /", async () => {
       expect(await g.client().negotiate()).toEqual({ version: "1.82", min: "1.1", max: "1.82" });
@@ -115,12 +125,7 @@ export function ironicClientFlow(g: IronicFlowGround): void {
 
     it("provides the node (automated cleaning) to available, and one list serves it by uuid and name", async () => {
       const client = g.client();
-      const seen: string[] = [];
-      await client.setProvisionState(nodeUuid, "provide");
-      await client.waitForProvisionState(nodeUuid, "available", {
-        ...g.poll.state,
-        onProgress: (n) => seen.push(String(n.provisionState)),
-      });
+      const seen = await toAvailable("provide");
       expect(seen.some((s) => /clean/.test(s))).toBe(true);
       const idx = await client.indexNodes({ fields: ["provision_state", "power_state"] });
       expect(idx.byUuid.get(nodeUuid)?.provisionState).toBe("available");
@@ -146,12 +151,7 @@ export function ironicClientFlow(g: IronicFlowGround): void {
 
     it("undeploys (deleted → cleaning → available), which also releases the allocation", async () => {
       const client = g.client();
-      const seen: string[] = [];
-      await client.setProvisionState(nodeUuid, "deleted");
-      await client.waitForProvisionState(nodeUuid, "available", {
-        ...g.poll.state,
-        onProgress: (n) => seen.push(String(n.provisionState)),
-      });
+      const seen = await toAvailable("deleted");
       expect(seen[0]).toMatch(/deleting|clean/);
       const e = await rejection(client.extras.getAllocation(`rf-alloc-${g.tag}`));
       expect(isClientError(e, "RACKFORM_ERR_IRONIC_NOT_FOUND")).toBe(true);
