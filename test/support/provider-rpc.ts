@@ -2,7 +2,9 @@
  * Driving one resource of an in-process provider server as the engine would: plan (the proposed new state from the
  * config and the prior state), then apply the planned state. One helper for every in-process provider test.
  */
-import type { Schema, Value } from "../../src/framework/index.js";
+import type { Provider, Schema, Value } from "../../src/framework/index.js";
+import type { ProviderData } from "../../src/provider/config.js";
+import { createServer } from "../../src/server/create-server.js";
 import type { ProviderServer } from "../../src/server/rpc.js";
 import { proposedNew } from "./kitchen-sink/engine-sim.js";
 
@@ -71,4 +73,18 @@ export function resourceDriver(typeName: string, schema: Schema) {
     read: (srv: ProviderServer, state: Value, priv: Uint8Array = new Uint8Array(0)) =>
       srv.readResource({ typeName, currentState: state, private: priv }),
   };
+}
+
+/** A server of `provider` that keeps the ProviderData its configure made (so a test can close its connections). */
+export function keepingData(provider: Provider): { srv: ProviderServer; data(): ProviderData | undefined } {
+  let data: ProviderData | undefined;
+  const configure = provider.configure.bind(provider);
+  const srv = createServer({
+    ...provider,
+    async configure(req, resp) {
+      await configure(req, resp);
+      data = resp.resourceData as ProviderData;
+    },
+  });
+  return { srv, data: () => data };
 }

@@ -11,10 +11,9 @@ import type { EnrollSpec } from "../../../src/provider/backends/index.js";
 import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
-import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
-import { resourceDriver } from "../../support/provider-rpc.js";
+import { keepingData, resourceDriver } from "../../support/provider-rpc.js";
 
 /** The resource type under test. */
 export const T = "rackform_machine";
@@ -97,24 +96,16 @@ export function redfishBlock(ml: MachineLab, password?: string) {
 
 /** A fresh provider server configured with `blocks` (the rest of the provider config null), expecting no diagnostic. */
 export async function configuredProvider(blocks: Record<string, Value>): Promise<ProviderProcess> {
-  let data: ProviderData | undefined;
   // Polls every 20 ms: the lab runs on a fast profile, so a real-hardware interval would only be waited out.
   const provider = rackformProvider({
     // Lists are not kept between reads: each step of these tests stands for a new plan, which the engines run in a
     // new provider process.
     timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20, refreshListMaxAgeMs: 0 },
   });
-  const configure = provider.configure.bind(provider);
-  const srv = createServer({
-    ...provider,
-    async configure(req, resp) {
-      await configure(req, resp);
-      data = resp.resourceData as ProviderData;
-    },
-  });
-  const r = await srv.configureProvider({ terraformVersion: "1.11.4", config: configOf(providerSchema, blocks) });
+  const p = keepingData(provider);
+  const r = await p.srv.configureProvider({ terraformVersion: "1.11.4", config: configOf(providerSchema, blocks) });
   expect(r.diagnostics).toEqual([]);
-  return { srv, data: () => data };
+  return p;
 }
 
 /** What a backend is handed to enroll `config`'s node (its MACs and BMC as the config names them). */

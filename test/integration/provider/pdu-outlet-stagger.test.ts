@@ -13,10 +13,9 @@ import { type Lab, startLab } from "../../../src/lab/index.js";
 import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { pduOutletResource } from "../../../src/provider/resources/pdu-outlet.js";
-import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
-import { planAndApply } from "../../support/provider-rpc.js";
+import { keepingData, planAndApply } from "../../support/provider-rpc.js";
 import { until } from "../../support/until.js";
 
 const INTERVAL_MS = 600;
@@ -44,7 +43,7 @@ const clock = (() => {
 
 let lab: Lab;
 let srv: ProviderServer;
-let data: ProviderData | undefined;
+let data: () => ProviderData | undefined = () => undefined;
 
 beforeAll(async () => {
   lab = await startLab({ nodes: 8, profile: "instant", stateDir: await mkdtemp(join(tmpdir(), "rf-stagger-")) });
@@ -52,14 +51,9 @@ beforeAll(async () => {
     timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20 },
     powerOnClock: { now: clock.now, sleep: clock.sleep },
   });
-  const configure = provider.configure.bind(provider);
-  srv = createServer({
-    ...provider,
-    async configure(req, resp) {
-      await configure(req, resp);
-      data = resp.resourceData as ProviderData;
-    },
-  });
+  const p = keepingData(provider);
+  srv = p.srv;
+  data = p.data;
   const { username, password } = lab.info.pdus[0];
   const redfish = {
     ...nullObject(providerSchema.blocks!.redfish.block),
@@ -73,8 +67,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await data?.closeSessions();
-  await data?.core.close();
+  await data()?.closeSessions();
+  await data()?.core.close();
   await lab?.close();
 });
 
