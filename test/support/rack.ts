@@ -153,6 +153,19 @@ export const rotatedVars = (password: string): Record<string, string> => ({
   "rotated.auto.tfvars": `redfish_password = ${JSON.stringify(password)}\n`,
 });
 
+/** Names of the nodes whose cluster_member in state reports joined, sorted. */
+export const joinedIn = (state: readonly { type: string; values: Record<string, unknown> }[]): string[] =>
+  state
+    .filter((r) => r.type === "rackform_cluster_member" && r.values.joined === true)
+    .map((r) => String(r.values.node))
+    .sort();
+
+/** Expects the lab's slurmctld to report every one of `nodes` IDLE. */
+export async function expectIdle(lab: Lab, nodes: readonly string[]): Promise<void> {
+  const slurm = await slurmNodes(lab);
+  expect(nodes.map((n) => [n, slurm.get(n)?.state])).toEqual(nodes.map((n) => [n, "IDLE"]));
+}
+
 /** What the lab's slurmctld reports now, by node name. */
 export async function slurmNodes(lab: Lab): Promise<Map<string, { state: string; schedulable: boolean }>> {
   const s = lab.info.slurm;
