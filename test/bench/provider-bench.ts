@@ -6,7 +6,6 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,6 +17,7 @@ import {
   outletResources,
   providerBlock,
   providerPids,
+  rssKiB,
   testLab,
 } from "../support/rackform-e2e.js";
 
@@ -56,15 +56,6 @@ async function handshakeOnce(clientCertPem: string): Promise<number> {
   child.kill("SIGTERM");
   await new Promise((r) => child.once("exit", r));
   return ms;
-}
-
-async function rssKiB(pid: number): Promise<number> {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
 }
 
 async function main(): Promise<void> {

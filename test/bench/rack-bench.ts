@@ -20,7 +20,7 @@ import { parseArgs } from "node:util";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import { engine as findEngine, type Workdir } from "../support/engines.js";
 import { rackStack, uploadGoldenImage } from "../support/rack.js";
-import { builtProvider, freshInstall, providerPids } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, providerPids, rssKiB } from "../support/rackform-e2e.js";
 import { backendBmcCalls } from "./support/backend-bmc-calls.js";
 import { criticalPath } from "./support/critical-path.js";
 
@@ -112,15 +112,6 @@ function printPaths(lab: Lab, s: ReturnType<typeof snapshot>, nodes: number): vo
     ...sorted.filter(([k]) => !k.startsWith("redfish")),
   ];
   for (const [k, v] of shown) console.error(`    ${String(v).padStart(6)}  ${k}`);
-}
-
-async function rssKiB(pid: number): Promise<number> {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
 }
 
 /** Runs the engine, timing it and sampling the peak RSS of its provider processes. */

@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSpec, type Lab, type LabNode, startLab } from "../../src/lab/index.js";
 import { QUIRK_NAMES, type Quirk } from "../../src/lab/world/quirks.js";
-import { ALL_ENGINES, ENGINES, engine, type RunResult, Workdir } from "../support/engines.js";
+import { ALL_ENGINES, ENGINES, engine, folded, Workdir } from "../support/engines.js";
 import { rackStack, resourceName, shownState, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, providerBlock } from "../support/rackform-e2e.js";
 
@@ -57,9 +57,6 @@ const nameOf = (i: number) => lab.info.nodes[i].name;
 const nodeOf = (i: number): LabNode => lab.world.node(nameOf(i))!;
 const idx = (q: Quirk) => QUIRK_NAMES.indexOf(q);
 const quirky = (q: Quirk) => PLAN.flatMap((qs, i) => (qs.includes(q) ? [i] : []));
-/** The engine wraps diagnostic text at ~78 columns: compare with whitespace folded. */
-const folded = (r: RunResult) => (r.stdout + r.stderr).replace(/\s+/g, " ");
-
 /** What the lab world says a node is: the facts the provider must report despite the quirks. */
 function modelOf(i: number) {
   const n = nodeOf(i);

@@ -17,6 +17,7 @@ import {
 } from "../../src/lab/scheduler/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { until } from "../support/until.js";
 
 const SLURM_TOKEN = "e2e-slurm-jwt-SECRET";
 const KUBE_TOKEN = "e2e-kube-token-SECRET";
@@ -77,11 +78,6 @@ async function expectNoSecrets(w: Workdir, ...outputs: { stdout: string; stderr:
   }
 }
 
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 600 && !cond(); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!cond()) throw new Error(`timed out waiting until ${what}`);
-}
-
 describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_cluster_member under %s", (name, i) => {
   const sNode = `gpu-s${i}`;
   const kNode = `gpu-k${i}`;
@@ -130,7 +126,7 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_cluster_member u
   it("GIVEN a running job WHEN destroy THEN the node drains, destroy waits for the job, and nothing is killed", async () => {
     const job = slurm.hooks.startJob(sNode);
     const d = w.run(["destroy", "-auto-approve", "-no-color"]);
-    await until(() => slurm.hooks.node(sNode)!.drain, "the node is DRAIN-flagged");
+    await until("the node is DRAIN-flagged", () => slurm.hooks.node(sNode)!.drain, { timeoutMs: 30_000, everyMs: 50 });
     expect(slurm.hooks.node(sNode)!.jobs.has(job)).toBe(true);
     expect(slurm.hooks.node(sNode)!.reason).toBe("rackform: leaving");
     slurm.hooks.endJob(job);

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IronicClient } from "../../src/clients/ironic/index.js";
-import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
-import { ENGINES, engine, type Workdir } from "../support/engines.js";
+import { ENGINES, engine, folded, type Workdir } from "../support/engines.js";
+import { kubeView } from "../support/lab-clients.js";
 import { GOLDEN_IMAGE, plannedChanges, rackStack, resourceName } from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
 
@@ -25,9 +25,6 @@ afterAll(async () => {
   await lab?.close();
 });
 
-/** The engine wraps diagnostic text at ~78 columns: compare with whitespace folded. */
-const folded = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).replace(/\s+/g, " ");
-
 /** Every Ironic node as name → "provision_state/maintenance reason or in-service/uuid". */
 async function ironicView(): Promise<Map<string, string>> {
   const c = new IronicClient({ url: lab.info.ironic!.url });
@@ -38,17 +35,6 @@ async function ironicView(): Promise<Map<string, string>> {
         `${n.provisionState}/${n.maintenance ? (n.maintenanceReason ?? "maintenance") : "in-service"}/${n.uuid}`,
       ]),
     );
-  } finally {
-    await c.close();
-  }
-}
-
-/** Every Kubernetes node as name → whether it is Ready and schedulable. */
-async function kubeView(): Promise<Map<string, boolean>> {
-  const k = lab.info.kubernetes!;
-  const c = new KubernetesClient({ url: k.url, token: k.token });
-  try {
-    return new Map((await c.listNodes()).map((n) => [n.name, n.ready && !n.unschedulable]));
   } finally {
     await c.close();
   }
@@ -77,7 +63,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
     const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     for (const [n, v] of await ironicView()) expect(v, n).toMatch(/^active\/in-service\//);
-    const kube = await kubeView();
+    const kube = await kubeView(lab);
     for (const n of nodes) expect(kube.get(n), n).toBe(true);
   }
 
@@ -104,7 +90,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
       for (const n of nodes.filter((x) => x !== nodes[1])) expect(after.get(n), n).toBe(before.get(n));
       const writes = lab.backends!.kubernetes.requests.slice(from).filter((q) => q.method !== "GET");
       expect(writes.filter((q) => !q.path.includes(nodes[1]))).toEqual([]);
-      const kube = await kubeView();
+      const kube = await kubeView(lab);
       expect(kube.get(nodes[1]) ?? false).toBe(false);
       for (const n of nodes.filter((x) => x !== nodes[1])) expect(kube.get(n), n).toBe(true);
     } finally {

@@ -8,13 +8,23 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IronicClient, type IronicNode } from "../../src/clients/ironic/index.js";
-import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
+import type { IronicNode } from "../../src/clients/ironic/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import type { NicPort } from "../../src/lab/world/model.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
-import { plannedChanges, rackStack, resourceName, shownState } from "../support/rack.js";
+import { kubeView as labKubeView, withIronic, withKube } from "../support/lab-clients.js";
+import { rotatePassword } from "../support/lab-control.js";
+import {
+  appliesOnly,
+  converged,
+  plannedChanges,
+  rackStack,
+  resourceName,
+  rotatedVars,
+  shownState,
+} from "../support/rack.js";
 import { builtProvider, freshInstall, summarise } from "../support/rackform-e2e.js";
+import { POLL_E2E as POLL, until } from "../support/until.js";
 
 let lab: Lab;
 let cliConfig: string;
@@ -28,45 +38,10 @@ afterAll(async () => {
   await lab?.close();
 });
 
-/** A client of the lab's Ironic, closed after `f`. */
-async function withIronic<T>(f: (c: IronicClient) => Promise<T>): Promise<T> {
-  const c = new IronicClient({ url: lab.info.ironic!.url });
-  try {
-    return await f(c);
-  } finally {
-    await c.close();
-  }
-}
-
-/** Rotates a BMC's or PDU's password through the lab control API, as an operator does on the device. */
-async function rotatePassword(path: string, password: string): Promise<void> {
-  const r = await fetch(`${lab.info.control.url}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ password }),
-  });
-  expect(r.status, path).toBe(204);
-}
-
-/** The variable file an operator edits after a rotation (it wins over the TF_VAR_ the stack was made with). */
-const rotatedVars = (password: string) => ({
-  "rotated.auto.tfvars": `redfish_password = ${JSON.stringify(password)}\n`,
-});
-
-/** A client of the lab's Kubernetes API (as an operator's kubectl), closed after `f`. */
-async function withKube<T>(f: (c: KubernetesClient) => Promise<T>): Promise<T> {
-  const k = lab.info.kubernetes!;
-  const c = new KubernetesClient({ url: k.url, token: k.token });
-  try {
-    return await f(c);
-  } finally {
-    await c.close();
-  }
-}
-
 /** Every Ironic node as name → "provision_state/maintenance/uuid". */
 const ironicView = () =>
   withIronic(
+    lab,
     async (c) =>
       new Map(
         (await c.listNodes({ detail: true })).map((n) => [
@@ -78,29 +53,19 @@ const ironicView = () =>
 
 /** Reads the lab's Ironic node `name` every 50 ms until `cond` holds (what its conductor has noticed so far). */
 async function untilIronic(name: string, cond: (n: IronicNode) => boolean, what: string): Promise<void> {
-  await withIronic(async (c) => {
-    for (let i = 0; i < 600; i++) {
-      if (cond(await c.getNode(name))) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`Ironic never reported ${name} ${what}`);
-  });
+  await withIronic(lab, (c) =>
+    until(`Ironic to report ${name} ${what}`, async () => cond(await c.getNode(name)), POLL),
+  );
 }
 
 /** Reads the lab's Kubernetes nodes every 50 ms until `name` is (or is not) Ready. */
 async function untilReady(name: string, ready: boolean): Promise<void> {
-  await withKube(async (c) => {
-    for (let i = 0; i < 600; i++) {
-      if ((await c.getNode(name, { fresh: true })).ready === ready) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`Kubernetes never reported ${name} ${ready ? "Ready" : "NotReady"}`);
-  });
+  const what = `Kubernetes to report ${name} ${ready ? "Ready" : "NotReady"}`;
+  await withKube(lab, (c) => until(what, async () => (await c.getNode(name, { fresh: true })).ready === ready, POLL));
 }
 
 /** Every Kubernetes node as name → whether it is Ready and schedulable. */
-const kubeView = () =>
-  withKube(async (c) => new Map((await c.listNodes()).map((n) => [n.name, n.ready && !n.unschedulable])));
+const kubeView = () => labKubeView(lab);
 
 describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %s", (name) => {
   let w: Workdir;
@@ -109,10 +74,11 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
 
   beforeAll(async () => {
     nodes = lab.info.nodes.map((n) => n.name);
-    w = await rackStack(engine(name), cliConfig, lab, "ironic", nodes, { scheduler: "kubernetes" });
-    if (rotatedPassword) await w.write(rotatedVars(rotatedPassword));
-    await w.ok(["init", "-no-color"]);
-    await w.ok(["apply", "-auto-approve", "-no-color"]);
+    const rotated = rotatedPassword ? rotatedVars(rotatedPassword) : {};
+    w = await converged(
+      await rackStack(engine(name), cliConfig, lab, "ironic", nodes, { scheduler: "kubernetes" }),
+      rotated,
+    );
   });
 
   /**
@@ -122,15 +88,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
    */
   async function healsInOneApply(expected: readonly string[], reenrolled?: string): Promise<void> {
     const before = await ironicView();
-    const changes = (await plannedChanges(w)).filter(
-      (c) => c.actions.join() !== "no-op" && c.actions.join() !== "read",
-    );
-    expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
-      expected.map((a) => (a.includes(" ") ? a : `${a} update`)).sort(),
-    );
-    await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
-    const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
+    await appliesOnly(w, expected);
     // Nothing else was re-enrolled: every other node keeps its uuid; all are active and in service.
     const after = await ironicView();
     expect([...after.keys()].sort()).toEqual([...before.keys(), ...(reenrolled ? [reenrolled] : [])].sort());
@@ -167,14 +125,14 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
   });
 
   it("a node cordoned by hand in Kubernetes: only its member plans the uncordon", async () => {
-    await withKube((c) => c.cordon(nodes[2]));
+    await withKube(lab, (c) => c.cordon(nodes[2]));
     const plan = await w.run(["plan", "-no-color"]);
     expect(plan.stdout).toMatch(/joined\s+= false -> true/);
     await healsInOneApply([`rackform_cluster_member.${resourceName(nodes[2])}`]);
   });
 
   it("a node deleted from Kubernetes by hand: its member alone re-creates the Node, which its kubelet fills in", async () => {
-    await withKube((c) => c.deleteNode(nodes[2]));
+    await withKube(lab, (c) => c.deleteNode(nodes[2]));
     // A running kubelet never registers again (kubernetes/kubernetes#71398): the lab's keeps posting to nothing.
     await new Promise((r) => setTimeout(r, 300));
     expect((await kubeView()).has(nodes[2])).toBe(false);
@@ -192,20 +150,20 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
     for (const e of writes)
       expect(e.path === "/api/v1/nodes" || e.path.endsWith(`/nodes/${nodes[2]}`), e.path).toBe(true);
     // The kubelet's status update filled the object in: its GPUs are schedulable again.
-    const n = await withKube((c) => c.getNode(nodes[2], { fresh: true }));
+    const n = await withKube(lab, (c) => c.getNode(nodes[2], { fresh: true }));
     expect(n.capacity["nvidia.com/gpu"]).toBe(String(node(2).spec.hardware.gpus?.count));
   });
 
   it("a machine put in maintenance by hand in Ironic: its gate re-runs (returning it to service) and it rejoins", async () => {
     const uuid = (await ironicView()).get(nodes[3])!.split("/")[2];
-    await withIronic((c) => c.setMaintenance(uuid, true, "reseated a DIMM"));
+    await withIronic(lab, (c) => c.setMaintenance(uuid, true, "reseated a DIMM"));
     const r = resourceName(nodes[3]);
     await healsInOneApply([`rackform_acceptance.${r} delete,create`, `rackform_cluster_member.${r} delete,create`]);
   });
 
   it("a machine undeployed by hand in Ironic: that node alone is redeployed, re-accepted and rejoined", async () => {
     const uuid = (await ironicView()).get(nodes[0])!.split("/")[2];
-    await withIronic(async (c) => {
+    await withIronic(lab, async (c) => {
       await c.setProvisionState(uuid, "deleted");
       await c.waitForProvisionState(uuid, "available", { timeoutMs: 30_000, pollMs: 50 }); // cleaned: its OS and disks are gone
     });
@@ -221,7 +179,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
   it("a machine deleted from Ironic by hand: that node alone is re-enrolled, redeployed, re-accepted and rejoined", async () => {
     const uuid = (await ironicView()).get(nodes[2])!.split("/")[2];
     // Ironic deletes an active node only in maintenance (the host keeps running what it ran).
-    await withIronic(async (c) => {
+    await withIronic(lab, async (c) => {
       await c.setMaintenance(uuid, true, "decommissioned by mistake");
       await c.deleteNode(uuid);
     });
@@ -273,8 +231,8 @@ describe.each(ENGINES)("day-2 drift on a 4-node Ironic + Kubernetes rack under %
 
   it("the BMC and PDU password rotated, then the variable: every machine hands Ironic the new one in place, nothing else", async () => {
     const rotated = `Rotated-${Date.now().toString(36)}-Passw0rd`;
-    for (const n of nodes) await rotatePassword(`/nodes/${n}/bmc/password`, rotated);
-    for (const p of lab.info.pdus) await rotatePassword(`/pdus/${p.id}/password`, rotated);
+    for (const n of nodes) await rotatePassword(lab, `/nodes/${n}/bmc/password`, rotated);
+    for (const p of lab.info.pdus) await rotatePassword(lab, `/pdus/${p.id}/password`, rotated);
     // Ironic's power sync fails with the old password and takes every node into power-failure maintenance.
     for (const n of nodes) await untilIronic(n, (x) => x.fault === "power failure", "in power-failure maintenance");
     await w.write(rotatedVars(rotated));

@@ -11,17 +11,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MaasClient } from "../../src/clients/maas/index.js";
 import { SlurmClient } from "../../src/clients/slurm/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
-import { ENGINES, engine, type Workdir } from "../support/engines.js";
+import { ENGINES, engine, folded, type Workdir } from "../support/engines.js";
+import { rotatePassword } from "../support/lab-control.js";
 import {
+  appliesOnly,
+  converged,
   GOLDEN_IMAGE,
   plannedChanges,
   rackStack,
   resourceName,
+  rotatedVars,
   shownState,
   slurmNodes,
   uploadGoldenImage,
 } from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { POLL_E2E as POLL, until } from "../support/until.js";
 
 let lab: Lab;
 let cliConfig: string;
@@ -46,31 +51,13 @@ async function maasView(): Promise<Map<string, string>> {
   }
 }
 
-/** The engine wraps diagnostic text at ~78 columns: compare with whitespace folded. */
-const folded = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).replace(/\s+/g, " ");
-
-/** Rotates a BMC's or PDU's password through the lab control API, as an operator does on the device. */
-async function rotatePassword(path: string, password: string): Promise<void> {
-  const r = await fetch(`${lab.info.control.url}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ password }),
-  });
-  expect(r.status, path).toBe(204);
-}
-
-/** The variable file an operator edits after a rotation (it wins over the TF_VAR_ the stack was made with). */
-const rotatedVars = (password: string) => ({
-  "rotated.auto.tfvars": `redfish_password = ${JSON.stringify(password)}\n`,
-});
-
 /** Reads slurmctld every 50 ms until `node`'s state includes `state` (what it has noticed so far). */
 async function untilSlurm(node: string, state: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if ((await slurmNodes(lab)).get(node)?.state.split("+").includes(state)) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`slurmctld never reported ${node} ${state}`);
+  await until(
+    `slurmctld to report ${node} ${state}`,
+    async () => (await slurmNodes(lab)).get(node)?.state.split("+").includes(state),
+    POLL,
+  );
 }
 
 describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (name) => {
@@ -80,10 +67,8 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
 
   beforeAll(async () => {
     nodes = lab.info.nodes.map((n) => n.name);
-    w = await rackStack(engine(name), cliConfig, lab, "maas", nodes);
-    if (rotatedPassword) await w.write(rotatedVars(rotatedPassword));
-    await w.ok(["init", "-no-color"]);
-    await w.ok(["apply", "-auto-approve", "-no-color"]);
+    const rotated = rotatedPassword ? rotatedVars(rotatedPassword) : {};
+    w = await converged(await rackStack(engine(name), cliConfig, lab, "maas", nodes), rotated);
   });
 
   /**
@@ -92,15 +77,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
    */
   async function healsInOneApply(expected: readonly string[], reenrolled?: string): Promise<void> {
     const before = await maasView();
-    const changes = (await plannedChanges(w)).filter(
-      (c) => c.actions.join() !== "no-op" && c.actions.join() !== "read",
-    );
-    expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
-      expected.map((a) => (a.includes(" ") ? a : `${a} update`)).sort(),
-    );
-    await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
-    const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
+    await appliesOnly(w, expected);
     // Nothing was re-enrolled or reimaged: every machine keeps its id and is Deployed.
     const after = await maasView();
     expect([...after.keys()].sort()).toEqual([...before.keys(), ...(reenrolled ? [reenrolled] : [])].sort());
@@ -292,8 +269,8 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
 
   it("the BMC and PDU password rotated, then the variable: every machine hands MAAS the new one in place, nothing else", async () => {
     const rotated = `Rotated-${Date.now().toString(36)}-Passw0rd`;
-    for (const n of nodes) await rotatePassword(`/nodes/${n}/bmc/password`, rotated);
-    for (const p of lab.info.pdus) await rotatePassword(`/pdus/${p.id}/password`, rotated);
+    for (const n of nodes) await rotatePassword(lab, `/nodes/${n}/bmc/password`, rotated);
+    for (const p of lab.info.pdus) await rotatePassword(lab, `/pdus/${p.id}/password`, rotated);
     await w.write(rotatedVars(rotated));
     rotatedPassword = rotated;
     const plan = await w.run(["plan", "-no-color"]);

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Lab, startLab } from "../../src/lab/index.js";
-import { ENGINES, engine, type Workdir } from "../support/engines.js";
+import { ENGINES, engine, folded, type Workdir } from "../support/engines.js";
 import {
   plannedChanges,
   rackConfig,
@@ -28,9 +28,6 @@ let cliConfig: string;
 beforeAll(async () => {
   cliConfig = await freshInstall([builtProvider()]);
 });
-
-/** The engine wraps diagnostic text at ~78 columns: compare with whitespace folded. */
-const folded = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).replace(/\s+/g, " ");
 
 /** The demo configuration with every node's busbw threshold and burn-in edited, as an operator tunes a fleet. */
 function withPolicy(config: string, busbw: number, burnIn: string): string {

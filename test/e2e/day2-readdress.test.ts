@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IronicClient } from "../../src/clients/ironic/index.js";
 import { MaasClient } from "../../src/clients/maas/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
-import { ENGINES, engine, type Workdir } from "../support/engines.js";
+import { ENGINES, engine, folded, type Workdir } from "../support/engines.js";
+import { labControl } from "../support/lab-control.js";
 import { plannedChanges, rackStack, resourceName, shownState, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
 
@@ -26,14 +27,11 @@ beforeAll(async () => {
   cliConfig = await freshInstall([builtProvider()]);
 });
 
-/** The engine wraps diagnostic text at ~78 columns: compare with whitespace folded. */
-const folded = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).replace(/\s+/g, " ");
-
 /** Moves a BMC (`/nodes/<name>/bmc/move`) or PDU (`/pdus/<id>/move`) to a new port; its new URL. */
 async function move(lab: Lab, path: string): Promise<string> {
-  const r = await fetch(`${lab.info.control.url}${path}`, { method: "POST", body: "{}" });
+  const r = await labControl(lab, "POST", path, {});
   expect(r.status, path).toBe(200);
-  return ((await r.json()) as { url: string }).url;
+  return r.json.url;
 }
 
 /** Powers the node through its backend (MAAS asks its BMC for the power state, Ironic reboots it): the backend's view. */

@@ -10,21 +10,19 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IronicClient, type IronicNode } from "../../src/clients/ironic/index.js";
-import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
+import type { IronicNode } from "../../src/clients/ironic/index.js";
 import { MaasClient } from "../../src/clients/maas/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
-import { ENGINES, engine, type Workdir } from "../support/engines.js";
+import { ENGINES, engine, folded, type Workdir } from "../support/engines.js";
+import { kubeView, withIronic } from "../support/lab-clients.js";
 import { rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { POLL_E2E as POLL, until } from "../support/until.js";
 
 let cliConfig: string;
 beforeAll(async () => {
   cliConfig = await freshInstall([builtProvider()]);
 });
-
-/** The engine wraps diagnostic text at ~78 columns: compare with whitespace folded. */
-const folded = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).replace(/\s+/g, " ");
 
 describe.each(ENGINES)("teardown on a 4-node Ironic + Kubernetes rack under %s", (name) => {
   let lab: Lab;
@@ -45,36 +43,12 @@ describe.each(ENGINES)("teardown on a 4-node Ironic + Kubernetes rack under %s",
     await lab?.close();
   });
 
-  async function withIronic<T>(f: (c: IronicClient) => Promise<T>): Promise<T> {
-    const c = new IronicClient({ url: lab.info.ironic!.url });
-    try {
-      return await f(c);
-    } finally {
-      await c.close();
-    }
-  }
-
   /** Ironic's node by name, or undefined once it is deleted. */
   const ironicNode = (n: string) =>
-    withIronic(async (c) => (await c.listNodes({ detail: true })).find((x) => x.name === n));
+    withIronic(lab, async (c) => (await c.listNodes({ detail: true })).find((x) => x.name === n));
 
   async function untilIronic(n: string, cond: (x: IronicNode | undefined) => boolean, what: string): Promise<void> {
-    for (let i = 0; i < 600; i++) {
-      if (cond(await ironicNode(n))) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`Ironic never reported ${n} ${what}`);
-  }
-
-  /** Kubernetes nodes by name: Ready and schedulable. */
-  async function kubeView(): Promise<Map<string, boolean>> {
-    const k = lab.info.kubernetes!;
-    const c = new KubernetesClient({ url: k.url, token: k.token });
-    try {
-      return new Map((await c.listNodes()).map((n) => [n.name, n.ready && !n.unschedulable]));
-    } finally {
-      await c.close();
-    }
+    await until(`Ironic to report ${n} ${what}`, async () => cond(await ironicNode(n)), POLL);
   }
 
   /** What rackform must never leave behind on a node it tore down or failed to. */
@@ -92,7 +66,7 @@ describe.each(ENGINES)("teardown on a 4-node Ironic + Kubernetes rack under %s",
       const x = await ironicNode(n);
       expect(`${x?.provisionState}/${x?.maintenance}`, n).toBe("active/false");
     }
-    const kube = await kubeView();
+    const kube = await kubeView(lab);
     for (const n of kept) expect(kube.get(n), n).toBe(true);
   }
 
@@ -113,7 +87,7 @@ describe.each(ENGINES)("teardown on a 4-node Ironic + Kubernetes rack under %s",
       expect(folded(first)).toContain(`the BMC of ${gone} does not answer`);
       expect(folded(first)).toContain(`bring ${gone}'s BMC back`);
       // Its member left Kubernetes already (drained, then deleted): nothing else was touched, no BMC written to.
-      expect((await kubeView()).has(gone)).toBe(false);
+      expect((await kubeView(lab)).has(gone)).toBe(false);
       const writes = lab.requests.since(since).filter((e) => e.method !== "GET" && !e.path.includes("/Sessions"));
       expect(writes).toEqual([]);
       expectNoStuckState(await ironicNode(gone), gone);
@@ -127,7 +101,7 @@ describe.each(ENGINES)("teardown on a 4-node Ironic + Kubernetes rack under %s",
       if (!restored) lab.world.faults.remove(fault.id);
     }
     expect(await ironicNode(gone)).toBeUndefined();
-    expect((await kubeView()).has(gone)).toBe(false);
+    expect((await kubeView(lab)).has(gone)).toBe(false);
     await converged(kept);
   });
 

@@ -2,28 +2,11 @@
  * rackform_pdu_outlet under the real engines against the lab's Redfish PDUs:
  * converge, no-op plan, drift, import, destroy — for Terraform and for OpenTofu.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Lab } from "../../src/lab/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
-import {
-  builtProvider,
-  freshInstall,
-  outletOn,
-  outletResources,
-  providerBlock,
-  testLab,
-} from "../support/rackform-e2e.js";
+import { e2eGround, outletOn, outletResources, providerBlock } from "../support/rackform-e2e.js";
 
-let lab: Lab;
-let cliConfig: string;
-
-beforeAll(async () => {
-  lab = await testLab(8);
-  cliConfig = await freshInstall([builtProvider()]);
-});
-afterAll(async () => {
-  await lab?.close();
-});
+const ground = e2eGround(8);
 
 describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_pdu_outlet under %s", (name, i) => {
   // Each engine owns its own nodes of the shared lab.
@@ -31,37 +14,37 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_pdu_outlet under
   let w: Workdir;
 
   beforeAll(async () => {
-    w = await Workdir.create(engine(name), cliConfig, {});
+    w = await Workdir.create(engine(name), ground.cliConfig, {});
   });
 
   it("GIVEN outlets off WHEN apply THEN the lab's outlets are on and the next plan is empty", async () => {
-    for (const n of nodes) expect(outletOn(lab, n)).toBe(false);
-    await w.write({ "main.tf": providerBlock(lab) + outletResources(lab, nodes, "On") });
+    for (const n of nodes) expect(outletOn(ground.lab, n)).toBe(false);
+    await w.write({ "main.tf": providerBlock(ground.lab) + outletResources(ground.lab, nodes, "On") });
     await w.ok(["init", "-no-color"]);
     const apply = await w.ok(["apply", "-auto-approve", "-no-color"]);
     expect(apply.stdout).toContain("2 added, 0 changed, 0 destroyed");
-    for (const n of nodes) expect(outletOn(lab, n)).toBe(true);
+    for (const n of nodes) expect(outletOn(ground.lab, n)).toBe(true);
     const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 
   it("GIVEN an outlet flipped behind the engine's back WHEN plan THEN it shows the repair, and apply repairs it", async () => {
-    const n = lab.info.nodes.find((x) => x.name === nodes[0])!;
-    lab.world.setOutlet(n.pdu, n.outlet, "Off");
+    const n = ground.lab.info.nodes.find((x) => x.name === nodes[0])!;
+    ground.lab.world.setOutlet(n.pdu, n.outlet, "Off");
     const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(plan.code, plan.stderr).toBe(2);
     expect(plan.stdout).toMatch(/power_state\s+= "Off" -> "On"/);
     expect(plan.stdout).toContain("0 to add, 1 to change, 0 to destroy");
     await w.ok(["apply", "-auto-approve", "-no-color"]);
-    expect(outletOn(lab, nodes[0])).toBe(true);
+    expect(outletOn(ground.lab, nodes[0])).toBe(true);
   });
 
   it("GIVEN an existing outlet WHEN imported into an empty state THEN the state matches and plan is empty", async () => {
-    const n = lab.info.nodes.find((x) => x.name === nodes[1])!;
-    const pdu = lab.info.pdus.find((p) => p.id === n.pdu)!;
+    const n = ground.lab.info.nodes.find((x) => x.name === nodes[1])!;
+    const pdu = ground.lab.info.pdus.find((p) => p.id === n.pdu)!;
     const id = `${pdu.url}/redfish/v1/PowerEquipment/RackPDUs/${n.pdu}/Outlets/${n.outlet}`;
-    const w2 = await Workdir.create(engine(name), cliConfig, {
-      "main.tf": providerBlock(lab) + outletResources(lab, [nodes[1]], "On"),
+    const w2 = await Workdir.create(engine(name), ground.cliConfig, {
+      "main.tf": providerBlock(ground.lab) + outletResources(ground.lab, [nodes[1]], "On"),
     });
     await w2.ok(["init", "-no-color"]);
     await w2.ok(["import", "-no-color", `rackform_pdu_outlet.${nodes[1]}`, id]);
@@ -81,11 +64,12 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_pdu_outlet under
 
   it("GIVEN power_state_on_destroy = Off WHEN destroy THEN the outlets are switched off", async () => {
     await w.write({
-      "main.tf": providerBlock(lab) + outletResources(lab, nodes, "On", '  power_state_on_destroy = "Off"'),
+      "main.tf":
+        providerBlock(ground.lab) + outletResources(ground.lab, nodes, "On", '  power_state_on_destroy = "Off"'),
     });
     await w.ok(["apply", "-auto-approve", "-no-color"]);
     const d = await w.ok(["destroy", "-auto-approve", "-no-color"]);
     expect(d.stdout).toContain("2 destroyed");
-    for (const n of nodes) expect(outletOn(lab, n)).toBe(false);
+    for (const n of nodes) expect(outletOn(ground.lab, n)).toBe(false);
   });
 });

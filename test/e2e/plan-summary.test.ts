@@ -14,6 +14,7 @@ import { CDKTF_FLAGS, CdktfProject, outputOf } from "../support/cdktf.js";
 import { ENGINES, engine, type Workdir } from "../support/engines.js";
 import { CHAIN, goldenImage, rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT, summarise, testLab } from "../support/rackform-e2e.js";
+import { until } from "../support/until.js";
 
 const SNAPSHOTS = join(ROOT, "test", "unit", "cli", "__snapshots__");
 const REIMAGE = goldenImage("2026.07.1");
@@ -193,10 +194,14 @@ describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
         lab.world.setOutlet(off.pdu, off.outlet, "Off");
         lab.world.faults.add({ kind: "missing-gpu", node: nodes[4] });
         // as the recording did: slurmctld has noticed the host is gone (DOWN after SlurmdTimeout, the lab's profile)
-        for (let i = 0; !(await slurmNodes(lab)).get(off.name)?.state.includes("DOWN"); i++) {
-          expect(i, `${off.name} never went DOWN in Slurm`).toBeLessThan(200);
-          await new Promise((r) => setTimeout(r, 50));
-        }
+        await until(
+          `${off.name} DOWN in Slurm`,
+          async () => (await slurmNodes(lab)).get(off.name)?.state.includes("DOWN"),
+          {
+            timeoutMs: 15_000,
+            everyMs: 50,
+          },
+        );
         const drift = await review(await showPlan(w), "drift");
         expect(drift).toMatch(/\| r01-n02 +\| outlet power_state On → Off; BMC conformant true → false;/);
       });

@@ -9,7 +9,7 @@ import { BcmClient } from "../../src/clients/bcm/index.js";
 import { HttpCore } from "../../src/clients/http/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
-import { GOLDEN_IMAGE, rackConfig, shownState, slurmNodes } from "../support/rack.js";
+import { expectIdle, GOLDEN_IMAGE, joinedIn, rackConfig, shownState, slurmNodes } from "../support/rack.js";
 import { builtProvider, freshInstall, outletOn, testLab } from "../support/rackform-e2e.js";
 
 let cliConfig: string;
@@ -93,13 +93,8 @@ describe.each(ENGINES)("an 8-node rack through BCM under %s", (name) => {
     expect((await client.listDevices()).map((d) => d.hostname).sort()).toEqual([...nodes].sort());
     const statuses = await client.statuses((await client.listDevices()).map((d) => d.uuid));
     expect(statuses.map((s) => s.status)).toEqual(nodes.map(() => "UP"));
-    const joined = state
-      .filter((r) => r.type === "rackform_cluster_member" && r.values.joined === true)
-      .map((r) => String(r.values.node))
-      .sort();
-    expect(joined).toEqual([...nodes].sort());
-    const slurm = await slurmNodes(lab);
-    expect(nodes.map((n) => [n, slurm.get(n)?.state])).toEqual(nodes.map((n) => [n, "IDLE"]));
+    expect(joinedIn(state)).toEqual([...nodes].sort());
+    await expectIdle(lab, nodes);
 
     // AND the next plan is empty
     const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);

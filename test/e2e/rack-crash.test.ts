@@ -15,7 +15,10 @@ import { MAAS_STATUS, MaasClient } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, type Engine, engine, type RunResult, type Workdir } from "../support/engines.js";
 import { rackStack, type ShownResource, shownState, slurmNodes, uploadGoldenImage } from "../support/rack.js";
-import { builtProvider, freshInstall, providerPids, testLab } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, providerPids, providersExited, testLab } from "../support/rackform-e2e.js";
+import { until } from "../support/until.js";
+
+const SLOW = { timeoutMs: 300_000, everyMs: 50 };
 
 const NODES = 16;
 
@@ -59,16 +62,6 @@ const POINTS: Record<"maas" | "ironic", readonly KillPoint[]> = {
   ],
 };
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, limitMs = 300_000) {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** Runs apply and SIGKILLs the engine once `point` is reached; resolves after its provider processes have exited. */
 async function applyKilledAt(w: Workdir, events: BackendEvents, point: KillPoint): Promise<RunResult> {
   events.reset();
@@ -82,12 +75,16 @@ async function applyKilledAt(w: Workdir, events: BackendEvents, point: KillPoint
   void run.then(() => {
     done = true;
   });
-  const pids = await waitFor(`the apply to reach the point "${point.what}"`, async () => {
-    if (done) return [];
-    if (!point.reached(events)) return undefined;
-    const p = await providerPids(enginePid);
-    return p.length > 0 ? p : undefined;
-  });
+  const pids = await until(
+    `the apply to reach the point "${point.what}"`,
+    async () => {
+      if (done) return [];
+      if (!point.reached(events)) return undefined;
+      const p = await providerPids(enginePid);
+      return p.length > 0 ? p : undefined;
+    },
+    SLOW,
+  );
   if (done) {
     const r = await run;
     throw new Error(`the apply ended (exit ${r.code}) before "${point.what}"\n${r.stdout}\n${r.stderr}`);
@@ -95,10 +92,7 @@ async function applyKilledAt(w: Workdir, events: BackendEvents, point: KillPoint
   process.kill(enginePid, "SIGKILL");
   const r = await run;
   expect(r.signal).toBe("SIGKILL");
-  await waitFor("the orphaned provider to exit", async () => {
-    const alive = (await providerPids()).filter((p) => pids.includes(p));
-    return alive.length === 0 ? true : undefined;
-  });
+  await providersExited(pids, SLOW.timeoutMs);
   return r;
 }
 

@@ -12,7 +12,7 @@ import { parsePlanJson, renderMarkdown, summarise } from "../../src/cli/plan-sum
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
 import { DEPLOY_TIMEOUT_MS } from "../support/examples.js";
-import { shownState, slurmNodes } from "../support/rack.js";
+import { expectIdle, shownState } from "../support/rack.js";
 import { dpuLab, dpuRackEnv, dpuRackJson, BFB_V1 as V1, BFB_V2 as V2 } from "../support/rack-dpu.js";
 import { builtProvider, freshInstall, outletOn } from "../support/rackform-e2e.js";
 
@@ -55,8 +55,7 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))(
         const apply = await w.ok(["apply", "-auto-approve", "-no-color"]);
         // THEN 4 × 7 resources and the image: every node joined, every DPU in DpuMode on V1 with the BMC's rshim
         expect(apply.stdout).toContain("Apply complete! Resources: 29 added, 0 changed, 0 destroyed.");
-        const slurm = await slurmNodes(lab);
-        expect(nodes.map((n) => [n, slurm.get(n)?.state])).toEqual(nodes.map((n) => [n, "IDLE"]));
+        await expectIdle(lab, nodes);
         for (const n of nodes) {
           expect(dpuOf(n), n).toMatchObject({ mode: "DpuMode", bfb: V1, hostRshim: "Disabled", bmcRshim: true });
         }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WarewulfClient } from "../../src/clients/warewulf/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
-import { GOLDEN_IMAGE, rackConfig, shownState, slurmNodes } from "../support/rack.js";
+import { expectIdle, GOLDEN_IMAGE, joinedIn, rackConfig, shownState, slurmNodes } from "../support/rack.js";
 import { builtProvider, freshInstall, outletOn, testLab } from "../support/rackform-e2e.js";
 
 let cliConfig: string;
@@ -77,15 +77,13 @@ describe.each(ENGINES)("an 8-node rack through Warewulf under %s", (name) => {
     expect(machines.map((m) => String(m.values.id)).sort()).toEqual(nodes.map((n) => `warewulf:${n}`).sort());
     const gates = state.filter((r) => r.type === "rackform_acceptance");
     expect(gates.map((g) => g.values.passed)).toEqual(nodes.map(() => true));
-    const members = state.filter((r) => r.type === "rackform_cluster_member" && r.values.joined === true);
-    expect(members.map((r) => String(r.values.node)).sort()).toEqual([...nodes].sort());
+    expect(joinedIn(state)).toEqual([...nodes].sort());
     const w2 = lab.info.warewulf!;
     const ww = new WarewulfClient({ url: w2.url, username: w2.username, password: w2.password });
     const status = await ww.status();
     await ww.close();
     expect(nodes.map((n) => [n, status.nodes.get(n)?.stage])).toEqual(nodes.map((n) => [n, "runtime"]));
-    const slurm = await slurmNodes(lab);
-    expect(nodes.map((n) => [n, slurm.get(n)?.state])).toEqual(nodes.map((n) => [n, "IDLE"]));
+    await expectIdle(lab, nodes);
     const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });

@@ -9,6 +9,8 @@ import type { Lab } from "../../src/lab/index.js";
 import { ENGINES, engine } from "../support/engines.js";
 import {
   CHAIN,
+  expectIdle,
+  joinedIn,
   plannedChanges,
   rackStack,
   resourceName,
@@ -22,13 +24,6 @@ let cliConfig: string;
 beforeAll(async () => {
   cliConfig = await freshInstall([builtProvider()]);
 });
-
-/** Names of the nodes whose cluster_member in state reports joined. */
-const joinedIn = (state: { type: string; values: Record<string, unknown> }[]) =>
-  state
-    .filter((r) => r.type === "rackform_cluster_member" && r.values.joined === true)
-    .map((r) => String(r.values.node))
-    .sort();
 
 describe.each(ENGINES)("an 8-node rack under %s", (name) => {
   describe("from outlets off", () => {
@@ -62,8 +57,7 @@ describe.each(ENGINES)("an 8-node rack under %s", (name) => {
         expect(joinedIn(state)).toEqual([...nodes].sort());
         const machines = state.filter((r) => r.type === "rackform_machine");
         expect(new Set(machines.map((m) => String(m.values.id).split(":")[0]))).toEqual(new Set([backend]));
-        const slurm = await slurmNodes(lab);
-        expect(nodes.map((n) => [n, slurm.get(n)?.state])).toEqual(nodes.map((n) => [n, "IDLE"]));
+        await expectIdle(lab, nodes);
         const b = lab.backends!;
         const from = { maas: b.maas.requests.length, ironic: b.ironic.requests.length, slurm: b.slurm.requests.length };
         const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);

@@ -14,6 +14,7 @@ import { chromiumBin, dumpDom, nodeStages, screenshot, stageCounts } from "../su
 import { ENGINES, engine } from "../support/engines.js";
 import { rackStack, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT, testLab } from "../support/rackform-e2e.js";
+import { until } from "../support/until.js";
 
 const CLI = join(ROOT, "dist", "cli", "main.js");
 const ARTIFACTS = join(ROOT, ".rackform", "test-artifacts");
@@ -71,11 +72,14 @@ describe.each(ENGINES)("rackform watch under %s", (name) => {
     // WHEN the watch serves its page and the rack is applied
     const watcher = rackform(["watch", `r01=${w.dir}`, "--listen", "127.0.0.1:0", "--interval", "0.3"], env);
     try {
-      let url: string | undefined;
-      for (let i = 0; i < 300 && !url; i++) {
-        url = /watch: (http:\/\/\S+)/.exec(watcher.output())?.[1];
-        if (!url) await sleep(100);
-      }
+      const url = await until(
+        () => `the watch's URL in:\n${watcher.output()}`,
+        () => /watch: (http:\/\/\S+)/.exec(watcher.output())?.[1],
+        {
+          timeoutMs: 30_000,
+          everyMs: 100,
+        },
+      );
       expect(url, watcher.output()).toBeDefined();
       // (an HCL working directory tells the watch its nodes only as state records them; a cdktf.out lists them all)
       const first = await dumpDom(url as string);

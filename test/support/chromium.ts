@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { until } from "./until.js";
 
 /** The Chromium binary on PATH; throws naming the fix when there is none. */
 export function chromiumBin(): string {
@@ -119,17 +120,18 @@ export async function openPage(url: string, width = 1280, height = 900): Promise
       });
     });
     const http = devtools.replace(/^ws:/, "http:").replace(/\/devtools\/.*$/, "");
-    let target: { type: string; url: string; webSocketDebuggerUrl: string } | undefined;
-    for (let i = 0; i < 100 && !target; i++) {
-      const list = (await (await fetch(`${http}/json/list`)).json()) as {
-        type: string;
-        url: string;
-        webSocketDebuggerUrl: string;
-      }[];
-      target = list.find((t) => t.type === "page" && t.url.startsWith(url));
-      if (!target) await new Promise((r) => setTimeout(r, 100));
-    }
-    if (!target) throw new Error(`chromium opened no page for ${url}`);
+    const target = await until(
+      `chromium to open a page for ${url}`,
+      async () => {
+        const list = (await (await fetch(`${http}/json/list`)).json()) as {
+          type: string;
+          url: string;
+          webSocketDebuggerUrl: string;
+        }[];
+        return list.find((t) => t.type === "page" && t.url.startsWith(url));
+      },
+      { everyMs: 100 },
+    );
     const ws = new WebSocket(target.webSocketDebuggerUrl);
     await new Promise((done, fail) => {
       ws.addEventListener("open", done, { once: true });

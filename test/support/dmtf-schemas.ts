@@ -47,3 +47,18 @@ export function dmtfValidator(ajv: Ajv, odataType: string): ValidateFunction {
   if (!v) throw new Error(`schema ${file} has no definition ${m[3]}`);
   return v;
 }
+
+/** "label (type): errors" for every payload that fails the schema its @odata.type names, or has none. */
+export function schemaFailures(ajv: Ajv, payloads: ReadonlyMap<string, unknown>): string[] {
+  const failures: string[] = [];
+  for (const [label, body] of payloads) {
+    const type = (body as Record<string, unknown>)["@odata.type"];
+    if (typeof type !== "string") {
+      failures.push(`${label}: no @odata.type`);
+      continue;
+    }
+    const validate = dmtfValidator(ajv, type);
+    if (!validate(body)) failures.push(`${label} (${type}): ${ajv.errorsText(validate.errors, { separator: "; " })}`);
+  }
+  return failures;
+}

@@ -133,3 +133,7 @@ export class Workdir {
     return r;
   }
 }
+
+/** An engine's output with whitespace folded: it wraps diagnostic text at ~78 columns, so tests compare it folded. */
+export const folded = (r: { readonly stdout: string; readonly stderr: string }): string =>
+  (r.stdout + r.stderr).replace(/\s+/g, " ");

@@ -2,7 +2,15 @@
  * Hand-made plans in the engines' `show -json` format for plan-summary's unit tests: one resource change at a time,
  * with empty sensitivity and unknown masks unless a test sets them.
  */
-import type { PlanJson, ResourceChange } from "../../src/cli/plan-summary/index.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type PlanJson,
+  type PlanSummaryIo,
+  parsePlanJson,
+  type ResourceChange,
+} from "../../src/cli/plan-summary/index.js";
+import { ROOT } from "./rackform-e2e.js";
 
 type Change = ResourceChange["change"];
 
@@ -51,3 +59,26 @@ export const image = (version: string, sha256 = "00") => ({
   url: `http://images/ubuntu-gpu-${version}.qcow2`,
   sha256,
 });
+
+/** The text of a recorded plan under test/fixtures/plans (scripts/record-plans.mjs). */
+export const planFixtureText = (name: string): string =>
+  readFileSync(join(ROOT, "test", "fixtures", "plans", `${name}.json`), "utf8");
+
+/** A recorded plan under test/fixtures/plans, parsed. */
+export const planFixture = (name: string): PlanJson => parsePlanJson(planFixtureText(name), `${name}.json`);
+
+/** plan-summary's I/O faked: files from a map, stdin from a string, output collected in `out`. */
+export function fakeIo(files: Record<string, string>, stdin = "") {
+  const out = { stdout: "", stderr: "", written: new Map<string, string>() };
+  const io: PlanSummaryIo = {
+    readFile: async (p) => {
+      if (!(p in files)) throw new Error(`ENOENT: no such file, open '${p}'`);
+      return files[p];
+    },
+    readStdin: async () => stdin,
+    writeFile: async (p, t) => void out.written.set(p, t),
+    stdout: (t) => void (out.stdout += t),
+    stderr: (t) => void (out.stderr += t),
+  };
+  return { io, out };
+}

@@ -4,6 +4,7 @@
  * the engine recorded, what it plans and what the lab's Slurm reports.
  */
 import { createHash } from "node:crypto";
+import { expect } from "vitest";
 import { uploadImages } from "../../src/cli/demo.js";
 import { type DemoImage, demoConfig } from "../../src/cli/demo-config.js";
 import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
@@ -103,6 +104,14 @@ export async function rackStack(
   return Workdir.create(eng, cliConfig, { "main.tf": rackConfig(lab, backend, nodes, opts) }, env);
 }
 
+/** Writes `files` (e.g. rotatedVars) into a rack stack, then init and apply: the converged rack a case starts from. */
+export async function converged(w: Workdir, files: Record<string, string> = {}): Promise<Workdir> {
+  await w.write(files);
+  await w.ok(["init", "-no-color"]);
+  await w.ok(["apply", "-auto-approve", "-no-color"]);
+  return w;
+}
+
 /** The resources in the engine's state (`show -json`). */
 export async function shownState(w: Workdir): Promise<ShownResource[]> {
   const r = await w.ok(["show", "-json", "-no-color"]);
@@ -123,6 +132,38 @@ export async function plannedChanges(w: Workdir): Promise<PlannedChange[]> {
     name: c.name,
     actions: c.change.actions,
   }));
+}
+
+/**
+ * Plans into rack.tfplan and expects exactly `expected` to change (an address alone is an in-place update, else
+ * "<address> <actions>"), applies that plan, and expects the next plan empty: a drift healed in one apply.
+ */
+export async function appliesOnly(w: Workdir, expected: readonly string[]): Promise<void> {
+  const changes = (await plannedChanges(w)).filter((c) => c.actions.join() !== "no-op" && c.actions.join() !== "read");
+  expect(changes.map((c) => `${c.address} ${c.actions.join()}`).sort()).toEqual(
+    expected.map((a) => (a.includes(" ") ? a : `${a} update`)).sort(),
+  );
+  await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
+  const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+  expect(again.code, again.stdout + again.stderr).toBe(0);
+}
+
+/** The variable file an operator edits after a BMC/PDU password rotation (it wins over the stack's TF_VAR_). */
+export const rotatedVars = (password: string): Record<string, string> => ({
+  "rotated.auto.tfvars": `redfish_password = ${JSON.stringify(password)}\n`,
+});
+
+/** Names of the nodes whose cluster_member in state reports joined, sorted. */
+export const joinedIn = (state: readonly { type: string; values: Record<string, unknown> }[]): string[] =>
+  state
+    .filter((r) => r.type === "rackform_cluster_member" && r.values.joined === true)
+    .map((r) => String(r.values.node))
+    .sort();
+
+/** Expects the lab's slurmctld to report every one of `nodes` IDLE. */
+export async function expectIdle(lab: Lab, nodes: readonly string[]): Promise<void> {
+  const slurm = await slurmNodes(lab);
+  expect(nodes.map((n) => [n, slurm.get(n)?.state])).toEqual(nodes.map((n) => [n, "IDLE"]));
 }
 
 /** What the lab's slurmctld reports now, by node name. */

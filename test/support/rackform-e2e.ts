@@ -4,12 +4,14 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import { install, type ProviderPackage } from "../../src/cli/install.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
+import { until } from "./until.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -30,6 +32,37 @@ export async function freshInstall(pkgs: readonly ProviderPackage[]): Promise<st
 export async function testLab(nodes = 4, profile = "instant"): Promise<Lab> {
   const stateDir = await mkdtemp(join(tmpdir(), "rf-lab-"));
   return startLab({ nodes, profile, stateDir });
+}
+
+/** A test file's lab and the CLI config of the installed provider, set by the hooks e2eGround registers. */
+export interface E2eGround {
+  readonly lab: Lab;
+  readonly cliConfig: string;
+}
+
+/** Registers a file's beforeAll (a testLab of `nodes`, the built provider installed) and afterAll (the lab closed). */
+export function e2eGround(nodes = 4): E2eGround {
+  let lab: Lab | undefined;
+  let cliConfig: string | undefined;
+  beforeAll(async () => {
+    lab = await testLab(nodes);
+    cliConfig = await freshInstall([builtProvider()]);
+  });
+  afterAll(async () => {
+    await lab?.close();
+  });
+  const set = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error("e2eGround: the lab and the install are set in beforeAll");
+    return v;
+  };
+  return {
+    get lab() {
+      return set(lab);
+    },
+    get cliConfig() {
+      return set(cliConfig);
+    },
+  };
 }
 
 /** What providerBlock renders beyond the redfish block. */
@@ -125,6 +158,24 @@ export async function providerPids(ppid?: number): Promise<number[]> {
     }
   }
   return out;
+}
+
+/** A process's resident set size in KiB (0 once it has exited). */
+export async function rssKiB(pid: number): Promise<number> {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Waits until none of `pids` (provider processes an engine's SIGKILL orphaned) is alive. */
+export async function providersExited(pids: readonly number[], timeoutMs: number): Promise<void> {
+  await until("the orphaned provider to exit", async () => (await providerPids()).every((p) => !pids.includes(p)), {
+    timeoutMs,
+    everyMs: 50,
+  });
 }
 
 /** Runs the built `rackform plan-summary` with a plan's JSON (`show -json`) on stdin. */

@@ -9,6 +9,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { until } from "./until.js";
 
 /** Where a running real Ironic answers, and where its logs are. */
 export interface RealIronicInfo {
@@ -143,16 +144,15 @@ async function listsDrivers(url: string): Promise<boolean> {
  * records that in `<dir>/exited`) or after `timeoutMs`.
  */
 export async function waitForIronic(info: RealIronicInfo, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (existsSync(join(info.dir, "exited"))) {
-      throw new Error(`real Ironic exited while starting:\n${ironicLogTail(info.dir)}`);
-    }
-    if (await listsDrivers(info.url)) return;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(
-    `real Ironic did not list its drivers at ${info.url} within ${timeoutMs} ms:\n${ironicLogTail(info.dir)}`,
+  await until(
+    () => `real Ironic to list its drivers at ${info.url} (${timeoutMs} ms):\n${ironicLogTail(info.dir)}`,
+    async () => {
+      if (existsSync(join(info.dir, "exited"))) {
+        throw new Error(`real Ironic exited while starting:\n${ironicLogTail(info.dir)}`);
+      }
+      return listsDrivers(info.url);
+    },
+    { timeoutMs, everyMs: 300 },
   );
 }
 

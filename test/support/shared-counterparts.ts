@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { inject } from "vitest";
 import { openDatabase, type Postgres, startPostgres } from "./postgres.js";
 import { type RealIronicInfo, waitForIronic } from "./real-ironic.js";
+import { until } from "./until.js";
 
 /**
  * The run's real Ironic (fake-hardware and redfish), once it lists its drivers, held exclusively until `release()`
@@ -23,16 +24,19 @@ export async function sharedRealIronic(): Promise<RealIronicInfo & { release(): 
   }
   await waitForIronic(info);
   const lock = join(info.dir, "in-use");
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock); // atomic: exactly one file holds it
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || Date.now() > deadline) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  await until(
+    `the real Ironic to be free (${lock})`,
+    () => {
+      try {
+        mkdirSync(lock); // atomic: exactly one file holds it
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+        return false;
+      }
+    },
+    { timeoutMs: 10 * 60_000, everyMs: 100 },
+  );
   return { ...info, release: () => rmSync(lock, { recursive: true, force: true }) };
 }
 

@@ -59,6 +59,15 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
+/** The redfish driver_info of a lab node: its BMC, trusted through the lab CA, and the system path on it. */
+const driverInfoOf = (info: (typeof lab.info.nodes)[number], systemId: string | undefined) => ({
+  redfish_address: info.bmc.url,
+  redfish_username: info.bmc.username,
+  redfish_password: info.bmc.password,
+  redfish_verify_ca: lab.info.ca,
+  redfish_system_id: systemId,
+});
+
 describe("Debian's Ironic 21.4 redfish driver against the lab BMCs", () => {
   it("enrolls one node per vendor style by BMC url, CA file and the system path discovered on the BMC", async () => {
     for (const info of lab.info.nodes) {
@@ -69,13 +78,7 @@ describe("Debian's Ironic 21.4 redfish driver against the lab BMCs", () => {
       const n = await client.createNode({
         name: `rf-${info.name}`,
         driver: "redfish",
-        driverInfo: {
-          redfish_address: info.bmc.url,
-          redfish_username: info.bmc.username,
-          redfish_password: info.bmc.password,
-          redfish_verify_ca: lab.info.ca,
-          redfish_system_id: sys.odataId,
-        },
+        driverInfo: driverInfoOf(info, sys.odataId),
         more: { inspect_interface: "redfish", management_interface: "redfish", power_interface: "redfish" },
       });
       expect(n.provisionState).toBe("enroll");
@@ -200,13 +203,7 @@ describe("Debian's Ironic 21.4 redfish driver against the lab BMCs", () => {
         const n = await labClient.createNode({
           name: `rf-${info.name}`,
           driver: "redfish",
-          driverInfo: {
-            redfish_address: info.bmc.url,
-            redfish_username: info.bmc.username,
-            redfish_password: info.bmc.password,
-            redfish_verify_ca: lab.info.ca,
-            redfish_system_id: enrolled.get(info.name)?.systemPath,
-          },
+          driverInfo: driverInfoOf(info, enrolled.get(info.name)?.systemPath),
         });
         await labClient.setProvisionState(n.uuid, "manage");
         await labClient.waitForProvisionState(n.uuid, "manageable", POLL);

@@ -6,8 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createIronicApi } from "../../../src/lab/ironic/index.js";
+import { call } from "../../integration/lab-ironic/support.js";
 import { sharedRealIronic } from "../../support/shared-counterparts.js";
-import { call } from "./scenario.js";
 
 type Answers = Record<string, { status: number; body: unknown }>;
 
@@ -24,7 +24,7 @@ function normalise(base: string, v: unknown): unknown {
 async function ask(base: string): Promise<Answers> {
   const out: Answers = {};
   const get = async (key: string, path: string, version = "1.82") => {
-    const r = await call(base, "GET", path, undefined, version);
+    const r = await call(base, "GET", path, { version });
     out[key] = { status: r.status, body: normalise(base, r.json) };
   };
   await get("conductors", "/v1/conductors");
@@ -37,7 +37,7 @@ async function ask(base: string): Promise<Answers> {
   await get("driversDetail", "/v1/drivers?detail=true");
   await get("driver", "/v1/drivers/fake-hardware");
   await get("driverUnknown", "/v1/drivers/nope");
-  const created = await call(base, "POST", "/v1/nodes", { driver: "fake-hardware" });
+  const created = await call(base, "POST", "/v1/nodes", { body: { driver: "fake-hardware" } });
   const uuid = created.json.uuid as string;
   await get("inventoryNone", `/v1/nodes/${uuid}/inventory`);
   await get("inventoryTooOld", `/v1/nodes/${uuid}/inventory`, "1.80");

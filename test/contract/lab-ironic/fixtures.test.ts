@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIronicApi, type IronicApi } from "../../../src/lab/ironic/index.js";
+import { call } from "../../integration/lab-ironic/support.js";
 import { FIXTURES } from "../../support/fixtures.js";
-import { call } from "./scenario.js";
 
 const DIR = `${FIXTURES}/ironic/captured-debian-21.4.4`;
 // biome-ignore lint/suspicious/noExplicitAny: captured JSON
@@ -27,12 +27,14 @@ describe("lab Ironic bodies match captured Ironic 21.4.4 bodies", () => {
   it("node create: same keys in the same order, same values for the same input", async () => {
     const real = fixture("fake-hardware/node-create.json");
     const r = await call(url, "POST", "/v1/nodes", {
-      name: "gpu-rack1-u07",
-      driver: "fake-hardware",
-      resource_class: "baremetal-gpu",
-      properties: { cpu_arch: "x86_64", memory_mb: 2097152, local_gb: 3840, cpus: 128 },
-      driver_info: { fake_note: "no BMC" },
-      extra: { rack: "r1", pdu_outlet: "A1" },
+      body: {
+        name: "gpu-rack1-u07",
+        driver: "fake-hardware",
+        resource_class: "baremetal-gpu",
+        properties: { cpu_arch: "x86_64", memory_mb: 2097152, local_gb: 3840, cpus: 128 },
+        driver_info: { fake_note: "no BMC" },
+        extra: { rack: "r1", pdu_outlet: "A1" },
+      },
     });
     expect(Object.keys(r.json)).toEqual(Object.keys(real));
     const volatile = new Set(["uuid", "created_at", "links", "ports", "states", "portgroups", "volume"]);
@@ -42,12 +44,16 @@ describe("lab Ironic bodies match captured Ironic 21.4.4 bodies", () => {
   it("port create and allocation bodies have the captured keys in order", async () => {
     const n = (await call(url, "GET", "/v1/nodes/gpu-rack1-u07")).json;
     const port = await call(url, "POST", "/v1/ports", {
-      node_uuid: n.uuid,
-      address: "52:54:00:aa:bb:01",
-      pxe_enabled: true,
+      body: {
+        node_uuid: n.uuid,
+        address: "52:54:00:aa:bb:01",
+        pxe_enabled: true,
+      },
     });
     expect(Object.keys(port.json)).toEqual(Object.keys(fixture("fake-hardware/port-create.json")));
-    const alloc = await call(url, "POST", "/v1/allocations", { resource_class: "baremetal-gpu", name: "alloc-1" });
+    const alloc = await call(url, "POST", "/v1/allocations", {
+      body: { resource_class: "baremetal-gpu", name: "alloc-1" },
+    });
     expect(Object.keys(alloc.json)).toEqual(Object.keys(fixture("fake-hardware/allocation-create.json")));
     expect(alloc.json.state).toBe("allocating");
   });
@@ -63,9 +69,11 @@ describe("lab Ironic bodies match captured Ironic 21.4.4 bodies", () => {
   it("redfish node: masked password and validate reasons as captured against the DMTF mockup", async () => {
     const real = fixture("redfish-vs-dmtf-mockup/redfish-node-create.json");
     const r = await call(url, "POST", "/v1/nodes", {
-      name: "dmtf-rackmount1",
-      driver: "redfish",
-      driver_info: { ...real.driver_info, redfish_password: "password" },
+      body: {
+        name: "dmtf-rackmount1",
+        driver: "redfish",
+        driver_info: { ...real.driver_info, redfish_password: "password" },
+      },
     });
     expect(r.json.driver_info).toEqual(real.driver_info);
     for (const k of Object.keys(real).filter((k) => k.endsWith("_interface"))) expect(r.json[k], k).toBe(real[k]);
@@ -74,7 +82,7 @@ describe("lab Ironic bodies match captured Ironic 21.4.4 bodies", () => {
   });
 
   it("406 body and headers as captured", async () => {
-    const r = await call(url, "GET", "/v1/nodes", undefined, "99.99");
+    const r = await call(url, "GET", "/v1/nodes", { version: "99.99" });
     expect(r.status).toBe(406);
     expect(r.json).toEqual(fixture("fake-hardware/error-406.json"));
   });
@@ -84,7 +92,7 @@ describe("lab Ironic bodies match captured Ironic 21.4.4 bodies", () => {
     const captured = Object.fromEntries(
       [...head.matchAll(/^(X-Openstack-Ironic-Api-[\w-]+): (.*)$/gim)].map((m) => [m[1].toLowerCase(), m[2].trim()]),
     );
-    const r = await call(url, "POST", "/v1/nodes", { driver: "fake-hardware" });
+    const r = await call(url, "POST", "/v1/nodes", { body: { driver: "fake-hardware" } });
     expect(r.status).toBe(201);
     expect(Object.keys(captured)).toHaveLength(3);
     for (const [k, v] of Object.entries(captured)) expect(r.headers.get(k), k).toBe(v);

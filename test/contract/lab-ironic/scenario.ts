@@ -1,37 +1,11 @@
 // One scenario, run unchanged against any Ironic base URL (the lab's or Debian's real 21.4) with a fake-hardware node.
 import { randomUUID } from "node:crypto";
+import { call, type Res } from "../../integration/lab-ironic/support.js";
 
 const MV = "1.82";
 
-export interface Call {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON under test
-  json: any;
-  headers: Headers;
-}
-
-export async function call(
-  base: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  version: string | null = MV,
-  raw?: string,
-): Promise<Call> {
-  const headers: Record<string, string> = {};
-  if (version !== null) headers["X-OpenStack-Ironic-API-Version"] = version;
-  if (body !== undefined || raw !== undefined) headers["Content-Type"] = "application/json";
-  const r = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
-  });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : undefined, headers: r.headers };
-}
-
 /** Decodes Ironic's doubly-encoded error body. */
-export function decodeError(c: Call): Record<string, unknown> {
+export function decodeError(c: Res): Record<string, unknown> {
   return JSON.parse(c.json.error_message) as Record<string, unknown>;
 }
 
@@ -43,7 +17,7 @@ async function walk(
   uuid: string,
   body?: Record<string, unknown>,
 ): Promise<{ status: number; states: string[] }> {
-  const put = body ? await call(base, "PUT", `/v1/nodes/${uuid}/states/provision`, body) : { status: 0 };
+  const put = body ? await call(base, "PUT", `/v1/nodes/${uuid}/states/provision`, { body: body }) : { status: 0 };
   const seen: string[] = [];
   for (let i = 0; i < 200; i++) {
     const n = (await call(base, "GET", `/v1/nodes/${uuid}?fields=provision_state,target_provision_state`)).json;
@@ -58,15 +32,17 @@ async function walk(
 /** Everything the two implementations must agree on, with run-specific ids replaced by placeholders. */
 export async function runScenario(base: string): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  const root = (await call(base, "GET", "/", undefined, null)).json;
+  const root = (await call(base, "GET", "/", { version: null })).json;
   out.versions = { min: root.default_version.min_version, max: root.default_version.version };
 
   const name = `parity-${randomUUID().slice(0, 8)}`;
   const created = await call(base, "POST", "/v1/nodes", {
-    name,
-    driver: "fake-hardware",
-    resource_class: "gpu",
-    driver_info: { fake_password: "s3cret" },
+    body: {
+      name,
+      driver: "fake-hardware",
+      resource_class: "gpu",
+      driver_info: { fake_password: "s3cret" },
+    },
   });
   const uuid = created.json.uuid as string;
   const scrub = (v: unknown) => JSON.parse(JSON.stringify(v).split(uuid).join("<node>").split(name).join("<name>"));
@@ -84,15 +60,15 @@ export async function runScenario(base: string): Promise<Record<string, unknown>
     status: e404.status,
     error: JSON.parse(JSON.stringify(decodeError(e404)).split(missing).join("<missing>")),
   };
-  const illegal = await call(base, "PUT", `/v1/nodes/${uuid}/states/provision`, { target: "active" });
+  const illegal = await call(base, "PUT", `/v1/nodes/${uuid}/states/provision`, { body: { target: "active" } });
   out.illegal = scrub({ status: illegal.status, error: decodeError(illegal) });
-  const e406 = await call(base, "GET", "/v1/nodes", undefined, "99.99");
+  const e406 = await call(base, "GET", "/v1/nodes", { version: "99.99" });
   out.badVersion = {
     status: e406.status,
     error: decodeError(e406),
     max: e406.headers.get("x-openstack-ironic-api-maximum-version"),
   };
-  const badJson = await call(base, "POST", "/v1/nodes", undefined, MV, "{bad");
+  const badJson = await call(base, "POST", "/v1/nodes", { version: MV, raw: "{bad" });
   out.badJson = { status: badJson.status, error: decodeError(badJson) };
   for (const [key, method, path] of [
     ["unknownPath", "GET", "/v1/nope"],
@@ -103,7 +79,7 @@ export async function runScenario(base: string): Promise<Record<string, unknown>
     const r = await call(base, method, path);
     out[key] = { status: r.status, error: decodeError(r) };
   }
-  const noDriver = await call(base, "POST", "/v1/nodes", { name: "x" });
+  const noDriver = await call(base, "POST", "/v1/nodes", { body: { name: "x" } });
   out.noDriver = { status: noDriver.status, error: decodeError(noDriver) };
 
   out.manage = await walk(base, uuid, { target: "manage" });
@@ -112,8 +88,8 @@ export async function runScenario(base: string): Promise<Record<string, unknown>
   out.maintenanceOff = (await call(base, "DELETE", `/v1/nodes/${uuid}/maintenance`)).status;
   out.extras = scrub(await extras(base, uuid, name));
   // Deploying holds the node's lock (~400 ms on real fake-hardware): an undeploy sent at once is refused with 409.
-  const deploy = await call(base, "PUT", `/v1/nodes/${uuid}/states/provision`, { target: "active" });
-  const locked = await call(base, "PUT", `/v1/nodes/${uuid}/states/provision`, { target: "deleted" });
+  const deploy = await call(base, "PUT", `/v1/nodes/${uuid}/states/provision`, { body: { target: "active" } });
+  const locked = await call(base, "PUT", `/v1/nodes/${uuid}/states/provision`, { body: { target: "deleted" } });
   out.locked = scrub({ deploy: deploy.status, status: locked.status, error: decodeError(locked) });
   const settled = await walk(base, uuid);
   out.activeSettled = settled.states[settled.states.length - 1];
@@ -146,7 +122,7 @@ export async function runScenario(base: string): Promise<Record<string, unknown>
 /** Power, ports, allocation and patch checks on an available node (leaves it allocated with an image set). */
 async function extras(base: string, uuid: string, name: string): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  out.powerOn = (await call(base, "PUT", `/v1/nodes/${uuid}/states/power`, { target: "power on" })).status;
+  out.powerOn = (await call(base, "PUT", `/v1/nodes/${uuid}/states/power`, { body: { target: "power on" } })).status;
   for (let i = 0; i < 100; i++) {
     const n = (await call(base, "GET", `/v1/nodes/${uuid}/states`)).json;
     out.power = { power_state: n.power_state, target_power_state: n.target_power_state, keys: Object.keys(n) };
@@ -154,25 +130,31 @@ async function extras(base: string, uuid: string, name: string): Promise<Record<
     await sleep(40);
   }
   const mac = `52:54:00:${randomUUID().slice(0, 6).match(/../g)?.join(":")}`;
-  const port = await call(base, "POST", "/v1/ports", { node_uuid: uuid, address: mac.toUpperCase() });
+  const port = await call(base, "POST", "/v1/ports", { body: { node_uuid: uuid, address: mac.toUpperCase() } });
   out.port = { status: port.status, address: port.json.address === mac, keys: Object.keys(port.json) };
-  const dup = await call(base, "POST", "/v1/ports", { node_uuid: uuid, address: mac });
+  const dup = await call(base, "POST", "/v1/ports", { body: { node_uuid: uuid, address: mac } });
   out.dupPort = { status: dup.status, error: JSON.parse(JSON.stringify(decodeError(dup)).split(mac).join("<mac>")) };
-  const badMac = await call(base, "POST", "/v1/ports", { node_uuid: uuid, address: "zz" });
+  const badMac = await call(base, "POST", "/v1/ports", { body: { node_uuid: uuid, address: "zz" } });
   out.badMac = { status: badMac.status, error: decodeError(badMac) };
   const listed = await call(base, "GET", `/v1/ports?node=${uuid}`);
   out.portList = listed.json.ports.map((p: Record<string, unknown>) => Object.keys(p));
-  const badPatch = await call(base, "PATCH", `/v1/nodes/${uuid}`, [{ op: "replace", path: "/uuid", value: "x" }]);
+  const badPatch = await call(base, "PATCH", `/v1/nodes/${uuid}`, {
+    body: [{ op: "replace", path: "/uuid", value: "x" }],
+  });
   out.badPatch = { status: badPatch.status, error: decodeError(badPatch) };
-  const okPatch = await call(base, "PATCH", `/v1/nodes/${uuid}`, [
-    { op: "add", path: "/instance_info/image_source", value: "http://127.0.0.1/img.qcow2" },
-    { op: "add", path: "/extra/rack", value: "r1" },
-  ]);
+  const okPatch = await call(base, "PATCH", `/v1/nodes/${uuid}`, {
+    body: [
+      { op: "add", path: "/instance_info/image_source", value: "http://127.0.0.1/img.qcow2" },
+      { op: "add", path: "/extra/rack", value: "r1" },
+    ],
+  });
   out.patch = { status: okPatch.status, instance_info: okPatch.json.instance_info, extra: okPatch.json.extra };
   const alloc = await call(base, "POST", "/v1/allocations", {
-    resource_class: "gpu",
-    name: `${name}-alloc`,
-    candidate_nodes: [uuid],
+    body: {
+      resource_class: "gpu",
+      name: `${name}-alloc`,
+      candidate_nodes: [uuid],
+    },
   });
   out.allocationCreate = { status: alloc.status, state: alloc.json.state, node: alloc.json.node_uuid };
   for (let i = 0; i < 100; i++) {
@@ -183,7 +165,7 @@ async function extras(base: string, uuid: string, name: string): Promise<Record<
   }
   const n = (await call(base, "GET", `/v1/nodes/${uuid}?fields=instance_uuid,allocation_uuid`)).json;
   out.nodeAllocated = { same: n.instance_uuid !== null && n.instance_uuid === n.allocation_uuid };
-  const missingAlloc = await call(base, "POST", "/v1/allocations", { resource_class: "no-such-class" });
+  const missingAlloc = await call(base, "POST", "/v1/allocations", { body: { resource_class: "no-such-class" } });
   for (let i = 0; i < 100; i++) {
     const a = (await call(base, "GET", `/v1/allocations/${missingAlloc.json.uuid}`)).json;
     out.allocationError = { state: a.state, last_error: String(a.last_error).split(a.uuid).join("<alloc>") };

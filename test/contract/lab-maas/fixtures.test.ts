@@ -111,7 +111,8 @@ describe("lab bodies match recorded MAAS bodies", () => {
     form.set("title", "Shape");
     form.set("base_image", "ubuntu/jammy");
     form.set("content", new Blob(["bytes"]), "root.tgz");
-    const { oauthHeader, API_KEY } = await import("../../integration/lab-maas/support.js");
+    const { API_KEY } = await import("../../integration/lab-maas/support.js");
+    const { oauthHeader } = await import("../../support/maas-oauth.js");
     const up = await fetch(new URL("api/2.0/boot-resources/", lab.url), {
       method: "POST",
       body: form,

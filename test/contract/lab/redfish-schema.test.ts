@@ -3,10 +3,9 @@
  * (fixtures in ../shared/fixtures/redfish/dmtf/json-schema, DSP8010, BSD-3). Schemas declare draft-07 through the
  * Redfish meta-schema, so ajv's default (draft-07) class is used.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
+import type { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   call,
@@ -17,51 +16,7 @@ import {
   systemPath,
   type TestLab,
 } from "../../integration/lab/lab-client.js";
-
-const SCHEMA_DIR = join(import.meta.dirname, "../../../../shared/fixtures/redfish/dmtf/json-schema");
-const BASE = "http://redfish.dmtf.org/schemas/v1/";
-
-/** An ajv holding every fixture schema, with permissive stubs for referenced files that are not in the fixture subset. */
-function loadSchemas(): Ajv {
-  if (!existsSync(SCHEMA_DIR)) {
-    throw new Error(
-      `DMTF JSON schemas not found at ${SCHEMA_DIR}: the fixtures folder ../shared/fixtures/redfish/dmtf is required`,
-    );
-  }
-  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
-  addFormats.default(ajv);
-  const present = new Set<string>();
-  const refs = new Map<string, Set<string>>();
-  for (const f of readdirSync(SCHEMA_DIR).filter((x) => x.endsWith(".json"))) {
-    const text = readFileSync(join(SCHEMA_DIR, f), "utf8");
-    const schema = JSON.parse(text);
-    if (f === "redfish-schema-v1.json") continue;
-    ajv.addSchema(schema, `${BASE}${f}`);
-    present.add(`${BASE}${f}`);
-    for (const m of text.matchAll(/"\$ref": "(http[^"#]+)#\/definitions\/([^"]+)"/g)) {
-      const defs = refs.get(m[1]) ?? new Set<string>();
-      defs.add(m[2]);
-      refs.set(m[1], defs);
-    }
-  }
-  // The fixtures are a subset of DSP8010: a reference to an absent file becomes an accept-anything stub, so the
-  // payload is still checked strictly by every schema that is present (the versioned one named by @odata.type first).
-  for (const [url, defs] of refs) {
-    if (present.has(url)) continue;
-    ajv.addSchema({ $id: url, definitions: Object.fromEntries([...defs].map((d) => [d, {}])) });
-  }
-  return ajv;
-}
-
-function schemaFor(ajv: Ajv, odataType: string): ValidateFunction {
-  const m = /^#([A-Za-z]+)\.(?:(v\d+_\d+_\d+)\.)?([A-Za-z]+)$/.exec(odataType);
-  if (!m) throw new Error(`unexpected @odata.type ${odataType}`);
-  const file = m[2] ? `${m[1]}.${m[2]}.json` : `${m[1]}.json`;
-  if (!existsSync(join(SCHEMA_DIR, file))) throw new Error(`no schema file ${file} in fixtures for ${odataType}`);
-  const v = ajv.getSchema(`${BASE}${file}#/definitions/${m[3]}`);
-  if (!v) throw new Error(`schema ${file} has no definition ${m[3]}`);
-  return v;
-}
+import { dmtfValidator, loadDmtfSchemas, SCHEMA_DIR, schemaFailures } from "../../support/dmtf-schemas.js";
 
 describe("lab Redfish payloads against DMTF JSON Schema", () => {
   let t: TestLab;
@@ -70,7 +25,7 @@ describe("lab Redfish payloads against DMTF JSON Schema", () => {
   const expanded = new Map<string, unknown>();
 
   beforeAll(async () => {
-    ajv = loadSchemas();
+    ajv = loadDmtfSchemas();
     t = await startTestLab({ nodes: 6 });
     for (const n of t.lab.info.nodes) {
       await powerOutlet(t, n.name);
@@ -168,24 +123,14 @@ describe("lab Redfish payloads against DMTF JSON Schema", () => {
 
   it("the validator has teeth: a bad enum value and an unknown property are rejected", () => {
     const system = structuredClone(payloads.get(`${t.lab.info.nodes[0].name} ComputerSystem`)) as Record<string, Json>;
-    const validate = schemaFor(ajv, system["@odata.type"]);
+    const validate = dmtfValidator(ajv, system["@odata.type"]);
     expect(validate(system)).toBe(true);
     expect(validate({ ...system, PowerState: "Sleeping" })).toBe(false);
     expect(validate({ ...system, GpuCount: 8 })).toBe(false);
   });
 
   it("every payload validates against the schema version its @odata.type names", () => {
-    const failures: string[] = [];
-    for (const [label, body] of payloads) {
-      const type = (body as Record<string, unknown>)["@odata.type"];
-      if (typeof type !== "string") {
-        failures.push(`${label}: no @odata.type`);
-        continue;
-      }
-      const validate = schemaFor(ajv, type);
-      if (!validate(body)) failures.push(`${label} (${type}): ${ajv.errorsText(validate.errors, { separator: "; " })}`);
-    }
-    expect(failures).toEqual([]);
+    expect(schemaFailures(ajv, payloads)).toEqual([]);
   });
 
   it("expanded payloads validate whole, and so does every resource expanded inside them whose schema is in the fixtures", () => {
@@ -199,7 +144,7 @@ describe("lab Redfish payloads against DMTF JSON Schema", () => {
       const file = typeof type === "string" ? /^#([A-Za-z]+)\.(?:(v\d+_\d+_\d+)\.)?/.exec(type) : null;
       const present = file && existsSync(join(SCHEMA_DIR, file[2] ? `${file[1]}.${file[2]}.json` : `${file[1]}.json`));
       if (typeof type === "string" && (top || present)) {
-        const validate = schemaFor(ajv, type);
+        const validate = dmtfValidator(ajv, type);
         checked.add(type.split(".")[0]);
         if (!validate(o)) failures.push(`${label} ${o["@odata.id"]} (${type}): ${ajv.errorsText(validate.errors)}`);
       }

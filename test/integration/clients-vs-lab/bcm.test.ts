@@ -9,6 +9,7 @@ import { BcmClient } from "../../../src/clients/bcm/index.js";
 import { isClientError } from "../../../src/clients/errors.js";
 import { HttpCore } from "../../../src/clients/http/index.js";
 import type { Lab } from "../../../src/lab/index.js";
+import { until } from "../../support/until.js";
 import { startComposedLab } from "../lab-composed/support.js";
 
 let lab: Lab;
@@ -25,12 +26,14 @@ function bcmInfo(l: Lab) {
 
 async function waitStatus(uuid: string, want: string): Promise<string> {
   let last = "";
-  for (let i = 0; i < 400; i++) {
-    last = (await client.statuses([uuid]))[0]?.status ?? "";
-    if (last === want) return last;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return last;
+  return until(
+    () => `${uuid} to be ${want} (now ${last})`,
+    async () => {
+      last = (await client.statuses([uuid]))[0]?.status ?? "";
+      return last === want ? last : undefined;
+    },
+    { everyMs: 10 },
+  );
 }
 
 beforeAll(async () => {
@@ -106,11 +109,14 @@ describe("BcmClient against the lab BCM", () => {
 
   it("runs a burn whose log is the acceptance document", async () => {
     await client.startBurn([uuid], "rackform-acceptance dcgm_level=1 burn_in=1h");
-    let b = (await client.burnStatus([uuid]))[0];
-    for (let i = 0; i < 400 && b.status === "running"; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      b = (await client.burnStatus([uuid]))[0];
-    }
+    const b = await until(
+      "the burn to end",
+      async () => {
+        const now = (await client.burnStatus([uuid]))[0];
+        return now.status === "running" ? undefined : now;
+      },
+      { everyMs: 10 },
+    );
     expect(b.status).toBe("passed");
     expect(JSON.parse(b.log)).toMatchObject({ format: "rackform-acceptance/v1", passed: true });
   });

@@ -7,6 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Lab, type LabNode, ManualClock, type RequestLogEntry, startLab } from "../../../src/lab/index.js";
+import { rejection } from "../../support/rejection.js";
+
+export { rejection };
 
 /** A running lab with its manual clock. */
 export interface ClientLab {
@@ -42,14 +45,4 @@ export async function startClientLab(nodes = 6, profile = "demo"): Promise<Clien
       rmSync(stateDir, { recursive: true, force: true });
     },
   };
-}
-
-/** The rejection of `p`, or a failure when it resolves. */
-export async function rejection(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error & Record<string, unknown>;
-  }
-  throw new Error("expected a rejection, but the call succeeded");
 }

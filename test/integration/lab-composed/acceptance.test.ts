@@ -5,8 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Lab, measureAcceptance } from "../../../src/lab/index.js";
+import { labControl } from "../../support/lab-control.js";
+import { until } from "../../support/until.js";
 import {
-  control,
+  createRedfishMachine,
   ironic,
   ironicState,
   type Json,
@@ -14,7 +16,6 @@ import {
   maasStatus,
   powerOutlet,
   startComposedLab,
-  until,
 } from "./support.js";
 
 let lab: Lab;
@@ -24,9 +25,9 @@ beforeAll(async () => {
   for (const n of lab.info.nodes) await powerOutlet(lab, n.name);
   const [, marginal, missing] = lab.info.nodes;
   expect(
-    (await control(lab, "POST", "/faults", { kind: "marginal-nccl", node: marginal.name, value: 300 })).status,
+    (await labControl(lab, "POST", "/faults", { kind: "marginal-nccl", node: marginal.name, value: 300 })).status,
   ).toBe(201);
-  expect((await control(lab, "POST", "/faults", { kind: "missing-gpu", node: missing.name, gpus: 1 })).status).toBe(
+  expect((await labControl(lab, "POST", "/faults", { kind: "missing-gpu", node: missing.name, gpus: 1 })).status).toBe(
     201,
   );
 });
@@ -34,16 +35,7 @@ afterAll(async () => stop());
 
 /** Enrolls node `i` in MAAS, commissions it, runs the acceptance script; returns the final status and the JSON. */
 async function viaMaas(i: number, form: Record<string, string>): Promise<{ status: string; doc: Json; result: Json }> {
-  const node = lab.info.nodes[i];
-  const created = await maas(lab, "POST", "machines/", {
-    architecture: "amd64/generic",
-    mac_addresses: lab.world.node(node.name)!.ports[0].mac,
-    hostname: `acc-${i}`,
-    power_type: "redfish",
-    power_parameters_power_address: node.bmc.url,
-    power_parameters_power_user: node.bmc.username,
-    power_parameters_power_pass: node.bmc.password,
-  });
+  const created = await createRedfishMachine(lab, i, `acc-${i}`);
   expect(created.status, created.text).toBe(200);
   const id: string = created.json.system_id;
   await maasStatus(lab, id, "Ready");
@@ -162,14 +154,14 @@ describe("acceptance signals", () => {
     expect(measureAcceptance(lab.world, n, params).nccl.busbw_gbps).toBe(a.nccl.busbw_gbps);
     expect(a.nccl.busbw_gbps).toBeGreaterThanOrEqual(372);
     expect(a.nccl.busbw_gbps).toBeLessThanOrEqual(378);
-    const f = await control(lab, "POST", "/faults", { kind: "xid-error", node: n.spec.name });
+    const f = await labControl(lab, "POST", "/faults", { kind: "xid-error", node: n.spec.name });
     try {
       const b = measureAcceptance(lab.world, n, params);
       expect(b.passed).toBe(false);
       expect(b.xid_events).toMatchObject([{ xid: 79, message: "GPU has fallen off the bus" }]);
       expect(b.burn_in).toMatchObject({ passed: false, xid_errors: 1 });
     } finally {
-      await control(lab, "DELETE", `/faults/${f.json.id}`);
+      await labControl(lab, "DELETE", `/faults/${f.json.id}`);
     }
   });
 });

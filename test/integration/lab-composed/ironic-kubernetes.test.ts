@@ -5,17 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../../src/lab/index.js";
-import {
-  control,
-  ironic,
-  ironicState,
-  type Json,
-  joinUserData,
-  kube,
-  powerOutlet,
-  startComposedLab,
-  until,
-} from "./support.js";
+import { labControl } from "../../support/lab-control.js";
+import { until } from "../../support/until.js";
+import { ironic, ironicState, type Json, joinUserData, kube, powerOutlet, startComposedLab } from "./support.js";
 
 describe("composed lab: Ironic deploy joins Kubernetes, undeploy leaves it", () => {
   let lab: Lab;
@@ -136,13 +128,13 @@ describe("composed lab: Ironic deploy joins Kubernetes, undeploy leaves it", () 
   // Runs after the second test, on its active node.
   it("an erase-failure fault fails the automated cleaning after undeploy: clean failed, in maintenance", async () => {
     const node = lab.info.nodes[0];
-    const f = await control(lab, "POST", "/faults", { kind: "erase-failure", node: node.name, count: 1 });
+    const f = await labControl(lab, "POST", "/faults", { kind: "erase-failure", node: node.name, count: 1 });
     expect(f.status).toBe(201);
     await ironic(lab, "PUT", "/v1/nodes/gpu-b1/states/provision", { target: "deleted" });
     const failed = await ironicState(lab, "gpu-b1", "clean failed");
     expect(failed.maintenance).toBe(true);
     expect(failed.last_error).toMatch(/lab fault injected into clean/);
     // count 1: the fault is used up.
-    expect((await control(lab, "GET", "/faults")).json).toEqual([]);
+    expect((await labControl(lab, "GET", "/faults")).json).toEqual([]);
   });
 });

@@ -4,7 +4,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Lab } from "../../../src/lab/index.js";
-import { joinUserData, maas, maasStatus, powerOutlet, slurm, startComposedLab, until } from "./support.js";
+import { labControl } from "../../support/lab-control.js";
+import { until } from "../../support/until.js";
+import {
+  createRedfishMachine,
+  joinUserData,
+  maas,
+  maasStatus,
+  powerOutlet,
+  slurm,
+  startComposedLab,
+} from "./support.js";
 
 describe("composed lab: MAAS deploy joins Slurm, release leaves it", () => {
   let lab: Lab;
@@ -19,15 +29,7 @@ describe("composed lab: MAAS deploy joins Slurm, release leaves it", () => {
     await powerOutlet(lab, node.name);
     const world = lab.world.node(node.name);
     if (!world) throw new Error("world node missing");
-    const created = await maas(lab, "POST", "machines/", {
-      architecture: "amd64/generic",
-      mac_addresses: world.ports[0].mac,
-      hostname: "gpu-a1",
-      power_type: "redfish",
-      power_parameters_power_address: node.bmc.url,
-      power_parameters_power_user: node.bmc.username,
-      power_parameters_power_pass: node.bmc.password,
-    });
+    const created = await createRedfishMachine(lab, 0, "gpu-a1");
     expect(created.status, created.text).toBe(200);
     const id: string = created.json.system_id;
 
@@ -90,10 +92,7 @@ describe("composed lab: MAAS deploy joins Slurm, release leaves it", () => {
   // Runs after the first test, on its released (Ready) machine.
   it("a deploy-failure fault injected through the control API fails the MAAS deployment, and nothing joins", async () => {
     const node = lab.info.nodes[0];
-    const f = await fetch(`${lab.info.control.url}/faults`, {
-      method: "POST",
-      body: JSON.stringify({ kind: "deploy-failure", node: node.name, count: 1 }),
-    });
+    const f = await labControl(lab, "POST", "/faults", { kind: "deploy-failure", node: node.name, count: 1 });
     expect(f.status).toBe(201);
     const list = (await maas(lab, "GET", "machines/")).json;
     const id: string = list[0].system_id;

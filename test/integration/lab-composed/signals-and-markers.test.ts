@@ -1,7 +1,8 @@
 /** The join marker in user data, gate parameter parsing, and the control API's view of a node's acceptance signals. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { joinTargets, type Lab, slurmdDynamic } from "../../../src/lab/index.js";
-import { control, startComposedLab } from "./support.js";
+import { labControl } from "../../support/lab-control.js";
+import { startComposedLab } from "./support.js";
 
 describe("rackform-join marker", () => {
   it("reads targets from a cloud-config comment or key, in any case, with aliases", () => {
@@ -30,7 +31,11 @@ describe("control API acceptance view", () => {
 
   it("measures a node with the gate's parameters (durations like 72h or 1h30m)", async () => {
     const name = lab.info.nodes[0].name;
-    const r = await control(lab, "GET", `/nodes/${name}/acceptance?dcgm_level=1&burn_in=1h30m&nccl_min_busbw_gbps=380`);
+    const r = await labControl(
+      lab,
+      "GET",
+      `/nodes/${name}/acceptance?dcgm_level=1&burn_in=1h30m&nccl_min_busbw_gbps=380`,
+    );
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({
       format: "rackform-acceptance/v1",
@@ -44,11 +49,11 @@ describe("control API acceptance view", () => {
 
   it("fails with 400 naming the parameter when a duration or level is bad", async () => {
     const name = lab.info.nodes[0].name;
-    const bad = await control(lab, "GET", `/nodes/${name}/acceptance?burn_in=3 days`);
+    const bad = await labControl(lab, "GET", `/nodes/${name}/acceptance?burn_in=3 days`);
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatchObject({ code: "RACKFORM_ERR_LAB_BAD_QUERY" });
     expect(bad.json.error.message).toMatch(/^burn_in: "3 days" is not a duration/);
-    const level = await control(lab, "GET", `/nodes/${name}/acceptance?dcgm_level=0`);
+    const level = await labControl(lab, "GET", `/nodes/${name}/acceptance?dcgm_level=0`);
     expect(level.json.error.message).toBe("dcgm_level: must be 1, 2, 3 or 4, got 0");
   });
 

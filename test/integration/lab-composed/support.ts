@@ -3,11 +3,13 @@
  * Ironic (microversion header), slurmrestd (JWT headers) and Kubernetes API (bearer) the way their real clients do.
  * Independent of src/clients on purpose: the lab must satisfy the protocols, not our own client.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Lab, type StartLabOptions, startLab } from "../../../src/lab/index.js";
+import { labControl, responseOf as res } from "../../support/lab-control.js";
+import { oauthHeader } from "../../support/maas-oauth.js";
+import { until } from "../../support/until.js";
 
 /** Untyped JSON as tests read it. */
 // biome-ignore lint/suspicious/noExplicitAny: test payloads are arbitrary JSON navigated by assertion
@@ -35,17 +37,6 @@ export async function startComposedLab(
   };
 }
 
-async function res(r: Response): Promise<Res> {
-  const text = await r.text();
-  let json: Json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: r.status, json, text };
-}
-
 function info<K extends "maas" | "ironic" | "slurm" | "kubernetes">(lab: Lab, key: K) {
   const v = lab.info[key];
   if (!v) throw new Error(`the lab file has no "${key}" (was the lab started with backends: false?)`);
@@ -60,19 +51,7 @@ export async function maas(
   form: Record<string, string> = {},
 ): Promise<Res> {
   const { url, apiKey } = info(lab, "maas");
-  const [consumer, token, secret] = apiKey.split(":");
-  const oauth = {
-    oauth_version: "1.0",
-    oauth_signature_method: "PLAINTEXT",
-    oauth_consumer_key: consumer,
-    oauth_token: token,
-    oauth_signature: `&${secret}`,
-    oauth_nonce: randomBytes(8).toString("hex"),
-    oauth_timestamp: String(Math.floor(Date.now() / 1000)),
-  };
-  const authorization = `OAuth ${Object.entries(oauth)
-    .map(([k, v]) => `${k}="${encodeURIComponent(v)}"`)
-    .join(", ")}`;
+  const authorization = oauthHeader(apiKey);
   const target = new URL(`api/2.0/${path}`, url);
   const init: RequestInit = { method, headers: { authorization } };
   if (method === "GET") for (const [k, v] of Object.entries(form)) target.searchParams.set(k, v);
@@ -110,30 +89,20 @@ export async function kube(lab: Lab, method: string, path: string): Promise<Res>
   return res(await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}` } }));
 }
 
-/** A lab control API call. */
-export async function control(lab: Lab, method: string, path: string, body?: unknown): Promise<Res> {
-  return res(
-    await fetch(`${lab.info.control.url}${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-}
-
-/** Polls `probe` until it returns a value that is not undefined; fails naming `what` (a string or a late description). */
-export async function until<T>(
-  what: string | (() => string),
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Creates a MAAS machine for lab node `i` with Redfish power (its BMC), named `hostname`, as an operator would. */
+export function createRedfishMachine(lab: Lab, i: number, hostname: string): Promise<Res> {
+  const node = lab.info.nodes[i];
+  const world = lab.world.node(node.name);
+  if (!world) throw new Error(`no world node ${node.name}`);
+  return maas(lab, "POST", "machines/", {
+    architecture: "amd64/generic",
+    mac_addresses: world.ports[0].mac,
+    hostname,
+    power_type: "redfish",
+    power_parameters_power_address: node.bmc.url,
+    power_parameters_power_user: node.bmc.username,
+    power_parameters_power_pass: node.bmc.password,
+  });
 }
 
 /** Waits for a MAAS machine to reach `status`; fails early when it lands in an unexpected Failed… status. */
@@ -164,10 +133,10 @@ export async function ironicState(lab: Lab, ident: string, state: string): Promi
 
 /** Switches a node's outlet on and waits until its BMC has booted (instant profile: at once). */
 export async function powerOutlet(lab: Lab, node: string): Promise<void> {
-  const r = await control(lab, "POST", `/nodes/${node}/outlet`, { state: "On" });
+  const r = await labControl(lab, "POST", `/nodes/${node}/outlet`, { state: "On" });
   if (r.status !== 200) throw new Error(`outlet on failed: ${r.status} ${r.text}`);
   await until(`BMC of ${node} up`, async () =>
-    (await control(lab, "GET", `/nodes/${node}`)).json.bmc === "up" ? true : undefined,
+    (await labControl(lab, "GET", `/nodes/${node}`)).json.bmc === "up" ? true : undefined,
   );
 }
 

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Lab as Datacenter, startLab as startDatacenter } from "../../../src/lab/index.js";
 import { createIronicApi, type IronicApi, redfishBmc } from "../../../src/lab/ironic/index.js";
 import { freePort } from "../../support/real-ironic.js";
-import { call, node, provision, until } from "./support.js";
+import { until } from "../../support/until.js";
+import { call, node, provision } from "./support.js";
 
 let dc: Datacenter;
 let stateDir: string;
@@ -40,10 +41,10 @@ afterAll(async () => {
 });
 
 async function settled(uuid: string) {
-  return until(async () => {
+  return until(`node ${uuid} to settle`, async () => {
     const n = await node(url, uuid);
     return n.target_provision_state === null && n.reservation === null && n.target_power_state === null ? n : undefined;
-  }, `node ${uuid} to settle`);
+  });
 }
 
 async function redfishNode(name: string, driverInfo: Record<string, unknown>) {
@@ -125,10 +126,10 @@ describe("redfish driver against the lab BMC", () => {
   it("fails automated cleaning of a node naming no deploy kernel/ramdisk (no conductor default): clean failed, maintenance", async () => {
     const uuid = ironic.node("rf-1")?.uuid as string;
     expect((await provision(url, uuid, { target: "provide" })).status).toBe(202);
-    const failed = await until(async () => {
+    const failed = await until("cleaning to fail", async () => {
       const got = await node(url, uuid);
       return got.provision_state === "clean failed" && got.reservation === null ? got : undefined;
-    }, "cleaning to fail");
+    });
     expect(failed).toMatchObject({
       provision_state: "clean failed",
       maintenance: true,
@@ -216,22 +217,22 @@ describe("redfish driver against the lab BMC", () => {
       expect((await call(s.url, "GET", `/v1/nodes/${plain}/validate`)).json.deploy).toEqual({ result: true });
       for (const target of ["manage", "provide"]) {
         await provision(s.url, plain, { target });
-        await until(async () => {
+        await until(target, async () => {
           const n = await node(s.url, plain);
           return n.target_provision_state === null ? n : undefined;
-        }, target);
+        });
       }
       expect((await provision(s.url, plain, { target: "active" })).status).toBe(202);
-      const deployed = await until(async () => {
+      const deployed = await until("deploy", async () => {
         const n = await node(s.url, plain);
         return n.target_provision_state === null ? n : undefined;
-      }, "deploy");
+      });
       expect(deployed.provision_state).toBe("active");
       await provision(s.url, plain, { target: "deleted" });
-      await until(async () => {
+      await until("tear down", async () => {
         const n = await node(s.url, plain);
         return n.target_provision_state === null && n.provision_state === "available" ? n : undefined;
-      }, "tear down");
+      });
     } finally {
       withDefaults.stop();
       await s.close();
@@ -270,10 +271,10 @@ describe("redfish driver against the lab BMC", () => {
       ],
     });
     expect((await provision(url, uuid, { target: "active" })).status).toBe(202);
-    const n = await until(async () => {
+    const n = await until("the deploy to fail", async () => {
       const got = await node(url, uuid);
       return got.provision_state === "deploy failed" && got.reservation === null ? got : undefined;
-    }, "the deploy to fail");
+    });
     expect(n.last_error).toBe(
       `Deploy step deploy.write_image failed on node ${uuid}. Image failed to verify against checksum. location: ` +
         `${file}; image ID: /dev/sda; image checksum: ${wanted}; verification checksum: ${sha256("a different build")}`,
@@ -295,11 +296,11 @@ describe("redfish driver against the lab BMC", () => {
     await settled(uuid);
     expect((await provision(url, uuid, { target: "provide" })).status).toBe(202);
     const seen = new Set<string>();
-    const done = await until(async () => {
+    const done = await until("cleaning to finish", async () => {
       const n = await node(url, uuid);
       seen.add(n.provision_state);
       return n.provision_state === "available" && n.reservation === null ? n : undefined;
-    }, "cleaning to finish");
+    });
     expect(done.power_state).toBe("power off");
     expect(world.lastBootSource).toBe("Cd");
     // The kernel and ramdisk were already in the conductor's cache from the deploy: only show()'s HEADs now.
@@ -321,10 +322,10 @@ describe("redfish driver against the lab BMC", () => {
       ],
     });
     expect((await provision(url, uuid, { target: "active" })).status).toBe(202);
-    const n = await until(async () => {
+    const n = await until("the deploy to fail", async () => {
       const got = await node(url, uuid);
       return got.provision_state === "deploy failed" && got.reservation === null ? got : undefined;
-    }, "the deploy to fail");
+    });
     expect(n.last_error).toBe(
       `Failed to prepare to deploy: Validation of image href ${gone} failed, reason: Got HTTP code 404 instead of ` +
         "200 in response to HEAD request.",
@@ -343,10 +344,10 @@ describe("redfish driver against the lab BMC", () => {
       ],
     });
     await provision(url, uuid, { target: "deleted" });
-    const n = await until(async () => {
+    const n = await until("cleaning to fail", async () => {
       const got = await node(url, uuid);
       return got.provision_state === "clean failed" && got.reservation === null ? got : undefined;
-    }, "cleaning to fail");
+    });
     expect(n).toMatchObject({ maintenance: true, fault: "clean failure" });
     expect(n.last_error).toBe(
       `Failed to prepare node ${uuid} for cleaning: Validation of image href ${refused} failed, reason: ` +
@@ -378,10 +379,10 @@ describe("redfish driver against the lab BMC", () => {
       await provision(s.url, a, { target: "manage" });
       await provision(s.url, b, { target: "manage" });
       const wait = (u: string) =>
-        until(async () => {
+        until("verification", async () => {
           const n = await node(s.url, u);
           return n.target_provision_state === null ? n : undefined;
-        }, "verification");
+        });
       expect((await wait(a)).provision_state).toBe("enroll");
       expect((await wait(b)).provision_state).toBe("manageable");
     } finally {

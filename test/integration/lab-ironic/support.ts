@@ -84,13 +84,3 @@ export async function createFakeNode(base: string, extra: Record<string, unknown
   if (r.status !== 201) throw new Error(`create failed: ${r.status} ${JSON.stringify(r.json)}`);
   return r.json;
 }
-
-/** Polls (wall clock) until `fn` returns a truthy value. */
-export async function until<T>(fn: () => Promise<T>, what: string, tries = 200): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await fn();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}

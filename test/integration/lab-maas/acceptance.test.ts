@@ -24,7 +24,8 @@ async function uploadScript(name: string, extra: Record<string, string> = {}) {
   form.set("tags", "acceptance,gpu");
   form.set("script", new Blob(["#!/bin/bash\nall_reduce_perf -b 8G\n"]), name);
   for (const [k, v] of Object.entries(extra)) form.set(k, v);
-  const { oauthHeader, API_KEY } = await import("./support.js");
+  const { API_KEY } = await import("./support.js");
+  const { oauthHeader } = await import("../../support/maas-oauth.js");
   const res = await fetch(new URL("api/2.0/scripts/", lab.url), {
     method: "POST",
     body: form,

@@ -1,6 +1,7 @@
 // OAuth 1.0 PLAINTEXT as MAAS checks it: good keys pass, anything else is a 401 that never echoes a secret.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_KEY, call, type Lab, oauthHeader, startLab } from "./support.js";
+import { oauthHeader } from "../../support/maas-oauth.js";
+import { API_KEY, call, type Lab, startLab } from "./support.js";
 
 let lab: Lab;
 beforeAll(async () => {

@@ -8,7 +8,8 @@
  *   409 NodesNotAvailable "No available machine matches constraints: … (resolved to "…")" when nothing matches.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { API_KEY, call, createMachine, DELAYS, type Lab, oauthHeader, startLab, statusOf } from "./support.js";
+import { oauthHeader } from "../../support/maas-oauth.js";
+import { API_KEY, call, createMachine, DELAYS, type Lab, startLab, statusOf } from "./support.js";
 
 let lab: Lab;
 beforeEach(async () => {

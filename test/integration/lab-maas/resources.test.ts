@@ -1,7 +1,8 @@
 // Boot resources (custom image upload), tags and events through the lab's MAAS API.
 import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { API_KEY, call, createMachine, DELAYS, type Lab, oauthHeader, startLab } from "./support.js";
+import { oauthHeader } from "../../support/maas-oauth.js";
+import { API_KEY, call, createMachine, DELAYS, type Lab, startLab } from "./support.js";
 
 let lab: Lab;
 beforeEach(async () => {

@@ -1,5 +1,4 @@
 // Test support for the MAAS lab: start it on loopback, call it with an OAuth PLAINTEXT header built from MAAS's docs.
-import { randomBytes } from "node:crypto";
 import {
   createMaasApi,
   type MaasApi,
@@ -8,6 +7,7 @@ import {
   manualClock,
   memoryPowerDriver,
 } from "../../../src/lab/maas/index.js";
+import { oauthHeader } from "../../support/maas-oauth.js";
 
 export const API_KEY = "labconsumer:labtoken:labsecret";
 export const DELAYS = { commissionMs: 1000, deployMs: 2000, releaseMs: 500, eraseMs: 3000, testMs: 1500 };
@@ -36,23 +36,6 @@ export async function startLab(overrides: Partial<MaasApiOptions> = {}): Promise
       await server.close();
     },
   };
-}
-
-/** The Authorization header MAAS's api-login docs describe (consumer secret empty, signature "&<token secret>"). */
-export function oauthHeader(key: string): string {
-  const [consumer, token, secret] = key.split(":");
-  const fields = {
-    oauth_version: "1.0",
-    oauth_signature_method: "PLAINTEXT",
-    oauth_consumer_key: consumer,
-    oauth_token: token,
-    oauth_signature: `&${secret}`,
-    oauth_nonce: randomBytes(8).toString("hex"),
-    oauth_timestamp: String(Math.floor(Date.now() / 1000)),
-  };
-  return `OAuth ${Object.entries(fields)
-    .map(([k, v]) => `${k}="${encodeURIComponent(v)}"`)
-    .join(", ")}`;
 }
 
 export interface CallOptions {

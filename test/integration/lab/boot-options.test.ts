@@ -5,18 +5,13 @@
  * the host then boots what the first option's Alias names.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, type Json, powerOutlet, startTestLab, systemPath, type TestLab } from "./lab-client.js";
+import { call, type Json, startPoweredNode, type TestLab } from "./lab-client.js";
 
 describe("BootOrder and BootOptions", () => {
   let t: TestLab;
   let bmc: string;
   let sys: string;
-  beforeAll(async () => {
-    t = await startTestLab({ nodes: 1 });
-    bmc = t.lab.info.nodes[0].bmc.url;
-    await powerOutlet(t, t.lab.info.nodes[0].name);
-    sys = await systemPath(t, bmc);
-  });
+  beforeAll(async () => ({ t, bmc, sys } = await startPoweredNode()));
   afterAll(async () => t?.stop());
 
   it("lists BootOrder as references to BootOptions members, each naming what it boots", async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, request } from "undici";
 import { type Lab, type StartLabOptions, startLab } from "../../../src/lab/index.js";
+import { labControl } from "../../support/lab-control.js";
 
 /** A started lab plus a client; call `stop` in afterAll/afterEach. */
 export interface TestLab {
@@ -67,14 +68,10 @@ export async function call(
   return { status: res.statusCode, headers: flat, body: text ? JSON.parse(text) : undefined };
 }
 
-/** A control API call. */
+/** A control API call (test/support/lab-control.ts), its parsed JSON as `body` like `call`'s. */
 export async function control(t: TestLab, method: string, path: string, body?: unknown): Promise<Res> {
-  const res = await fetch(`${t.lab.info.control.url}${path}`, {
-    method,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: Object.fromEntries(res.headers), body: text ? JSON.parse(text) : undefined };
+  const r = await labControl(t.lab, method, path, body);
+  return { status: r.status, headers: r.headers, body: r.json };
 }
 
 /** Switches a node's outlet on through the control API (instant profile: BMC up at once). */
@@ -88,4 +85,12 @@ export async function systemPath(t: TestLab, bmcUrl: string): Promise<string> {
   const root = await call(t, bmcUrl, "GET", "/redfish/v1");
   const systems = await call(t, bmcUrl, "GET", root.body.Systems["@odata.id"]);
   return systems.body.Members[0]["@odata.id"];
+}
+
+/** A one-node lab with its outlet on: the lab, the node's BMC URL and its ComputerSystem path. */
+export async function startPoweredNode(): Promise<{ t: TestLab; bmc: string; sys: string }> {
+  const t = await startTestLab({ nodes: 1 });
+  const bmc = t.lab.info.nodes[0].bmc.url;
+  await powerOutlet(t, t.lab.info.nodes[0].name);
+  return { t, bmc, sys: await systemPath(t, bmc) };
 }

@@ -1,45 +1,22 @@
 /** Integration: `lab up` runs in the foreground, writes the lab file (0600), never prints the password, stops on SIGTERM. */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-
-const MAIN = join(import.meta.dirname, "../../../src/cli/main.ts");
+import { describe, expect, it } from "vitest";
+import { CLI_MAIN, labUpRuns } from "../../support/lab-up.js";
 
 describe("lab up", () => {
-  const dir = mkdtempSync(join(tmpdir(), "rackform-lab-cli-"));
-  const children: ReturnType<typeof spawn>[] = [];
-  // A failed assertion must not leave a lab running in the background.
-  afterAll(() => {
-    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const runs = labUpRuns("rackform-lab-cli-");
 
   it("writes the lab file, serves the control API and exits 0 on SIGTERM", async () => {
-    const out = join(dir, "lab.json");
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", MAIN, "lab", "up", "--nodes", "2", "--profile", "instant", "--state-dir", dir, "--out", out],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on("data", (d) => {
-        stdout += d;
-        if (stdout.includes("lab file")) resolve();
-      });
-      child.on("exit", (code) => reject(new Error(`lab up exited ${code} before starting:\n${stderr}`)));
-    });
+    const out = join(runs.dir, "lab.json");
+    const up = await runs.start(["--nodes", "2", "--profile", "instant", "--state-dir", runs.dir, "--out", out]);
+    const { child } = up;
     const info = JSON.parse(readFileSync(out, "utf8"));
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(info.nodes).toHaveLength(2);
     expect(info.nodes[0].bmc.url).toMatch(/^https:\/\/127\.10\.1\.1:\d+$/);
-    expect(stdout).not.toContain(info.nodes[0].bmc.password);
+    expect(up.stdout).not.toContain(info.nodes[0].bmc.password);
     const world = await (await fetch(`${info.control.url}/world`)).json();
     expect(world.nodes.map((n: { name: string }) => n.name)).toEqual(["r01-n01", "r01-n02"]);
     const exited = new Promise<number | null>((r) => child.on("exit", r));
@@ -48,23 +25,11 @@ describe("lab up", () => {
   });
 
   it("takes a rack shape: --racks 3 --nodes-per-rack 4 makes 3 racks of 4 nodes (not 8 + 4)", async () => {
-    const out = join(dir, "shape.json");
-    const args = ["lab", "up", "--racks", "3", "--nodes-per-rack", "4", "--profile", "instant"];
-    const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args, "--state-dir", dir, "--out", out], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    children.push(child);
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on("data", (d) => {
-        stdout += d;
-        if (stdout.includes("lab file")) resolve();
-      });
-      child.on("exit", (code) => reject(new Error(`lab up exited ${code} before starting:\n${stderr}`)));
-    });
-    expect(stdout).toMatch(/^lab up: 12 nodes in 3 racks, 6 PDUs/m);
+    const out = join(runs.dir, "shape.json");
+    const args = ["--racks", "3", "--nodes-per-rack", "4", "--profile", "instant"];
+    const up = await runs.start([...args, "--state-dir", runs.dir, "--out", out]);
+    const { child } = up;
+    expect(up.stdout).toMatch(/^lab up: 12 nodes in 3 racks, 6 PDUs/m);
     const info = JSON.parse(readFileSync(out, "utf8"));
     const perRack = new Map<string, number>();
     for (const n of info.nodes as { name: string }[]) {
@@ -83,7 +48,7 @@ describe("lab up", () => {
   });
 
   it("fails with one line naming --out and exit code 2 without it", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", MAIN, "lab", "up"], {
+    const child = spawn(process.execPath, ["--import", "tsx", CLI_MAIN, "lab", "up"], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

@@ -1,17 +1,12 @@
 /** Integration: ComputerSystem PATCH with ETag/If-Match, Reset, and Redfish error bodies with the right statuses. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, type Json, powerOutlet, startTestLab, systemPath, type TestLab } from "./lab-client.js";
+import { call, type Json, startPoweredNode, type TestLab } from "./lab-client.js";
 
 describe("ComputerSystem and errors", () => {
   let t: TestLab;
   let bmc: string;
   let sys: string;
-  beforeAll(async () => {
-    t = await startTestLab({ nodes: 1 });
-    bmc = t.lab.info.nodes[0].bmc.url;
-    await powerOutlet(t, t.lab.info.nodes[0].name);
-    sys = await systemPath(t, bmc);
-  });
+  beforeAll(async () => ({ t, bmc, sys } = await startPoweredNode()));
   afterAll(async () => t?.stop());
 
   const expectRedfishError = (r: { status: number; body: Json }, status: number, id: RegExp) => {

@@ -18,6 +18,7 @@ import {
   startPlugin,
   watch,
 } from "../../support/protocol/plugin-process.js";
+import { until } from "../../support/until.js";
 
 const thingType = impliedType(ECHO_SCHEMA.resourceSchemas.echo_thing.block);
 const running: PluginProcess[] = [];
@@ -209,7 +210,7 @@ describe("a provider process launched as the engine launches it", () => {
     parent.kill("SIGKILL");
     await w.exited;
     // Bounded wait for the orphan to notice (it checks its parent once a second).
-    for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    await until("the orphan to exit", () => !isAlive(pid), { everyMs: 100 });
     expect(isAlive(pid)).toBe(false);
     expect(existsSync(dirname(socketPath))).toBe(false);
   });

@@ -4,12 +4,12 @@
  * measured vs threshold per failed check, quarantines the machine in the backend and is recorded as tainted; a
  * re-run after the repair lifts rackform's own quarantine; refresh shows a node quarantined since as drift.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ObjectValue, Value } from "../../../src/framework/index.js";
 import { acceptanceSchema } from "../../../src/provider/resources/acceptance-schema.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
-import { planAndApply, planChange } from "../../support/provider-rpc.js";
+import { resourceDriver } from "../../support/provider-rpc.js";
 import {
   apply as applyDeployment,
   deploymentConfig,
@@ -17,26 +17,19 @@ import {
   replacePaths,
   uploadMaasImage,
 } from "./deployment-support.js";
-import { lines, type MachineLab, type ProviderProcess, providerFor, startMachineLab } from "./machine-support.js";
+import { lines, machineRig } from "./machine-support.js";
 
 const A = "rackform_acceptance";
-let ml: MachineLab;
-let p: ProviderProcess;
 
+const rig = machineRig(4);
 beforeAll(async () => {
-  ml = await startMachineLab(4);
-  p = await providerFor(ml);
-  await uploadMaasImage(ml, "2026.06.1");
-});
-afterAll(async () => {
-  await p?.data()?.core.close();
-  await ml?.close();
+  await uploadMaasImage(rig.ml, "2026.06.1");
 });
 
 /** A deployed machine's id. */
 async function deployed(node: string, backend: "maas" | "ironic"): Promise<string> {
-  const id = await readyMachine(p.srv, ml, node, backend);
-  const d = await applyDeployment(p.srv, deploymentConfig(ml, id, "2026.06.1"));
+  const id = await readyMachine(rig.p.srv, rig.ml, node, backend);
+  const d = await applyDeployment(rig.p.srv, deploymentConfig(rig.ml, id, "2026.06.1"));
   expect(lines(d.diagnostics)).toBe("");
   return id;
 }
@@ -50,29 +43,28 @@ const gate = (machineId: string, set: Record<string, Value> = {}) =>
     ...set,
   });
 
-function plan(srv: ProviderServer, config: ObjectValue, prior: Value) {
-  return planChange(srv, A, acceptanceSchema, config, prior);
-}
+const { plan, apply: applyAcceptance, read: readAcceptance } = resourceDriver(A, acceptanceSchema);
 
+/** Plan then apply, and the plan says nothing. */
 async function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
-  const r = await planAndApply(srv, A, acceptanceSchema, config, prior);
+  const r = await applyAcceptance(srv, config, prior);
   expect(lines(r.plan.diagnostics)).toBe("");
   return r;
 }
 
-const read = (state: Value) => p.srv.readResource({ typeName: A, currentState: state, private: new Uint8Array(0) });
+const read = (state: Value) => readAcceptance(rig.p.srv, state);
 
 describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend) => {
   const [good, bad] = backend === "maas" ? ["r01-n01", "r01-n02"] : ["r01-n03", "r01-n04"];
   const quarantined = async (id: string) => {
     const raw = id.replace(/^\w+:/, "");
     if (backend === "maas") {
-      const m = await ml.maas.getMachine(raw);
+      const m = await rig.ml.maas.getMachine(raw);
       // Held out of service by MAAS itself (Failed testing, with rackform's reason in the description) or Broken.
       if (m.statusName === "Failed testing" && m.description) return m.description;
       return m.statusName === "Broken" ? m.statusMessage : undefined;
     }
-    const n = await ml.ironic.getNode(raw);
+    const n = await rig.ml.ironic.getNode(raw);
     return n.maintenance ? (n.maintenanceReason ?? "") : undefined;
   };
   let machineId: string;
@@ -81,7 +73,7 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
   it("GIVEN a healthy deployed node WHEN create THEN it passes with the measured values as evidence and the plan is empty", async () => {
     machineId = await deployed(good, backend);
     const config = gate(machineId);
-    const a = await apply(p.srv, config);
+    const a = await apply(rig.p.srv, config);
     expect(lines(a.diagnostics)).toBe("");
     state = a.newState as ObjectValue;
     expect(state).toMatchObject({ id: machineId, passed: true, gpu_count: 8 });
@@ -90,14 +82,14 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
     expect(evidence).toMatchObject({ format: "rackform-acceptance/v1", passed: true, node: good });
     expect(evidence.parameters).toMatchObject({ dcgm_level: 3, burn_in_s: 72 * 3600, nccl_min_busbw_gbps: 360 });
     expect(await quarantined(machineId)).toBeUndefined();
-    const again = await plan(p.srv, config, state);
+    const again = await plan(rig.p.srv, config, state);
     expect(again.requiresReplace).toEqual([]);
     expect(again.plannedState).toEqual(state);
   });
 
   it("GIVEN an unchanged test record WHEN refreshed again THEN the evidence is not read again; a new test run is read", async () => {
     const maasResults = () =>
-      ml.lab.backends!.maas.requests.filter((r) => r.method === "GET" && r.path.endsWith("/results/")).length;
+      rig.ml.lab.backends!.maas.requests.filter((r) => r.method === "GET" && r.path.endsWith("/results/")).length;
     const first = await read(state);
     expect(lines(first.diagnostics)).toBe("");
     expect(first.newState).toEqual(state);
@@ -108,62 +100,62 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
       return;
     }
     const before = maasResults();
-    const second = await p.srv.readResource({ typeName: A, currentState: state, private: first.private });
+    const second = await readAcceptance(rig.p.srv, state, first.private);
     expect(lines(second.diagnostics)).toBe("");
     expect(second.newState).toEqual(state);
     // MAAS marks its results (current_testing_result_id + testing_status): unchanged, the evidence is not read again.
     expect(maasResults() - before).toBe(0);
     // GIVEN the machine is tested again by hand, failing the gate (a new testing set) THEN the refresh reads it
     const raw = machineId.replace(/^\w+:/, "");
-    const f = ml.lab.world.faults.add({ kind: "marginal-nccl", node: good, value: 300 });
+    const f = rig.ml.lab.world.faults.add({ kind: "marginal-nccl", node: good, value: 300 });
     try {
-      await ml.maas.test(raw, { testingScripts: ["rackform-acceptance"] });
-      for (let i = 0; i < 200 && (await ml.maas.getMachine(raw)).statusName === "Testing"; i++)
+      await rig.ml.maas.test(raw, { testingScripts: ["rackform-acceptance"] });
+      for (let i = 0; i < 200 && (await rig.ml.maas.getMachine(raw)).statusName === "Testing"; i++)
         await new Promise((r) => setTimeout(r, 50));
-      const third = await p.srv.readResource({ typeName: A, currentState: state, private: second.private });
+      const third = await readAcceptance(rig.p.srv, state, second.private);
       expect(lines(third.diagnostics)).toBe("");
       expect(maasResults() - before).toBe(1);
       expect(third.newState).toMatchObject({ passed: false, busbw_gbps: 300 });
     } finally {
-      ml.lab.world.faults.remove(f.id);
+      rig.ml.lab.world.faults.remove(f.id);
     }
   });
 
   it("GIVEN a new threshold WHEN plan THEN the gate must run again", async () => {
-    const pl = await plan(p.srv, gate(machineId, { dcgm_level: 4 }), state);
+    const pl = await plan(rig.p.srv, gate(machineId, { dcgm_level: 4 }), state);
     expect(replacePaths(pl)).toEqual(["dcgm_level"]);
     expect(pl.diagnostics.map((d) => d.summary)).toEqual([`Acceptance gate re-runs: ${good}`]);
   });
 
   it("GIVEN a threshold lowered below the evidence and a shorter burn-in WHEN plan and apply THEN the policy is recorded in place, the backend is not asked, and the next plan is empty", async () => {
     const lowered = gate(machineId, { nccl_min_busbw_gbps: 350, burn_in: "48h" });
-    const pl = await plan(p.srv, lowered, state);
+    const pl = await plan(rig.p.srv, lowered, state);
     expect(lines(pl.diagnostics)).toBe("");
     expect(replacePaths(pl)).toEqual([]);
-    const log = ml.lab.backends![backend].requests;
+    const log = rig.ml.lab.backends![backend].requests;
     const before = log.length;
-    const a = await apply(p.srv, lowered, state);
+    const a = await apply(rig.p.srv, lowered, state);
     expect(lines(a.diagnostics)).toBe("");
     expect(log.length - before).toBe(0);
     expect(a.newState).toMatchObject({ id: machineId, passed: true, evidence: state.evidence, burn_in: "48h" });
-    const again = await plan(p.srv, lowered, a.newState);
+    const again = await plan(rig.p.srv, lowered, a.newState);
     expect(again.plannedState).toEqual(a.newState);
     // Back to 72h: the evidence of the 72h burn-in that ran still covers it.
-    const back = await plan(p.srv, gate(machineId), a.newState);
+    const back = await plan(rig.p.srv, gate(machineId), a.newState);
     expect(replacePaths(back)).toEqual([]);
   });
 
   it("GIVEN the node was taken out of service by hand WHEN refresh THEN passed turns false; the re-run returns it to service", async () => {
     const raw = machineId.replace(/^\w+:/, "");
-    if (backend === "maas") await ml.maas.markBroken(raw, "GPU 3 fell off the bus");
-    else await ml.ironic.setMaintenance(raw, true, "GPU 3 fell off the bus");
+    if (backend === "maas") await rig.ml.maas.markBroken(raw, "GPU 3 fell off the bus");
+    else await rig.ml.ironic.setMaintenance(raw, true, "GPU 3 fell off the bus");
     const r = await read(state);
     expect(lines(r.diagnostics)).toBe("");
     expect(r.newState).toMatchObject({ passed: false });
-    const pl = await plan(p.srv, gate(machineId), r.newState);
+    const pl = await plan(rig.p.srv, gate(machineId), r.newState);
     expect(replacePaths(pl)).toEqual(["passed"]);
     // AND the re-run returns the machine to service (the gate decides): it passes and is no longer quarantined
-    const again = await apply(p.srv, gate(machineId));
+    const again = await apply(rig.p.srv, gate(machineId));
     expect(lines(again.diagnostics)).toBe("");
     expect(again.newState).toMatchObject({ passed: true });
     expect(await quarantined(machineId)).toBeUndefined();
@@ -171,19 +163,19 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
   });
 
   it("GIVEN bmc_gpu_count first recorded WHEN plan THEN nothing re-runs; GIVEN it drops (a GPU lost) THEN the gate re-runs, fails on the missing GPU and quarantines; with the GPU back it passes and lifts the quarantine", async () => {
-    const first = await plan(p.srv, gate(machineId, { bmc_gpu_count: 8 }), state);
+    const first = await plan(rig.p.srv, gate(machineId, { bmc_gpu_count: 8 }), state);
     expect(replacePaths(first)).toEqual([]);
-    const recorded = await apply(p.srv, gate(machineId, { bmc_gpu_count: 8 }), state);
+    const recorded = await apply(rig.p.srv, gate(machineId, { bmc_gpu_count: 8 }), state);
     expect(lines(recorded.diagnostics)).toBe("");
     state = recorded.newState as ObjectValue;
     expect(state).toMatchObject({ bmc_gpu_count: 8, passed: true });
 
-    const f = ml.lab.world.faults.add({ kind: "missing-gpu", node: good, gpus: 1 });
+    const f = rig.ml.lab.world.faults.add({ kind: "missing-gpu", node: good, gpus: 1 });
     try {
-      const pl = await plan(p.srv, gate(machineId, { bmc_gpu_count: 7 }), state);
+      const pl = await plan(rig.p.srv, gate(machineId, { bmc_gpu_count: 7 }), state);
       expect(replacePaths(pl)).toEqual(["bmc_gpu_count"]);
       // The engine replaces the gate: a new run, which fails on the missing GPU and takes the node out of service.
-      const a = await planAndApply(p.srv, A, acceptanceSchema, gate(machineId, { bmc_gpu_count: 7 }), null);
+      const a = await applyAcceptance(rig.p.srv, gate(machineId, { bmc_gpu_count: 7 }), null);
       const errors = a.diagnostics.filter((d) => d.severity === "error");
       expect(errors.map((d) => d.summary)).toEqual(["Acceptance gate failed"]);
       expect(errors[0].detail).toContain(`(${good}) failed the gate`);
@@ -193,9 +185,9 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
       expect(a.newState).toMatchObject({ passed: false, gpu_count: 7, bmc_gpu_count: 7 });
       expect(await quarantined(machineId)).toMatch(/^rackform acceptance failed: expected_gpu_count/);
     } finally {
-      ml.lab.world.faults.remove(f.id);
+      rig.ml.lab.world.faults.remove(f.id);
     }
-    const back = await apply(p.srv, gate(machineId, { bmc_gpu_count: 8 }));
+    const back = await apply(rig.p.srv, gate(machineId, { bmc_gpu_count: 8 }));
     expect(lines(back.diagnostics)).toBe("");
     expect(back.newState).toMatchObject({ passed: true, gpu_count: 8, bmc_gpu_count: 8 });
     expect(await quarantined(machineId)).toBeUndefined();
@@ -204,9 +196,9 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
 
   it("GIVEN marginal NCCL and a missing GPU WHEN create THEN every failed check shows measured vs threshold, and the node is quarantined and tainted", async () => {
     const id = await deployed(bad, backend);
-    const f1 = ml.lab.world.faults.add({ kind: "marginal-nccl", node: bad, value: 300 });
-    const f2 = ml.lab.world.faults.add({ kind: "missing-gpu", node: bad, gpus: 1 });
-    const a = await apply(p.srv, gate(id));
+    const f1 = rig.ml.lab.world.faults.add({ kind: "marginal-nccl", node: bad, value: 300 });
+    const f2 = rig.ml.lab.world.faults.add({ kind: "missing-gpu", node: bad, gpus: 1 });
+    const a = await apply(rig.p.srv, gate(id));
     const errors = a.diagnostics.filter((d) => d.severity === "error");
     expect(errors.map((d) => d.summary)).toEqual(["Acceptance gate failed"]);
     expect(errors[0].detail).toContain("nccl_min_busbw_gbps: measured all_reduce busbw 300 GB/s; threshold ≥ 360 GB/s");
@@ -216,9 +208,9 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
     expect(await quarantined(id)).toMatch(/^rackform acceptance failed: .*nccl_min_busbw_gbps/);
 
     // The node is repaired; the engine replaces the tainted result: the gate runs again and lifts the quarantine.
-    ml.lab.world.faults.remove(f1.id);
-    ml.lab.world.faults.remove(f2.id);
-    const again = await apply(p.srv, gate(id));
+    rig.ml.lab.world.faults.remove(f1.id);
+    rig.ml.lab.world.faults.remove(f2.id);
+    const again = await apply(rig.p.srv, gate(id));
     expect(lines(again.diagnostics)).toBe("");
     expect(again.newState).toMatchObject({ passed: true, gpu_count: 8 });
     expect(await quarantined(id)).toBeUndefined();
@@ -226,12 +218,12 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
 
   it("GIVEN a failed gate (quarantined) WHEN the gate is destroyed THEN rackform lifts its own quarantine; one set by hand stays", async () => {
     const id = machineId;
-    const fault = ml.lab.world.faults.add({ kind: "missing-gpu", node: good, gpus: 1 });
-    const failed = await planAndApply(p.srv, A, acceptanceSchema, gate(id, { dcgm_level: 4 }), null);
-    ml.lab.world.faults.remove(fault.id);
+    const fault = rig.ml.lab.world.faults.add({ kind: "missing-gpu", node: good, gpus: 1 });
+    const failed = await applyAcceptance(rig.p.srv, gate(id, { dcgm_level: 4 }), null);
+    rig.ml.lab.world.faults.remove(fault.id);
     expect(await quarantined(id)).toMatch(/^rackform acceptance failed/);
     const destroy = (st: Value) =>
-      p.srv.applyResourceChange({
+      rig.p.srv.applyResourceChange({
         typeName: A,
         priorState: st,
         plannedState: null,
@@ -243,9 +235,9 @@ describe.each(["maas", "ironic"] as const)("rackform_acceptance on %s", (backend
     expect(await quarantined(id)).toBeUndefined();
     // A machine an operator took out of service is theirs: destroying the gate leaves it as it is.
     const raw = id.replace(/^\w+:/, "");
-    if (backend === "maas") await ml.maas.updateMachine(raw, { description: "" });
-    if (backend === "maas") await ml.maas.markBroken(raw, "GPU 3 fell off the bus");
-    else await ml.ironic.setMaintenance(raw, true, "GPU 3 fell off the bus");
+    if (backend === "maas") await rig.ml.maas.updateMachine(raw, { description: "" });
+    if (backend === "maas") await rig.ml.maas.markBroken(raw, "GPU 3 fell off the bus");
+    else await rig.ml.ironic.setMaintenance(raw, true, "GPU 3 fell off the bus");
     expect(lines((await destroy(failed.newState)).diagnostics)).toBe("");
     expect(await quarantined(id)).toBe("GPU 3 fell off the bus");
   });

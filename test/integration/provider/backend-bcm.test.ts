@@ -11,8 +11,9 @@ import { HttpCore } from "../../../src/clients/http/index.js";
 import type { Logger } from "../../../src/framework/index.js";
 import type { Lab } from "../../../src/lab/index.js";
 import { BcmBackend } from "../../../src/provider/backends/bcm.js";
-import { type EnrollSpec, QUARANTINE_PREFIX } from "../../../src/provider/backends/index.js";
+import { QUARANTINE_PREFIX } from "../../../src/provider/backends/index.js";
 import { startComposedLab } from "../lab-composed/support.js";
+import { enrollSpecOf } from "./backend-support.js";
 
 let lab: Lab;
 let stop: () => Promise<void>;
@@ -20,22 +21,8 @@ let core: HttpCore;
 let backend: BcmBackend;
 const log = { info() {}, warn() {}, debug() {}, error() {}, with: () => log } as unknown as Logger;
 const op = () => ({ log, signal: new AbortController().signal, pollMs: 10 });
+const spec = (i: number) => enrollSpecOf(lab, i);
 const image = { name: "gpu-os", version: "1.0", sha256: "a".repeat(64) };
-
-function spec(i: number): EnrollSpec {
-  const n = lab.info.nodes[i];
-  const node = lab.world.node(n.name);
-  if (!node) throw new Error("no node");
-  return {
-    name: n.name,
-    macs: [node.ports[0].mac.toLowerCase()],
-    bmcAddress: n.bmc.url,
-    bmcUsername: n.bmc.username,
-    bmcPassword: n.bmc.password,
-    bmcInsecure: false,
-    architecture: "amd64/generic",
-  };
-}
 
 beforeAll(async () => {
   ({ lab, stop } = await startComposedLab({ nodes: 2 }));

@@ -16,8 +16,10 @@ import { RedfishClient } from "../../../src/clients/redfish/index.js";
 import { WarewulfClient } from "../../../src/clients/warewulf/index.js";
 import { createLogger } from "../../../src/framework/index.js";
 import { type Lab, startLab } from "../../../src/lab/index.js";
-import type { EnrollSpec, ImageSpec } from "../../../src/provider/backends/index.js";
+import type { ImageSpec } from "../../../src/provider/backends/index.js";
 import { WAREWULF_ACCEPTANCE, WarewulfBackend } from "../../../src/provider/backends/index.js";
+import { until } from "../../support/until.js";
+import { enrollSpecOf } from "./backend-support.js";
 
 let lab: Lab;
 let stateDir: string;
@@ -27,27 +29,13 @@ let backend: WarewulfBackend;
 const logLines: string[] = [];
 const log = createLogger({ write: (l) => logLines.push(l) });
 const op = () => ({ log, signal: AbortSignal.timeout(20_000), pollMs: 10 });
+const spec = (i: number) => enrollSpecOf(lab, i);
 const IMAGE: ImageSpec = {
   name: "rocky",
   version: "9.4",
   url: "docker://ghcr.io/example/rocky:9.4",
   sha256: "a".repeat(64),
 };
-
-function spec(i: number): EnrollSpec {
-  const n = lab.info.nodes[i];
-  const w = lab.world.node(n.name);
-  if (!w) throw new Error(`no node ${n.name}`);
-  return {
-    name: n.name,
-    macs: [w.ports[0].mac],
-    bmcAddress: n.bmc.url,
-    bmcUsername: n.bmc.username,
-    bmcPassword: n.bmc.password,
-    bmcInsecure: false,
-    architecture: "amd64/generic",
-  };
-}
 
 beforeAll(async () => {
   stateDir = await mkdtemp(join(tmpdir(), "rf-warewulf-backend-"));
@@ -120,8 +108,7 @@ describe("WarewulfBackend against the lab warewulfd", () => {
     const again = await backend.deploy(s.name, { ...op(), image: IMAGE });
     expect(again.kind).toBe("complete");
     expect(lab.world.node(s.name)?.power.since).toBe(since);
-    for (let i = 0; i < 200 && !lab.backends?.slurm.hooks.node(s.name); i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await until(`${s.name} registered with Slurm`, () => lab.backends?.slurm.hooks.node(s.name), { everyMs: 10 });
     expect(lab.backends?.slurm.hooks.node(s.name)).toBeDefined();
   });
 
@@ -194,9 +181,7 @@ describe("WarewulfBackend against the lab warewulfd", () => {
       "runtime overlay": overlays,
       tags: { [WAREWULF_ACCEPTANCE.request]: request },
     });
-    for (let i = 0; i < 200 && (await runOf().catch(() => "")) !== "crashed-1"; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until("run crashed-1", async () => (await runOf().catch(() => "")) === "crashed-1", { everyMs: 10 });
     expect(await runOf()).toBe("crashed-1");
     // WHEN the gate is run again with the same parameters THEN that result is read, no new run starts
     const run = await backend.runAcceptance(s.name, { ...op(), params });

@@ -5,30 +5,15 @@
  * instead of hanging, the node still joined, and a node removed from the rack by the same apply takes a slot while it
  * drains even though its own state sets no limit.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SlurmClient } from "../../../src/clients/slurm/index.js";
 import { type ObjectValue, UNKNOWN, type Value } from "../../../src/framework/index.js";
 import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { proposedNew } from "../../support/kitchen-sink/engine-sim.js";
-import {
-  apply,
-  destroy,
-  lines,
-  member,
-  type SchedulerRig,
-  SLURM_TOKEN,
-  startRig,
-  T,
-} from "./cluster-member-support.js";
+import { apply, destroy, lines, member, rigPerTest, SLURM_TOKEN, T } from "./cluster-member-support.js";
 
-let rig: SchedulerRig;
-beforeEach(async () => {
-  rig = await startRig();
-});
-afterEach(async () => {
-  await rig.close();
-});
+const rig = rigPerTest();
 
 const NODES = ["gpu-01", "gpu-02", "gpu-03"];
 const config = (node: string, set: Record<string, Value> = {}) =>

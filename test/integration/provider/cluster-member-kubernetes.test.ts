@@ -3,7 +3,7 @@
  * join (labels, taints, uncordon), cordon drift → re-join, managed labels and taints only, node gone, drain by eviction
  * with a PodDisruptionBudget refusing (retried, then the timeout message).
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { KubernetesClient } from "../../../src/clients/kubernetes/index.js";
 import { isUnknown, type ObjectValue, UNKNOWN } from "../../../src/framework/index.js";
 import {
@@ -16,20 +16,13 @@ import {
   member,
   plan,
   read,
-  type SchedulerRig,
-  startRig,
+  rigPerTest,
   T,
+  timeouts,
 } from "./cluster-member-support.js";
 
-let rig: SchedulerRig;
-beforeEach(async () => {
-  rig = await startRig();
-});
-afterEach(async () => {
-  await rig.close();
-});
+const rig = rigPerTest();
 
-const timeouts = (set: Record<string, string>) => ({ create: null, read: null, update: null, delete: null, ...set });
 const taint = (key: string, effect: string, value: string | null = null) => ({ key, value, effect });
 const gpu01 = (set: Record<string, unknown> = {}) =>
   member({

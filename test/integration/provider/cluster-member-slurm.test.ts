@@ -3,9 +3,10 @@
  * join (features + RESUME), waiting for registration, drift → re-join, in-place feature changes, drain on destroy with
  * a running job, the drain timeout, import.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SlurmClient } from "../../../src/clients/slurm/index.js";
 import { isUnknown, type ObjectValue, UNKNOWN } from "../../../src/framework/index.js";
+import { until } from "../../support/until.js";
 import {
   apply,
   destroy,
@@ -15,21 +16,15 @@ import {
   member,
   plan,
   read,
-  type SchedulerRig,
+  rigPerTest,
   SLURM_TOKEN,
   startRig,
   T,
+  timeouts,
 } from "./cluster-member-support.js";
 
-let rig: SchedulerRig;
-beforeEach(async () => {
-  rig = await startRig();
-});
-afterEach(async () => {
-  await rig.close();
-});
+const rig = rigPerTest();
 
-const timeouts = (set: Record<string, string>) => ({ create: null, read: null, update: null, delete: null, ...set });
 const gpu01 = (set: Record<string, unknown> = {}) =>
   member({ node: "gpu-01", scheduler: "slurm", features: ["h100", "nvlink4"], ...(set as object) });
 
@@ -181,7 +176,7 @@ describe("rackform_cluster_member (slurm)", () => {
       done = true;
       return r;
     });
-    await until(() => rig.slurm.hooks.node("gpu-01")!.drain);
+    await until("gpu-01 DRAIN-flagged", () => rig.slurm.hooks.node("gpu-01")!.drain, { everyMs: 10 });
     const n = rig.slurm.hooks.node("gpu-01")!;
     expect(n.reason).toBe("rackform: leaving");
     expect(n.jobs.has(job)).toBe(true);
@@ -309,8 +304,3 @@ describe("rackform_cluster_member (slurm) at rack scale", () => {
     }
   });
 });
-
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(cond()).toBe(true);
-}

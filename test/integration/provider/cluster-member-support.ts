@@ -2,7 +2,7 @@
  * Drives rackform_cluster_member through the provider server (in process) against the lab's slurmrestd and Kubernetes
  * API on loopback, started here directly so nodes can be registered, jobs started and evictions blocked by hand.
  */
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { type Diagnostic, formatPath, type ObjectValue, type Value } from "../../../src/framework/index.js";
 import {
   createKubernetesApi,
@@ -18,11 +18,15 @@ import { clusterMemberSchema } from "../../../src/provider/resources/cluster-mem
 import { SchedulerClients } from "../../../src/provider/scheduler-config.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
-import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
-import { planAndApply } from "../../support/provider-rpc.js";
+import { configOf } from "../../support/kitchen-sink/engine-sim.js";
+import { resourceDriver } from "../../support/provider-rpc.js";
 
 /** The resource type under test. */
 export const T = "rackform_cluster_member";
+
+/** Plan, apply, destroy and refresh of it, as the engine would (test/support/provider-rpc.ts). */
+export const { apply, plan, destroy, read } = resourceDriver(T, clusterMemberSchema);
+
 /** Secrets the lab accepts; tests check they never surface. */
 export const SLURM_TOKEN = "slurm-jwt-SECRET-4b1d";
 export const KUBE_TOKEN = "kube-bearer-SECRET-77aa";
@@ -40,6 +44,52 @@ export interface SchedulerRig {
   readonly kubeUrl: string;
   close(): Promise<void>;
 }
+
+/**
+ * Registers a file's beforeEach (a fresh rig per test) and afterEach (that rig closed); the rig returned is always the
+ * current test's.
+ */
+export function rigPerTest(): SchedulerRig {
+  let current: SchedulerRig | undefined;
+  const now = (): SchedulerRig => {
+    if (!current) throw new Error("rigPerTest: the rig is started in beforeEach");
+    return current;
+  };
+  beforeEach(async () => {
+    current = await startRig();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    get slurm() {
+      return now().slurm;
+    },
+    get kube() {
+      return now().kube;
+    },
+    get srv() {
+      return now().srv;
+    },
+    get slurmUrl() {
+      return now().slurmUrl;
+    },
+    get kubeUrl() {
+      return now().kubeUrl;
+    },
+    close: () => now().close(),
+  };
+}
+
+/** A `timeouts` block: every timeout null, then `set`. */
+export const timeouts = (set: Record<string, string>) => ({
+  create: null,
+  read: null,
+  update: null,
+  delete: null,
+  ...set,
+});
 
 /** Starts the lab's slurmrestd and Kubernetes API and a provider configured for them. */
 export async function startRig(opts: { readonly nodeCacheMaxAgeMs?: number } = {}): Promise<SchedulerRig> {
@@ -91,33 +141,6 @@ export function member(set: Record<string, Value>): ObjectValue {
   return configOf(clusterMemberSchema, set);
 }
 
-/** Plan then apply a create (or update from `prior`), as the engine would. */
-export function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
-  return planAndApply(srv, T, clusterMemberSchema, config, prior);
-}
-
-/** Plan only (to see what a refresh leads to). */
-export function plan(srv: ProviderServer, config: ObjectValue, prior: Value) {
-  return srv.planResourceChange({
-    typeName: T,
-    priorState: prior,
-    proposedNewState: proposedNew(clusterMemberSchema, config, prior),
-    config,
-    priorPrivate: new Uint8Array(0),
-  });
-}
-
-/** Destroy, as the engine would. */
-export function destroy(srv: ProviderServer, state: Value) {
-  return srv.applyResourceChange({
-    typeName: T,
-    priorState: state,
-    plannedState: null,
-    config: null,
-    plannedPrivate: new Uint8Array(0),
-  });
-}
-
 /**
  * The destroy half of a replacement (a reimage onto a new gate), as the engine runs it: it gets the replacement plan's
  * private data, which says the member goes on (so the node is only drained, not removed from its scheduler).
@@ -125,18 +148,7 @@ export function destroy(srv: ProviderServer, state: Value) {
 export async function destroyForReplacement(srv: ProviderServer, state: ObjectValue, config: ObjectValue) {
   const p = await plan(srv, config, state);
   expect(p.requiresReplace.length).toBeGreaterThan(0);
-  return srv.applyResourceChange({
-    typeName: T,
-    priorState: state,
-    plannedState: null,
-    config: null,
-    plannedPrivate: p.plannedPrivate,
-  });
-}
-
-/** Refresh, as the engine would. */
-export function read(srv: ProviderServer, state: Value) {
-  return srv.readResource({ typeName: T, currentState: state, private: new Uint8Array(0) });
+  return destroy(srv, state, p.plannedPrivate);
 }
 
 /** Every secret the rig uses must be absent from `x` (diagnostics, state). */

@@ -5,12 +5,15 @@ import { uploadImages } from "../../../src/cli/demo.js";
 import type { ObjectValue, Value } from "../../../src/framework/index.js";
 import { deploymentSchema } from "../../../src/provider/resources/deployment-schema.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
-import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js";
-import { planAndApply } from "../../support/provider-rpc.js";
+import { configOf } from "../../support/kitchen-sink/engine-sim.js";
+import { resourceDriver } from "../../support/provider-rpc.js";
 import { apply as applyMachine, lines, type MachineLab, machineConfig } from "./machine-support.js";
 
 /** The resource type under test. */
 export const D = "rackform_deployment";
+
+/** Plan, apply, destroy and refresh of it, as the engine would (test/support/provider-rpc.ts). */
+export const { apply, plan, destroy, read } = resourceDriver(D, deploymentSchema);
 
 /** The sha256 of an image version's (fake) content. */
 export const shaOf = (version: string) => createHash("sha256").update(`ubuntu-gpu-${version}`).digest("hex");
@@ -58,38 +61,6 @@ export function deploymentConfig(
     ...(ironic ? { deploy_kernel: `${images}ipa.kernel`, deploy_ramdisk: `${images}ipa.initramfs` } : {}),
     ...set,
   });
-}
-
-/** Plan then apply, as the engine would (a planned replacement is NOT carried out: see `replace`). */
-export function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
-  return planAndApply(srv, D, deploymentSchema, config, prior);
-}
-
-/** Plan only. */
-export function plan(srv: ProviderServer, config: ObjectValue, prior: Value) {
-  return srv.planResourceChange({
-    typeName: D,
-    priorState: prior,
-    proposedNewState: proposedNew(deploymentSchema, config, prior),
-    config,
-    priorPrivate: new Uint8Array(0),
-  });
-}
-
-/** Destroy, as the engine would. */
-export function destroy(srv: ProviderServer, state: Value) {
-  return srv.applyResourceChange({
-    typeName: D,
-    priorState: state,
-    plannedState: null,
-    config: null,
-    plannedPrivate: new Uint8Array(0),
-  });
-}
-
-/** Refresh, as the engine would. */
-export function read(srv: ProviderServer, state: Value) {
-  return srv.readResource({ typeName: D, currentState: state, private: new Uint8Array(0) });
 }
 
 /** "attr.sub" paths of a plan's requiresReplace, for readable assertions. */

@@ -4,55 +4,22 @@
  * rackform_machine in place (a new credentials fingerprint, nothing replaced), apply hands the backends the new
  * password, and their power calls work again. The password is never in a plan, a state or a diagnostic.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ObjectValue } from "../../../src/framework/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
+import { rotatePassword } from "../../support/lab-control.js";
 import { planChange } from "../../support/provider-rpc.js";
-import {
-  apply,
-  lines,
-  type MachineLab,
-  machineConfig,
-  type ProviderProcess,
-  providerFor,
-  read,
-  startMachineLab,
-  T,
-} from "./machine-support.js";
+import { apply, lines, machineConfig, machineRig, read, T } from "./machine-support.js";
 
 const ROTATED = "Rotated-Passw0rd-2";
-let ml: MachineLab;
-const processes: ProviderProcess[] = [];
 
-async function provider(password?: string): Promise<ProviderProcess> {
-  const p = await providerFor(ml, password);
-  processes.push(p);
-  return p;
-}
-
-/** Rotates a BMC's password through the lab control API, as an operator would on the device. */
-async function rotate(node: string, password: string): Promise<void> {
-  const r = await fetch(`${ml.lab.info.control.url}/nodes/${node}/bmc/password`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ password }),
-  });
-  expect(r.status).toBe(204);
-}
-
-beforeAll(async () => {
-  ml = await startMachineLab(2);
-});
-afterAll(async () => {
-  for (const x of processes) await x.data()?.core.close();
-  await ml?.close();
-});
+const rig = machineRig(2, { provider: false });
 
 describe("rackform_machine after the BMC password was rotated", () => {
   it("GIVEN machines in MAAS and Ironic and a rotated BMC password WHEN the provider's password changes THEN one in-place update per machine gives the backends the new password", async () => {
-    const before = await provider();
-    const maasConfig = machineConfig(ml, "r01-n01", "maas");
-    const ironicConfig = machineConfig(ml, "r01-n02", "ironic");
+    const before = await rig.provider();
+    const maasConfig = machineConfig(rig.ml, "r01-n01", "maas");
+    const ironicConfig = machineConfig(rig.ml, "r01-n02", "ironic");
     const created = await Promise.all([apply(before.srv, maasConfig), apply(before.srv, ironicConfig)]);
     expect(lines(created.flatMap((c) => c.diagnostics))).toBe("");
     const [maasState, ironicState] = created.map((c) => c.newState as ObjectValue);
@@ -60,12 +27,12 @@ describe("rackform_machine after the BMC password was rotated", () => {
     const ironicId = ironicState.machine_id as string;
     expect(maasState.bmc_credentials_fingerprint).toMatch(/^scrypt2\$/);
 
-    await rotate("r01-n01", ROTATED);
-    await rotate("r01-n02", ROTATED);
+    await rotatePassword(rig.ml.lab, "/nodes/r01-n01/bmc/password", ROTATED);
+    await rotatePassword(rig.ml.lab, "/nodes/r01-n02/bmc/password", ROTATED);
     // The backends still hold the old password: the BMC refuses their power calls.
-    expect(await ml.maas.queryPowerState(maasId).catch((e: Error) => e.message)).toMatch(/401/);
+    expect(await rig.ml.maas.queryPowerState(maasId).catch((e: Error) => e.message)).toMatch(/401/);
 
-    const after = await provider(ROTATED);
+    const after = await rig.provider(ROTATED);
     const updated: ObjectValue[] = [];
     for (const [config, prior, id] of [
       [maasConfig, maasState, maasId],
@@ -98,9 +65,9 @@ describe("rackform_machine after the BMC password was rotated", () => {
     }
 
     // Both backends power the nodes with the new password again.
-    expect(await ml.maas.queryPowerState(maasId)).toMatch(/^(on|off)$/);
-    await ml.ironic.setPowerState(ironicId, "power on");
-    const node = await ml.ironic.waitForPowerState(ironicId, "power on", { timeoutMs: 20_000, pollMs: 20 });
+    expect(await rig.ml.maas.queryPowerState(maasId)).toMatch(/^(on|off)$/);
+    await rig.ml.ironic.setPowerState(ironicId, "power on");
+    const node = await rig.ml.ironic.waitForPowerState(ironicId, "power on", { timeoutMs: 20_000, pollMs: 20 });
     expect(node.lastError ?? null).toBeNull();
     // A configuration still holding the old password plans the change back (in place, too).
     const back = await planChange(before.srv, T, machineSchema, maasConfig, updated[0]);

@@ -3,79 +3,56 @@
  * reaches the lab's BMCs: create (manage → inspect → provide) to available, crash-resume without a duplicate node,
  * the failure path (inspection fails: kept as tainted), drift, import, and delete leaving Ironic empty.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ObjectValue } from "../../../src/framework/index.js";
 import { IronicBackend } from "../../../src/provider/backends/index.js";
-import {
-  apply,
-  destroy,
-  lines,
-  type MachineLab,
-  machineConfig,
-  type ProviderProcess,
-  providerFor,
-  read,
-  startMachineLab,
-  T,
-} from "./machine-support.js";
+import { apply, destroy, enrollSpecOf, lines, machineConfig, machineRig, read, T } from "./machine-support.js";
 
-let ml: MachineLab;
-let p: ProviderProcess;
-const processes: ProviderProcess[] = [];
+const rig = machineRig(4);
 
-const nodesNamed = async (name: string) => (await ml.ironic.listNodes({ detail: true })).filter((n) => n.name === name);
-
-beforeAll(async () => {
-  ml = await startMachineLab(4);
-  p = await providerFor(ml);
-  processes.push(p);
-});
-afterAll(async () => {
-  for (const x of processes) await x.data()?.core.close();
-  await ml?.close();
-});
+const nodesNamed = async (name: string) =>
+  (await rig.ml.ironic.listNodes({ detail: true })).filter((n) => n.name === name);
 
 describe("rackform_machine on Ironic", () => {
   let state: ObjectValue;
 
   it("GIVEN a powered node WHEN create THEN Ironic holds one available redfish node, inspected, and the plan is empty", async () => {
-    const config = machineConfig(ml, "r01-n01", "ironic", { resource_class: "gpu-h100" });
-    const from = ml.lab.backends!.ironic.requests.length;
-    const a = await apply(p.srv, config);
+    const config = machineConfig(rig.ml, "r01-n01", "ironic", { resource_class: "gpu-h100" });
+    const from = rig.ml.lab.backends!.ironic.requests.length;
+    const a = await apply(rig.p.srv, config);
     expect(lines(a.diagnostics)).toBe("");
     state = a.newState as ObjectValue;
     const [n, ...more] = await nodesNamed("r01-n01");
     expect(more).toEqual([]);
     expect(n).toMatchObject({ driver: "redfish", provisionState: "available", resourceClass: "gpu-h100" });
     // The password is stored by Ironic, but Ironic (like rackform) never shows it.
-    expect(n.driverInfo?.redfish_password).not.toBe(ml.password);
+    expect(n.driverInfo?.redfish_password).not.toBe(rig.ml.password);
     expect(state).toMatchObject({ id: `ironic:${n.uuid}`, machine_id: n.uuid, status: "available", state: "ready" });
     // Inspection found every NIC of the node, not only the one configured.
-    const ports = await ml.ironic.extras.listPorts({ node: n.uuid });
-    expect(ports.length).toBe(ml.lab.world.node("r01-n01")!.ports.length);
-    const again = await apply(p.srv, config, state);
+    const ports = await rig.ml.ironic.extras.listPorts({ node: n.uuid });
+    expect(ports.length).toBe(rig.ml.lab.world.node("r01-n01")!.ports.length);
+    const again = await apply(rig.p.srv, config, state);
     expect(again.plan.requiresReplace).toEqual([]);
     expect(again.plan.plannedState).toEqual(state);
     // Issue #14: the lab's Ironic has no conductor default, so provide's cleaning boots the provider's IPA images:
     // they went in with the node (POST), and no PATCH was needed before provide.
     expect(n.driverInfo).toMatchObject({
-      deploy_kernel: `${ml.lab.images.url}ipa.kernel`,
-      deploy_ramdisk: `${ml.lab.images.url}ipa.initramfs`,
+      deploy_kernel: `${rig.ml.lab.images.url}ipa.kernel`,
+      deploy_ramdisk: `${rig.ml.lab.images.url}ipa.initramfs`,
     });
-    const writes = ml.lab.backends!.ironic.requests.slice(from).filter((r) => r.method !== "GET");
+    const writes = rig.ml.lab.backends!.ironic.requests.slice(from).filter((r) => r.method !== "GET");
     expect(writes.filter((r) => r.method === "PATCH")).toEqual([]);
     expect(writes.map((r) => r.path).indexOf("/v1/nodes")).toBe(0);
   });
 
   it("GIVEN an available node WHEN the provider's deploy kernel/ramdisk change THEN one in-place update writes them into driver_info", async () => {
-    const config = machineConfig(ml, "r01-n01", "ironic", { resource_class: "gpu-h100" });
-    const images = ml.lab.images.url;
-    const moved = await providerFor(ml, undefined, {
+    const config = machineConfig(rig.ml, "r01-n01", "ironic", { resource_class: "gpu-h100" });
+    const images = rig.ml.lab.images.url;
+    const moved = await rig.provider(undefined, {
       deploy_kernel: `${images}ipa.kernel?v=2`,
       deploy_ramdisk: `${images}ipa.initramfs?v=2`,
     });
-    processes.push(moved);
-    const from = ml.lab.backends!.ironic.requests.length;
+    const from = rig.ml.lab.backends!.ironic.requests.length;
     const a = await apply(moved.srv, config, state);
     expect(lines(a.diagnostics)).toBe("");
     expect(a.plan.requiresReplace).toEqual([]);
@@ -85,19 +62,18 @@ describe("rackform_machine on Ironic", () => {
       deploy_kernel: `${images}ipa.kernel?v=2`,
       deploy_ramdisk: `${images}ipa.initramfs?v=2`,
     });
-    const patches = ml.lab.backends!.ironic.requests.slice(from).filter((r) => r.method === "PATCH");
+    const patches = rig.ml.lab.backends!.ironic.requests.slice(from).filter((r) => r.method === "PATCH");
     expect(patches.map((r) => r.path)).toEqual([`/v1/nodes/${n.uuid}`]);
     const again = await apply(moved.srv, config, a.newState as ObjectValue);
     expect(again.plan.plannedState).toEqual(a.newState);
     // Back to the images the rest of this file's tear-downs boot.
-    state = (await apply(p.srv, config, a.newState as ObjectValue)).newState as ObjectValue;
+    state = (await apply(rig.p.srv, config, a.newState as ObjectValue)).newState as ObjectValue;
     expect(state.deploy_kernel).toBe(`${images}ipa.kernel`);
   });
 
   it("GIVEN no deploy kernel/ramdisk in the provider nor a conductor default WHEN create THEN cleaning fails as Ironic's does, naming the missing images", async () => {
-    const bare = await providerFor(ml, undefined, { deploy_kernel: null, deploy_ramdisk: null });
-    processes.push(bare);
-    const a = await apply(bare.srv, machineConfig(ml, "r01-n04", "ironic"));
+    const bare = await rig.provider(undefined, { deploy_kernel: null, deploy_ramdisk: null });
+    const a = await apply(bare.srv, machineConfig(rig.ml, "r01-n04", "ironic"));
     expect(lines(a.diagnostics)).toContain("Missing are: ['deploy_kernel', 'deploy_ramdisk']");
     const [n] = await nodesNamed("r01-n04");
     expect(n).toMatchObject({ provisionState: "clean failed", maintenance: true });
@@ -106,21 +82,11 @@ describe("rackform_machine on Ironic", () => {
   });
 
   it("GIVEN the provider died after enrolling WHEN create runs again THEN it resumes the node instead of enrolling a duplicate", async () => {
-    const config = machineConfig(ml, "r01-n02", "ironic");
-    const { username, password } = ml.lab.info.nodes[1].bmc;
-    const enrolledId = await new IronicBackend(ml.ironic).enroll({
-      name: "r01-n02",
-      macs: config.macs as string[],
-      bmcAddress: config.bmc_endpoint as string,
-      bmcUsername: username,
-      bmcPassword: password,
-      bmcInsecure: false,
-      architecture: "amd64/generic",
-    });
+    const config = machineConfig(rig.ml, "r01-n02", "ironic");
+    const enrolledId = await new IronicBackend(rig.ml.ironic).enroll(enrollSpecOf(rig.ml, config));
     expect((await nodesNamed("r01-n02")).map((n) => n.provisionState)).toEqual(["enroll"]);
 
-    const fresh = await providerFor(ml);
-    processes.push(fresh);
+    const fresh = await rig.provider();
     const a = await apply(fresh.srv, config);
     expect(lines(a.diagnostics)).toBe("");
     expect(a.newState).toMatchObject({ machine_id: enrolledId, state: "ready" });
@@ -129,28 +95,28 @@ describe("rackform_machine on Ironic", () => {
   });
 
   it("fails when inspection fails, keeping the node as tainted state, and destroy removes it", async () => {
-    ml.lab.backends!.ironic.onProvisionState((n, from, to) => {
+    rig.ml.lab.backends!.ironic.onProvisionState((n, from, to) => {
       if (n.name === "r01-n03" && from === "verifying" && to === "manageable")
-        ml.lab.backends!.ironic.failNext(n.uuid, "inspect");
+        rig.ml.lab.backends!.ironic.failNext(n.uuid, "inspect");
     });
-    const a = await apply(p.srv, machineConfig(ml, "r01-n03", "ironic"));
+    const a = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n03", "ironic"));
     expect(a.diagnostics.map((d) => d.summary)).toEqual(["Commissioning failed"]);
     expect(a.diagnostics[0].detail).toContain("lab fault injected into inspect");
     const s = a.newState as ObjectValue;
     expect(s).toMatchObject({ status: "inspect failed", state: "failed" });
     expect((await nodesNamed("r01-n03")).map((n) => n.uuid)).toEqual([s.machine_id]);
-    expect(JSON.stringify(a)).not.toContain(ml.password);
+    expect(JSON.stringify(a)).not.toContain(rig.ml.password);
 
     // inspect failed is not deletable in Ironic: delete manages the node first.
-    expect((await destroy(p.srv, s)).diagnostics).toEqual([]);
+    expect((await destroy(rig.p.srv, s)).diagnostics).toEqual([]);
     expect(await nodesNamed("r01-n03")).toEqual([]);
   });
 
   it("fails when the node outlasts timeouts.create, keeping it as tainted state, and destroy still removes it", async () => {
-    const hang = ml.lab.world.faults.add({ kind: "hang", node: "r01-n03" });
+    const hang = rig.ml.lab.world.faults.add({ kind: "hang", node: "r01-n03" });
     const timeouts = { create: "2s", read: null, update: null, delete: null };
-    const a = await apply(p.srv, machineConfig(ml, "r01-n03", "ironic", { timeouts }));
-    ml.lab.world.faults.remove(hang.id);
+    const a = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n03", "ironic", { timeouts }));
+    rig.ml.lab.world.faults.remove(hang.id);
     expect(a.diagnostics.map((d) => d.summary)).toEqual([
       "Failed to enroll and commission the machine",
       "Machine kept as tainted",
@@ -160,55 +126,57 @@ describe("rackform_machine on Ironic", () => {
     expect(s.machine_id).toBe((await nodesNamed("r01-n03"))[0].uuid);
     expect(["enrolling", "commissioning"]).toContain(s.state);
 
-    expect(lines((await destroy(p.srv, s)).diagnostics)).toBe("");
+    expect(lines((await destroy(rig.p.srv, s)).diagnostics)).toBe("");
     expect(await nodesNamed("r01-n03")).toEqual([]);
   });
 
   it("GIVEN Ironic answering 503 to every request WHEN refreshed THEN the recorded state stands with a warning naming the node, not an error that would stop the rack's plan", async () => {
-    const fault = ml.lab.world.faults.add({ kind: "http-status", service: "ironic", status: 503, retryAfterS: 0 });
+    const fault = rig.ml.lab.world.faults.add({ kind: "http-status", service: "ironic", status: 503, retryAfterS: 0 });
     try {
-      const r = await read(p.srv, state);
+      const r = await read(rig.p.srv, state);
       expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
       expect(r.newState).toEqual(state);
       expect(lines(r.diagnostics)).toContain("Could not read; the recorded state stands: r01-n01");
       expect(lines(r.diagnostics)).toContain("503");
     } finally {
-      ml.lab.world.faults.remove(fault.id);
+      rig.ml.lab.world.faults.remove(fault.id);
     }
     // Ironic answers again: the next refresh reads it, without a warning.
-    const again = await read(p.srv, state);
+    const again = await read(rig.p.srv, state);
     expect(lines(again.diagnostics)).toBe("");
     expect(again.newState).toMatchObject({ name: "r01-n01", status: "available" });
   });
 
   it("GIVEN a node deleted by hand WHEN refreshed THEN it is gone from state; an import reads a node back", async () => {
-    const imported = await p.srv.importResourceState({ typeName: T, id: `ironic:${state.machine_id}` });
+    const imported = await rig.p.srv.importResourceState({ typeName: T, id: `ironic:${state.machine_id}` });
     expect(imported.diagnostics).toEqual([]);
-    const refreshed = await read(p.srv, imported.imported[0].state);
+    const refreshed = await read(rig.p.srv, imported.imported[0].state);
     expect(refreshed.newState).toMatchObject({ name: "r01-n01", backend: "ironic", status: "available" });
 
-    await ml.ironic.deleteNode(state.machine_id as string);
-    const gone = await read(p.srv, state);
+    await rig.ml.ironic.deleteNode(state.machine_id as string);
+    const gone = await read(rig.p.srv, state);
     expect(gone.diagnostics).toEqual([]);
     expect(gone.newState).toBeNull();
   });
 
   it("GIVEN an available node WHEN destroyed THEN Ironic has no node and no port left", async () => {
-    const a = await apply(p.srv, machineConfig(ml, "r01-n04", "ironic"));
+    const a = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n04", "ironic"));
     expect(lines(a.diagnostics)).toBe("");
-    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
-    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
-    expect(await ml.ironic.listNodes()).toEqual([]);
-    expect(await ml.ironic.extras.listPorts()).toEqual([]);
+    expect((await destroy(rig.p.srv, a.newState)).diagnostics).toEqual([]);
+    expect((await destroy(rig.p.srv, a.newState)).diagnostics).toEqual([]);
+    expect(await rig.ml.ironic.listNodes()).toEqual([]);
+    expect(await rig.ml.ironic.extras.listPorts()).toEqual([]);
   });
 
   it("fails a node whose BMC address is enrolled under another name, pointing at bmc_endpoint", async () => {
-    const a = await apply(p.srv, machineConfig(ml, "r01-n01", "ironic"));
+    const a = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n01", "ironic"));
     expect(lines(a.diagnostics)).toBe("");
-    const other = machineConfig(ml, "r01-n02", "ironic", { bmc_endpoint: (a.newState as ObjectValue).bmc_endpoint });
-    const b = await apply(p.srv, other);
+    const other = machineConfig(rig.ml, "r01-n02", "ironic", {
+      bmc_endpoint: (a.newState as ObjectValue).bmc_endpoint,
+    });
+    const b = await apply(rig.p.srv, other);
     expect(b.newState).toBeNull();
     expect(lines(b.diagnostics)).toMatch(/Node already enrolled under another name @ bmc_endpoint: .*r01-n01/);
-    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+    expect((await destroy(rig.p.srv, a.newState)).diagnostics).toEqual([]);
   });
 });

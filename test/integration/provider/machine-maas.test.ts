@@ -3,45 +3,23 @@
  * nodes through the lab's Redfish BMCs: create to Ready, no-op plan, crash-resume without a duplicate, the failure
  * path (kept as tainted), drift, import, and delete leaving MAAS empty.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HttpCore } from "../../../src/clients/http/core.js";
 import type { ObjectValue } from "../../../src/framework/index.js";
 import { MaasAcceptance, MaasBackend } from "../../../src/provider/backends/index.js";
-import {
-  apply,
-  destroy,
-  lines,
-  type MachineLab,
-  machineConfig,
-  type ProviderProcess,
-  providerFor,
-  read,
-  startMachineLab,
-  T,
-} from "./machine-support.js";
+import { apply, destroy, enrollSpecOf, lines, machineConfig, machineRig, read, T } from "./machine-support.js";
 
-let ml: MachineLab;
-let p: ProviderProcess;
-const processes: ProviderProcess[] = [];
+const rig = machineRig(4);
 
-const machinesNamed = async (hostname: string) => (await ml.maas.listMachines()).filter((m) => m.hostname === hostname);
-
-beforeAll(async () => {
-  ml = await startMachineLab(4);
-  p = await providerFor(ml);
-  processes.push(p);
-});
-afterAll(async () => {
-  for (const x of processes) await x.data()?.core.close();
-  await ml?.close();
-});
+const machinesNamed = async (hostname: string) =>
+  (await rig.ml.maas.listMachines()).filter((m) => m.hostname === hostname);
 
 describe("rackform_machine on MAAS", () => {
   let state: ObjectValue;
 
   it("GIVEN a powered node WHEN create THEN MAAS holds one Ready machine with redfish power and the plan is empty", async () => {
-    const config = machineConfig(ml, "r01-n01", "maas");
-    const a = await apply(p.srv, config);
+    const config = machineConfig(rig.ml, "r01-n01", "maas");
+    const a = await apply(rig.p.srv, config);
     expect(lines(a.diagnostics)).toBe("");
     state = a.newState as ObjectValue;
     const [m, ...more] = await machinesNamed("r01-n01");
@@ -55,32 +33,22 @@ describe("rackform_machine on MAAS", () => {
       architecture: "amd64/generic",
     });
     expect(m.statusName).toBe("Ready");
-    const again = await apply(p.srv, config, state);
+    const again = await apply(rig.p.srv, config, state);
     expect(again.plan.requiresReplace).toEqual([]);
     expect(again.plan.plannedState).toEqual(state);
   });
 
   it("GIVEN the provider died after enrolling WHEN create runs again THEN it adopts the machine instead of enrolling a duplicate", async () => {
-    const config = machineConfig(ml, "r01-n02", "maas");
+    const config = machineConfig(rig.ml, "r01-n02", "maas");
     // The dead process's enroll: the machine exists (New, never commissioned) but no state was saved.
     const dead = new MaasBackend(
-      ml.maas,
-      new MaasAcceptance(ml.maas, { core: new HttpCore(), apiKey: ml.lab.info.maas!.apiKey }),
+      rig.ml.maas,
+      new MaasAcceptance(rig.ml.maas, { core: new HttpCore(), apiKey: rig.ml.lab.info.maas!.apiKey }),
     );
-    const { username, password } = ml.lab.info.nodes[1].bmc;
-    const enrolledId = await dead.enroll({
-      name: "r01-n02",
-      macs: config.macs as string[],
-      bmcAddress: config.bmc_endpoint as string,
-      bmcUsername: username,
-      bmcPassword: password,
-      bmcInsecure: false,
-      architecture: "amd64/generic",
-    });
+    const enrolledId = await dead.enroll(enrollSpecOf(rig.ml, config));
     expect((await machinesNamed("r01-n02")).map((m) => m.statusName)).toEqual(["New"]);
 
-    const fresh = await providerFor(ml);
-    processes.push(fresh);
+    const fresh = await rig.provider();
     const a = await apply(fresh.srv, config);
     expect(lines(a.diagnostics)).toBe("");
     expect(a.newState).toMatchObject({ machine_id: enrolledId, state: "ready" });
@@ -90,10 +58,10 @@ describe("rackform_machine on MAAS", () => {
   });
 
   it("fails when commissioning fails, keeping the machine as tainted state, and destroy removes it", async () => {
-    ml.lab.backends!.maas.onStatusChange((m, _from, to) => {
-      if (m.hostname === "r01-n03" && to === 1) ml.lab.backends!.maas.failNext(m.systemId, "commission");
+    rig.ml.lab.backends!.maas.onStatusChange((m, _from, to) => {
+      if (m.hostname === "r01-n03" && to === 1) rig.ml.lab.backends!.maas.failNext(m.systemId, "commission");
     });
-    const a = await apply(p.srv, machineConfig(ml, "r01-n03", "maas"));
+    const a = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n03", "maas"));
     expect(a.diagnostics.map((d) => d.summary)).toEqual(["Commissioning failed"]);
     expect(a.diagnostics[0].detail).toContain("recorded as tainted");
     // A wholly known state with an error: the engine records it tainted, so the next apply replaces it.
@@ -102,47 +70,47 @@ describe("rackform_machine on MAAS", () => {
     const kept = await machinesNamed("r01-n03");
     expect(kept.map((m) => m.systemId)).toEqual([s.machine_id]);
     const text = JSON.stringify({ a, s });
-    expect(text).not.toContain(ml.password);
-    expect(text).not.toContain(ml.lab.info.maas!.apiKey.split(":")[2]);
+    expect(text).not.toContain(rig.ml.password);
+    expect(text).not.toContain(rig.ml.lab.info.maas!.apiKey.split(":")[2]);
 
-    expect((await destroy(p.srv, s)).diagnostics).toEqual([]);
+    expect((await destroy(rig.p.srv, s)).diagnostics).toEqual([]);
     expect(await machinesNamed("r01-n03")).toEqual([]);
   });
 
   it("GIVEN a machine imported, then marked broken, then deleted by hand WHEN refreshed THEN state follows each step", async () => {
-    const r = await read(p.srv, state);
+    const r = await read(rig.p.srv, state);
     expect(r.newState).toMatchObject({ state: "ready", name: "r01-n01" });
 
-    const imported = await p.srv.importResourceState({ typeName: T, id: `maas:${state.machine_id}` });
+    const imported = await rig.p.srv.importResourceState({ typeName: T, id: `maas:${state.machine_id}` });
     expect(imported.diagnostics).toEqual([]);
-    const refreshed = await read(p.srv, imported.imported[0].state);
+    const refreshed = await read(rig.p.srv, imported.imported[0].state);
     expect(refreshed.newState).toMatchObject({ name: "r01-n01", backend: "maas", status: "Ready" });
     // Recording the config after an import updates in place: it must not re-enroll the node.
-    const after = await apply(p.srv, machineConfig(ml, "r01-n01", "maas"), refreshed.newState);
+    const after = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n01", "maas"), refreshed.newState);
     expect(after.plan.requiresReplace).toEqual([]);
     expect(lines(after.diagnostics)).toBe("");
 
     // Status changed by hand: the refreshed state says so in both words.
-    await ml.maas.markBroken(state.machine_id as string, "bad DIMM");
-    expect((await read(p.srv, state)).newState).toMatchObject({ status: "Broken", state: "broken" });
+    await rig.ml.maas.markBroken(state.machine_id as string, "bad DIMM");
+    expect((await read(rig.p.srv, state)).newState).toMatchObject({ status: "Broken", state: "broken" });
 
-    await ml.maas.deleteMachine(state.machine_id as string);
-    const gone = await read(p.srv, state);
+    await rig.ml.maas.deleteMachine(state.machine_id as string);
+    const gone = await read(rig.p.srv, state);
     expect(gone.diagnostics).toEqual([]);
     expect(gone.newState).toBeNull();
   });
 
   it("GIVEN a Ready machine WHEN destroyed THEN MAAS no longer has it, and a second destroy is harmless", async () => {
-    const a = await apply(p.srv, machineConfig(ml, "r01-n04", "maas"));
+    const a = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n04", "maas"));
     expect(lines(a.diagnostics)).toBe("");
-    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
-    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
-    expect(await ml.maas.listMachines()).toEqual([]);
+    expect((await destroy(rig.p.srv, a.newState)).diagnostics).toEqual([]);
+    expect((await destroy(rig.p.srv, a.newState)).diagnostics).toEqual([]);
+    expect(await rig.ml.maas.listMachines()).toEqual([]);
   });
 
   it("GIVEN MAAS answering the enrolment with 503 (a region busy with a fleet) WHEN create THEN it looks again and enrolls once more: one Ready machine", async () => {
-    const from = ml.lab.backends!.maas.requests.length;
-    const fault = ml.lab.world.faults.add({
+    const from = rig.ml.lab.backends!.maas.requests.length;
+    const fault = rig.ml.lab.world.faults.add({
       kind: "http-status",
       service: "maas",
       status: 503,
@@ -150,36 +118,36 @@ describe("rackform_machine on MAAS", () => {
       count: 1,
     });
     try {
-      const a = await apply(p.srv, machineConfig(ml, "r01-n04", "maas"));
+      const a = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n04", "maas"));
       expect(lines(a.diagnostics)).toBe("");
       expect(a.newState).toMatchObject({ name: "r01-n04", status: "Ready" });
       expect(await machinesNamed("r01-n04")).toHaveLength(1);
-      const posts = ml.lab.backends!.maas.requests.slice(from).filter((r) => r.method === "POST");
+      const posts = rig.ml.lab.backends!.maas.requests.slice(from).filter((r) => r.method === "POST");
       expect(posts[0].status).toBe(503);
       expect(posts.filter((r) => r.path.endsWith("/machines/")).length).toBe(2);
-      expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+      expect((await destroy(rig.p.srv, a.newState)).diagnostics).toEqual([]);
     } finally {
-      ml.lab.world.faults.remove(fault.id);
+      rig.ml.lab.world.faults.remove(fault.id);
     }
   });
 
   it("fails a MAC that another machine already has, pointing at macs", async () => {
-    const a = await apply(p.srv, machineConfig(ml, "r01-n01", "maas"));
+    const a = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n01", "maas"));
     expect(lines(a.diagnostics)).toBe("");
-    const clash = machineConfig(ml, "r01-n02", "maas", { macs: (a.newState as ObjectValue).macs });
-    const b = await apply(p.srv, clash);
+    const clash = machineConfig(rig.ml, "r01-n02", "maas", { macs: (a.newState as ObjectValue).macs });
+    const b = await apply(rig.p.srv, clash);
     expect(b.newState).toBeNull();
     expect(lines(b.diagnostics)).toMatch(/Node already enrolled under another name @ macs: .*r01-n01/);
-    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+    expect((await destroy(rig.p.srv, a.newState)).diagnostics).toEqual([]);
   });
   it("fails a name that MAAS already gives to other hardware (none of the MACs match), pointing at macs", async () => {
-    const a = await apply(p.srv, machineConfig(ml, "r01-n02", "maas"));
+    const a = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n02", "maas"));
     expect(lines(a.diagnostics)).toBe("");
-    const otherMac = ml.lab.world.node("r01-n03")!.ports[0].mac.toLowerCase();
-    const b = await apply(p.srv, machineConfig(ml, "r01-n02", "maas", { macs: [otherMac] }));
+    const otherMac = rig.ml.lab.world.node("r01-n03")!.ports[0].mac.toLowerCase();
+    const b = await apply(rig.p.srv, machineConfig(rig.ml, "r01-n02", "maas", { macs: [otherMac] }));
     expect(b.newState).toBeNull();
     expect(lines(b.diagnostics)).toMatch(/Name already used by other hardware @ macs: /);
     expect(await machinesNamed("r01-n02")).toHaveLength(1);
-    expect((await destroy(p.srv, a.newState)).diagnostics).toEqual([]);
+    expect((await destroy(rig.p.srv, a.newState)).diagnostics).toEqual([]);
   });
 });

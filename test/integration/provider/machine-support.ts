@@ -2,21 +2,24 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { IronicClient } from "../../../src/clients/ironic/index.js";
 import { MaasClient } from "../../../src/clients/maas/index.js";
 import { type Diagnostic, formatPath, nullObject, type ObjectValue, type Value } from "../../../src/framework/index.js";
 import { type Lab, startLab } from "../../../src/lab/index.js";
+import type { EnrollSpec } from "../../../src/provider/backends/index.js";
 import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
-import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
-import { planAndApply } from "../../support/provider-rpc.js";
+import { keepingData, resourceDriver } from "../../support/provider-rpc.js";
 
 /** The resource type under test. */
 export const T = "rackform_machine";
+
+/** Plan, apply, destroy and refresh of it, as the engine would (test/support/provider-rpc.ts). */
+export const { apply, destroy, read } = resourceDriver(T, machineSchema);
 
 /** "severity summary @ path: detail" lines, for readable assertion failures. */
 export const lines = (ds: readonly Diagnostic[]) =>
@@ -65,7 +68,7 @@ export interface ProviderProcess {
  * ironic block names the lab's IPA kernel and ramdisk (the lab's Ironic has no conductor default) unless `ironic` says
  * otherwise.
  */
-export async function providerFor(
+export function providerFor(
   ml: MachineLab,
   bmcPassword?: string,
   ironic: { deploy_kernel: string | null; deploy_ramdisk: string | null } = {
@@ -73,32 +76,95 @@ export async function providerFor(
     deploy_ramdisk: `${ml.lab.images.url}ipa.initramfs`,
   },
 ): Promise<ProviderProcess> {
-  let data: ProviderData | undefined;
+  return configuredProvider({
+    redfish: redfishBlock(ml, bmcPassword),
+    maas: { url: ml.lab.info.maas!.url, api_key: ml.lab.info.maas!.apiKey },
+    ironic: { url: ml.lab.info.ironic!.url, username: null, password: null, token: null, ...ironic },
+  });
+}
+
+/** The provider's redfish block for the lab's BMCs (their password, or `password` after a rotation). */
+export function redfishBlock(ml: MachineLab, password?: string) {
+  const { username } = ml.lab.info.nodes[0].bmc;
+  return {
+    ...nullObject(providerSchema.blocks!.redfish.block),
+    username,
+    password: password ?? ml.lab.info.nodes[0].bmc.password,
+    ca_file: ml.lab.info.ca,
+  };
+}
+
+/** A fresh provider server configured with `blocks` (the rest of the provider config null), expecting no diagnostic. */
+export async function configuredProvider(blocks: Record<string, Value>): Promise<ProviderProcess> {
   // Polls every 20 ms: the lab runs on a fast profile, so a real-hardware interval would only be waited out.
   const provider = rackformProvider({
     // Lists are not kept between reads: each step of these tests stands for a new plan, which the engines run in a
     // new provider process.
     timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20, refreshListMaxAgeMs: 0, imageUploadGraceMs: 500 },
   });
-  const configure = provider.configure.bind(provider);
-  const srv = createServer({
-    ...provider,
-    async configure(req, resp) {
-      await configure(req, resp);
-      data = resp.resourceData as ProviderData;
-    },
-  });
-  const { username } = ml.lab.info.nodes[0].bmc;
-  const password = bmcPassword ?? ml.lab.info.nodes[0].bmc.password;
-  const redfish = { ...nullObject(providerSchema.blocks!.redfish.block), username, password, ca_file: ml.lab.info.ca };
-  const config = configOf(providerSchema, {
-    redfish,
-    maas: { url: ml.lab.info.maas!.url, api_key: ml.lab.info.maas!.apiKey },
-    ironic: { url: ml.lab.info.ironic!.url, username: null, password: null, token: null, ...ironic },
-  });
-  const r = await srv.configureProvider({ terraformVersion: "1.11.4", config });
+  const p = keepingData(provider);
+  const r = await p.srv.configureProvider({ terraformVersion: "1.11.4", config: configOf(providerSchema, blocks) });
   expect(r.diagnostics).toEqual([]);
-  return { srv, data: () => data };
+  return p;
+}
+
+/** What a backend is handed to enroll `config`'s node (its MACs and BMC as the config names them). */
+export function enrollSpecOf(ml: MachineLab, config: ObjectValue): EnrollSpec {
+  const node = ml.lab.info.nodes.find((n) => n.name === config.name);
+  if (!node) throw new Error(`no node ${String(config.name)} in the lab`);
+  return {
+    name: node.name,
+    macs: config.macs as string[],
+    bmcAddress: config.bmc_endpoint as string,
+    bmcUsername: node.bmc.username,
+    bmcPassword: node.bmc.password,
+    bmcInsecure: false,
+    architecture: "amd64/generic",
+  };
+}
+
+/** A test file's lab and provider processes, set by the hooks machineRig registers. */
+export interface MachineRig {
+  /** The lab (set in beforeAll). */
+  readonly ml: MachineLab;
+  /** The file's provider process (set in beforeAll unless `provider: false`). */
+  readonly p: ProviderProcess;
+  /** Another provider process (providerFor's options), closed with the others after the file. */
+  provider(bmcPassword?: string, ironic?: Parameters<typeof providerFor>[2]): Promise<ProviderProcess>;
+}
+
+/**
+ * Registers a file's beforeAll (a lab of `nodes`, then its provider process) and afterAll (every provider process it
+ * opened closed, then the lab). Tests read `rig.ml` and `rig.p`; a file's own beforeAll registered after it runs after.
+ */
+export function machineRig(nodes: number, opts: { provider?: boolean } = {}): MachineRig {
+  const processes: ProviderProcess[] = [];
+  let ml: MachineLab | undefined;
+  let p: ProviderProcess | undefined;
+  const rig: MachineRig = {
+    get ml() {
+      if (!ml) throw new Error("machineRig: the lab is set in beforeAll");
+      return ml;
+    },
+    get p() {
+      if (!p) throw new Error("machineRig: no provider process (provider: false, or before beforeAll)");
+      return p;
+    },
+    async provider(bmcPassword, ironic) {
+      const x = await providerFor(rig.ml, bmcPassword, ironic);
+      processes.push(x);
+      return x;
+    },
+  };
+  beforeAll(async () => {
+    ml = await startMachineLab(nodes);
+    if (opts.provider !== false) p = await rig.provider();
+  });
+  afterAll(async () => {
+    for (const x of processes) await x.data()?.core.close();
+    await ml?.close();
+  });
+  return rig;
 }
 
 /** The config of one lab node's machine. */
@@ -111,25 +177,4 @@ export function machineConfig(
   const info = ml.lab.info.nodes.find((n) => n.name === node)!;
   const macs = ml.lab.world.node(node)!.ports.map((p) => p.mac.toLowerCase());
   return configOf(machineSchema, { name: node, backend, bmc_endpoint: info.bmc.url, macs: [macs[0]], ...set });
-}
-
-/** Plan then apply a create (or update from `prior`), as the engine would. */
-export function apply(srv: ProviderServer, config: ObjectValue, prior: Value = null) {
-  return planAndApply(srv, T, machineSchema, config, prior);
-}
-
-/** Destroy, as the engine would. */
-export function destroy(srv: ProviderServer, state: Value) {
-  return srv.applyResourceChange({
-    typeName: T,
-    priorState: state,
-    plannedState: null,
-    config: null,
-    plannedPrivate: new Uint8Array(0),
-  });
-}
-
-/** Refresh, as the engine would. */
-export function read(srv: ProviderServer, state: Value) {
-  return srv.readResource({ typeName: T, currentState: state, private: new Uint8Array(0) });
 }

@@ -7,49 +7,42 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WarewulfClient } from "../../../src/clients/warewulf/index.js";
-import { nullObject, type ObjectValue } from "../../../src/framework/index.js";
+import type { ObjectValue } from "../../../src/framework/index.js";
 import { WarewulfBackend } from "../../../src/provider/backends/index.js";
-import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
-import { rackformProvider } from "../../../src/provider/index.js";
-import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
-import { configOf } from "../../support/kitchen-sink/engine-sim.js";
+import { until } from "../../support/until.js";
 import {
   apply as deploy,
   deploymentConfig,
   destroy as destroyDeployment,
   plan as planDeployment,
 } from "./deployment-support.js";
-import { apply, destroy, lines, type MachineLab, machineConfig, startMachineLab } from "./machine-support.js";
+import {
+  apply,
+  configuredProvider,
+  destroy,
+  enrollSpecOf,
+  lines,
+  type MachineLab,
+  machineConfig,
+  type ProviderProcess,
+  redfishBlock,
+  startMachineLab,
+} from "./machine-support.js";
 
 let ml: MachineLab;
 let ww: WarewulfClient;
-const datas: (ProviderData | undefined)[] = [];
+const processes: ProviderProcess[] = [];
 
 /** A fresh provider process configured for the lab's BMCs and its warewulfd (profile "default"). */
 async function providerForWarewulf(): Promise<ProviderServer> {
-  let data: ProviderData | undefined;
-  const provider = rackformProvider({
-    timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20, refreshListMaxAgeMs: 0 },
-  });
-  const configure = provider.configure.bind(provider);
-  const srv = createServer({
-    ...provider,
-    async configure(req, resp) {
-      await configure(req, resp);
-      data = resp.resourceData as ProviderData;
-      datas.push(data);
-    },
-  });
-  const { username, password } = ml.lab.info.nodes[0].bmc;
   const w = ml.lab.info.warewulf!;
-  const config = configOf(providerSchema, {
-    redfish: { ...nullObject(providerSchema.blocks!.redfish.block), username, password, ca_file: ml.lab.info.ca },
+  const p = await configuredProvider({
+    redfish: redfishBlock(ml),
     warewulf: { url: w.url, username: w.username, password: w.password, insecure: null, profile: null },
   });
-  const r = await srv.configureProvider({ terraformVersion: "1.11.4", config });
-  expect(r.diagnostics).toEqual([]);
-  return srv;
+  processes.push(p);
+  return p.srv;
 }
 
 beforeAll(async () => {
@@ -58,7 +51,7 @@ beforeAll(async () => {
   ww = new WarewulfClient({ url: w.url, username: w.username, password: w.password });
 });
 afterAll(async () => {
-  for (const d of datas) await d?.core.close();
+  for (const p of processes) await p.data()?.core.close();
   await ww?.close();
   await ml?.close();
 });
@@ -89,21 +82,12 @@ describe("rackform_machine on Warewulf", () => {
     const name = ml.lab.info.nodes[1].name;
     const config = { ...machineConfig(ml, name, "maas"), backend: "warewulf" } as ObjectValue;
     // The dead run's enroll landed (the adapter's one create-only PUT), and no state recorded it.
-    const { username, password } = ml.lab.info.nodes[1].bmc;
     const dead = new WarewulfBackend(ww, {
       redfish: () => {
         throw new Error("enroll powers nothing");
       },
     });
-    const enrolledId = await dead.enroll({
-      name,
-      macs: config.macs as string[],
-      bmcAddress: config.bmc_endpoint as string,
-      bmcUsername: username,
-      bmcPassword: password,
-      bmcInsecure: false,
-      architecture: "amd64/generic",
-    });
+    const enrolledId = await dead.enroll(enrollSpecOf(ml, config));
     expect((await ww.status()).nodes.get(name)?.lastSeen).toBe(0);
     const srv = await providerForWarewulf();
     const a = await apply(srv, config);
@@ -129,8 +113,7 @@ describe("rackform_machine on Warewulf", () => {
     expect(lines(d.diagnostics)).toBe("");
     expect(d.newState).toMatchObject({ machine_id: machineId, deployed_image: "ubuntu-gpu-2026.06.2" });
     expect((await ww.status()).nodes.get(name)?.stage).toBe("runtime");
-    for (let i = 0; i < 200 && !ml.lab.backends?.slurm.hooks.node(name); i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await until(`${name} registered with Slurm`, () => ml.lab.backends?.slurm.hooks.node(name), { everyMs: 10 });
     expect(ml.lab.backends?.slurm.hooks.node(name)).toBeDefined();
     const again = await planDeployment(srv, config, d.newState);
     expect(again.plannedState).toEqual(d.newState);

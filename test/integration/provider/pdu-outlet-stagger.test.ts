@@ -13,10 +13,10 @@ import { type Lab, startLab } from "../../../src/lab/index.js";
 import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { pduOutletResource } from "../../../src/provider/resources/pdu-outlet.js";
-import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
-import { planAndApply } from "../../support/provider-rpc.js";
+import { keepingData, planAndApply } from "../../support/provider-rpc.js";
+import { until } from "../../support/until.js";
 
 const INTERVAL_MS = 600;
 const outletSchema = pduOutletResource().schema;
@@ -43,7 +43,7 @@ const clock = (() => {
 
 let lab: Lab;
 let srv: ProviderServer;
-let data: ProviderData | undefined;
+let data: () => ProviderData | undefined = () => undefined;
 
 beforeAll(async () => {
   lab = await startLab({ nodes: 8, profile: "instant", stateDir: await mkdtemp(join(tmpdir(), "rf-stagger-")) });
@@ -51,14 +51,9 @@ beforeAll(async () => {
     timings: { readyPollMs: 20, backendPollMs: 20, memberPollMs: 20 },
     powerOnClock: { now: clock.now, sleep: clock.sleep },
   });
-  const configure = provider.configure.bind(provider);
-  srv = createServer({
-    ...provider,
-    async configure(req, resp) {
-      await configure(req, resp);
-      data = resp.resourceData as ProviderData;
-    },
-  });
+  const p = keepingData(provider);
+  srv = p.srv;
+  data = p.data;
   const { username, password } = lab.info.pdus[0];
   const redfish = {
     ...nullObject(providerSchema.blocks!.redfish.block),
@@ -71,15 +66,9 @@ beforeAll(async () => {
   expect(r.diagnostics).toEqual([]);
 });
 
-/** Waits (real time, bounded) until `ok()` holds: the provider's requests travel over loopback. */
-async function until(ok: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1_000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(ok(), what).toBe(true);
-}
-
 afterAll(async () => {
-  await data?.closeSessions();
-  await data?.core.close();
+  await data()?.closeSessions();
+  await data()?.core.close();
   await lab?.close();
 });
 
@@ -106,7 +95,9 @@ describe("power_on_interval per PDU", () => {
     const sentAt = new Map<number, string[]>();
     for (let k = 0; k < 4; k++) {
       const t = k === 0 ? clock.now() : clock.advance();
-      await until(() => powerOns().length >= 2 * (k + 1), `2 power-ons by ${t} ms of the stagger's clock`);
+      await until(`2 power-ons by ${t} ms of the stagger's clock`, () => powerOns().length >= 2 * (k + 1), {
+        everyMs: 10,
+      });
       sentAt.set(
         t,
         powerOns()

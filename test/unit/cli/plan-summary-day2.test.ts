@@ -4,21 +4,10 @@
  * Golden plans (rollout.json, drift.json) are real `show -json` output recorded from the lab by
  * scripts/record-plans.mjs; the other plans are hand-made in the engines' format (test/support/plan-json.ts).
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  type PlanJson,
-  parsePlanJson,
-  planNodes,
-  renderMarkdown,
-  summarise,
-} from "../../../src/cli/plan-summary/index.js";
-import { image, plan, rc } from "../../support/plan-json.js";
-import { ROOT } from "../../support/rackform-e2e.js";
+import { type PlanJson, planNodes, renderMarkdown, summarise } from "../../../src/cli/plan-summary/index.js";
+import { image, plan, planFixture, rc } from "../../support/plan-json.js";
 
-const fixture = (name: string): PlanJson =>
-  parsePlanJson(readFileSync(join(ROOT, "test", "fixtures", "plans", `${name}.json`), "utf8"), `${name}.json`);
 /** Markdown with table padding folded, so assertions read as the rows do. */
 const flat = (text: string) => text.replace(/ {2,}/g, " ");
 const md = (p: PlanJson, label = "r01") => flat(renderMarkdown(summarise([{ plan: p, source: "plan.json", label }])));
@@ -38,7 +27,7 @@ const member = (node: string, actions: string[], max: number | null, drain = tru
 describe("plan-summary states the rollout's shape", () => {
   it("reimage under max_unavailable = 2 with one node removed: 8 nodes (not 9), at most 2 out at once, no warning", () => {
     // GIVEN the recorded plan: 7 nodes reimaged, r01-n08 removed from the configuration (its outlet included)
-    const p = fixture("rollout");
+    const p = planFixture("rollout");
     // THEN the removed node's outlet belongs to that node: 8 nodes, r01-n08 with its whole chain
     const { nodes } = planNodes(p);
     expect(nodes.map((n) => n.name)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `r01-n0${i}`));
@@ -56,7 +45,7 @@ describe("plan-summary states the rollout's shape", () => {
   });
 
   it("warns when no budget is set and the plan takes every node of the partition out", () => {
-    const text = md(fixture("reimage"));
+    const text = md(planFixture("reimage"));
     expect(text).toContain(
       "> **⚠ slurm partition gpu: every node (8 of 8) may be out of service at once — no max_unavailable is set.**",
     );
@@ -138,7 +127,7 @@ describe("plan-summary states the rollout's shape", () => {
 describe("plan-summary shows what changed outside rackform beside the fix", () => {
   it("an outlet switched off and a GPU lost: each node's causes and its planned fix", () => {
     // GIVEN the recorded plan after r01-n02's outlet was switched off and r01-n05 lost a GPU behind the engine's back
-    const text = md(fixture("drift"));
+    const text = md(planFixture("drift"));
     expect(text).toContain("### Changed outside rackform\n\n| Node | Changed outside rackform | Planned fix |");
     // r01-n02's host is gone: Slurm noticed (DOWN), so its member rejoins beside the power-on
     expect(text).toContain(
@@ -183,7 +172,7 @@ describe("plan-summary shows what changed outside rackform beside the fix", () =
   });
 
   it("shows nothing for a plan without drift, and a resource deleted outside rackform as such", () => {
-    expect(md(fixture("create"))).not.toContain("Changed outside rackform");
+    expect(md(planFixture("create"))).not.toContain("Changed outside rackform");
     const gone = rc("rackform_machine", "m", ["delete"], { name: "r01-n03", id: "maas:x" }, null);
     const recreate = rc("rackform_machine", "m", ["create"], null, { name: "r01-n03", backend: "maas" });
     expect(md(plan([recreate], { resource_drift: [gone] }))).toContain(
@@ -218,7 +207,7 @@ describe("plan-summary never prints a 'reimage X → X' cell", () => {
 
   it("holds on every golden plan", () => {
     for (const name of ["create", "reimage", "partial-failure", "destroy", "rollout", "drift"]) {
-      expect(md(fixture(name)), name).not.toMatch(/reimage (\S+) → \1 /);
+      expect(md(planFixture(name)), name).not.toMatch(/reimage (\S+) → \1 /);
     }
   });
 });

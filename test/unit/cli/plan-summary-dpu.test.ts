@@ -6,21 +6,9 @@
  * real `show -json` output of a 4-node rack built by the Rack construct (scripts/record-plans.mjs); the others are
  * hand-made in the engines' format (test/support/plan-json.ts).
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  type PlanJson,
-  parsePlanJson,
-  planNodes,
-  renderMarkdown,
-  summarise,
-} from "../../../src/cli/plan-summary/index.js";
-import { plan, rc } from "../../support/plan-json.js";
-import { ROOT } from "../../support/rackform-e2e.js";
-
-const fixture = (name: string): PlanJson =>
-  parsePlanJson(readFileSync(join(ROOT, "test", "fixtures", "plans", `${name}.json`), "utf8"), `${name}.json`);
+import { type PlanJson, planNodes, renderMarkdown, summarise } from "../../../src/cli/plan-summary/index.js";
+import { plan, planFixture, rc } from "../../support/plan-json.js";
 
 const V1 = "DOCA_2.9.1_BSP_4.9.1_Ubuntu_22.04-4.24-11.prod";
 const V2 = "DOCA_2.10.0_BSP_4.10.0_Ubuntu_24.04-6.25-01.prod";
@@ -81,7 +69,7 @@ function node(i: number, dpu: { actions: string[]; before: object | null; after:
 
 describe("plan-summary on the recorded DPU plans", () => {
   it("dpu-bfb: a new BFB version in the flavor reads as 4 BFB installs and nothing else", async () => {
-    const p = fixture("dpu-bfb");
+    const p = planFixture("dpu-bfb");
     // every node's chain holds its DPU: 4 nodes of 7 resources, the Image construct's rackform_image apart
     const { nodes, others } = planNodes(p);
     expect(nodes.map((n) => [n.name, [...n.changes.keys()]])).toEqual(
@@ -100,7 +88,7 @@ describe("plan-summary on the recorded DPU plans", () => {
   });
 
   it("dpu-mode: a mode change in the flavor warns that 4 hosts will be power-cycled", async () => {
-    const text = renderMarkdown(summarise([{ plan: fixture("dpu-mode"), source: "dpu-mode.json", label: "r01" }]));
+    const text = renderMarkdown(summarise([{ plan: planFixture("dpu-mode"), source: "dpu-mode.json", label: "r01" }]));
     await expect(text).toMatchFileSnapshot("__snapshots__/dpu-mode.md");
     expect(flat(text)).toContain("> **⚠ 4 nodes will be power-cycled for a DPU mode change.**");
     expect(flat(text)).toContain("| r01-n01 | mode DpuMode → NicMode (host power-cycle) |");

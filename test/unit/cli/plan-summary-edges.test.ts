@@ -5,29 +5,13 @@
 import { describe, expect, it } from "vitest";
 import {
   type PlanJson,
-  type PlanSummaryIo,
   parseArgs,
   parsePlanArg,
   planSummary,
   renderMarkdown,
   summarise,
 } from "../../../src/cli/plan-summary/index.js";
-import { image, plan, rc } from "../../support/plan-json.js";
-
-function fakeIo(files: Record<string, string>, stdin = "") {
-  const out = { stdout: "", stderr: "", written: new Map<string, string>() };
-  const io: PlanSummaryIo = {
-    readFile: async (p) => {
-      if (!(p in files)) throw new Error(`ENOENT: no such file, open '${p}'`);
-      return files[p];
-    },
-    readStdin: async () => stdin,
-    writeFile: async (p, t) => void out.written.set(p, t),
-    stdout: (t) => void (out.stdout += t),
-    stderr: (t) => void (out.stderr += t),
-  };
-  return { io, out };
-}
+import { fakeIo, image, plan, rc } from "../../support/plan-json.js";
 
 /** Markdown with table padding folded, so assertions read as the rows do. */
 const flat = (text: string) => text.replace(/ {2,}/g, " ");

@@ -3,22 +3,17 @@
  * 4-node MAAS rack renamed, machine name and Slurm node) is a reimage and says so under the ⚠ banner; an acceptance
  * policy edit the evidence covers runs nothing, one it does not cover says why the gate re-runs.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type PlanJson, parsePlanJson, renderMarkdown, summarise } from "../../../src/cli/plan-summary/index.js";
-import { plan, rc } from "../../support/plan-json.js";
-import { ROOT } from "../../support/rackform-e2e.js";
+import { type PlanJson, renderMarkdown, summarise } from "../../../src/cli/plan-summary/index.js";
+import { plan, planFixture, rc } from "../../support/plan-json.js";
 
-const fixture = (name: string): PlanJson =>
-  parsePlanJson(readFileSync(join(ROOT, "test", "fixtures", "plans", `${name}.json`), "utf8"), `${name}.json`);
 /** Markdown with table padding folded, so assertions read as the rows do. */
 const flat = (text: string) => text.replace(/ {2,}/g, " ");
 const md = (p: PlanJson, label = "r01") => flat(renderMarkdown(summarise([{ plan: p, source: "plan.json", label }])));
 
 describe("plan-summary says what a rename costs", () => {
   it("a renamed node is 'rename → reimage' under the ⚠ banner, old name → new name, with its chain's cells", async () => {
-    const text = md(fixture("rename"));
+    const text = md(planFixture("rename"));
     const [banner] = text.split("\n\n").slice(1, 2);
     expect(banner).toContain(
       "> **⚠ rename → reimage: node r01-n02 → gpu-r01-02 — it is released, erased, enrolled and deployed again " +

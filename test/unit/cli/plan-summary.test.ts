@@ -2,47 +2,24 @@
  * plan-summary on the golden plans (real `show -json` output recorded from the lab by scripts/record-plans.mjs) and on
  * edge cases: no changes, sensitive and unknown values, errored plans, CDKTF resource names, several racks.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   type PlanJson,
-  type PlanSummaryIo,
-  parsePlanJson,
   planNodes,
   planSummary,
   renderMarkdown,
   summarise,
 } from "../../../src/cli/plan-summary/index.js";
-import { ROOT } from "../../support/rackform-e2e.js";
+import { fakeIo, planFixture, planFixtureText } from "../../support/plan-json.js";
 
-const FIXTURES = join(ROOT, "test", "fixtures", "plans");
 const GOLDEN = ["create", "reimage", "partial-failure", "destroy", "rollout", "drift"] as const;
-const fixtureText = (name: string) => readFileSync(join(FIXTURES, `${name}.json`), "utf8");
-const fixture = (name: string): PlanJson => parsePlanJson(fixtureText(name), `${name}.json`);
 const md = (plan: PlanJson, label?: string, source = "plan.json") =>
   renderMarkdown(summarise([{ plan, source, ...(label ? { label } : {}) }]));
-
-/** A fake I/O: files from a map, stdin from a string, output collected. */
-function fakeIo(files: Record<string, string>, stdin = "") {
-  const out = { stdout: "", stderr: "", written: new Map<string, string>() };
-  const io: PlanSummaryIo = {
-    readFile: async (p) => {
-      if (!(p in files)) throw new Error(`ENOENT: no such file, open '${p}'`);
-      return files[p];
-    },
-    readStdin: async () => stdin,
-    writeFile: async (p, t) => void out.written.set(p, t),
-    stdout: (t) => void (out.stdout += t),
-    stderr: (t) => void (out.stderr += t),
-  };
-  return { io, out };
-}
 
 describe("plan-summary on the golden plans", () => {
   it.each(GOLDEN)("summarises the %s plan as its snapshot", async (name) => {
     // GIVEN a real plan recorded from the lab, labelled with its rack
-    const { io, out } = fakeIo({ [`${name}.json`]: fixtureText(name) });
+    const { io, out } = fakeIo({ [`${name}.json`]: planFixtureText(name) });
     // WHEN the command summarises it
     const code = await planSummary(["--plan", `r01=${name}.json`], io);
     // THEN it succeeds with the reviewed Markdown
@@ -52,7 +29,7 @@ describe("plan-summary on the golden plans", () => {
 
   it("finds the 8 nodes of every golden plan, each with its whole chain of 6 resources", () => {
     for (const name of GOLDEN) {
-      const { nodes, others } = planNodes(fixture(name));
+      const { nodes, others } = planNodes(planFixture(name));
       expect(nodes.map((n) => n.name)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `r01-n0${i}`));
       for (const n of nodes) expect([...n.changes.values()].flat(), `${name} ${n.name}`).toHaveLength(6);
       expect(others).toEqual([]);
@@ -61,8 +38,8 @@ describe("plan-summary on the golden plans", () => {
 
   it("counts what the plan does: create 8 joins, reimage 8, partial failure retries 2, destroy releases 8", () => {
     const counts = (name: string) =>
-      Object.fromEntries(summarise([{ plan: fixture(name), source: name }]).racks[0].counts);
-    expect(summarise([{ plan: fixture("create"), source: "c", label: "r01" }]).racks[0].counts).toEqual(
+      Object.fromEntries(summarise([{ plan: planFixture(name), source: name }]).racks[0].counts);
+    expect(summarise([{ plan: planFixture("create"), source: "c", label: "r01" }]).racks[0].counts).toEqual(
       new Map([
         ["power-on", 8],
         ["enroll", 8],
@@ -73,7 +50,7 @@ describe("plan-summary on the golden plans", () => {
     );
     expect(counts("reimage")).toMatchObject({ reimage: 4, acceptance: 4, rejoin: 4 });
     expect(counts("destroy")).toMatchObject({ release: 4, undeploy: 4, leave: 4 });
-    const failed = summarise([{ plan: fixture("partial-failure"), source: "p", label: "r01" }]);
+    const failed = summarise([{ plan: planFixture("partial-failure"), source: "p", label: "r01" }]);
     expect(failed.racks[0].changed.map((n) => [n.name, n.retried])).toEqual([
       ["r01-n03", true],
       ["r01-n06", true],
@@ -81,7 +58,7 @@ describe("plan-summary on the golden plans", () => {
   });
 
   it("groups by PDU when the plan has no rack label", () => {
-    const s = summarise([{ plan: fixture("create"), source: "create.json" }]);
+    const s = summarise([{ plan: planFixture("create"), source: "create.json" }]);
     expect(s.racks.map((r) => [r.label, r.nodeCount])).toEqual([
       ["PDU r01-pdu-a", 4],
       ["PDU r01-pdu-b", 4],
@@ -91,9 +68,9 @@ describe("plan-summary on the golden plans", () => {
 
   it("keeps no variable value and no lab credential in the fixtures", () => {
     for (const name of GOLDEN) {
-      const raw = JSON.parse(fixtureText(name)) as { variables?: Record<string, { value: unknown }> };
+      const raw = JSON.parse(planFixtureText(name)) as { variables?: Record<string, { value: unknown }> };
       for (const v of Object.values(raw.variables ?? {})) expect(v.value).toBe("(scrubbed by record-plans)");
-      expect(fixtureText(name)).not.toMatch(/"(password|token|api_key)":\s*"[^"(]/);
+      expect(planFixtureText(name)).not.toMatch(/"(password|token|api_key)":\s*"[^"(]/);
     }
   });
 });
@@ -130,8 +107,8 @@ describe("plan-summary identifies nodes from the plan, not from resource names",
   };
   for (const [kind, style] of Object.entries(kinds)) {
     it.each(GOLDEN)(`summarises the %s plan the same with ${kind}`, (name) => {
-      const original = md(fixture(name), "r01");
-      const other = renamed(fixture(name), style);
+      const original = md(planFixture(name), "r01");
+      const other = renamed(planFixture(name), style);
       expect(JSON.stringify(other)).not.toMatch(/"rackform_[a-z_]+\.r01_n0\d/);
       const cdktf = md(other, "r01");
       expect(body(cdktf)).toBe(body(original));
@@ -141,7 +118,7 @@ describe("plan-summary identifies nodes from the plan, not from resource names",
   it("ties a converged node's chain by attribute values when the configuration is left out", () => {
     // GIVEN the reimage plan (ids known from state) without its configuration and state, under unrelated names
     const p = renamed(
-      fixture("reimage"),
+      planFixture("reimage"),
       (t, n) =>
         `x${Buffer.from(t + n)
           .toString("hex")

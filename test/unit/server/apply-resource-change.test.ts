@@ -2,7 +2,8 @@ import { expect, describe as group, test } from "vitest";
 import { decodePrivate, formatPath, isUnknown, type ObjectValue } from "../../../src/framework/index.js";
 import { brokenSchema } from "../../support/kitchen-sink/broken.js";
 import { fingerprintOf, thingSchema } from "../../support/kitchen-sink/thing.js";
-import { configOf, describe, kitchenServer, plan, planAndApply } from "./harness.js";
+import { planAndApply, planChange } from "../../support/provider-rpc.js";
+import { configOf, describe, kitchenServer } from "./harness.js";
 
 const T = "rfkitchen_thing";
 const thing = () =>
@@ -11,7 +12,7 @@ const thing = () =>
 async function applyBroken(mode: string | null, secret: string | null = null) {
   const srv = await kitchenServer();
   const config = configOf(brokenSchema, { name: "n", mode, secret });
-  const p = await plan(srv, "rfkitchen_broken", brokenSchema, config);
+  const p = await planChange(srv, "rfkitchen_broken", brokenSchema, config);
   expect(describe(p.diagnostics)).toBe("");
   return srv.applyResourceChange({
     typeName: "rfkitchen_broken",
@@ -25,7 +26,7 @@ async function applyBroken(mode: string | null, secret: string | null = null) {
 group("ApplyResourceChange", () => {
   test("GIVEN a create THEN every unknown is filled, write-only is null and private state round-trips", async () => {
     const srv = await kitchenServer();
-    const { apply } = await planAndApply(srv, T, thingSchema, thing());
+    const apply = await planAndApply(srv, T, thingSchema, thing());
     expect(apply.diagnostics).toEqual([]);
     const s = apply.newState as ObjectValue;
     expect(typeof s.id).toBe("string");
@@ -38,22 +39,15 @@ group("ApplyResourceChange", () => {
   test("GIVEN an update THEN the resource sees the prior private state", async () => {
     const srv = await kitchenServer();
     const first = await planAndApply(srv, T, thingSchema, thing());
-    const second = await planAndApply(
-      srv,
-      T,
-      thingSchema,
-      { ...thing(), size: 2 },
-      first.apply.newState,
-      first.apply.private,
-    );
-    expect(second.apply.diagnostics).toEqual([]);
-    expect(decodePrivate(second.apply.private)).toEqual({ generation: 2 });
-    expect((second.apply.newState as ObjectValue).size).toBe(2);
+    const second = await planAndApply(srv, T, thingSchema, { ...thing(), size: 2 }, first.newState, first.private);
+    expect(second.diagnostics).toEqual([]);
+    expect(decodePrivate(second.private)).toEqual({ generation: 2 });
+    expect((second.newState as ObjectValue).size).toBe(2);
   });
 
   test("GIVEN planned state null THEN the object is deleted and null returned", async () => {
     const srv = await kitchenServer();
-    const { apply } = await planAndApply(srv, T, thingSchema, thing());
+    const apply = await planAndApply(srv, T, thingSchema, thing());
     const del = await srv.applyResourceChange({
       typeName: T,
       priorState: apply.newState,

@@ -28,6 +28,16 @@ function serverWith(overrides: Partial<Resource>) {
 }
 
 const config = configOf(schema, { name: "n" });
+
+/** ApplyResourceChange of a create whose id the plan left unknown. */
+const createPlanned = (srv: ReturnType<typeof serverWith>) =>
+  srv.applyResourceChange({
+    typeName: "t_res",
+    priorState: null,
+    plannedState: { id: UNKNOWN, name: "n" },
+    config,
+    plannedPrivate: new Uint8Array(),
+  });
 const planReq = {
   typeName: "t_res",
   priorState: null,
@@ -56,13 +66,7 @@ group("handler failures", () => {
         resp.diagnostics.error("Backend refused", "quota exceeded");
       },
     });
-    const a = await srv.applyResourceChange({
-      typeName: "t_res",
-      priorState: null,
-      plannedState: { id: UNKNOWN, name: "n" },
-      config,
-      plannedPrivate: new Uint8Array(),
-    });
+    const a = await createPlanned(srv);
     expect(a.newState).toBeNull();
     expect(a.diagnostics.map((d) => d.summary)).toEqual(["Backend refused"]);
   });
@@ -74,13 +78,7 @@ group("handler failures", () => {
         resp.diagnostics.error("Provisioning failed", "the node did not boot");
       },
     });
-    const a = await srv.applyResourceChange({
-      typeName: "t_res",
-      priorState: null,
-      plannedState: { id: UNKNOWN, name: "n" },
-      config,
-      plannedPrivate: new Uint8Array(),
-    });
+    const a = await createPlanned(srv);
     expect(a.newState).toEqual({ id: "half-made", name: "n" });
   });
 

@@ -2,13 +2,14 @@ import { expect, describe as group, test } from "vitest";
 import { nullObject, type ObjectValue } from "../../../src/framework/index.js";
 import { brokenSchema } from "../../support/kitchen-sink/broken.js";
 import { thingSchema } from "../../support/kitchen-sink/thing.js";
-import { configOf, kitchenServer, planAndApply } from "./harness.js";
+import { planAndApply } from "../../support/provider-rpc.js";
+import { configOf, kitchenServer } from "./harness.js";
 
 group("ImportResourceState + ReadResource", () => {
   test("GIVEN an existing thing WHEN imported by id THEN the state has only the id and read fills the rest", async () => {
     const srv = await kitchenServer();
     const config = configOf(thingSchema, { name: "imp", size: 5, labels: ["a", "b"], meta: { k: "v" } });
-    const { apply } = await planAndApply(srv, "rfkitchen_thing", thingSchema, config);
+    const apply = await planAndApply(srv, "rfkitchen_thing", thingSchema, config);
     const id = (apply.newState as ObjectValue).id as string;
 
     const imp = await srv.importResourceState({ typeName: "rfkitchen_thing", id });

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { expect, describe as group, test } from "vitest";
 import { Dynamic, type ObjectValue, type Value } from "../../../src/framework/index.js";
 import { thingSchema } from "../../support/kitchen-sink/thing.js";
-import { configOf, describe, kitchenServer, plan, planAndApply } from "./harness.js";
+import { planAndApply, planChange } from "../../support/provider-rpc.js";
+import { configOf, describe, kitchenServer } from "./harness.js";
 
 const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null });
 const word = fc.stringMatching(/^[a-z0-9-]{1,12}$/);
@@ -49,9 +50,9 @@ group("plan and apply over random configurations", () => {
       fc.asyncProperty(thingConfig, async (config) => {
         const v = await srv.validateResourceConfig({ typeName: "rfkitchen_thing", config });
         expect(describe(v.diagnostics)).toBe("");
-        const { apply } = await planAndApply(srv, "rfkitchen_thing", thingSchema, config);
+        const apply = await planAndApply(srv, "rfkitchen_thing", thingSchema, config);
         expect(describe(apply.diagnostics)).toBe("");
-        const again = await plan(srv, "rfkitchen_thing", thingSchema, config, apply.newState, apply.private);
+        const again = await planChange(srv, "rfkitchen_thing", thingSchema, config, apply.newState, apply.private);
         expect(describe(again.diagnostics)).toBe("");
         expect(again.plannedState).toEqual(apply.newState);
         expect(again.requiresReplace).toEqual([]);
@@ -65,12 +66,12 @@ group("plan and apply over random configurations", () => {
     await fc.assert(
       fc.asyncProperty(thingConfig, thingConfig, async (first, second) => {
         const a = await planAndApply(srv, "rfkitchen_thing", thingSchema, first);
-        const b = await plan(srv, "rfkitchen_thing", thingSchema, second, a.apply.newState, a.apply.private);
+        const b = await planChange(srv, "rfkitchen_thing", thingSchema, second, a.newState, a.private);
         expect(describe(b.diagnostics)).toBe("");
         if (b.requiresReplace.length > 0) return; // the engine would destroy and create instead
         const applied = await srv.applyResourceChange({
           typeName: "rfkitchen_thing",
-          priorState: a.apply.newState,
+          priorState: a.newState,
           plannedState: b.plannedState,
           config: second,
           plannedPrivate: b.plannedPrivate,

@@ -7,7 +7,8 @@ import { createServer } from "../../../src/server/create-server.js";
 import { echoSchema } from "../../support/kitchen-sink/echo.js";
 import { kitchenSinkProvider } from "../../support/kitchen-sink/provider.js";
 import { thingSchema } from "../../support/kitchen-sink/thing.js";
-import { configOf, kitchenServer, plan, planAndApply } from "./harness.js";
+import { planAndApply, planChange } from "../../support/provider-rpc.js";
+import { configOf, kitchenServer } from "./harness.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -47,7 +48,7 @@ group("ConfigureProvider", () => {
       config: { store_path: UNKNOWN, label: null, api_token: null },
     });
     expect(c.diagnostics).toEqual([]);
-    const p = await plan(srv, "rfkitchen_thing", thingSchema, configOf(thingSchema, { name: "a" }));
+    const p = await planChange(srv, "rfkitchen_thing", thingSchema, configOf(thingSchema, { name: "a" }));
     expect(p.diagnostics).toEqual([]);
   });
 
@@ -56,12 +57,7 @@ group("ConfigureProvider", () => {
     dirs.push(dir);
     const storePath = join(dir, "store.json");
     const first = await kitchenServer({ store_path: storePath });
-    const { apply } = await planAndApply(
-      first,
-      "rfkitchen_thing",
-      thingSchema,
-      configOf(thingSchema, { name: "persist" }),
-    );
+    const apply = await planAndApply(first, "rfkitchen_thing", thingSchema, configOf(thingSchema, { name: "persist" }));
     const id = (apply.newState as ObjectValue).id as string;
     expect(Object.keys(JSON.parse(readFileSync(storePath, "utf8")))).toEqual([id]);
     const second = await kitchenServer({ store_path: storePath });
