@@ -97,10 +97,15 @@ function nested(nesting: ObjectNesting, attributes: Attributes, o: AttributeOpti
 type Exact<O> = O & { readonly [K in Exclude<keyof O, keyof AttributeOptions>]: never };
 
 /** A typed attribute that keeps its literal type and flags, so `ModelOf` (model.ts) can type its value. */
-export type TypedAttr<T extends CtyType, O extends AttributeOptions> = TypedAttribute & { readonly type: T } & O;
+export type TypedAttr<T extends CtyType, O extends AttributeOptions> = Omit<TypedAttribute, "type"> & {
+  readonly type: T;
+} & O;
 
 /** A nested attribute that keeps its literal nesting, attributes and flags. */
-export type NestedAttr<N extends ObjectNesting, A extends Attributes, O extends AttributeOptions> = NestedAttribute & {
+export type NestedAttr<N extends ObjectNesting, A extends Attributes, O extends AttributeOptions> = Omit<
+  NestedAttribute,
+  "nesting" | "attributes"
+> & {
   readonly nesting: N;
   readonly attributes: A;
 } & O;
@@ -146,12 +151,23 @@ function nb(nesting: BlockNesting, b: Block, o: NestedBlockOptions = {}): Nested
   return { ...o, kind: "block", nesting, block: b };
 }
 
+/** A nested block that keeps its literal nesting and inner block, so `ModelOf` can type its value. */
+export type TypedBlock<N extends BlockNesting, B extends Block> = Omit<NestedBlock, "nesting" | "block"> & {
+  readonly nesting: N;
+  readonly block: B;
+};
+
+const nbOf =
+  <const N extends BlockNesting>(n: N) =>
+  <const B extends Block>(b: B, o?: NestedBlockOptions): TypedBlock<N, B> =>
+    nb(n, b, o) as TypedBlock<N, B>;
+
 /** Nested block builders: `block.list({ attributes: {...} }, { maxItems: 4 })`. */
 export const block = {
-  single: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("single", b, o),
-  list: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("list", b, o),
-  set: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("set", b, o),
-  map: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("map", b, o),
+  single: nbOf("single"),
+  list: nbOf("list"),
+  set: nbOf("set"),
+  map: nbOf("map"),
   /** Always present (an object of nulls when absent from config); groups attributes visually. */
-  group: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("group", b, o),
+  group: nbOf("group"),
 } as const;
