@@ -8,6 +8,7 @@ import type { Diagnostics } from "./diagnostics.js";
 import { decode, encode, type ModelOf } from "./model.js";
 import type { Resource, StateUpgrader } from "./resource.js";
 import type { Schema } from "./schema.js";
+import type { Value } from "./values.js";
 
 /** What every typed handler gets besides its models. */
 export interface TypedRequest {
@@ -45,7 +46,7 @@ export function defineResource<const S extends Schema, D>(def: ResourceDefinitio
     if (deps === undefined) throw new Error(`${typeName} used before the provider was configured`);
     return deps;
   };
-  const state = (v: import("./values.js").Value) => decode(schema, v, "state");
+  const state = (v: Value) => decode(schema, v, "state");
   const resource: Resource = {
     typeName,
     schema,
@@ -73,7 +74,7 @@ export function defineResource<const S extends Schema, D>(def: ResourceDefinitio
     async delete(req, resp) {
       await def.delete({ context: req.context, diagnostics: resp.diagnostics, state: state(req.state) }, need());
     },
-    upgradeState: def.upgradeState,
+    ...(def.upgradeState ? { upgradeState: def.upgradeState } : {}),
   };
   const { modifyPlan, importState } = def;
   if (modifyPlan) {

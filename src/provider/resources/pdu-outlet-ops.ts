@@ -7,7 +7,7 @@ import { type Diagnostics, path, type TypedRequest, timeoutMs, type Value } from
 import { addClientError, isGone } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
 import { checkEndpointScheme, normalEndpoint, sameEndpoint } from "../endpoint.js";
-import { holdOnTransientRead } from "../read-hold.js";
+import { warnTransientRead } from "../read-hold.js";
 import { bounded } from "../timeouts.js";
 import { checkPduAtPlan, pduMismatch, reportDifferentPdu } from "./pdu-outlet-identity.js";
 import type { PduOutletConfig, PduOutletPlan, PduOutletState } from "./pdu-outlet-schema.js";
@@ -40,7 +40,7 @@ const OUTLET_URL = /^(https?:\/\/[^/]+)\/redfish\/v1\/PowerEquipment\/RackPDUs\/
 type Op = "create" | "read" | "update" | "delete";
 
 function ms(m: PduOutletPlan | PduOutletState, op: Op): number {
-  return timeoutMs({ timeouts: m.timeouts as Value }, op, DEFAULT_TIMEOUT_MS[op]);
+  return timeoutMs({ timeouts: m.timeouts }, op, DEFAULT_TIMEOUT_MS[op]);
 }
 
 function site(endpoint: string, pduId: string | null, outletId: string) {
@@ -187,9 +187,8 @@ export async function readOutlet(r: TypedRequest & { state: PduOutletState }, de
     return toState(st, endpoint, pdu, o);
   } catch (e) {
     if (isGone(e)) return null;
-    // A transient failure keeps the recorded state with a warning; any other failure is an error, and so does.
-    const held = { state: null as Value, diagnostics: r.diagnostics };
-    if (!holdOnTransientRead(held, {}, e, `outlet ${outletId} of ${endpoint}`))
+    // The recorded state stands either way: with a warning when the failure passes by itself, else an error.
+    if (!warnTransientRead(r.diagnostics, e, `outlet ${outletId} of ${endpoint}`))
       addClientError(r.diagnostics, e, "read the outlet", site(endpoint, pduId, outletId));
     return st;
   }

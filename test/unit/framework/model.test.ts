@@ -57,6 +57,11 @@ describe("typed models", () => {
     expectTypeOf<C["name"]>().toEqualTypeOf<Unknowable<string>>();
   });
 
+  it("refuses an option the builders do not know", () => {
+    // @ts-expect-error a misspelt flag is a compile error, not an optional attribute typed as a required one
+    expect(attr.string({ requird: true }).kind).toBe("typed");
+  });
+
   it("round-trips a state, nulls, sets, nested attributes and blocks", () => {
     const m = decode(schema, state);
     expect(m).toEqual(state);

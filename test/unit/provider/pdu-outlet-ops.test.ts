@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RackformClientError } from "../../../src/clients/errors.js";
+import { HttpConnectError, RackformClientError } from "../../../src/clients/errors.js";
 import type { OutletState } from "../../../src/clients/redfish/index.js";
 import { backgroundContext, Diagnostics, UNKNOWN } from "../../../src/framework/index.js";
 import {
@@ -105,6 +105,23 @@ describe("rackform_pdu_outlet handlers with fake deps", () => {
     expect(
       await readOutlet({ ...req(), state: { ...recorded, id: URL_7.replace("/7", "/9"), outlet_id: "9" } }, deps),
     ).toBeNull();
+  });
+
+  it("read keeps the recorded state: a warning when the PDU does not answer, an error when it refuses", async () => {
+    const { deps } = fakeDeps();
+    const down = (e: Error): PduOutletDeps => ({
+      ...deps,
+      redfishClient: (o) => ({ ...deps.redfishClient(o), getOutletAt: () => Promise.reject(e) }),
+    });
+    const r = req();
+    expect(await readOutlet({ ...r, state: recorded }, down(new HttpConnectError("connect ECONNREFUSED", {})))).toBe(
+      recorded,
+    );
+    expect(r.diagnostics.items.map((d) => d.severity)).toEqual(["warning"]);
+    const r2 = req();
+    const refused = new RackformClientError("RACKFORM_ERR_HTTP_STATUS", "401 Unauthorized", { status: 401 });
+    expect(await readOutlet({ ...r2, state: recorded }, down(refused))).toBe(recorded);
+    expect(r2.diagnostics.items.map((d) => d.severity)).toEqual(["error"]);
   });
 
   it("update to an address serving another PDU keeps the recorded state and switches nothing", async () => {
