@@ -1,10 +1,12 @@
 /** The provider framework's public surface; re-exports only. */
 export * from "./context.js";
 export * from "./data-source.js";
+export * from "./define-resource.js";
 export * from "./diagnostics.js";
 export * from "./docs.js";
 export * from "./json-value.js";
 export * from "./logger.js";
+export * from "./model.js";
 export * from "./plan-modifiers.js";
 export * from "./private-state.js";
 export * from "./provider.js";

@@ -93,34 +93,81 @@ function nested(nesting: ObjectNesting, attributes: Attributes, o: AttributeOpti
   return { ...o, kind: "nested", nesting, attributes };
 }
 
+/** Options `O` with no key AttributeOptions lacks (generic parameters skip excess-property checks). */
+type Exact<O> = O & { readonly [K in Exclude<keyof O, keyof AttributeOptions>]: never };
+
+/** A typed attribute that keeps its literal type and flags, so `ModelOf` (model.ts) can type its value. */
+export type TypedAttr<T extends CtyType, O extends AttributeOptions> = Omit<TypedAttribute, "type"> & {
+  readonly type: T;
+} & O;
+
+/** A nested attribute that keeps its literal nesting, attributes and flags. */
+export type NestedAttr<N extends ObjectNesting, A extends Attributes, O extends AttributeOptions> = Omit<
+  NestedAttribute,
+  "nesting" | "attributes"
+> & {
+  readonly nesting: N;
+  readonly attributes: A;
+} & O;
+
+const t =
+  <const T extends CtyType>(type: T) =>
+  <const O extends AttributeOptions>(o: Exact<O>): TypedAttr<T, O> =>
+    typed(type, o) as TypedAttr<T, O>;
+
+function collection<const O extends AttributeOptions, const C extends CtyType>(type: C, o: Exact<O>): TypedAttr<C, O> {
+  return typed(type, o) as TypedAttr<C, O>;
+}
+
+const nest =
+  <const N extends ObjectNesting>(n: N) =>
+  <const A extends Attributes, const O extends AttributeOptions>(attributes: A, o: Exact<O>): NestedAttr<N, A, O> =>
+    nested(n, attributes, o) as NestedAttr<N, A, O>;
+
 /** Attribute builders: `attr.string({ required: true })`, `attr.list("string", { optional: true })`. */
 export const attr = {
-  string: (o: AttributeOptions): TypedAttribute => typed("string", o),
-  number: (o: AttributeOptions): TypedAttribute => typed("number", o),
-  bool: (o: AttributeOptions): TypedAttribute => typed("bool", o),
-  dynamic: (o: AttributeOptions): TypedAttribute => typed("dynamic", o),
-  list: (element: CtyType, o: AttributeOptions): TypedAttribute => typed(["list", element], o),
-  set: (element: CtyType, o: AttributeOptions): TypedAttribute => typed(["set", element], o),
-  map: (element: CtyType, o: AttributeOptions): TypedAttribute => typed(["map", element], o),
-  object: (fields: { readonly [name: string]: CtyType }, o: AttributeOptions): TypedAttribute =>
-    typed(["object", fields], o),
+  string: t("string"),
+  number: t("number"),
+  bool: t("bool"),
+  dynamic: t("dynamic"),
+  list: <const E extends CtyType, const O extends AttributeOptions>(e: E, o: Exact<O>) =>
+    collection<O, readonly ["list", E]>(["list", e], o),
+  set: <const E extends CtyType, const O extends AttributeOptions>(e: E, o: Exact<O>) =>
+    collection<O, readonly ["set", E]>(["set", e], o),
+  map: <const E extends CtyType, const O extends AttributeOptions>(e: E, o: Exact<O>) =>
+    collection<O, readonly ["map", E]>(["map", e], o),
+  object: <const F extends { readonly [name: string]: CtyType }, const O extends AttributeOptions>(
+    fields: F,
+    o: Exact<O>,
+  ): TypedAttr<readonly ["object", F], O> => typed(["object", fields], o) as TypedAttr<readonly ["object", F], O>,
   /** A nested attribute holding one object. */
-  single: (attributes: Attributes, o: AttributeOptions): NestedAttribute => nested("single", attributes, o),
-  listNested: (attributes: Attributes, o: AttributeOptions): NestedAttribute => nested("list", attributes, o),
-  setNested: (attributes: Attributes, o: AttributeOptions): NestedAttribute => nested("set", attributes, o),
-  mapNested: (attributes: Attributes, o: AttributeOptions): NestedAttribute => nested("map", attributes, o),
+  single: nest("single"),
+  listNested: nest("list"),
+  setNested: nest("set"),
+  mapNested: nest("map"),
 } as const;
 
 function nb(nesting: BlockNesting, b: Block, o: NestedBlockOptions = {}): NestedBlock {
   return { ...o, kind: "block", nesting, block: b };
 }
 
+/** A nested block that keeps its literal nesting and inner block, so `ModelOf` can type its value. */
+export type TypedBlock<N extends BlockNesting, B extends Block> = Omit<NestedBlock, "nesting" | "block"> & {
+  readonly nesting: N;
+  readonly block: B;
+};
+
+const nbOf =
+  <const N extends BlockNesting>(n: N) =>
+  <const B extends Block>(b: B, o?: NestedBlockOptions): TypedBlock<N, B> =>
+    nb(n, b, o) as TypedBlock<N, B>;
+
 /** Nested block builders: `block.list({ attributes: {...} }, { maxItems: 4 })`. */
 export const block = {
-  single: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("single", b, o),
-  list: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("list", b, o),
-  set: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("set", b, o),
-  map: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("map", b, o),
+  single: nbOf("single"),
+  list: nbOf("list"),
+  set: nbOf("set"),
+  map: nbOf("map"),
   /** Always present (an object of nulls when absent from config); groups attributes visually. */
-  group: (b: Block, o?: NestedBlockOptions): NestedBlock => nb("group", b, o),
+  group: nbOf("group"),
 } as const;

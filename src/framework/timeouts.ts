@@ -1,6 +1,6 @@
 /** The conventional `timeouts { create = "20m" }` block, declared by resources that want it, and Go duration parsing. */
 import { formatPath } from "./diagnostics.js";
-import { attr, block, type NestedBlock } from "./schema.js";
+import { attr, type Block, block, type TypedBlock } from "./schema.js";
 import { isObjectValue } from "./schema-values.js";
 import { validator } from "./validators.js";
 import type { Value } from "./values.js";
@@ -39,7 +39,7 @@ const durationValidator = validator("a duration such as 20m or 1h30m", (req, res
 });
 
 /** A `timeouts` single block with an optional duration string per operation; add it under `blocks.timeouts`. */
-export function timeoutsBlock(operations: readonly TimeoutOperation[]): NestedBlock {
+export function timeoutsBlock(operations: readonly TimeoutOperation[]): TypedBlock<"single", Block> {
   const attributes = Object.fromEntries(
     operations.map((op) => [
       op,

@@ -27,10 +27,16 @@ export function holdOnTransientRead(
   what: string,
   node?: string,
 ): boolean {
-  if (!isTransientReadError(e)) return false;
+  if (!warnTransientRead(resp.diagnostics, e, what, node)) return false;
   resp.state = recorded;
+  return true;
+}
+
+/** For typed handlers, which return the recorded state themselves: the warning of holdOnTransientRead, when `e` is transient. */
+export function warnTransientRead(diags: Diagnostics, e: unknown, what: string, node?: string): boolean {
+  if (!isTransientReadError(e)) return false;
   const code = isClientError(e) ? ` (${e.code})` : "";
-  resp.diagnostics.warning(
+  diags.warning(
     `Could not read; the recorded state stands: ${node || what}`,
     `${what}: ${(e as Error)?.message ?? String(e)}${code}\nNothing was changed, and this plan holds the values ` +
       "recorded by the last apply for it, so the rest of the rack is planned as usual. The next plan reads it again; " +

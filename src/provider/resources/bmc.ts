@@ -46,11 +46,13 @@ import {
   isObjectValue,
   isUnknown,
   type ObjectValue,
+  type PrivateState,
   path,
   type Resource,
   timeoutMs,
   timeoutsBlock,
   UNKNOWN,
+  type Value,
 } from "../../framework/index.js";
 import { addClientError, isGone } from "../client-errors.js";
 import { providerDataSlot } from "../data-slot.js";
@@ -103,16 +105,22 @@ function stateOf(v: ObjectValue, d: Discovered, conformant: boolean): ObjectValu
 }
 
 /** Discovers (waiting for the BMC to boot), checks the baseline, then sets the boot override. */
+/** What one create or update converges: the plan, the prior state (null on create), and where to report. */
+interface ConvergeInput {
+  readonly ctx: Context;
+  readonly client: RedfishClient;
+  readonly plan: ObjectValue;
+  readonly prior: ObjectValue | null;
+  readonly ms: number;
+  readonly op: "create" | "update";
+  readonly diags: Diagnostics;
+  readonly readyPollMs: PollSpec;
+}
+
 async function converge(
-  ctx: Context,
-  client: RedfishClient,
-  plan: ObjectValue,
-  prior: ObjectValue | null,
-  ms: number,
-  op: "create" | "update",
-  diags: Diagnostics,
-  readyPollMs: PollSpec,
+  input: ConvergeInput,
 ): Promise<{ state: ObjectValue; fingerprint?: RefreshFingerprint } | undefined> {
+  const { ctx, client, plan, prior, ms, op, diags, readyPollMs } = input;
   const systemId = typeof plan.system_id === "string" ? plan.system_id : undefined;
   let d: Discovered;
   try {
@@ -210,6 +218,29 @@ export function bmcResource(): Resource {
     if (!slot.get().redfish.allowHttp) checkEndpointScheme(v.endpoint ?? null, false, path("endpoint"), diags);
     return !diags.hasError();
   };
+  /** Create and update: converge the plan from `prior` (null on create), recording the state and fingerprint. */
+  const apply = async (
+    req: { readonly context: Context; readonly plan: ObjectValue },
+    resp: { state: Value; private: PrivateState; readonly diagnostics: Diagnostics },
+    prior: ObjectValue | null,
+    op: "create" | "update",
+  ) => {
+    if (!httpAllowedAtApply(req.plan, resp.diagnostics)) return;
+    const s = await converge({
+      ctx: req.context,
+      client: client(req.plan),
+      plan: req.plan,
+      prior,
+      ms: timeoutMs(req.plan, op, DEFAULT_TIMEOUT_MS[op]),
+      op,
+      diags: resp.diagnostics,
+      readyPollMs: slot.get().timings.readyPollMs,
+    });
+    if (s) {
+      resp.state = s.state;
+      resp.private = withFingerprint(resp.private, s.fingerprint);
+    }
+  };
   /** The host power a read found (or confirmed), for the deployment read after it (host-sightings.ts). */
   const sighted = (v: ObjectValue) =>
     slot.get().sightings.saw(endpointOf(v), getString(v, "id") ?? "", getString(v, "power_state"));
@@ -248,36 +279,9 @@ export function bmcResource(): Resource {
       }
     },
 
-    async create(req, resp) {
-      if (!httpAllowedAtApply(req.plan, resp.diagnostics)) return;
-      const ms = timeoutMs(req.plan, "create", DEFAULT_TIMEOUT_MS.create);
-      const poll = slot.get().timings.readyPollMs;
-      const s = await converge(req.context, client(req.plan), req.plan, null, ms, "create", resp.diagnostics, poll);
-      if (s) {
-        resp.state = s.state;
-        resp.private = withFingerprint(resp.private, s.fingerprint);
-      }
-    },
+    create: (req, resp) => apply(req, resp, null, "create"),
 
-    async update(req, resp) {
-      if (!httpAllowedAtApply(req.plan, resp.diagnostics)) return;
-      const ms = timeoutMs(req.plan, "update", DEFAULT_TIMEOUT_MS.update);
-      const poll = slot.get().timings.readyPollMs;
-      const s = await converge(
-        req.context,
-        client(req.plan),
-        req.plan,
-        req.state,
-        ms,
-        "update",
-        resp.diagnostics,
-        poll,
-      );
-      if (s) {
-        resp.state = s.state;
-        resp.private = withFingerprint(resp.private, s.fingerprint);
-      }
-    },
+    update: (req, resp) => apply(req, resp, req.state, "update"),
 
     async read(req, resp) {
       const st = req.state;

@@ -12,8 +12,11 @@ import { bounded } from "../timeouts.js";
 /** How long a plan waits for the new address before leaving the check to the apply. */
 const PLAN_CHECK_MS = 15_000;
 
+/** The part of a Redfish client the identity check needs. */
+type PduClient = Pick<RedfishClient, "origin" | "listPdus" | "getOutlet">;
+
 /** Why the PDU at `client` is not the one recorded (pdu `pduId` with outlet `outletId`), or undefined when it is. */
-export async function pduMismatch(client: RedfishClient, pduId: string, outletId: string): Promise<string | undefined> {
+export async function pduMismatch(client: PduClient, pduId: string, outletId: string): Promise<string | undefined> {
   // A service without PowerEquipment (a server's BMC) serves no rack PDU.
   const pdus = await client.listPdus().catch((e: unknown) => {
     if (isGone(e)) return [];
@@ -52,7 +55,7 @@ export function reportDifferentPdu(
 /** At plan: asks the new address which PDU it serves; silent when it does not answer (the apply checks again). */
 export async function checkPduAtPlan(
   ctx: Context,
-  client: RedfishClient,
+  client: PduClient,
   e: { from: string; to: string; pduId: string; outletId: string },
   diags: Diagnostics,
 ): Promise<void> {
