@@ -3,7 +3,6 @@
  * Clients never see diagnostics; this is the only place that maps their codes: `ERROR_HINTS` gives, per code, what to
  * check and which attribute of the resource (or provider block) to highlight.
  */
-import { isNotFound } from "../clients/classify.js";
 import { type ERROR_CODES, isClientError, type RackformClientError } from "../clients/errors.js";
 import type { AttributePath, Diagnostics } from "../framework/index.js";
 
@@ -153,9 +152,3 @@ export function addClientError(diags: Diagnostics, err: unknown, action: string,
   const detail = `${site.what}: ${err.message}${server}\n${hint} (${err.code})`.trim();
   diags.error(`Failed to ${action}`, detail, p);
 }
-
-/**
- * True when the error means the object is gone (read returns null, and the engine plans to create it again): the one
- * not-found classification (clients/classify.ts), under the name the Redfish resources use.
- */
-export const isGone: (err: unknown) => boolean = isNotFound;

@@ -3,6 +3,7 @@
  * it to state values; plus the baseline read from `expected`. Kept apart from the resource so both types share it.
  */
 
+import { isUnreachable as isUnreachableService } from "../../clients/classify.js";
 import { isClientError } from "../../clients/errors.js";
 import { nextPollMs, type PollSpec } from "../../clients/http/poll.js";
 import type {
@@ -41,13 +42,9 @@ export function isNotReadyYet(e: unknown): boolean {
   return e.code === "RACKFORM_ERR_HTTP_STATUS" && (e.status === 503 || e.status === 429);
 }
 
-/** True when the BMC did not answer at all (as opposed to answering with an error). */
+/** True when the BMC did not answer at all (as opposed to answering with an error), or not within the bound. */
 export function isUnreachable(e: unknown): boolean {
-  if (e instanceof OperationTimeoutError) return true;
-  return (
-    isClientError(e) &&
-    (e.code === "RACKFORM_ERR_HTTP_CONNECT" || e.code === "RACKFORM_ERR_HTTP_TIMEOUT" || e.code === "RACKFORM_ERR_TLS")
-  );
+  return e instanceof OperationTimeoutError || isUnreachableService(e);
 }
 
 /**

@@ -4,6 +4,8 @@
  * for an IP): a re-address is an in-place update that checks the same system answers at the new address, and a
  * different system there is a hardware change reported with both identities and the fix, with nothing changed.
  */
+
+import { isNotFound } from "../../clients/classify.js";
 import type { RedfishClient } from "../../clients/redfish/index.js";
 import {
   type Context,
@@ -13,7 +15,6 @@ import {
   path,
   type Value,
 } from "../../framework/index.js";
-import { isGone } from "../client-errors.js";
 import { normalEndpoint, sameEndpoint } from "../endpoint.js";
 import { bounded } from "../timeouts.js";
 
@@ -154,7 +155,7 @@ export async function whoAnswers(client: RedfishClient, systemId: string | undef
     const sys = await client.getSystem(systemId);
     return { systemId: sys.id, uuid: sys.uuid, serial: sys.serial };
   } catch (e) {
-    if (systemId === undefined || !isGone(e)) throw e;
+    if (systemId === undefined || !isNotFound(e)) throw e;
     const sys = await client.getSystem();
     return { systemId: sys.id, uuid: sys.uuid, serial: sys.serial };
   }

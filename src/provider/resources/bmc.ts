@@ -37,6 +37,8 @@
  * very payloads re-read, with no further request while the firmware is unchanged. No fingerprint, a BMC without
  * `$expand`, a non-conformant node: everything is read, as before.
  */
+
+import { isNotFound } from "../../clients/classify.js";
 import type { PollSpec } from "../../clients/http/poll.js";
 import type { RedfishClient, RefreshFingerprint } from "../../clients/redfish/index.js";
 import {
@@ -54,7 +56,7 @@ import {
   UNKNOWN,
   type Value,
 } from "../../framework/index.js";
-import { addClientError, isGone } from "../client-errors.js";
+import { addClientError } from "../client-errors.js";
 import { providerDataSlot } from "../data-slot.js";
 import { checkEndpointScheme } from "../endpoint.js";
 import { holdOnTransientRead } from "../read-hold.js";
@@ -128,7 +130,9 @@ async function converge(
   } catch (e) {
     // A re-addressed BMC without the recorded system: another node's BMC answers there.
     const found =
-      isGone(e) && readdressed(prior, plan) ? await whoAnswers(client, undefined).catch(() => undefined) : undefined;
+      isNotFound(e) && readdressed(prior, plan)
+        ? await whoAnswers(client, undefined).catch(() => undefined)
+        : undefined;
     const change = found && systemChange(plan, found);
     if (found && change)
       reportDifferentSystem(diags, plan, found, change, getString(prior ?? {}, "endpoint") ?? undefined);
@@ -306,7 +310,7 @@ export function bmcResource(): Resource {
           next = fingerprintOf(d);
         }
       } catch (e) {
-        if (isGone(e) && st.conformant !== null) {
+        if (isNotFound(e) && st.conformant !== null) {
           resp.state = null;
         } else if (isUnreachable(e) && st.conformant !== null) {
           slot.get().sightings.lost(getString(st, "endpoint")!);

@@ -3,9 +3,10 @@
  * new endpoint is an in-place update when the same PDU (by id) with the same outlet answers there; anything else is
  * reported with both sides named, and nothing is switched.
  */
+
+import { isNotFound } from "../../clients/classify.js";
 import type { RedfishClient } from "../../clients/redfish/index.js";
 import { type Context, type Diagnostics, path } from "../../framework/index.js";
-import { isGone } from "../client-errors.js";
 import { normalEndpoint } from "../endpoint.js";
 import { bounded } from "../timeouts.js";
 
@@ -19,7 +20,7 @@ type PduClient = Pick<RedfishClient, "origin" | "listPdus" | "getOutlet">;
 export async function pduMismatch(client: PduClient, pduId: string, outletId: string): Promise<string | undefined> {
   // A service without PowerEquipment (a server's BMC) serves no rack PDU.
   const pdus = await client.listPdus().catch((e: unknown) => {
-    if (isGone(e)) return [];
+    if (isNotFound(e)) return [];
     throw e;
   });
   if (!pdus.some((p) => p.id === pduId)) {
@@ -29,7 +30,7 @@ export async function pduMismatch(client: PduClient, pduId: string, outletId: st
   try {
     await client.getOutlet(pduId, outletId);
   } catch (e) {
-    if (isGone(e)) return `its rack PDU ${pduId} has no outlet ${outletId}`;
+    if (isNotFound(e)) return `its rack PDU ${pduId} has no outlet ${outletId}`;
     throw e;
   }
   return undefined;

@@ -2,9 +2,11 @@
  * rackform_pdu_outlet's handlers as top-level functions of (typed request, deps): the first step of a node's chain,
  * no outlet power, no BMC. Tests call them with fake deps.
  */
+
+import { isNotFound } from "../../clients/classify.js";
 import type { OutletState, RedfishClient } from "../../clients/redfish/index.js";
 import { type Diagnostics, path, type TypedRequest, timeoutMs, type Value } from "../../framework/index.js";
-import { addClientError, isGone } from "../client-errors.js";
+import { addClientError } from "../client-errors.js";
 import type { ProviderData } from "../config.js";
 import { checkEndpointScheme, normalEndpoint, sameEndpoint } from "../endpoint.js";
 import { warnTransientRead } from "../read-hold.js";
@@ -52,11 +54,16 @@ function site(endpoint: string, pduId: string | null, outletId: string) {
   };
 }
 
+/** The service does not let the rack PDU be chosen without pdu_id (none, or several). */
+class PduChoiceError extends Error {
+  override readonly name = "PduChoiceError";
+}
+
 async function resolvePdu(client: OutletClient, pduId: string | null): Promise<string> {
   if (pduId) return pduId;
   const pdus = await client.listPdus();
   if (pdus.length === 1) return pdus[0].id;
-  throw new Error(
+  throw new PduChoiceError(
     pdus.length === 0
       ? "the service has no rack PDU"
       : `the service has ${pdus.length} rack PDUs (${pdus.map((p) => p.id).join(", ")}); set pdu_id to one of them`,
@@ -104,7 +111,7 @@ async function converge(r: TypedRequest & { plan: PduOutletPlan }, deps: PduOutl
       return toState(v, endpoint, pduId, o);
     });
   } catch (e) {
-    if (e instanceof Error && !("code" in e) && /rack PDU/.test(e.message)) {
+    if (e instanceof PduChoiceError) {
       r.diagnostics.error("Cannot choose the rack PDU", `${endpoint}: ${e.message}.`, path("pdu_id"));
     } else {
       addClientError(r.diagnostics, e, `switch the outlet ${wanted}`, site(endpoint, configuredPdu, outletId));
@@ -186,7 +193,7 @@ export async function readOutlet(r: TypedRequest & { state: PduOutletState }, de
     );
     return toState(st, endpoint, pdu, o);
   } catch (e) {
-    if (isGone(e)) return null;
+    if (isNotFound(e)) return null;
     // The recorded state stands either way: with a warning when the failure passes by itself, else an error.
     if (!warnTransientRead(r.diagnostics, e, `outlet ${outletId} of ${endpoint}`))
       addClientError(r.diagnostics, e, "read the outlet", site(endpoint, pduId, outletId));
