@@ -18,7 +18,7 @@ const base = {
   setupFiles: ["test/setup/tmpdir.ts"],
 };
 
-// The provider processes the engines start poll every 200 ms instead of every 1–5 s (src/provider/timings.ts): the lab's
+// The provider processes the engines start poll every 200 ms instead of every 1–5 s (src/provider/config/timings.ts): the lab's
 // fast profiles finish a step in milliseconds, and a real-hardware interval would only be waited out.
 // The test command (scripts/test.sh) sets RACKFORM_E2E_SPLIT=1: each e2e file then runs under the engine(s)
 // test/setup/e2e-engines.ts gives it. Without it (a file run by hand) every e2e file runs under either engine.

@@ -7,7 +7,7 @@
 import { ERROR_CODES } from "../clients/errors.js";
 import type { WireAttribute, WireBlock, WireSchema } from "../framework/wire-schema.js";
 import { PAGE_DOCS, type PageDocs } from "../provider/docs/pages.js";
-import { CONSTRUCT_ERROR_CODES, PROVIDER_ERROR_CODES } from "../provider/error-codes.js";
+import { CONSTRUCT_ERROR_CODES, PROVIDER_ERROR_CODES } from "../provider/errors/error-codes.js";
 import type { GetProviderSchemaResponse } from "../server/rpc.js";
 import { CLI_ERROR_CODES } from "./args.js";
 
@@ -106,7 +106,7 @@ export function renderDocs(
     [
       "# Error codes",
       "",
-      "<!-- Generated from src/clients/errors.ts, src/provider/error-codes.ts and src/cli/args.ts by `npm run docs`; do not edit. -->",
+      "<!-- Generated from src/clients/errors.ts, src/provider/errors/error-codes.ts and src/cli/args.ts by `npm run docs`; do not edit. -->",
       "",
       "Diagnostics end with the code of the failure that caused them, e.g. `(RACKFORM_ERR_HTTP_CONNECT)`.",
       "",

@@ -1,9 +1,9 @@
 /** The rackform provider: its schema, configuration, and the resource and data source types it serves. */
 
 import { createLogger, engineLogLevel, type Provider, type Resource } from "../framework/index.js";
-import { type ProviderData, providerSchema, resolveConfig } from "./config.js";
+import { type ProviderData, providerSchema, resolveConfig } from "./config/config.js";
+import type { ProviderTimings } from "./config/timings.js";
 import { inventoryDataSource } from "./data-sources/inventory.js";
-import type { StaggerClock } from "./power-on-stagger.js";
 import { acceptanceResource } from "./resources/acceptance.js";
 import { bmcResource } from "./resources/bmc.js";
 import { clusterMemberResource } from "./resources/cluster-member.js";
@@ -12,8 +12,8 @@ import { dpuResource } from "./resources/dpu.js";
 import { imageResource } from "./resources/image.js";
 import { machineResource } from "./resources/machine.js";
 import { pduOutletResource } from "./resources/pdu-outlet.js";
-import type { ProviderTimings } from "./timings.js";
-import { ClaimRegistry, withClaims } from "./uniqueness.js";
+import type { StaggerClock } from "./shared/power-on-stagger.js";
+import { ClaimRegistry, withClaims } from "./shared/uniqueness.js";
 
 /** The provider's version, as installed into the filesystem mirror. */
 export const PROVIDER_VERSION = "0.1.0";

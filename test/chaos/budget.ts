@@ -13,7 +13,7 @@
  */
 import type { SlurmTransition } from "../../src/lab/index.js";
 
-/** How long a reservation lasts unless its writer renews it (the provider's lease, src/provider/disruption-budget.ts). */
+/** How long a reservation lasts unless its writer renews it (the provider's lease, src/provider/budget/disruption-budget.ts). */
 export const LEASE_MS = 120_000;
 
 /** What the overrun check watches. */

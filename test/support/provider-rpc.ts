@@ -3,7 +3,7 @@
  * config and the prior state), then apply the planned state. One helper for every in-process provider test.
  */
 import type { Provider, Schema, Value } from "../../src/framework/index.js";
-import type { ProviderData } from "../../src/provider/config.js";
+import type { ProviderData } from "../../src/provider/config/config.js";
 import { createServer } from "../../src/server/create-server.js";
 import type { ProviderServer } from "../../src/server/rpc.js";
 import { proposedNew } from "./kitchen-sink/engine-sim.js";

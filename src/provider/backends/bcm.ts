@@ -16,7 +16,7 @@ import {
   powerTimeout,
 } from "../../clients/bcm/index.js";
 import type { PollSpec } from "../../clients/http/poll.js";
-import { DEFAULT_TIMINGS } from "../timings.js";
+import { DEFAULT_TIMINGS } from "../config/timings.js";
 import {
   type AcceptanceEvidence,
   type AcceptanceOptions,

@@ -3,7 +3,7 @@ import { BcmClient } from "../../clients/bcm/index.js";
 import { IronicClient } from "../../clients/ironic/index.js";
 import { MaasClient } from "../../clients/maas/index.js";
 import { WarewulfClient } from "../../clients/warewulf/index.js";
-import type { ProviderData } from "../config.js";
+import type { ProviderData } from "../config/config.js";
 import type { Backend, BackendName } from "./backend.js";
 import { BcmBackend } from "./bcm.js";
 import { IronicBackend } from "./ironic.js";

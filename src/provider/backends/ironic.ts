@@ -7,7 +7,7 @@
 import { isNotFound } from "../../clients/classify.js";
 import type { PollSpec } from "../../clients/http/poll.js";
 import { type IronicClient, IronicError, type IronicNode, type JsonPatchOp } from "../../clients/ironic/index.js";
-import { DEFAULT_TIMINGS } from "../timings.js";
+import { DEFAULT_TIMINGS } from "../config/timings.js";
 import {
   type AcceptanceEvidence,
   type AcceptanceOptions,

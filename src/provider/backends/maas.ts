@@ -16,7 +16,7 @@ import {
   MaasError,
   type MaasMachine,
 } from "../../clients/maas/index.js";
-import { DEFAULT_TIMINGS } from "../timings.js";
+import { DEFAULT_TIMINGS } from "../config/timings.js";
 import {
   type AcceptanceEvidence,
   type AcceptanceOptions,

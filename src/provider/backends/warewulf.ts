@@ -16,7 +16,7 @@ import type {
   WarewulfNodeFields,
   WarewulfNodeStatus,
 } from "../../clients/warewulf/index.js";
-import { DEFAULT_TIMINGS } from "../timings.js";
+import { DEFAULT_TIMINGS } from "../config/timings.js";
 import {
   type AcceptanceEvidence,
   type AcceptanceOptions,

@@ -24,9 +24,9 @@ import {
   type Value,
   validator,
 } from "../../framework/index.js";
-import { providerDataSlot } from "../data-slot.js";
-import { redfishEndpoint } from "../endpoint.js";
 import { discover, firmwareMap, gpuModels, isUnreachable } from "../resources/bmc-discovery.js";
+import { providerDataSlot } from "../shared/data-slot.js";
+import { redfishEndpoint } from "../shared/endpoint.js";
 import { formatCsvProblem, type InventoryEntry, parseInventoryCsv } from "./inventory-csv.js";
 
 const DEFAULT_CONCURRENCY = 16;

@@ -16,13 +16,13 @@ import {
   type Value,
   valuesEqual,
 } from "../../framework/index.js";
-import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
 import { type AcceptanceEvidence, backendFor, type MachineFacts, QUARANTINE_PREFIX } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
-import type { ProviderData } from "../config.js";
-import { providerDataSlot } from "../data-slot.js";
-import { holdOnTransientRead } from "../read-hold.js";
-import { bounded } from "../timeouts.js";
+import type { ProviderData } from "../config/config.js";
+import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../errors/backend-errors.js";
+import { providerDataSlot } from "../shared/data-slot.js";
+import { holdOnTransientRead } from "../shared/read-hold.js";
+import { bounded } from "../shared/timeouts.js";
 import { rejudge } from "./acceptance-policy.js";
 import { acceptanceSchema, paramsOf, thresholdsOf } from "./acceptance-schema.js";
 import { failureLines, judge, type Verdict } from "./acceptance-verdict.js";

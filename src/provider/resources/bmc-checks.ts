@@ -4,7 +4,7 @@
  * resource (bmc.ts) so each file reads whole.
  */
 import { isUnknown, type ObjectValue, valuesEqual } from "../../framework/index.js";
-import { conformanceDifferences, formatDifferences } from "../conformance.js";
+import { conformanceDifferences, formatDifferences } from "../shared/conformance.js";
 import { baselineOf, type Discovered, inventoryValues } from "./bmc-discovery.js";
 
 /**

@@ -25,8 +25,8 @@ import {
   type PrivateState,
   type Value,
 } from "../../framework/index.js";
-import type { Baseline } from "../conformance.js";
-import { bounded, OperationTimeoutError } from "../timeouts.js";
+import type { Baseline } from "../shared/conformance.js";
+import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
 
 /** The inventory and power/boot state of one system. */
 export interface Discovered {

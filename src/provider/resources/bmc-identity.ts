@@ -15,8 +15,8 @@ import {
   path,
   type Value,
 } from "../../framework/index.js";
-import { normalEndpoint, sameEndpoint } from "../endpoint.js";
-import { bounded } from "../timeouts.js";
+import { normalEndpoint, sameEndpoint } from "../shared/endpoint.js";
+import { bounded } from "../shared/timeouts.js";
 
 /** What identifies a system, as read from a BMC (absent fields: the BMC does not report them). */
 export interface SystemIdentity {

@@ -8,7 +8,7 @@ import {
   useStateForUnknown,
   validator,
 } from "../../framework/index.js";
-import { endpointSpelling, redfishEndpoint } from "../endpoint.js";
+import { endpointSpelling, redfishEndpoint } from "../shared/endpoint.js";
 
 /** Boot source override targets of the Redfish ComputerSystem schema. */
 export const BOOT_TARGETS = ["None", "Pxe", "Hdd", "Cd", "Usb", "BiosSetup", "UefiHttp", "UefiShell", "UefiTarget"];

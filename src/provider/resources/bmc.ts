@@ -56,10 +56,10 @@ import {
   UNKNOWN,
   type Value,
 } from "../../framework/index.js";
-import { addClientError } from "../client-errors.js";
-import { providerDataSlot } from "../data-slot.js";
-import { checkEndpointScheme } from "../endpoint.js";
-import { holdOnTransientRead } from "../read-hold.js";
+import { addClientError } from "../errors/client-errors.js";
+import { providerDataSlot } from "../shared/data-slot.js";
+import { checkEndpointScheme } from "../shared/endpoint.js";
+import { holdOnTransientRead } from "../shared/read-hold.js";
 import { endpointOf, inventoryChange, nonConformance, origin, vanishedGpus, what } from "./bmc-checks.js";
 import {
   type Discovered,

@@ -10,9 +10,9 @@ import {
   type PrivateState,
   path,
 } from "../../framework/index.js";
-import type { SharedBudget } from "../budget-shared.js";
-import { BudgetDeadlockError, BudgetHaltError, type DisruptionBudget } from "../disruption-budget.js";
-import { bounded, OperationTimeoutError } from "../timeouts.js";
+import type { SharedBudget } from "../budget/budget-shared.js";
+import { BudgetDeadlockError, BudgetHaltError, type DisruptionBudget } from "../budget/disruption-budget.js";
+import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
 
 /** The private-state key carrying the planned max_unavailable to the destroy half of a replacement. */
 export const PRIVATE_MAX_UNAVAILABLE = "max_unavailable";

@@ -14,8 +14,8 @@ import {
   timeoutMs,
   type Value,
 } from "../../framework/index.js";
-import { addClientError } from "../client-errors.js";
-import { bounded, OperationTimeoutError } from "../timeouts.js";
+import { addClientError } from "../errors/client-errors.js";
+import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
 import { type JoinSpec, NodeGoneError, type Observed, type SchedulerOps } from "./cluster-member-ops.js";
 import { DEFAULT_TIMEOUT_MS, type SchedulerKind } from "./cluster-member-schema.js";
 

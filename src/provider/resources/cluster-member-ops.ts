@@ -14,7 +14,7 @@ import {
   reservationLease,
   type SharedBudget,
   withReservation,
-} from "../budget-shared.js";
+} from "../budget/budget-shared.js";
 import { DRAIN_REASON, REMOVED_REASON, type SchedulerKind } from "./cluster-member-schema.js";
 
 /** The node as the scheduler reports it, in the resource's terms. */

@@ -10,7 +10,7 @@
  */
 import type { Context, Diagnostics, ObjectValue, PrivateState } from "../../framework/index.js";
 import { getString, path } from "../../framework/index.js";
-import type { DisruptionBudget } from "../disruption-budget.js";
+import type { DisruptionBudget } from "../budget/disruption-budget.js";
 import type { SchedulerOps } from "./cluster-member-ops.js";
 
 /** The private-data key naming the member a plan keeps (scheduler:node), null when not known at plan time. */

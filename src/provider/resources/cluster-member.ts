@@ -33,11 +33,11 @@ import {
   timeoutMs,
   UNKNOWN,
 } from "../../framework/index.js";
-import { addClientError } from "../client-errors.js";
-import { providerDataSlot } from "../data-slot.js";
-import { holdOnTransientRead } from "../read-hold.js";
-import { SchedulerNotConfiguredError } from "../scheduler-config.js";
-import { bounded, OperationTimeoutError } from "../timeouts.js";
+import { SchedulerNotConfiguredError } from "../config/scheduler-config.js";
+import { addClientError } from "../errors/client-errors.js";
+import { providerDataSlot } from "../shared/data-slot.js";
+import { holdOnTransientRead } from "../shared/read-hold.js";
+import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
 import { budgetKey, PRIVATE_MAX_UNAVAILABLE, waitForSlot } from "./cluster-member-budget.js";
 import { ABSENT, converge, fmt, kindOf, LABEL, nodeOf, site, stateOf, what } from "./cluster-member-converge.js";
 import { DrainTimeoutError, kubernetesOps, type Observed, type SchedulerOps, slurmOps } from "./cluster-member-ops.js";

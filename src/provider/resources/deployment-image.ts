@@ -9,10 +9,10 @@
 import { abortableSleep } from "../../clients/http/retry.js";
 import type { Context, Diagnostics, ObjectValue } from "../../framework/index.js";
 import { getBool, getObject, getString, path } from "../../framework/index.js";
-import { BACKEND_LABEL as LABEL } from "../backend-errors.js";
 import { type Backend, type ImageSpec, imageLabel, type MachineFacts } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
-import type { ProviderData } from "../config.js";
+import type { ProviderData } from "../config/config.js";
+import { BACKEND_LABEL as LABEL } from "../errors/backend-errors.js";
 import { imageSpecOf } from "./deployment-schema.js";
 import { IMAGE_URL_CHECK_TIMEOUT_MS, probeImageUrl, shownUrl } from "./image-url.js";
 

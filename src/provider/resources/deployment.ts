@@ -15,7 +15,6 @@ import {
   type Value,
   valuesEqual,
 } from "../../framework/index.js";
-import { factsAfterFailure, BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../backend-errors.js";
 import {
   type Backend,
   type BackendName,
@@ -26,10 +25,16 @@ import {
   type MachineState,
 } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
-import type { ProviderData } from "../config.js";
-import { providerDataSlot } from "../data-slot.js";
-import { holdOnTransientRead } from "../read-hold.js";
-import { bounded } from "../timeouts.js";
+import type { ProviderData } from "../config/config.js";
+import {
+  factsAfterFailure,
+  BACKEND_LABEL as LABEL,
+  machineIdSite,
+  reportBackendError,
+} from "../errors/backend-errors.js";
+import { providerDataSlot } from "../shared/data-slot.js";
+import { holdOnTransientRead } from "../shared/read-hold.js";
+import { bounded } from "../shared/timeouts.js";
 import { awaitImageUpload, warnIfImageGone } from "./deployment-image.js";
 import {
   checkDeploymentConfig,

@@ -8,7 +8,7 @@ import {
   timeoutsBlock,
   useStateForUnknown,
 } from "../../framework/index.js";
-import { endpointSpelling, redfishEndpoint } from "../endpoint.js";
+import { endpointSpelling, redfishEndpoint } from "../shared/endpoint.js";
 import { SHA256 } from "./deployment-schema.js";
 
 /** A DPU_OS version as the BMC reports it, e.g. DOCA_2.9.1_BSP_4.9.1_Ubuntu_22.04-4.24-11.prod. */

@@ -20,11 +20,11 @@ import {
   type Resource,
   timeoutMs,
 } from "../../framework/index.js";
-import { addClientError } from "../client-errors.js";
-import type { ProviderData } from "../config.js";
-import { providerDataSlot } from "../data-slot.js";
-import { checkEndpointScheme } from "../endpoint.js";
-import { bounded } from "../timeouts.js";
+import type { ProviderData } from "../config/config.js";
+import { addClientError } from "../errors/client-errors.js";
+import { providerDataSlot } from "../shared/data-slot.js";
+import { checkEndpointScheme } from "../shared/endpoint.js";
+import { bounded } from "../shared/timeouts.js";
 import { DPU_SCHEMA } from "./dpu-schema.js";
 
 const DEFAULT_TIMEOUT_MS = { create: 90 * 60_000, read: 2 * 60_000, update: 90 * 60_000 };

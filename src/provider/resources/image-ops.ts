@@ -7,7 +7,7 @@ import { fileImageSource, type ImageSourceInfo, urlImageSource } from "../../cli
 import { ensureUploadedImage, findUploadedImage, type UploadOutcome } from "../../clients/maas/image-upload.js";
 import { MAAS_STATUS, MaasClient } from "../../clients/maas/index.js";
 import { BackendNotConfiguredError, withoutUserinfo } from "../backends/index.js";
-import type { ProviderData } from "../config.js";
+import type { ProviderData } from "../config/config.js";
 import { maasImageName } from "./image-schema.js";
 
 /** What the backend holds of an image, as state records it. */

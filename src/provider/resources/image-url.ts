@@ -18,8 +18,8 @@ import {
   type Validator,
   validator,
 } from "../../framework/index.js";
-import { parseHttpUrl } from "../service-url.js";
-import { bounded } from "../timeouts.js";
+import { parseHttpUrl } from "../config/service-url.js";
+import { bounded } from "../shared/timeouts.js";
 
 /** Statuses that mean "this server does not do HEAD": then a one-byte ranged GET asks again. */
 const NO_HEAD: ReadonlySet<number> = new Set([405, 501]);

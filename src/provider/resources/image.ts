@@ -17,10 +17,10 @@ import {
   UNKNOWN,
 } from "../../framework/index.js";
 import { withoutUserinfo } from "../backends/index.js";
-import { addClientError } from "../client-errors.js";
-import type { ProviderData } from "../config.js";
-import { providerDataSlot } from "../data-slot.js";
-import { bounded } from "../timeouts.js";
+import type { ProviderData } from "../config/config.js";
+import { addClientError } from "../errors/client-errors.js";
+import { providerDataSlot } from "../shared/data-slot.js";
+import { bounded } from "../shared/timeouts.js";
 import {
   checkForIronic,
   deleteFromMaas,

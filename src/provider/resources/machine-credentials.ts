@@ -15,8 +15,8 @@ import {
   type Value,
 } from "../../framework/index.js";
 import type { PowerCredentials } from "../backends/index.js";
-import type { ProviderData } from "../config.js";
-import { CredentialFingerprints } from "../credential-fingerprint.js";
+import type { ProviderData } from "../config/config.js";
+import { CredentialFingerprints } from "../shared/credential-fingerprint.js";
 
 /** The attribute holding the fingerprint. */
 export const FINGERPRINT = "bmc_credentials_fingerprint";

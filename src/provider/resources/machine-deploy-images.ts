@@ -7,7 +7,7 @@
  */
 import { getString, isUnknown, type ObjectValue, UNKNOWN, type Value } from "../../framework/index.js";
 import type { MachineFacts } from "../backends/index.js";
-import type { ProviderData } from "../config.js";
+import type { ProviderData } from "../config/config.js";
 
 /** The two attributes, in driver_info's names. */
 export const KERNEL = "deploy_kernel";

@@ -18,7 +18,7 @@ import {
 } from "../../framework/index.js";
 import { BACKEND_NAMES, type BackendName } from "../backends/backend.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
-import { endpointSpelling, redfishEndpoint } from "../endpoint.js";
+import { endpointSpelling, redfishEndpoint } from "../shared/endpoint.js";
 
 /** A MAC written with colons or dashes, six pairs of hex digits. */
 export const MAC_PATTERN = /^[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(\1[0-9a-fA-F]{2}){4}$/;

@@ -14,7 +14,6 @@ import {
   timeoutMs,
   type Value,
 } from "../../framework/index.js";
-import { type BackendSite, factsAfterFailure, BACKEND_LABEL as LABEL, reportBackendError } from "../backend-errors.js";
 import {
   BACKEND_NAMES,
   type Backend,
@@ -25,11 +24,17 @@ import {
   normalMac,
 } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
-import type { ProviderData } from "../config.js";
-import { providerDataSlot } from "../data-slot.js";
-import { checkEndpointScheme, sameEndpoint } from "../endpoint.js";
-import { holdOnTransientRead } from "../read-hold.js";
-import { bounded } from "../timeouts.js";
+import type { ProviderData } from "../config/config.js";
+import {
+  type BackendSite,
+  factsAfterFailure,
+  BACKEND_LABEL as LABEL,
+  reportBackendError,
+} from "../errors/backend-errors.js";
+import { providerDataSlot } from "../shared/data-slot.js";
+import { checkEndpointScheme, sameEndpoint } from "../shared/endpoint.js";
+import { holdOnTransientRead } from "../shared/read-hold.js";
+import { bounded } from "../shared/timeouts.js";
 import {
   credentialsChanged,
   currentFingerprint,

@@ -7,8 +7,8 @@
 import { isNotFound } from "../../clients/classify.js";
 import type { RedfishClient } from "../../clients/redfish/index.js";
 import { type Context, type Diagnostics, path } from "../../framework/index.js";
-import { normalEndpoint } from "../endpoint.js";
-import { bounded } from "../timeouts.js";
+import { normalEndpoint } from "../shared/endpoint.js";
+import { bounded } from "../shared/timeouts.js";
 
 /** How long a plan waits for the new address before leaving the check to the apply. */
 const PLAN_CHECK_MS = 15_000;

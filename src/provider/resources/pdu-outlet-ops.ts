@@ -6,11 +6,11 @@
 import { isNotFound } from "../../clients/classify.js";
 import type { OutletState, RedfishClient } from "../../clients/redfish/index.js";
 import { type Diagnostics, path, type TypedRequest, timeoutMs, type Value } from "../../framework/index.js";
-import { addClientError } from "../client-errors.js";
-import type { ProviderData } from "../config.js";
-import { checkEndpointScheme, normalEndpoint, sameEndpoint } from "../endpoint.js";
-import { warnTransientRead } from "../read-hold.js";
-import { bounded } from "../timeouts.js";
+import type { ProviderData } from "../config/config.js";
+import { addClientError } from "../errors/client-errors.js";
+import { checkEndpointScheme, normalEndpoint, sameEndpoint } from "../shared/endpoint.js";
+import { warnTransientRead } from "../shared/read-hold.js";
+import { bounded } from "../shared/timeouts.js";
 import { checkPduAtPlan, pduMismatch, reportDifferentPdu } from "./pdu-outlet-identity.js";
 import type { PduOutletConfig, PduOutletPlan, PduOutletState } from "./pdu-outlet-schema.js";
 

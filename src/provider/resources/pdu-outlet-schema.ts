@@ -8,7 +8,7 @@ import {
   timeoutsBlock,
   useStateForUnknown,
 } from "../../framework/index.js";
-import { endpointSpelling, redfishEndpoint } from "../endpoint.js";
+import { endpointSpelling, redfishEndpoint } from "../shared/endpoint.js";
 
 export const pduOutletSchema = {
   version: 0,

@@ -9,8 +9,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KubernetesClient } from "../../../src/clients/kubernetes/index.js";
 import { SlurmClient } from "../../../src/clients/slurm/index.js";
 import { createLogger } from "../../../src/framework/index.js";
-import { RESERVATION_LABEL, RESERVATION_NAMESPACE, reservationLease } from "../../../src/provider/budget-shared.js";
-import { DisruptionBudget } from "../../../src/provider/disruption-budget.js";
+import {
+  RESERVATION_LABEL,
+  RESERVATION_NAMESPACE,
+  reservationLease,
+} from "../../../src/provider/budget/budget-shared.js";
+import { DisruptionBudget } from "../../../src/provider/budget/disruption-budget.js";
 import { kubernetesOps, slurmOps } from "../../../src/provider/resources/cluster-member-ops.js";
 import { KUBE_TOKEN, type SchedulerRig, SLURM_TOKEN, startRig } from "./cluster-member-support.js";
 

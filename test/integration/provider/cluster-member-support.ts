@@ -11,11 +11,11 @@ import {
   type ListeningServer,
   type SlurmApi,
 } from "../../../src/lab/scheduler/index.js";
-import { ProviderData, providerSchema } from "../../../src/provider/config.js";
+import { ProviderData, providerSchema } from "../../../src/provider/config/config.js";
+import { SchedulerClients } from "../../../src/provider/config/scheduler-config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { clusterMemberResource } from "../../../src/provider/resources/cluster-member.js";
 import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";
-import { SchedulerClients } from "../../../src/provider/scheduler-config.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";

@@ -8,7 +8,7 @@ import { MaasClient } from "../../../src/clients/maas/index.js";
 import { type Diagnostic, formatPath, nullObject, type ObjectValue, type Value } from "../../../src/framework/index.js";
 import { type Lab, startLab } from "../../../src/lab/index.js";
 import type { EnrollSpec } from "../../../src/provider/backends/index.js";
-import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
+import { type ProviderData, providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Diagnostic, formatPath, nullObject, type ObjectValue } from "../../../src/framework/index.js";
 import { type Lab, startLab } from "../../../src/lab/index.js";
-import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
+import { type ProviderData, providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";

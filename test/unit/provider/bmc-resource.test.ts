@@ -18,7 +18,7 @@ import {
   type Value,
 } from "../../../src/framework/index.js";
 import { type Lab, ManualClock, startLab } from "../../../src/lab/index.js";
-import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
+import { type ProviderData, providerSchema } from "../../../src/provider/config/config.js";
 import { DEFAULT_TIMINGS, rackformProvider } from "../../../src/provider/index.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Diagnostic, Diagnostics, formatPath, type Value } from "../../../src/framework/index.js";
-import { type ProviderData, providerSchema, resolveConfig } from "../../../src/provider/config.js";
+import { type ProviderData, providerSchema, resolveConfig } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";
 import { createServer } from "../../../src/server/create-server.js";

@@ -1,7 +1,7 @@
 /** Conformance of discovered hardware to a flavor's baseline: every difference, measured vs expected, stable order. */
 import { describe, expect, it } from "vitest";
 import type { Inventory } from "../../../src/clients/redfish/index.js";
-import { conformanceDifferences, formatDifferences } from "../../../src/provider/conformance.js";
+import { conformanceDifferences, formatDifferences } from "../../../src/provider/shared/conformance.js";
 
 const gpu = (i: number, model = "NVIDIA H100 80GB HBM3") => ({
   id: `GPU${i}`,

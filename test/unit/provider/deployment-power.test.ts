@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { nullObject, type ObjectValue, type Value } from "../../../src/framework/index.js";
-import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
+import { type ProviderData, providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { deploymentSchema } from "../../../src/provider/resources/deployment-schema.js";
 import { createServer } from "../../../src/server/create-server.js";

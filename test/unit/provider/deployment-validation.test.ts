@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Diagnostic, formatPath, nullObject, type Value } from "../../../src/framework/index.js";
 import { imageLabel } from "../../../src/provider/backends/index.js";
-import { providerSchema } from "../../../src/provider/config.js";
+import { providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { deploymentSchema } from "../../../src/provider/resources/deployment-schema.js";
 import { createServer } from "../../../src/server/create-server.js";

@@ -5,8 +5,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLogger, formatPath, type LogFields, type Value } from "../../../src/framework/index.js";
-import type { SharedBudget } from "../../../src/provider/budget-shared.js";
-import { BudgetDeadlockError, BudgetHaltError, DisruptionBudget } from "../../../src/provider/disruption-budget.js";
+import type { SharedBudget } from "../../../src/provider/budget/budget-shared.js";
+import {
+  BudgetDeadlockError,
+  BudgetHaltError,
+  DisruptionBudget,
+} from "../../../src/provider/budget/disruption-budget.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { budgetKey, maxUnavailableOf } from "../../../src/provider/resources/cluster-member-budget.js";
 import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { Diagnostics, formatPath, path } from "../../../src/framework/index.js";
-import { checkEndpointScheme, normalEndpoint, sameEndpoint } from "../../../src/provider/endpoint.js";
 import { identityChange, readdressed, reportDifferentSystem } from "../../../src/provider/resources/bmc-identity.js";
+import { checkEndpointScheme, normalEndpoint, sameEndpoint } from "../../../src/provider/shared/endpoint.js";
 
 describe("endpoint normalization", () => {
   it.each([

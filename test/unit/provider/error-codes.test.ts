@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../../src/clients/errors.js";
-import { CONSTRUCT_ERROR_CODES, PROVIDER_ERROR_CODES } from "../../../src/provider/error-codes.js";
+import { CONSTRUCT_ERROR_CODES, PROVIDER_ERROR_CODES } from "../../../src/provider/errors/error-codes.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
 

@@ -1,5 +1,5 @@
 /**
- * One table maps client error codes to diagnostics (src/provider/client-errors.ts): for the backends' and schedulers'
+ * One table maps client error codes to diagnostics (src/provider/errors/client-errors.ts): for the backends' and schedulers'
  * auth, forbidden and not-found errors the diagnostic says what to check — naming the provider setting — and
  * highlights the resource attribute that names the object; a PDU's credentials failure says "PDU".
  */
@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { powerFailed, powerTimeout } from "../../../src/clients/bcm/index.js";
 import { type ErrorCode, RackformClientError } from "../../../src/clients/errors.js";
 import { Diagnostics, path } from "../../../src/framework/index.js";
-import { reportBackendError } from "../../../src/provider/backend-errors.js";
-import { addClientError, ERROR_HINTS, hintFor } from "../../../src/provider/client-errors.js";
+import { reportBackendError } from "../../../src/provider/errors/backend-errors.js";
+import { addClientError, ERROR_HINTS, hintFor } from "../../../src/provider/errors/client-errors.js";
 
 const err = (code: ErrorCode) => new RackformClientError(code, "refused");
 const SITE = { what: "node r01-n01", endpointPath: path("endpoint"), notFoundPath: path("node") };

@@ -1,6 +1,6 @@
 /** Host power sightings: a fresh "On" from the machine's own BMC stands; anything else sends the question on. */
 import { describe, expect, it } from "vitest";
-import { HostSightings, SIGHTING_MAX_AGE_MS } from "../../../src/provider/host-sightings.js";
+import { HostSightings, SIGHTING_MAX_AGE_MS } from "../../../src/provider/shared/host-sightings.js";
 
 describe("HostSightings", () => {
   it("answers for a machine linked to a BMC seen on within the window, by origin", () => {

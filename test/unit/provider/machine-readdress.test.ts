@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatPath, nullObject, type ObjectValue } from "../../../src/framework/index.js";
-import { type ProviderData, providerSchema } from "../../../src/provider/config.js";
+import { type ProviderData, providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
 import { createServer } from "../../../src/server/create-server.js";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAAS_STATUS_LABELS } from "../../../src/clients/maas/index.js";
 import { type Diagnostic, formatPath, nullObject, type Value } from "../../../src/framework/index.js";
 import { IRONIC_STATE_TABLE, MAAS_STATE_TABLE } from "../../../src/provider/backends/index.js";
-import { providerSchema } from "../../../src/provider/config.js";
+import { providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
 import { createServer } from "../../../src/server/create-server.js";

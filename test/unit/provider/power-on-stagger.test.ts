@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PowerOnStagger, pduCircuit } from "../../../src/provider/power-on-stagger.js";
+import { PowerOnStagger, pduCircuit } from "../../../src/provider/shared/power-on-stagger.js";
 
 /**
  * A manual clock with a timer queue: sleeping registers a wake-up, and run() moves time to the earliest one only once

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type Diagnostic, formatPath, nullObject, type Value } from "../../../src/framework/index.js";
-import { providerSchema } from "../../../src/provider/config.js";
+import { providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { createServer } from "../../../src/server/create-server.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";

@@ -4,7 +4,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { type Diagnostic, formatPath, nullObject, UNKNOWN, type Value } from "../../../src/framework/index.js";
-import { providerSchema } from "../../../src/provider/config.js";
+import { providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";

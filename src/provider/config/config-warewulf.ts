@@ -13,7 +13,7 @@ import {
   type NestedBlock,
   type ObjectValue,
   stringLength,
-} from "../framework/index.js";
+} from "../../framework/index.js";
 import { serviceUrl } from "./service-url.js";
 
 /** warewulfd's endpoint and API user, resolved. */

@@ -2,18 +2,18 @@
  * How the resources built on a backend (machine, deployment, acceptance) report its failures: one place, so the three
  * say the same things the same way. Client errors go through client-errors.ts (hints keyed by code).
  */
-import { isClientError } from "../clients/errors.js";
-import { type AttributePath, type Context, type Diagnostics, path } from "../framework/index.js";
+import { isClientError } from "../../clients/errors.js";
+import { type AttributePath, type Context, type Diagnostics, path } from "../../framework/index.js";
 import {
   AmbiguousMachineError,
   type Backend,
   type BackendName,
   BackendNotConfiguredError,
   type MachineFacts,
-} from "./backends/index.js";
-import { BACKEND_TRAITS } from "./backends/traits.js";
+} from "../backends/index.js";
+import { BACKEND_TRAITS } from "../backends/traits.js";
+import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
 import { addClientError } from "./client-errors.js";
-import { bounded, OperationTimeoutError } from "./timeouts.js";
 
 /** How the backends are named to people. */
 export const BACKEND_LABEL: Record<BackendName, string> = Object.fromEntries(

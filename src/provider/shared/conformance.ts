@@ -2,7 +2,7 @@
  * Conformance of a node's discovered hardware and firmware to the baseline its flavor sets. Pure: the resource turns
  * the differences into one diagnostic per node, one measured-vs-expected line per difference, in a stable order.
  */
-import type { FirmwareInfo, Inventory } from "../clients/redfish/index.js";
+import type { FirmwareInfo, Inventory } from "../../clients/redfish/index.js";
 
 /** What a flavor expects of a node; every field is optional and an absent one is not checked. */
 export interface Baseline {

@@ -1,6 +1,6 @@
 /** Reading the CA bundles that `ca_file` settings name (Redfish, Kubernetes). */
 import { readFileSync } from "node:fs";
-import type { AttributePath, Diagnostics } from "../framework/index.js";
+import type { AttributePath, Diagnostics } from "../../framework/index.js";
 
 /**
  * Reads a PEM CA bundle named by a `ca_file` setting: undefined when none is set, null after a diagnostic naming the

@@ -16,7 +16,7 @@ import {
   path,
   stringLength,
   validator,
-} from "../framework/index.js";
+} from "../../framework/index.js";
 import { readCaBundle } from "./ca-bundle.js";
 import { serviceUrl } from "./service-url.js";
 

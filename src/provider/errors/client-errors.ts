@@ -3,8 +3,8 @@
  * Clients never see diagnostics; this is the only place that maps their codes: `ERROR_HINTS` gives, per code, what to
  * check and which attribute of the resource (or provider block) to highlight.
  */
-import { type ERROR_CODES, isClientError, type RackformClientError } from "../clients/errors.js";
-import type { AttributePath, Diagnostics } from "../framework/index.js";
+import { type ERROR_CODES, isClientError, type RackformClientError } from "../../clients/errors.js";
+import type { AttributePath, Diagnostics } from "../../framework/index.js";
 
 /** Where to point the user for each kind of failure: the attribute that names the endpoint, and the object's label. */
 export interface ErrorSite {

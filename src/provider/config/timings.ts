@@ -5,7 +5,7 @@
  * ceiling, with ±20 % jitter — about every second for a power-on or a step of seconds, growing to every 30 s (MAAS,
  * Ironic) or 10 s (a BMC) during a 15-minute deployment or a long boot. Tests shorten them (see `timingsFromEnv`).
  */
-import type { PollSpec } from "../clients/http/poll.js";
+import type { PollSpec } from "../../clients/http/poll.js";
 
 /** Poll intervals of every wait: a fixed number of milliseconds (tests) or a pace. */
 export interface ProviderTimings {

@@ -4,7 +4,7 @@
  * the provider closes — and the last look at each key's nodes. Reservations that lapsed (their run died and stopped
  * renewing) are removed by whoever reads them, so none stays in the scheduler for good (budget-shared.ts).
  */
-import type { Logger } from "../framework/index.js";
+import type { Logger } from "../../framework/index.js";
 import { type Blocker, type BudgetNode, blockersOf, contend, type SharedBudget } from "./budget-shared.js";
 
 /** A slot held by this run, and its reservation in the scheduler when its key is shared. */

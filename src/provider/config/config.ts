@@ -3,9 +3,9 @@
  * Configure turns it into `ProviderData`, handed to every resource: one HTTP core per process so connections are reused.
  */
 import { createHash } from "node:crypto";
-import { HttpCore } from "../clients/http/index.js";
-import type { IronicAuth } from "../clients/ironic/index.js";
-import { RedfishClient } from "../clients/redfish/index.js";
+import { HttpCore } from "../../clients/http/index.js";
+import type { IronicAuth } from "../../clients/ironic/index.js";
+import { RedfishClient } from "../../clients/redfish/index.js";
 import {
   attr,
   block,
@@ -25,17 +25,17 @@ import {
   stringLength,
   stringMatches,
   validator,
-} from "../framework/index.js";
-import type { Backend, BackendName } from "./backends/backend.js";
+} from "../../framework/index.js";
+import type { Backend, BackendName } from "../backends/backend.js";
+import { DisruptionBudget } from "../budget/disruption-budget.js";
+import { IMAGE_URL } from "../resources/deployment-schema.js";
+import { CredentialFingerprints } from "../shared/credential-fingerprint.js";
+import { HostSightings } from "../shared/host-sightings.js";
+import { ImageWork } from "../shared/image-work.js";
+import { PowerOnStagger, pduCircuit, type StaggerClock } from "../shared/power-on-stagger.js";
 import { readCaBundle } from "./ca-bundle.js";
 import { type BcmSettings, bcmBlocks, resolveBcm } from "./config-bcm.js";
 import { resolveWarewulf, type WarewulfSettings, warewulfBlock } from "./config-warewulf.js";
-import { CredentialFingerprints } from "./credential-fingerprint.js";
-import { DisruptionBudget } from "./disruption-budget.js";
-import { HostSightings } from "./host-sightings.js";
-import { ImageWork } from "./image-work.js";
-import { PowerOnStagger, pduCircuit, type StaggerClock } from "./power-on-stagger.js";
-import { IMAGE_URL } from "./resources/deployment-schema.js";
 import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
 import { serviceUrl } from "./service-url.js";
 import { DEFAULT_TIMINGS, type ProviderTimings } from "./timings.js";

@@ -3,8 +3,8 @@
  * Kept apart from config.ts so the Redfish and backend settings there stay short; config.ts spreads `schedulerBlocks`
  * into the provider schema and hands `SchedulerClients` to every resource through ProviderData.
  */
-import { KubernetesClient } from "../clients/kubernetes/index.js";
-import { SlurmClient } from "../clients/slurm/index.js";
+import { KubernetesClient } from "../../clients/kubernetes/index.js";
+import { SlurmClient } from "../../clients/slurm/index.js";
 import {
   attr,
   block,
@@ -16,7 +16,7 @@ import {
   type ObjectValue,
   path,
   stringLength,
-} from "../framework/index.js";
+} from "../../framework/index.js";
 import { readCaBundle } from "./ca-bundle.js";
 import { serviceUrl } from "./service-url.js";
 

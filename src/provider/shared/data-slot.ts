@@ -1,5 +1,5 @@
 /** Where a resource or data source keeps the ProviderData that ConfigureProvider handed it. */
-import type { ProviderData } from "./config.js";
+import type { ProviderData } from "../config/config.js";
 
 /** A slot filled by `configure`; `get()` fails with a clear provider-bug message when used before configuration. */
 export function providerDataSlot(typeName: string): {

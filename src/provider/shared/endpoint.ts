@@ -12,7 +12,7 @@ import {
   type PlanModifier,
   type Value,
   validator,
-} from "../framework/index.js";
+} from "../../framework/index.js";
 
 /**
  * The endpoint's canonical form: scheme and host lower case, the scheme's default port dropped, no path (the

@@ -1,5 +1,5 @@
 /** The check every service URL of the provider block shares (MAAS, Ironic, Slurm, Kubernetes), at validation. */
-import { type Validator, validator } from "../framework/index.js";
+import { type Validator, validator } from "../../framework/index.js";
 
 /** `raw` parsed as an http or https URL, or what is wrong with it (it is not a URL, or has another scheme). */
 export function parseHttpUrl(raw: string): { url: URL; problem?: undefined } | { url?: URL; problem: string } {

@@ -22,7 +22,7 @@
  * fail naming those nodes and their evidence: the rollout stops, every waiting node stays joined, and a re-apply after the fix goes on from there.
  */
 import { randomBytes } from "node:crypto";
-import type { Diagnostics, Logger } from "../framework/index.js";
+import type { Diagnostics, Logger } from "../../framework/index.js";
 import { BudgetDeadlockError, BudgetHaltError, evidenceOf } from "./budget-errors.js";
 import type { DisruptionBudgetOptions, SlotRequest } from "./budget-request.js";
 import { type Holder, Reservations } from "./budget-reservations.js";

@@ -1,5 +1,5 @@
 /** The two ways a drain's wait for the disruption budget ends without a slot (disruption-budget.ts). */
-import type { Diagnostics } from "../framework/index.js";
+import type { Diagnostics } from "../../framework/index.js";
 import type { Blocker } from "./budget-shared.js";
 
 /** A failed step's evidence for the budget: its first error, summary and the detail's first line. */

@@ -5,9 +5,9 @@
  * other node of the rack: the engine stops a whole plan at the first read error. What does not pass (credentials
  * refused, a malformed answer, a configuration error) stays an error: it needs a fix, and a plan must say so.
  */
-import { isTransient } from "../clients/classify.js";
-import { isClientError } from "../clients/errors.js";
-import type { Diagnostics, ObjectValue, Value } from "../framework/index.js";
+import { isTransient } from "../../clients/classify.js";
+import { isClientError } from "../../clients/errors.js";
+import type { Diagnostics, ObjectValue, Value } from "../../framework/index.js";
 import { OperationTimeoutError } from "./timeouts.js";
 
 /** Whether a read's failure may pass by itself (the next plan reads again). */

@@ -1,5 +1,5 @@
 /** What a drain asks the disruption budget for, and the budget's options (disruption-budget.ts). */
-import type { Logger } from "../framework/index.js";
+import type { Logger } from "../../framework/index.js";
 import type { SharedBudget } from "./budget-shared.js";
 
 /** Options of the budget; tests shorten the guard. */

@@ -1,5 +1,5 @@
 /** Bounding provider operations by the user's `timeouts` block and by StopProvider. */
-import type { Context } from "../framework/index.js";
+import type { Context } from "../../framework/index.js";
 
 /** The operation ran past its timeout; the message names the block to raise. */
 export class OperationTimeoutError extends Error {

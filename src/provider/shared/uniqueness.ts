@@ -23,8 +23,8 @@ import {
   path,
   type Resource,
   type Value,
-} from "../framework/index.js";
-import { bmcOrigin, normalMac } from "./backends/backend.js";
+} from "../../framework/index.js";
+import { bmcOrigin, normalMac } from "../backends/backend.js";
 
 /** One identity value a resource claims for itself. */
 export interface Claim {
