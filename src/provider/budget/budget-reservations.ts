@@ -51,8 +51,8 @@ export class Reservations {
     private readonly now: () => number,
   ) {}
 
-  /** Keeps the holder's reservation alive while it is held; `now`: write it at once (else the winning try did). */
-  keep(h: Holder, log: Logger, now: boolean): void {
+  /** Keeps the holder's reservation alive while it is held; `writeNow`: write it at once (else the winning try did). */
+  keep(h: Holder, log: Logger, writeNow: boolean): void {
     const shared = h.shared;
     if (!shared) return;
     const renew = () => {
@@ -63,7 +63,7 @@ export class Reservations {
           log.warn("could not renew the node's reservation in the scheduler", { node: h.node, error: errorText(e) }),
         );
     };
-    if (now) renew();
+    if (writeNow) renew();
     h.renew = setInterval(renew, Math.max(this.leaseMs / 3, 10));
     h.renew.unref?.();
   }
@@ -133,9 +133,9 @@ export class Reservations {
   async attempt(c: Contender, holders: readonly string[], gone: () => boolean): Promise<TryResult> {
     if ((this.retryAt.get(c.key) ?? 0) > this.now()) return "later";
     const lease = { owner: this.owner, until: this.now() + this.leaseMs };
-    const attempt = contend(c.shared, c.names, c.max, holders, lease, this.now);
+    const trying = contend(c.shared, c.names, c.max, holders, lease, this.now);
     try {
-      const r = await this.track(attempt);
+      const r = await this.track(trying);
       if (r.won && (gone() || this.closed)) {
         await this.track(c.shared.unreserve(c.node)).catch(() => undefined);
         return "lost";
