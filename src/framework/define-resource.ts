@@ -4,8 +4,9 @@
  * Resource (resource.ts).
  */
 import type { Context } from "./context.js";
-import type { Diagnostics } from "./diagnostics.js";
+import type { AttributePath, Diagnostics } from "./diagnostics.js";
 import { decode, encode, type ModelOf } from "./model.js";
+import type { PrivateState } from "./private-state.js";
 import type { Resource, StateUpgrader } from "./resource.js";
 import type { Schema } from "./schema.js";
 import type { Value } from "./values.js";
@@ -14,6 +15,35 @@ import type { Value } from "./values.js";
 export interface TypedRequest {
   readonly context: Context;
   readonly diagnostics: Diagnostics;
+}
+
+/**
+ * The private data an apply or read handler sees (planned for create/update/delete, stored for read) and may
+ * replace: what `set` was last given is stored with the state (an empty object stores none).
+ */
+export interface PrivateSlot {
+  readonly value: PrivateState;
+  set(next: PrivateState): void;
+}
+
+/** The request of an apply or read handler: its private data beside context and diagnostics. */
+export interface ApplyRequest extends TypedRequest {
+  readonly private: PrivateSlot;
+}
+
+/** What modifyPlan may change: the plan (undefined keeps it), extra replace paths, the planned private data. */
+export interface PlanChange<S> {
+  readonly plan?: ModelOf<S, "config">;
+  readonly requiresReplace?: readonly AttributePath[];
+  readonly private?: PrivateState;
+}
+
+/** The request of modifyPlan; `plan` is null on destroy, `state` on create. */
+export interface PlanRequest<S> extends TypedRequest {
+  readonly config: ModelOf<S, "config"> | null;
+  readonly plan: ModelOf<S, "config"> | null;
+  readonly state: ModelOf<S> | null;
+  readonly private: PrivateState;
 }
 
 type Maybe<T> = T | Promise<T>;
@@ -25,17 +55,32 @@ export interface ResourceDefinition<S extends Schema, D> {
   /** Builds the handlers' dependencies from the provider's configured data (called at configure). */
   readonly deps: (providerData: unknown) => D;
   /** Returns the new state; undefined leaves the plan (with its unknowns: nothing is recorded). */
-  create(r: TypedRequest & { plan: ModelOf<S, "plan"> }, deps: D): Maybe<ModelOf<S> | undefined>;
+  create(r: ApplyRequest & { plan: ModelOf<S, "plan"> }, deps: D): Maybe<ModelOf<S> | undefined>;
   /** Returns the refreshed state, or null when the object is gone. */
-  read(r: TypedRequest & { state: ModelOf<S> }, deps: D): Maybe<ModelOf<S> | null>;
+  read(r: ApplyRequest & { state: ModelOf<S> }, deps: D): Maybe<ModelOf<S> | null>;
   /** Returns the new state; undefined leaves the plan. */
-  update(r: TypedRequest & { plan: ModelOf<S, "plan">; state: ModelOf<S> }, deps: D): Maybe<ModelOf<S> | undefined>;
-  delete(r: TypedRequest & { state: ModelOf<S> }, deps: D): Maybe<void>;
-  /** Plan-time checks: diagnostics only. `plan` is null on destroy, `state` on create. */
-  modifyPlan?(r: TypedRequest & { plan: ModelOf<S, "config"> | null; state: ModelOf<S> | null }, deps: D): Maybe<void>;
+  update(r: ApplyRequest & { plan: ModelOf<S, "plan">; state: ModelOf<S> }, deps: D): Maybe<ModelOf<S> | undefined>;
+  delete(r: ApplyRequest & { state: ModelOf<S> }, deps: D): Maybe<void>;
+  /** Plan-time checks and changes; returning nothing keeps the plan as the framework made it. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only checks returns nothing at all
+  modifyPlan?(r: PlanRequest<S>, deps: D): Maybe<PlanChange<S> | undefined | void>;
+  /** Cross-attribute checks of the config (it may hold unknowns); called before the provider is configured. */
+  validateConfig?(r: TypedRequest & { config: ModelOf<S, "config"> }): Maybe<void>;
   /** Returns the attributes an import id names (the rest stay null), or undefined after a diagnostic. */
   importState?(r: TypedRequest & { id: string }): Partial<ModelOf<S>> | undefined;
   readonly upgradeState?: { readonly [fromVersion: number]: StateUpgrader };
+}
+
+/** A private slot over a response's private data. */
+function slotOf(resp: { private: PrivateState }): PrivateSlot {
+  return {
+    get value() {
+      return resp.private;
+    },
+    set(next) {
+      resp.private = next;
+    },
+  };
 }
 
 /** Adapts a typed resource definition to the server's Resource contract. */
@@ -54,34 +99,62 @@ export function defineResource<const S extends Schema, D>(def: ResourceDefinitio
       deps = req.providerData === undefined ? undefined : def.deps(req.providerData);
     },
     async create(req, resp) {
-      const r = { context: req.context, diagnostics: resp.diagnostics, plan: decode(schema, req.plan, "plan") };
-      const s = await def.create(r, need());
+      const plan = decode(schema, req.plan, "plan");
+      const s = await def.create(
+        { context: req.context, diagnostics: resp.diagnostics, private: slotOf(resp), plan },
+        need(),
+      );
       if (s !== undefined) resp.state = encode(schema, s);
     },
     async read(req, resp) {
-      const s = await def.read(
-        { context: req.context, diagnostics: resp.diagnostics, state: state(req.state) },
-        need(),
-      );
+      const r = { context: req.context, diagnostics: resp.diagnostics, private: slotOf(resp), state: state(req.state) };
+      const s = await def.read(r, need());
       resp.state = s === null ? null : encode(schema, s);
     },
     async update(req, resp) {
       const plan = decode(schema, req.plan, "plan");
-      const r = { context: req.context, diagnostics: resp.diagnostics, plan, state: state(req.state) };
+      const r = {
+        context: req.context,
+        diagnostics: resp.diagnostics,
+        private: slotOf(resp),
+        plan,
+        state: state(req.state),
+      };
       const s = await def.update(r, need());
       if (s !== undefined) resp.state = encode(schema, s);
     },
     async delete(req, resp) {
-      await def.delete({ context: req.context, diagnostics: resp.diagnostics, state: state(req.state) }, need());
+      const held = { private: req.private };
+      const r = { context: req.context, diagnostics: resp.diagnostics, private: slotOf(held), state: state(req.state) };
+      await def.delete(r, need());
     },
     ...(def.upgradeState ? { upgradeState: def.upgradeState } : {}),
   };
-  const { modifyPlan, importState } = def;
+  const { modifyPlan, importState, validateConfig } = def;
   if (modifyPlan) {
     resource.modifyPlan = async (req, resp) => {
+      const config = req.config === null ? null : decode(schema, req.config, "config");
       const plan = req.plan === null ? null : decode(schema, req.plan, "config");
       const prior = req.state === null ? null : state(req.state);
-      await modifyPlan({ context: req.context, diagnostics: resp.diagnostics, plan, state: prior }, need());
+      const r = {
+        context: req.context,
+        diagnostics: resp.diagnostics,
+        config,
+        plan,
+        state: prior,
+        private: resp.private,
+      };
+      const change = await modifyPlan(r, need());
+      if (!change) return;
+      if (change.plan !== undefined) resp.plan = encode(schema, change.plan);
+      if (change.requiresReplace) resp.requiresReplace.push(...change.requiresReplace);
+      if (change.private !== undefined) resp.private = change.private;
+    };
+  }
+  if (validateConfig) {
+    resource.validateConfig = async (req, resp) => {
+      const config = decode(schema, req.config, "config");
+      await validateConfig({ context: req.context, diagnostics: resp.diagnostics, config });
     };
   }
   if (importState) {
