@@ -1,11 +1,3 @@
-/**
- * `rackform demo`: the main job. Starts the lab (a simulated 8-node GPU rack on loopback), installs the provider into a
- * filesystem mirror, and deploys the default CDKTF example (examples/gpu-rack) with `cdktf deploy --auto-approve`
- * through a real engine (Terraform, else OpenTofu): the plan summary a reviewer would read first, the deploy, a
- * refresh and a plan of each stack through the engine that must show no changes, and the rack as the engine recorded it. Above one rack (`--nodes` > 8) it
- * deploys examples/fleet-rollout, every stack (`cdktf deploy '*'`) in its wave, with a local PostgreSQL for the state.
- */
-import { spawn } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -17,12 +9,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { authorizationHeader, parseApiKey } from "../clients/maas/index.js";
 import { type Lab, type LabInfo, startLab } from "../lab/index.js";
 import { UsageError } from "./args.js";
 import { chooseExample, type DemoImage, demoImageUrl } from "./demo-config.js";
 import { type DemoPostgres, postgresBin, startDemoPostgres } from "./demo-postgres.js";
+import { CDKTF_FLAGS, keepLab, ROOT, type Run, run } from "./demo-shell.js";
 import { type DemoWatch, startDemoWatch } from "./demo-watch.js";
 import { findEngine } from "./engine.js";
 import { install, type ProviderPackage } from "./install.js";
@@ -40,32 +32,7 @@ export interface DemoOptions {
   readonly profile?: string;
 }
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-
-/**
- * Flags of every cdktf run. `--skip-provider-lock`: after init, cdktf runs `providers lock`, which asks the origin
- * registry and ignores the filesystem mirror; init alone writes the lock file from the mirror.
- */
-const CDKTF_FLAGS = ["--skip-provider-lock", "--no-color"];
-
-type Run = { code: number; out: string };
-
-/** Runs a command; its output streams to the terminal when `show`, else is kept for an error report. */
-function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, show: boolean): Promise<Run> {
-  return new Promise((done, fail) => {
-    if (show) process.stdout.write(`\n$ ${[bin.split("/").pop(), ...args.map(quote)].join(" ")}\n`);
-    const c = spawn(bin, args, { cwd, env, stdio: ["ignore", show ? "inherit" : "pipe", show ? "inherit" : "pipe"] });
-    let out = "";
-    c.stdout?.on("data", (d) => {
-      out += d;
-    });
-    c.stderr?.on("data", (d) => {
-      out += d;
-    });
-    c.on("error", fail);
-    c.on("close", (code) => done({ code: code ?? 1, out }));
-  });
-}
+export { pasteLines } from "./demo-shell.js";
 
 /**
  * What the app itself wrote to stderr when `cdktf synth` failed: cdktf logs that text as it arrives and repeats it in
@@ -211,189 +178,185 @@ export function copyExample(exampleDir: string, project: string): string {
   return join(project, "main.ts");
 }
 
-const PASTE_VARS = [
-  "TF_CLI_CONFIG_FILE",
-  "RACKFORM_LAB_FILE",
-  "TERRAFORM_BINARY_NAME",
-  "RACKFORM_PG_CONN_STR",
-  "TF_CLI_ARGS_apply",
-  "CHECKPOINT_DISABLE",
-] as const;
-const DEMO_SECRETS = ["TF_VAR_redfish_password", "TF_VAR_maas_api_key", "TF_VAR_slurm_token", "PGPASSWORD"] as const;
+/** The environment of the demo's engine and cdktf runs: the installed provider, the lab and its secrets. */
+function demoEnv(engine: string, cliConfigPath: string, labFile: string, lab: Lab): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    TERRAFORM_BINARY_NAME: engine,
+    TF_CLI_CONFIG_FILE: cliConfigPath,
+    TF_IN_AUTOMATION: "1",
+    CHECKPOINT_DISABLE: "1",
+    CI: "1",
+    FORCE_COLOR: "0",
+    RACKFORM_LAB_FILE: labFile,
+    TF_VAR_redfish_password: lab.info.nodes[0].bmc.password,
+    ...(lab.info.maas ? { TF_VAR_maas_api_key: lab.info.maas.apiKey } : {}),
+    ...(lab.info.slurm ? { TF_VAR_slurm_token: lab.info.slurm.token } : {}),
+  };
+}
 
-/** A value as one shell word (single-quoted when it holds more than plain path characters). */
-function quote(v: string): string {
-  return /^[\w./:@=-]+$/.test(v) ? v : `'${v.replaceAll("'", "'\\''")}'`;
+/** One demo run's engine, project and environment, and a cdktf step that reports its own failure. */
+interface DemoRun {
+  readonly engine: string;
+  readonly project: string;
+  readonly env: NodeJS.ProcessEnv;
+  step(args: string[], show: boolean): Promise<Run | undefined>;
+}
+
+type Stack = ReturnType<typeof synthesizedStacks>[number];
+
+/** Review first: synthesize, plan each stack into cdktf's plan file, and summarize it as a pull request shows it. */
+async function review(r: DemoRun): Promise<Stack[] | undefined> {
+  if (!(await r.step(["synth", "--no-color"], false))) return undefined;
+  const stacks = synthesizedStacks(r.project);
+  // No upload here: each stack's rackform_image (the Image construct's) puts the image in MAAS before any deploy.
+  const plans: { stack: string; file: string }[] = [];
+  for (const s of stacks) {
+    if (!(await r.step(["diff", s.name, "--skip-synth", ...CDKTF_FLAGS], false))) return undefined;
+    const shown = await run(r.engine, ["show", "-json", "plan"], s.dir, r.env, false);
+    if (shown.code !== 0) {
+      process.stderr.write(shown.out);
+      return undefined;
+    }
+    plans.push({ stack: s.name, file: join(s.dir, "plan.json") });
+    writeFileSync(join(s.dir, "plan.json"), shown.out);
+  }
+  const manifest = join(r.project, "cdktf.out", "manifest.json");
+  process.stdout.write(`\nThe plan, as a reviewer reads it:\n\n${await planSummary(plans, manifest, r.env)}`);
+  return stacks;
 }
 
 /**
- * The lines a user pastes to go on with a kept project: `export` lines for the non-secret variables set, the secrets
- * file to source (its values are never printed), and a `cdktf diff` (of one stack: cdktf refuses a bare diff of a
- * project with several, "Found more than one stack").
+ * Records what each system reports now (the machine has moved from Ready to Deployed since it was enrolled), then
+ * plans against that fresh state — a refresh and a plan, as `cdktf diff` would do, without its synth and init. The
+ * resources every stack recorded, or undefined when a plan was not empty.
  */
-export function pasteLines(
-  env: NodeJS.ProcessEnv,
-  secrets: string,
-  project: string,
-  stacks: readonly string[],
-): string[] {
-  const diff = `${join(ROOT, "node_modules", ".bin", "cdktf")} diff ${stacks.length > 1 ? `${stacks[0]} ` : ""}`;
-  const which = stacks.length > 1 ? `   # one stack at a time: ${stacks.join(", ")}` : "";
-  return [
-    ...PASTE_VARS.flatMap((k) => (env[k] === undefined ? [] : [`export ${k}=${quote(env[k])}`])),
-    `. ${secrets}   # this lab's secrets: TF_VAR_*${env.PGPASSWORD === undefined ? "" : ", PGPASSWORD"} (0600; not printed)`,
-    `cd ${project} && ${diff}${CDKTF_FLAGS.join(" ")}${which}`,
-  ];
+async function recorded(r: DemoRun, stacks: readonly Stack[]): Promise<StateResource[] | undefined> {
+  let state: StateResource[] = [];
+  for (const s of stacks) {
+    await run(r.engine, ["apply", "-refresh-only", "-auto-approve", "-no-color", "-input=false"], s.dir, r.env, false);
+    const args = ["plan", "-refresh=false", "-detailed-exitcode", "-no-color", "-input=false"];
+    const plan = await run(r.engine, args, s.dir, r.env, false);
+    if (plan.code !== 0) {
+      process.stderr.write(`${plan.out}\ndemo: the plan of ${s.name} after deploy was not empty (exit ${plan.code})\n`);
+      return undefined;
+    }
+    const shown = await run(r.engine, ["show", "-json"], s.dir, r.env, false);
+    const values = JSON.parse(shown.out) as { values?: { root_module?: { resources?: StateResource[] } } };
+    state = state.concat(values.values?.root_module?.resources ?? []);
+  }
+  return state;
 }
 
-/**
- * Keeps the lab running until Ctrl-C, whether or not every node joined, and prints what to paste to keep using the
- * project: the non-secret variables as `export` lines, and the secrets (TF_VAR_*, PGPASSWORD) as a 0600 file to
- * source — never printed.
- */
-async function keepLab(dir: string, project: string, env: NodeJS.ProcessEnv, stacks: string[]): Promise<void> {
-  const secrets = join(dir, "secrets.env");
-  const tfVars = DEMO_SECRETS.flatMap((k) => (env[k] === undefined ? [] : [[k, env[k]] as const]));
-  writeFileSync(secrets, tfVars.map(([k, v]) => `export ${k}='${String(v).replaceAll("'", "'\\''")}'\n`).join(""), {
-    mode: 0o600,
-  });
-  const lines = pasteLines(env, secrets, project, stacks);
-  process.stdout.write(
-    `\nlab still running (Ctrl-C to stop); the cdktf project ${project} is yours. To go on:\n\n${lines.join("\n")}\n`,
-  );
-  await new Promise<void>((r) => {
-    process.once("SIGINT", r);
-    process.once("SIGTERM", r);
-  });
-}
-
-/** Runs the demo; resolves with the process exit code. */
-export async function demo(opts: DemoOptions): Promise<number> {
-  const engine = findEngine(opts.engine);
-  const engineName = engine.split("/").pop();
+/** The example to deploy, checked before anything starts (a missing example, cdktf or PostgreSQL fails here). */
+function demoExample(opts: DemoOptions): { main: string; postgres: boolean } {
   // The installed package ships dist/ and bin/ only: the demo deploys the checkout's examples with its cdktf-cli.
   if (!existsSync(join(ROOT, "examples")))
     throw new Error("demo runs from a checkout of the repository (its examples/): there, `npm ci && npm run demo`");
   const cdktf = join(ROOT, "node_modules", ".bin", "cdktf");
   if (!existsSync(cdktf)) throw new Error(`${cdktf} is missing: run \`npm ci\` (cdktf-cli is a dev dependency)`);
   const choice = chooseExample(opts.nodes, opts.example);
-  const example = join(ROOT, "examples", choice.example, "main.ts");
-  if (!existsSync(example)) {
+  const main = join(ROOT, "examples", choice.example, "main.ts");
+  if (!existsSync(main)) {
     const have = readdirSync(join(ROOT, "examples")).filter((d) => existsSync(join(ROOT, "examples", d, "main.ts")));
     throw new UsageError(`--example: no example ${JSON.stringify(opts.example)}; choose one of ${have.join(", ")}`);
   }
   if (choice.postgres) postgresBin(); // fails with what to install before anything starts
   if (choice.note) process.stdout.write(`demo: ${choice.note}\n`);
+  return { main, postgres: choice.postgres };
+}
+
+/** What the demo started, for its cleanup. */
+interface Started {
+  env?: NodeJS.ProcessEnv;
+  pg?: DemoPostgres;
+  stackNames: string[];
+  watch?: DemoWatch;
+}
+
+/** Runs the demo; resolves with the process exit code. */
+export async function demo(opts: DemoOptions): Promise<number> {
+  const engine = findEngine(opts.engine);
+  const example = demoExample(opts);
   const dir = resolve(opts.dir);
   rmSync(dir, { recursive: true, force: true });
   const project = join(dir, "project");
   mkdirSync(project, { recursive: true });
   const lab: Lab = await startLab({ nodes: opts.nodes, profile: opts.profile ?? "demo", stateDir: join(dir, "lab") });
-  let keptEnv: NodeJS.ProcessEnv | undefined;
-  let pg: DemoPostgres | undefined;
-  let stackNames: string[] = [];
-  let watch: DemoWatch | undefined;
+  const started: Started = { stackNames: [] };
   try {
-    const labFile = join(dir, "lab.json");
-    lab.writeInfo(labFile);
-    process.stdout.write(`lab: ${lab.info.nodes.length} nodes, ${lab.info.pdus.length} PDUs; lab file ${labFile}\n`);
-    const { cliConfigPath } = await install(join(dir, "home"), [opts.pkg]);
-    // The project is a copy of the example the user owns (kept with --keep), with its own cdktf.out and local state.
-    const main = copyExample(dirname(example), project);
-    const config = { language: "typescript", app: `${join(ROOT, "node_modules", ".bin", "tsx")} ${main}` };
-    writeFileSync(join(project, "cdktf.json"), `${JSON.stringify(config, null, 2)}\n`);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      TERRAFORM_BINARY_NAME: engine,
-      TF_CLI_CONFIG_FILE: cliConfigPath,
-      TF_IN_AUTOMATION: "1",
-      CHECKPOINT_DISABLE: "1",
-      CI: "1",
-      FORCE_COLOR: "0",
-      RACKFORM_LAB_FILE: labFile,
-      TF_VAR_redfish_password: lab.info.nodes[0].bmc.password,
-      ...(lab.info.maas ? { TF_VAR_maas_api_key: lab.info.maas.apiKey } : {}),
-      ...(lab.info.slurm ? { TF_VAR_slurm_token: lab.info.slurm.token } : {}),
-    };
-    if (choice.postgres) {
-      pg = await startDemoPostgres();
-      process.stdout.write("postgres: a local server for the stacks' state (RACKFORM_PG_CONN_STR)\n");
-      env.RACKFORM_PG_CONN_STR = pg.connStr;
-      env.PGPASSWORD = pg.password;
-      // New stacks' first applies take the pg backend's database-wide creation lock one at a time: wait, don't fail.
-      env.TF_CLI_ARGS_apply = "-lock-timeout=10m";
-    }
-    keptEnv = env;
-    const step = async (args: string[], show: boolean): Promise<Run | undefined> => {
-      const r = await run(cdktf, args, project, env, show);
-      if (r.code === 0) return r;
-      if (!show) process.stderr.write(appError(r.out) ?? r.out);
-      process.stderr.write(`demo: cdktf ${args[0]} failed (exit ${r.code})\n`);
-      return undefined;
-    };
-
-    // Review first: synthesize, plan into cdktf's plan file, and summarize it as a pull request would show it.
-    if (!(await step(["synth", "--no-color"], false))) return 1;
-    const stacks = synthesizedStacks(project);
-    stackNames = stacks.map((s) => s.name);
-    // No upload here: each stack's rackform_image (the Image construct's) puts the image in MAAS before any deploy.
-    const plans: { stack: string; file: string }[] = [];
-    for (const s of stacks) {
-      if (!(await step(["diff", s.name, "--skip-synth", ...CDKTF_FLAGS], false))) return 1;
-      const shown = await run(engine, ["show", "-json", "plan"], s.dir, env, false);
-      if (shown.code !== 0) {
-        process.stderr.write(shown.out);
-        return 1;
-      }
-      plans.push({ stack: s.name, file: join(s.dir, "plan.json") });
-      writeFileSync(join(s.dir, "plan.json"), shown.out);
-    }
-    process.stdout.write(
-      `\nThe plan, as a reviewer reads it:\n\n${await planSummary(plans, join(project, "cdktf.out", "manifest.json"), env)}`,
-    );
-
-    watch = await startDemoWatch(project, engine, env);
-    process.stdout.write(`\nwatch the rack converge: ${watch.url} (rackform watch, read-only)\n`);
-    const started = Date.now();
-    // Every stack, in the waves their dependencies make (cdktf refuses a bare deploy of more than one stack).
-    const which = stacks.length > 1 ? ["*"] : [];
-    // The app was synthesized above and has not changed since: a second synth would only repeat it.
-    if (!(await step(["deploy", ...which, "--auto-approve", "--skip-synth", ...CDKTF_FLAGS], true))) return 1;
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-
-    let state: StateResource[] = [];
-    for (const s of stacks) {
-      // Record what each system reports now (the machine has moved from Ready to Deployed since it was enrolled),
-      // then plan against that fresh state: a refresh and a plan, as `cdktf diff` would do, without its synth and init.
-      await run(engine, ["apply", "-refresh-only", "-auto-approve", "-no-color", "-input=false"], s.dir, env, false);
-      const plan = await run(
-        engine,
-        ["plan", "-refresh=false", "-detailed-exitcode", "-no-color", "-input=false"],
-        s.dir,
-        env,
-        false,
-      );
-      if (plan.code !== 0) {
-        process.stderr.write(
-          `${plan.out}\ndemo: the plan of ${s.name} after deploy was not empty (exit ${plan.code})\n`,
-        );
-        return 1;
-      }
-      const shown = await run(engine, ["show", "-json"], s.dir, env, false);
-      const values = JSON.parse(shown.out) as { values?: { root_module?: { resources?: StateResource[] } } };
-      state = state.concat(values.values?.root_module?.resources ?? []);
-    }
-    process.stdout.write(`\nThe rack, as the engine recorded it:\n${table(lab.info, state)}\n`);
-    const joined = state.filter((r) => r.type === "rackform_cluster_member" && r.values.joined === true).length;
-    process.stdout.write(
-      `\nconverged: ${joined} of ${lab.info.nodes.length} nodes joined Slurm in ${seconds} s; the plan after deploy shows no changes (${engineName})\n`,
-    );
-    return joined === lab.info.nodes.length ? 0 : 1;
+    return await converge({ engine, example, dir, project, lab, pkg: opts.pkg }, started);
   } finally {
     // --keep keeps the lab whether the deploy converged or not: a half-converged rack is worth looking at.
-    if (opts.keep && keptEnv) await keepLab(dir, project, keptEnv, stackNames);
-    await watch?.stop();
-    await pg?.stop();
+    if (opts.keep && started.env) await keepLab(dir, project, started.env, started.stackNames);
+    await started.watch?.stop();
+    await started.pg?.stop();
     await lab.close();
   }
+}
+
+/** The demo's work once its lab runs: install, review, deploy, check the plan is empty, show the rack. */
+async function converge(
+  d: {
+    engine: string;
+    example: { main: string; postgres: boolean };
+    dir: string;
+    project: string;
+    lab: Lab;
+    pkg: ProviderPackage;
+  },
+  started: Started,
+): Promise<number> {
+  const { engine, lab, project } = d;
+  const labFile = join(d.dir, "lab.json");
+  lab.writeInfo(labFile);
+  process.stdout.write(`lab: ${lab.info.nodes.length} nodes, ${lab.info.pdus.length} PDUs; lab file ${labFile}\n`);
+  const { cliConfigPath } = await install(join(d.dir, "home"), [d.pkg]);
+  // The project is a copy of the example the user owns (kept with --keep), with its own cdktf.out and local state.
+  const main = copyExample(dirname(d.example.main), project);
+  const config = { language: "typescript", app: `${join(ROOT, "node_modules", ".bin", "tsx")} ${main}` };
+  writeFileSync(join(project, "cdktf.json"), `${JSON.stringify(config, null, 2)}\n`);
+  const env = demoEnv(engine, cliConfigPath, labFile, lab);
+  if (d.example.postgres) {
+    started.pg = await startDemoPostgres();
+    process.stdout.write("postgres: a local server for the stacks' state (RACKFORM_PG_CONN_STR)\n");
+    env.RACKFORM_PG_CONN_STR = started.pg.connStr;
+    env.PGPASSWORD = started.pg.password;
+    // New stacks' first applies take the pg backend's database-wide creation lock one at a time: wait, don't fail.
+    env.TF_CLI_ARGS_apply = "-lock-timeout=10m";
+  }
+  started.env = env;
+  const cdktf = join(ROOT, "node_modules", ".bin", "cdktf");
+  const r: DemoRun = {
+    engine,
+    project,
+    env,
+    async step(args, show) {
+      const out = await run(cdktf, args, project, env, show);
+      if (out.code === 0) return out;
+      if (!show) process.stderr.write(appError(out.out) ?? out.out);
+      process.stderr.write(`demo: cdktf ${args[0]} failed (exit ${out.code})\n`);
+      return undefined;
+    },
+  };
+  const stacks = await review(r);
+  if (!stacks) return 1;
+  started.stackNames = stacks.map((s) => s.name);
+  started.watch = await startDemoWatch(project, engine, env);
+  process.stdout.write(`\nwatch the rack converge: ${started.watch.url} (rackform watch, read-only)\n`);
+  const t0 = Date.now();
+  // Every stack, in the waves their dependencies make (cdktf refuses a bare deploy of more than one stack).
+  const which = stacks.length > 1 ? ["*"] : [];
+  // The app was synthesized above and has not changed since: a second synth would only repeat it.
+  if (!(await r.step(["deploy", ...which, "--auto-approve", "--skip-synth", ...CDKTF_FLAGS], true))) return 1;
+  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+  const state = await recorded(r, stacks);
+  if (!state) return 1;
+  process.stdout.write(`\nThe rack, as the engine recorded it:\n${table(lab.info, state)}\n`);
+  const joined = state.filter((x) => x.type === "rackform_cluster_member" && x.values.joined === true).length;
+  const engineName = engine.split("/").pop();
+  process.stdout.write(
+    `\nconverged: ${joined} of ${lab.info.nodes.length} nodes joined Slurm in ${seconds} s; the plan after deploy shows no changes (${engineName})\n`,
+  );
+  return joined === lab.info.nodes.length ? 0 : 1;
 }

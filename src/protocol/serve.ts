@@ -38,6 +38,48 @@ function bind(server: grpc.Server, address: string, creds: grpc.ServerCredential
   return new Promise((resolve, reject) => server.bindAsync(address, creds, (err) => (err ? reject(err) : resolve())));
 }
 
+/**
+ * Process-wide guards of a plugin process. Once the engine is gone (SIGKILL) nobody reads our stderr: a log line
+ * fails with EPIPE, and an unhandled stream error would be reported on stderr again, failing again — a nextTick loop
+ * that spins a core and starves the orphan check, so the process never exits. A closed stderr means the engine is
+ * gone: exit. The engine stops work with StopProvider; Ctrl-C reaches the whole process group and must not kill us
+ * mid-apply.
+ */
+function guardProcess(exit: (why: string) => void): void {
+  const onStreamError = (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") exit("the engine closed its end of stderr");
+  };
+  process.stderr.on("error", onStreamError);
+  process.stdout.on("error", onStreamError);
+  process.on("SIGINT", () => {});
+  process.on("SIGTERM", () => exit("SIGTERM"));
+  process.on("unhandledRejection", (e) => process.stderr.write(`[rackform] unhandled rejection: ${String(e)}\n`));
+  process.on("uncaughtException", (e) => process.stderr.write(`[rackform] uncaught exception: ${e.stack ?? e}\n`));
+}
+
+/** AutoMTLS when the engine sent its client certificate: a fresh server certificate, its DER for the handshake. */
+async function credentials(clientCertPem: string | undefined) {
+  if (!clientCertPem) return { creds: grpc.ServerCredentials.createInsecure(), certDer: undefined };
+  const cert = await generateCertificate();
+  const creds = grpc.ServerCredentials.createSsl(
+    Buffer.from(clientCertPem),
+    [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
+    true,
+  );
+  return { creds, certDer: cert.certDer };
+}
+
+/** A promise with its resolve and reject (Promise.withResolvers, which Node 20 lacks). */
+function deferred<T>() {
+  let resolve: (v: T) => void = () => undefined;
+  let reject: (e: unknown) => void = () => undefined;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
 /** The provider to serve, or a loader for it: a loader runs right after the handshake, while the engine connects. */
 export type ProviderSource = ProviderServer | (() => Promise<ProviderServer>);
 
@@ -87,20 +129,7 @@ export async function serve(provider: ProviderSource, opts: ServeOptions = {}): 
     });
   };
 
-  // Once the engine is gone (SIGKILL) nobody reads our stderr: a log line fails with EPIPE, and an unhandled stream
-  // error would be reported on stderr again, failing again — a nextTick loop that spins a core and starves the orphan
-  // check below, so the process never exits. A closed stderr means the engine is gone: exit.
-  const onStreamError = (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") exit("the engine closed its end of stderr");
-  };
-  process.stderr.on("error", onStreamError);
-  process.stdout.on("error", onStreamError);
-
-  // The engine stops work with StopProvider; Ctrl-C reaches the whole process group and must not kill us mid-apply.
-  process.on("SIGINT", () => {});
-  process.on("SIGTERM", () => exit("SIGTERM"));
-  process.on("unhandledRejection", (e) => process.stderr.write(`[rackform] unhandled rejection: ${String(e)}\n`));
-  process.on("uncaughtException", (e) => process.stderr.write(`[rackform] uncaught exception: ${e.stack ?? e}\n`));
+  guardProcess(exit);
 
   const services = loadProtocol();
   const house = housekeepingHandlers({
@@ -111,39 +140,23 @@ export async function serve(provider: ProviderSource, opts: ServeOptions = {}): 
       call.on("close", () => openStreams.delete(call));
     },
   });
-  let loaded!: (s: ProviderServer) => void;
-  let failed!: (e: unknown) => void;
-  const ready = new Promise<ProviderServer>((res, rej) => {
-    loaded = res;
-    failed = rej;
-  });
+  const ready = deferred<ProviderServer>();
   // A loader that fails leaves nothing to serve: say why on stderr (the engine shows it) and exit.
-  ready.then(
+  ready.promise.then(
     (s) => {
       loadedServer = s;
     },
-    () => undefined,
+    (e: unknown) => {
+      process.stderr.write(`rackform: the provider failed to load: ${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
   );
-  ready.catch((e: unknown) => {
-    process.stderr.write(`rackform: the provider failed to load: ${e instanceof Error ? e.stack : String(e)}\n`);
-    process.exit(1);
-  });
-  server.addService(services.provider, providerHandlers(ready));
+  server.addService(services.provider, providerHandlers(ready.promise));
   server.addService(services.controller, house.controller);
   server.addService(services.stdio, house.stdio);
   server.addService(services.health, house.health);
 
-  let certDer: Buffer | undefined;
-  let creds = grpc.ServerCredentials.createInsecure();
-  if (launch.clientCertPem) {
-    const cert = await generateCertificate();
-    certDer = cert.certDer;
-    creds = grpc.ServerCredentials.createSsl(
-      Buffer.from(launch.clientCertPem),
-      [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
-      true,
-    );
-  }
+  const { creds, certDer } = await credentials(launch.clientCertPem);
   try {
     await bind(server, `unix://${socketPath}`, creds);
   } catch (e) {
@@ -158,6 +171,6 @@ export async function serve(provider: ProviderSource, opts: ServeOptions = {}): 
   orphanCheck.unref();
 
   writeSync(1, handshakeLine("unix", socketPath, certDer));
-  if (typeof provider === "function") provider().then(loaded, failed);
-  else loaded(provider);
+  if (typeof provider === "function") provider().then(ready.resolve, ready.reject);
+  else ready.resolve(provider);
 }
