@@ -115,6 +115,19 @@ export interface HttpResponse {
 }
 
 /** The shared HTTP engine of all clients; create one per provider process and close it at the end. */
+/** What one attempt of a request sends. */
+interface Attempt {
+  readonly url: URL;
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | Uint8Array | undefined;
+  readonly signal: AbortSignal;
+  /** 1 for the first try. */
+  readonly attempt: number;
+  /** Read the body into nothing (a probe whose server may send gigabytes): the response body is "". */
+  readonly discardBody: boolean;
+}
+
 export class HttpCore {
   /** Redactor of this core; clients add their secrets to it. */
   readonly redactor: Redactor;
@@ -258,7 +271,8 @@ export class HttpCore {
         let failure: RackformClientError;
         try {
           const signed = req.signPerAttempt ? { ...headers, ...lower(req.signPerAttempt()) } : headers;
-          const res = await this.attempt(pool, gate, url, method, signed, body, signal, attempt, req.discardBody);
+          const one = { url, method, headers: signed, body, signal, attempt, discardBody: req.discardBody ?? false };
+          const res = await this.attempt(pool, gate, one);
           if ((req.okStatus ?? is2xx)(res.status)) return res;
           failure = statusError(this.redactor, res, ctx);
           if (RETRYABLE_STATUSES.has(res.status) && repeatable) {
@@ -292,17 +306,9 @@ export class HttpCore {
     }
   }
 
-  private async attempt(
-    pool: Pool,
-    gate: Semaphore,
-    url: URL,
-    method: string,
-    headers: Record<string, string>,
-    body: string | Uint8Array | undefined,
-    signal: AbortSignal,
-    attempt: number,
-    discardBody = false,
-  ): Promise<HttpResponse> {
+  /** One attempt of a request, within the origin's concurrency bound. */
+  private async attempt(pool: Pool, gate: Semaphore, one: Attempt): Promise<HttpResponse> {
+    const { url, method, headers, body, signal, attempt, discardBody } = one;
     const release = await gate.acquire(signal);
     try {
       this.log(`${method} ${safeUrl(url)} attempt ${attempt}`);
