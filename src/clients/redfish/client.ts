@@ -2,10 +2,12 @@
  * RedfishClient: one BMC (or Redfish PDU). Every resource is found by following links from the service root;
  * no id is hard-coded. Errors are RackformClientErrors with stable codes; secrets never appear in them.
  */
+
 import { ClientConfigError, HttpStatusError, RedfishError } from "../errors.js";
 import { BMC_CONCURRENCY, HttpCore, type HttpCoreOptions } from "../http/core.js";
 import { safeUrl } from "../redact.js";
 import { BOOT_SOURCE_ENUM, tolerantAllowed } from "./allowable.js";
+import { BiosOps } from "./bios.js";
 import { BlueFieldOps } from "./bluefield.js";
 import { expandLevels, recheck } from "./expand.js";
 import { statusOf } from "./inventory.js";
@@ -324,6 +326,11 @@ export class RedfishClient {
   ): Promise<TaskSnapshot> {
     const update = await this.t.getJson(await this.serviceLink("UpdateService"));
     return runSimpleUpdate(this.t, this.core, update, imageUri, targets, opts);
+  }
+
+  /** BIOS settings of a system (bios.ts); `systemId` may be left out when the BMC has exactly one. */
+  bios(systemId?: string): BiosOps {
+    return new BiosOps(this.t, async () => this.memberRef(await this.serviceLink("Systems"), systemId, "system"));
   }
 
   /** BlueField DPU operations, when this service is a DPU's BMC (bluefield.ts). */

@@ -1,4 +1,7 @@
 /** The Redfish client: BMCs and rack PDUs. */
+export { type ApplyTime, BiosOps, type BiosState } from "./bios.js";
+export type { AttributeRegistry, BiosProblem, BiosProblemKind, BiosValue, RegistryAttribute } from "./bios-registry.js";
+export { checkBiosSettings } from "./bios-registry.js";
 export { BlueFieldOps, DPU_OS_TARGET, type DpuMode, type DpuState, type DpuWaitOptions } from "./bluefield.js";
 export { type Discovery, RedfishClient, type RedfishClientOptions } from "./client.js";
 export * as redfishParse from "./parse.js";

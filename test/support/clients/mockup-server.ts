@@ -1,7 +1,7 @@
 /**
  * Serves a DMTF mockup directory (<dir>/index.json is /redfish/v1, <dir>/Systems/index.json is
  * /redfish/v1/Systems …) from node:http on 127.0.0.1 port 0, with sessions, basic auth, ETags, reset,
- * boot PATCH, outlet power control and a SimpleUpdate task. Test support only; not the lab.
+ * boot and BIOS settings PATCH, outlet power control and a SimpleUpdate task. Test support only; not the lab.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -56,6 +56,8 @@ export interface MockupServer {
   readonly seen: Seen[];
   /** Replace or patch a resource by path (e.g. to restrict AllowableValues). */
   override(path: string, patch: (json: Record<string, unknown>) => Record<string, unknown>): void;
+  /** Adds (or replaces) a resource the mockup does not have, e.g. a registry from another sample. */
+  put(path: string, json: Record<string, unknown>): void;
   /** Forget every issued token, as a BMC does when sessions expire. */
   expireSessions(): void;
   readonly tokens: Set<string>;
@@ -167,6 +169,7 @@ export async function startMockup(dir: string, opts: MockupOptions = {}): Promis
       if (ifMatch && ifMatch !== etagOf(j)) return send(res, 412, redfishError("The ETag supplied did not match."));
       const patch = JSON.parse(body || "{}");
       if (patch.Boot) j.Boot = { ...(j.Boot as object), ...patch.Boot };
+      if (patch.Attributes) j.Attributes = { ...(j.Attributes as object), ...patch.Attributes };
       return send(res, 200, j, { etag: etagOf(j) });
     }
     if (req.method === "POST" && path.endsWith("/ComputerSystem.Reset")) {
@@ -202,6 +205,9 @@ export async function startMockup(dir: string, opts: MockupOptions = {}): Promis
       const j = load(p);
       if (!j) throw new Error(`no resource ${p} in ${dir}`);
       store.set(p.replace(/\/+$/, ""), patch(j));
+    },
+    put(p, json) {
+      store.set(p.replace(/\/+$/, ""), json);
     },
     expireSessions() {
       tokens.clear();

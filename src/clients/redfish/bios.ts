@@ -1,0 +1,159 @@
+/**
+ * BIOS settings through Redfish (DSP0266 "Settings resource", Bios schema): the current `Attributes`, where pending
+ * settings go (the `@Redfish.Settings` annotation's `SettingsObject`, never an assumed URI: Dell, HPE and Supermicro
+ * name it differently), what is already staged there, the AttributeRegistry the BIOS names (found through the
+ * service's Registries collection), and staging new values to apply at the next reset.
+ */
+import { RedfishError } from "../errors.js";
+import { type AttributeRegistry, type BiosValue, parseAttributeRegistry } from "./bios-registry.js";
+import { isObj, link, members, str } from "./parse.js";
+import type { RedfishTransport } from "./transport.js";
+import type { RedfishJson } from "./types.js";
+
+/** A system's BIOS as rackform reads it. */
+export interface BiosState {
+  /** The Bios resource's own URI. */
+  readonly ref: string;
+  readonly attributes: Readonly<Record<string, BiosValue>>;
+  /** The AttributeRegistry's id (e.g. "BiosAttributeRegistryP89.v1_0_0"), when the BIOS names one. */
+  readonly registryId?: string;
+  /** Where pending settings are written; undefined when the BIOS takes no settings. */
+  readonly settingsRef?: string;
+  /** The apply times the settings object accepts (`@Redfish.Settings.SupportedApplyTimes`); empty when unstated. */
+  readonly applyTimes: readonly string[];
+  /** Settings staged and not applied yet: those of the settings object that differ from the current ones. */
+  readonly pending: Readonly<Record<string, BiosValue>>;
+  /** Messages of the last settings apply (e.g. one setting the BIOS refused at the last reset). */
+  readonly lastApplyMessages: readonly { readonly messageId: string; readonly properties: readonly string[] }[];
+}
+
+/** How staged settings will be applied. */
+export type ApplyTime = "OnReset" | "Immediate" | "unstated";
+
+function attributesOf(json: RedfishJson): Record<string, BiosValue> {
+  const a = isObj(json.Attributes) ? json.Attributes : {};
+  const out: Record<string, BiosValue> = {};
+  for (const [k, v] of Object.entries(a)) {
+    if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[k] = v;
+  }
+  return out;
+}
+
+function settingsMessages(settings: Record<string, unknown>): BiosState["lastApplyMessages"] {
+  const msgs = Array.isArray(settings.Messages) ? settings.Messages.filter(isObj) : [];
+  return msgs.map((m) => ({
+    messageId: str(m.MessageId) ?? "",
+    properties: Array.isArray(m.RelatedProperties) ? m.RelatedProperties.filter((p) => typeof p === "string") : [],
+  }));
+}
+
+/** The settings of `staged` that differ from `current`. */
+function differing(
+  current: Readonly<Record<string, BiosValue>>,
+  staged: Readonly<Record<string, BiosValue>>,
+): Record<string, BiosValue> {
+  return Object.fromEntries(Object.entries(staged).filter(([k, v]) => current[k] !== v));
+}
+
+/** Reads the BIOS of the system at `systemRef`, with what is staged in its settings object. */
+export async function readBios(t: RedfishTransport, systemRef: string): Promise<BiosState> {
+  const system = await t.getJson(systemRef);
+  const ref = link(system, "Bios");
+  if (!ref) {
+    throw new RedfishError("RACKFORM_ERR_REDFISH_NOT_FOUND", `${t.origin} system ${systemRef} has no Bios resource`);
+  }
+  const bios = await t.getJson(ref);
+  const attributes = attributesOf(bios);
+  const settings = isObj(bios["@Redfish.Settings"]) ? bios["@Redfish.Settings"] : undefined;
+  const settingsRef =
+    settings && isObj(settings.SettingsObject) ? str(settings.SettingsObject["@odata.id"]) : undefined;
+  const staged = settingsRef && settingsRef !== ref ? attributesOf(await t.getJson(settingsRef)) : {};
+  const applyTimes = Array.isArray(settings?.SupportedApplyTimes)
+    ? settings.SupportedApplyTimes.filter((x): x is string => typeof x === "string")
+    : [];
+  const registryId = str(bios.AttributeRegistry);
+  return {
+    ref,
+    attributes,
+    ...(registryId ? { registryId } : {}),
+    ...(settingsRef ? { settingsRef } : {}),
+    applyTimes,
+    pending: differing(attributes, staged),
+    lastApplyMessages: settings ? settingsMessages(settings) : [],
+  };
+}
+
+/** The registry file's name without its version: "BiosAttributeRegistryP89.v1_0_0" → "BiosAttributeRegistryP89". */
+const family = (id: string) => id.replace(/\.v\d+_\d+(_\d+)?$/, "");
+
+/**
+ * The AttributeRegistry `registryId` names, through the service root's Registries collection: the file whose Id or
+ * Registry is that id (else of the same registry family), its English Location (else the first). Undefined when the
+ * service publishes none — the BMC then judges settings only when it applies them.
+ */
+export async function readAttributeRegistry(
+  t: RedfishTransport,
+  registryId: string,
+): Promise<AttributeRegistry | undefined> {
+  const registries = link(await t.root(), "Registries");
+  if (!registries) return undefined;
+  const files = await Promise.all(members(await t.getJson(registries)).map((r) => t.getJson(r)));
+  const named = (f: RedfishJson, match: (id: string) => boolean) =>
+    [f.Id, f.Registry].some((x) => typeof x === "string" && match(x));
+  const file =
+    files.find((f) => named(f, (x) => x === registryId)) ??
+    files.find((f) => named(f, (x) => family(x) === family(registryId)));
+  const locations = Array.isArray(file?.Location) ? file.Location.filter(isObj) : [];
+  const where = locations.find((l) => l.Language === "en") ?? locations[0];
+  const uri = where ? str(where.Uri) : undefined;
+  return uri ? parseAttributeRegistry(await t.getJson(uri)) : undefined;
+}
+
+/**
+ * Stages `attributes` in the settings object, to apply at the next reset: `@Redfish.SettingsApplyTime` OnReset where
+ * the BIOS lists it (or lists nothing, as the annotation is then optional), else the service's own default (some
+ * Supermicro and older iDRAC firmware, which apply staged settings at the next reset regardless). Returns which.
+ */
+export async function stageBiosSettings(
+  t: RedfishTransport,
+  bios: BiosState,
+  attributes: Readonly<Record<string, BiosValue>>,
+  signal?: AbortSignal,
+): Promise<ApplyTime> {
+  if (!bios.settingsRef) {
+    throw new RedfishError(
+      "RACKFORM_ERR_REDFISH_NOT_FOUND",
+      `${t.origin} BIOS ${bios.ref} takes no settings (no @Redfish.Settings SettingsObject)`,
+    );
+  }
+  const onReset = bios.applyTimes.length === 0 || bios.applyTimes.includes("OnReset");
+  const json = {
+    Attributes: attributes,
+    ...(onReset ? { "@Redfish.SettingsApplyTime": { ApplyTime: "OnReset" } } : {}),
+  };
+  await t.send("PATCH", bios.settingsRef, { json, ...(signal ? { signal } : {}) });
+  return onReset ? "OnReset" : "unstated";
+}
+
+/** BIOS operations on one system of a BMC (RedfishClient.bios). */
+export class BiosOps {
+  constructor(
+    private readonly t: RedfishTransport,
+    private readonly systemRef: () => Promise<string>,
+  ) {}
+
+  /** The system's BIOS: current attributes, staged ones, where settings go. */
+  async read(): Promise<BiosState> {
+    return readBios(this.t, await this.systemRef());
+  }
+
+  /** The AttributeRegistry `registryId` names, or undefined when the service publishes none. */
+  registry(registryId: string): Promise<AttributeRegistry | undefined> {
+    return readAttributeRegistry(this.t, registryId);
+  }
+
+  /** Stages settings for the next reset; returns the apply time used. */
+  stage(bios: BiosState, attributes: Readonly<Record<string, BiosValue>>, signal?: AbortSignal): Promise<ApplyTime> {
+    return stageBiosSettings(this.t, bios, attributes, signal);
+  }
+}
