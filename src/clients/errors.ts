@@ -55,6 +55,8 @@ export const ERROR_CODES = {
   RACKFORM_ERR_MAAS_BAD_PAYLOAD: "A MAAS response lacks a field rackform needs (e.g. system_id or status).",
   RACKFORM_ERR_IMAGE_SOURCE:
     "A golden image's source (its URL or local file) could not be read whole: not found, a status other than 200/206, or fewer bytes than its announced size.",
+  RACKFORM_ERR_IMAGE_DIGEST:
+    "An image does not hash to the sha256 the configuration gives (checked before anything is sent to a device).",
   RACKFORM_ERR_IRONIC_AUTH: "Ironic refused the credentials (HTTP basic user/password or Keystone token).",
   RACKFORM_ERR_IRONIC_MICROVERSION:
     "The Ironic API does not support the requested microversion; the message names the supported range.",

@@ -3,6 +3,7 @@
  * concurrency bound, timeouts, retries that never silently repeat a non-idempotent request, TLS with a
  * custom CA, request coalescing of concurrent GETs, typed errors and redaction of every secret.
  */
+import { Readable } from "node:stream";
 import { Pool } from "undici";
 import {
   ClientConfigError,
@@ -76,8 +77,11 @@ export interface HttpRequest {
   readonly signPerAttempt?: () => Readonly<Record<string, string>>;
   /** Sent as JSON with Content-Type application/json. */
   readonly json?: unknown;
-  /** Raw body, when `json` is not used (bytes for an upload chunk). */
-  readonly body?: string | Uint8Array;
+  /**
+   * Raw body, when `json` is not used: bytes (an upload chunk), or a stream opened afresh for each attempt (an upload
+   * too large to hold, e.g. a firmware image); give its length in a content-length header.
+   */
+  readonly body?: Body;
   /** Marks a non-idempotent method (POST, PATCH) as safe to repeat. @default true only for GET/HEAD/PUT/DELETE/OPTIONS */
   readonly idempotent?: boolean;
   readonly signal?: AbortSignal;
@@ -115,12 +119,15 @@ export interface HttpResponse {
 }
 
 /** The shared HTTP engine of all clients; create one per provider process and close it at the end. */
+/** A request body: text, bytes, or a stream opened for each attempt. */
+export type Body = string | Uint8Array | (() => AsyncIterable<Uint8Array>);
+
 /** What one attempt of a request sends. */
 interface Attempt {
   readonly url: URL;
   readonly method: string;
   readonly headers: Record<string, string>;
-  readonly body: string | Uint8Array | undefined;
+  readonly body: Body | undefined;
   readonly signal: AbortSignal;
   /** 1 for the first try. */
   readonly attempt: number;
@@ -316,7 +323,7 @@ export class HttpCore {
         path: url.pathname + url.search,
         method: method as "GET",
         headers,
-        body,
+        body: typeof body === "function" ? Readable.from(body()) : body,
         signal,
         headersTimeout: this.limits.headersTimeoutMs,
         bodyTimeout: this.limits.bodyTimeoutMs,

@@ -10,6 +10,7 @@ import { BOOT_SOURCE_ENUM, tolerantAllowed } from "./allowable.js";
 import { BiosOps } from "./bios.js";
 import { BlueFieldOps } from "./bluefield.js";
 import { expandLevels, recheck } from "./expand.js";
+import { type PushRequest, pushTarget, runMultipartPush } from "./firmware-push.js";
 import { statusOf } from "./inventory.js";
 import { actionInfoAllowed, isObj, lastSegment, link, members, parseOutlet, parseSystem } from "./parse.js";
 import { getOutlet, listPdus, setOutletPower } from "./pdu.js";
@@ -326,6 +327,15 @@ export class RedfishClient {
   ): Promise<TaskSnapshot> {
     const update = await this.t.getJson(await this.serviceLink("UpdateService"));
     return runSimpleUpdate(this.t, this.core, update, imageUri, targets, opts);
+  }
+
+  /**
+   * Pushes a firmware image through MultipartHttpPushUri (staged for the next reset where the BMC allows it) and
+   * follows its task; RACKFORM_ERR_REDFISH_ACTION_UNSUPPORTED when the BMC offers no multipart push.
+   */
+  async pushFirmware(req: PushRequest, opts: SimpleUpdateOptions = {}): Promise<TaskSnapshot> {
+    const update = await this.t.getJson(await this.serviceLink("UpdateService"));
+    return runMultipartPush(this.t, this.core, pushTarget(update), req, opts);
   }
 
   /** BIOS settings of a system (bios.ts); `systemId` may be left out when the BMC has exactly one. */

@@ -3,7 +3,7 @@
  * auth, token reuse, one re-login on 401, logout. Links are resolved against the BMC's own origin only.
  */
 import { extractMessageInfo, extractServerMessage, HttpStatusError, isClientError, RedfishError } from "../errors.js";
-import type { HttpCore, HttpResponse } from "../http/core.js";
+import type { Body, HttpCore, HttpResponse } from "../http/core.js";
 import { statusError } from "../http/failures.js";
 import { busyError } from "./busy.js";
 import { isObj, link } from "./parse.js";
@@ -15,6 +15,10 @@ export type RedfishAuthMode = "session" | "basic";
 /** Options of one authenticated request. */
 export interface SendOptions {
   readonly json?: unknown;
+  /** A raw body (a firmware image's multipart stream, opened afresh per attempt) instead of `json`. */
+  readonly body?: Body;
+  /** Overrides the core's total timeout (a large upload). */
+  readonly totalTimeoutMs?: number;
   readonly headers?: Readonly<Record<string, string>>;
   /** Lets the core retry a POST/PATCH; only for requests that are safe to repeat. */
   readonly idempotent?: boolean;

@@ -47,6 +47,23 @@ export async function runSimpleUpdate(
   if (opts.transferProtocol) body.TransferProtocol = opts.transferProtocol;
   const before = await listTasks(t);
   const started = await t.send("POST", target, { json: body, signal: opts.signal });
+  return followUpdate(t, core, started, before, opts);
+}
+
+/** Tasks present before an update was started, so the one it starts can be told apart. */
+export type TasksBefore = { collection?: string; refs: Set<string> };
+
+/**
+ * Follows the task an update request started (`started`: the BMC's answer) until it ends; resolves with the final
+ * snapshot or throws TASK_FAILED / TASK_TIMEOUT / TASK_UNTRACKED.
+ */
+export async function followUpdate(
+  t: RedfishTransport,
+  core: HttpCore,
+  started: HttpResponse,
+  before: TasksBefore,
+  opts: SimpleUpdateOptions,
+): Promise<TaskSnapshot> {
   let uri = await findTask(t, core, started, before);
   let snap = firstSnapshot(started, core, uri);
   if (!uri) {
@@ -93,7 +110,7 @@ export async function runSimpleUpdate(
 }
 
 /** Ids of the tasks in TaskService now (empty when the BMC has no TaskService or it cannot be read). */
-async function listTasks(t: RedfishTransport): Promise<{ collection?: string; refs: Set<string> }> {
+export async function listTasks(t: RedfishTransport): Promise<TasksBefore> {
   try {
     const svc = link(await t.root(), "Tasks");
     const collection = svc ? link(await t.getJson(svc), "Tasks") : undefined;
@@ -131,7 +148,7 @@ async function findTask(
   t: RedfishTransport,
   core: HttpCore,
   res: HttpResponse,
-  before: { collection?: string; refs: Set<string> },
+  before: TasksBefore,
 ): Promise<string | undefined> {
   if (res.status === 202 && res.headers.location) return res.headers.location;
   let j: unknown;

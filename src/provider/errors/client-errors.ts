@@ -117,6 +117,9 @@ export const ERROR_HINTS: Partial<Record<keyof typeof ERROR_CODES, ErrorHint>> =
     hint: "Publish the image where url (or source_file) says, with its size (Content-Length), or correct the attribute, then apply again.",
     highlight: "notFound",
   },
+  RACKFORM_ERR_IMAGE_DIGEST: {
+    hint: "Check that url (or source_file) and sha256 name the same release (sha256sum the file), correct the one that is wrong, then apply again.",
+  },
   RACKFORM_ERR_KUBERNETES_AUTH: {
     hint: `The API server refused the bearer token. ${creds("kubernetes", "`token`", "RACKFORM_KUBERNETES_TOKEN")}`,
   },

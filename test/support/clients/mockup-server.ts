@@ -184,7 +184,7 @@ export async function startMockup(dir: string, opts: MockupOptions = {}): Promis
       if (outlet) outlet.PowerState = PowerState === "Off" ? "Off" : "On";
       return send(res, 204);
     }
-    if (req.method === "POST" && path.includes("SimpleUpdate")) {
+    if (req.method === "POST" && (path.includes("SimpleUpdate") || path.endsWith("/multipart-push"))) {
       return send(res, 202, undefined, { location: "/redfish/v1/TaskService/Tasks/upd1" });
     }
     return send(res, 405, redfishError(`${req.method} ${path} is not supported by the mockup server.`));

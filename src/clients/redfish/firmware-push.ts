@@ -1,0 +1,122 @@
+/**
+ * Pushing a firmware image to a BMC (DSP0266 "Multipart HTTP push updates"): one POST to the UpdateService's
+ * `MultipartHttpPushUri` with two form parts — `UpdateParameters` (JSON: `Targets`, `@Redfish.OperationApplyTime`) and
+ * `UpdateFile` (the image) — streamed from the image source, never held whole. Before anything is sent the image is
+ * hashed in one streamed pass and compared with the sha256 the user gave: a mismatch sends nothing.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { RackformClientError, RedfishError } from "../errors.js";
+import type { HttpCore } from "../http/core.js";
+import type { ImageSourceInfo } from "../images/source.js";
+import { isObj, str } from "./parse.js";
+import type { RedfishTransport } from "./transport.js";
+import type { RedfishJson, TaskSnapshot } from "./types.js";
+import { followUpdate, listTasks, type SimpleUpdateOptions } from "./update.js";
+
+/** The sha256 (lower-case hex) of a whole image, read as a stream. */
+export async function hashImage(source: ImageSourceInfo, signal?: AbortSignal): Promise<string> {
+  const h = createHash("sha256");
+  for await (const chunk of await source.open(0, signal)) h.update(chunk);
+  return h.digest("hex");
+}
+
+/** The image does not hash to the sha256 the configuration gives: nothing was sent. */
+export class ImageDigestError extends RackformClientError {
+  constructor(
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(
+      "RACKFORM_ERR_IMAGE_DIGEST",
+      `the image hashes to sha256 ${actual}, not the ${expected} the configuration gives`,
+    );
+    this.name = "ImageDigestError";
+  }
+}
+
+/** Hashes the image and throws ImageDigestError when it is not `sha256`. */
+export async function verifyImage(source: ImageSourceInfo, sha256: string, signal?: AbortSignal): Promise<void> {
+  const actual = await hashImage(source, signal);
+  if (actual !== sha256.toLowerCase()) throw new ImageDigestError(sha256.toLowerCase(), actual);
+}
+
+/** Where and how a BMC takes pushed images. */
+export interface PushTarget {
+  /** MultipartHttpPushUri, when the service offers it. */
+  readonly multipartUri?: string;
+  /** Whether a pushed image may be told to wait for the next reset (OperationApplyTime OnReset). */
+  readonly onReset: boolean;
+}
+
+/** How the UpdateService at hand takes a pushed image. */
+export function pushTarget(updateService: RedfishJson): PushTarget {
+  const multipartUri = str(updateService.MultipartHttpPushUri);
+  const opts = isObj(updateService.HttpPushUriOptions) ? updateService.HttpPushUriOptions : {};
+  const apply = isObj(opts.HttpPushUriApplyTime) ? opts.HttpPushUriApplyTime : {};
+  const allowed = apply["ApplyTime@Redfish.AllowableValues"];
+  // Unstated allowable values: OperationApplyTime is the standard's way to ask, so it is sent.
+  const onReset = !Array.isArray(allowed) || allowed.includes("OnReset");
+  return { ...(multipartUri ? { multipartUri } : {}), onReset };
+}
+
+/** One image to push. */
+export interface PushRequest {
+  readonly source: ImageSourceInfo;
+  /** File name sent in the UpdateFile part. */
+  readonly filename: string;
+  /** FirmwareInventory URIs the image is for (empty: the BMC decides from the image). */
+  readonly targets: readonly string[];
+}
+
+/** The multipart body of a push: parameters, then the image bytes, then the closing boundary. */
+function multipart(req: PushRequest, onReset: boolean) {
+  const boundary = `rackform-${randomBytes(12).toString("hex")}`;
+  const params = {
+    ...(req.targets.length ? { Targets: [...req.targets] } : {}),
+    ...(onReset ? { "@Redfish.OperationApplyTime": "OnReset" } : {}),
+  };
+  const safeName = req.filename.replace(/["\r\n]/g, "_");
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="UpdateParameters"\r\n` +
+      `Content-Type: application/json\r\n\r\n${JSON.stringify(params)}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="UpdateFile"; filename="${safeName}"\r\n` +
+      "Content-Type: application/octet-stream\r\n\r\n",
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = head.length + req.source.size + tail.length;
+  const body = () =>
+    (async function* () {
+      yield head;
+      yield* await req.source.open(0);
+      yield tail;
+    })();
+  return { boundary, length, body };
+}
+
+/**
+ * Pushes an image through MultipartHttpPushUri and follows the task it starts. With `onReset` the BMC stages the
+ * image for the next reset (so several components share one reboot); otherwise it applies it as it chooses.
+ */
+export async function runMultipartPush(
+  t: RedfishTransport,
+  core: HttpCore,
+  target: PushTarget,
+  req: PushRequest,
+  opts: SimpleUpdateOptions,
+): Promise<TaskSnapshot> {
+  if (!target.multipartUri) {
+    throw new RedfishError(
+      "RACKFORM_ERR_REDFISH_ACTION_UNSUPPORTED",
+      `the UpdateService at ${t.origin} offers no MultipartHttpPushUri`,
+    );
+  }
+  const { boundary, length, body } = multipart(req, target.onReset);
+  const before = await listTasks(t);
+  const started = await t.send("POST", target.multipartUri, {
+    body,
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(length) },
+    totalTimeoutMs: opts.timeoutMs ?? 1_800_000,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  return followUpdate(t, core, started, before, opts);
+}
