@@ -13,6 +13,14 @@ import {
   TlsError,
 } from "../errors.js";
 import { Redactor, safeUrl } from "../redact.js";
+import {
+  type Attempt,
+  type HttpCoreOptions,
+  type HttpRequest,
+  type HttpResponse,
+  type HttpStream,
+  originOf,
+} from "./core-types.js";
 import { abortedError, overallTimeout, statusError, transportError } from "./failures.js";
 import {
   abortableSleep,
@@ -21,125 +29,26 @@ import {
   IDEMPOTENT_METHODS,
   parseRetryAfter,
   RETRYABLE_STATUSES,
-  type RetryPolicy,
   resolvePolicy,
 } from "./retry.js";
 import { Semaphore } from "./semaphore.js";
 import { type ResolvedTls, resolveTls, type TlsOptions } from "./tls.js";
+
+export type { Body, HttpCoreOptions, HttpRequest, HttpResponse, HttpStream } from "./core-types.js";
 
 /** Requests a BMC is asked to serve at once: BMCs are small embedded web servers. */
 export const BMC_CONCURRENCY = 4;
 /** Requests a controller (MAAS, Ironic, Slurm REST, Kubernetes API) is asked to serve at once. */
 export const CONTROLLER_CONCURRENCY = 16;
 
-/** Options of an HttpCore; every field has a default. */
-export interface HttpCoreOptions {
-  /** Requests in flight per origin (also the pool's connection count). @default BMC_CONCURRENCY (4) */
-  readonly maxConcurrentPerHost?: number;
-  /** TCP+TLS connect timeout of one attempt. @default 10_000 */
-  readonly connectTimeoutMs?: number;
-  /** Time to the response headers of one attempt. @default 30_000 */
-  readonly headersTimeoutMs?: number;
-  /** Longest silence while the body streams. @default 30_000 */
-  readonly bodyTimeoutMs?: number;
-  /** Budget of one call, retries and backoff included. @default 120_000 */
-  readonly totalTimeoutMs?: number;
-  /** Idle keep-alive sockets are closed after this. @default 4_000 */
-  readonly keepAliveTimeoutMs?: number;
-  /** Retry bounds. @default { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 10_000 } */
-  readonly retry?: RetryPolicy;
-  /** CA bundle and the explicit `insecure` switch. @default the Node.js root store, verification on */
-  readonly tls?: TlsOptions;
-  /** Redactor every message and log line passes through; clients register their secrets on it. @default a new one */
-  readonly redactor?: Redactor;
-  /** Receives one line per attempt, retry and failure (already redacted). @default no logging */
-  readonly log?: (line: string) => void;
-  /** Source of jitter in [0, 1). @default Math.random */
-  readonly random?: () => number;
-  /** Waits between attempts. @default a timer that the request's signal interrupts */
-  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Clock for deadlines and Retry-After dates. @default Date.now */
-  readonly now?: () => number;
-  /** User-Agent header. @default "rackform" */
-  readonly userAgent?: string;
-}
-
-/** One request. */
-export interface HttpRequest {
-  readonly method: string;
-  /** Absolute URL, without credentials. */
-  readonly url: string | URL;
-  readonly headers?: Readonly<Record<string, string>>;
-  /**
-   * Headers made afresh for every attempt, e.g. an OAuth signature whose nonce a server accepts only once (MAAS
-   * answers a repeated nonce with 401). Requests with them are not shared between concurrent callers.
-   */
-  readonly signPerAttempt?: () => Readonly<Record<string, string>>;
-  /** Sent as JSON with Content-Type application/json. */
-  readonly json?: unknown;
-  /**
-   * Raw body, when `json` is not used: bytes (an upload chunk), or a stream opened afresh for each attempt (an upload
-   * too large to hold, e.g. a firmware image); give its length in a content-length header.
-   */
-  readonly body?: Body;
-  /** Marks a non-idempotent method (POST, PATCH) as safe to repeat. @default true only for GET/HEAD/PUT/DELETE/OPTIONS */
-  readonly idempotent?: boolean;
-  readonly signal?: AbortSignal;
-  /** Overrides the core's totalTimeoutMs for this call. */
-  readonly totalTimeoutMs?: number;
-  /** Statuses that are success. @default 200–299 */
-  readonly okStatus?: (status: number) => boolean;
-  /**
-   * Drop the response body unread (at most 64 KiB is drained, then the connection is closed): for a probe such as a
-   * ranged GET of an image, whose server may ignore the range and send gigabytes. The response's body is "".
-   */
-  readonly discardBody?: boolean;
-}
-
-/** A response whose body is still to be read (HttpCore.stream). */
-export interface HttpStream {
-  readonly status: number;
-  /** Header names in lower case. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The body as it arrives; destroy it when not read to the end. */
-  readonly body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown };
-}
-
-/** A fully read response. */
-export interface HttpResponse {
-  readonly status: number;
-  /** Header names in lower case; repeated headers joined with ", ". */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  readonly method: string;
-  /** The request URL (no credentials). */
-  readonly url: string;
-  /** Attempts it took. */
-  readonly attempts: number;
-}
-
-/** The shared HTTP engine of all clients; create one per provider process and close it at the end. */
-/** A request body: text, bytes, or a stream opened for each attempt. */
-export type Body = string | Uint8Array | (() => AsyncIterable<Uint8Array>);
-
-/** What one attempt of a request sends. */
-interface Attempt {
-  readonly url: URL;
-  readonly method: string;
-  readonly headers: Record<string, string>;
-  readonly body: Body | undefined;
-  readonly signal: AbortSignal;
-  /** 1 for the first try. */
-  readonly attempt: number;
-  /** Read the body into nothing (a probe whose server may send gigabytes): the response body is "". */
-  readonly discardBody: boolean;
-}
-
 export class HttpCore {
   /** Redactor of this core; clients add their secrets to it. */
   readonly redactor: Redactor;
   private readonly pools = new Map<string, { pool: Pool; gate: Semaphore }>();
-  private readonly inflight = new Map<string, Promise<HttpResponse>>();
+  /** GETs in flight, shared by concurrent callers; `writes` is the write count of the origin when each started. */
+  private readonly inflight = new Map<string, { p: Promise<HttpResponse>; writes: number }>();
+  /** Per origin: writes (any other method) started so far; a GET never joins one that started before a write. */
+  private readonly writes = new Map<string, number>();
   private readonly originSettings = new Map<string, { tls: ResolvedTls; limit: number }>();
   private readonly policy: ReturnType<typeof resolvePolicy>;
   private readonly tls: ResolvedTls;
@@ -179,19 +88,43 @@ export class HttpCore {
   /** Sends a request with retries; resolves with a success response or rejects with a RackformClientError. */
   request(req: HttpRequest): Promise<HttpResponse> {
     const method = req.method.toUpperCase();
+    const origin = originOf(req.url);
     if (method !== "GET" || req.body !== undefined || req.json !== undefined || req.signPerAttempt) {
-      return this.execute(req);
+      // A write (and its completion) makes every GET in flight to its origin too old to share with later readers.
+      if (method !== "GET" && method !== "HEAD") this.wrote(origin);
+      const p = this.execute(req);
+      if (method !== "GET" && method !== "HEAD")
+        void p.then(
+          () => this.wrote(origin),
+          () => this.wrote(origin),
+        );
+      return p;
     }
     // Concurrent GETs of one URL with the same credentials share one request; each caller keeps its own signal.
+    // A GET never joins one that started before a write to the same origin: it could not see that write.
     const key = `${String(req.url)}\n${JSON.stringify(Object.entries(req.headers ?? {}).sort())}`;
+    const writes = this.writes.get(origin) ?? 0;
     let shared = this.inflight.get(key);
-    if (!shared) {
-      shared = this.execute({ ...req, signal: undefined }).finally(() => this.inflight.delete(key));
-      this.inflight.set(key, shared);
+    if (!shared || shared.writes !== writes) {
+      const entry = { p: this.execute({ ...req, signal: undefined }), writes };
+      void entry.p.then(
+        () => this.forget(key, entry),
+        () => this.forget(key, entry),
+      );
+      this.inflight.set(key, entry);
+      shared = entry;
     }
-    return raceSignal(shared, req.signal, () =>
+    return raceSignal(shared.p, req.signal, () =>
       abortedError(this.redactor, { method, url: safeUrl(req.url), attempts: 0 }),
     );
+  }
+
+  private wrote(origin: string): void {
+    this.writes.set(origin, (this.writes.get(origin) ?? 0) + 1);
+  }
+
+  private forget(key: string, entry: { p: Promise<HttpResponse> }): void {
+    if (this.inflight.get(key)?.p === entry.p) this.inflight.delete(key);
   }
 
   /**

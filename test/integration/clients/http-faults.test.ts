@@ -169,6 +169,27 @@ describe("concurrency", () => {
     expect(all).toEqual(Array(5).fill({ n: 1 }));
     expect(s.hits).toHaveLength(1);
   });
+
+  it("never lets a GET that follows a write join a GET that started before it (read after write)", async () => {
+    // A slow list read is in flight; a write to the same origin completes; a read issued after the write must not
+    // be answered by the older list, which cannot show the write.
+    let state = "before";
+    const s = await server((hit) => {
+      if (hit.method === "POST") {
+        state = "after";
+        return { status: 204 };
+      }
+      return { status: 200, body: { state }, delayMs: hit.path === "/list" && state === "before" ? 80 : 0 };
+    });
+    const { http } = core();
+    const old = http.getJson(`${s.url}/list`);
+    await new Promise((r) => setTimeout(r, 10));
+    await http.request({ method: "POST", url: `${s.url}/write`, json: {} });
+    const fresh = await http.getJson(`${s.url}/list`);
+    expect(await old).toEqual({ state: "before" });
+    expect(fresh).toEqual({ state: "after" });
+    expect(s.hits.filter((h) => h.path === "/list")).toHaveLength(2);
+  });
 });
 
 describe("TLS", () => {
