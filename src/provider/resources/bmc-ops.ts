@@ -231,7 +231,8 @@ export async function planBmc(
   // A BMC moved to another address: the same system must answer there (else nothing is changed).
   if (typeof plan.endpoint === "string" && readdressed(state, plan))
     await checkIdentityAtPlan(r.context, clientOf(deps, plan.endpoint), plan, state.endpoint, r.diagnostics);
-  return { plan: recheckPlan(plan, state, r.private[PRIVATE_DRIFT] === true) };
+  const next = recheckPlan(plan, state, r.private[PRIVATE_DRIFT] === true);
+  return next ? { plan: next } : undefined;
 }
 
 /** The plan of a node to re-check; `drift`: read found it answering and non-conformant. */
