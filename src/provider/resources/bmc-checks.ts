@@ -3,9 +3,10 @@
  * `expected`, GPUs no longer reported, and an inventory that moved between plan and apply. Kept apart from the
  * resource (bmc.ts) so each file reads whole.
  */
-import { isUnknown, type ObjectValue, valuesEqual } from "../../framework/index.js";
+import { isUnknownValue, path, type Value, valuesEqual } from "../../framework/index.js";
 import { conformanceDifferences, formatDifferences } from "../shared/conformance.js";
 import { baselineOf, type Discovered, inventoryValues } from "./bmc-discovery.js";
+import type { BmcExpected, BmcPlan, BmcState } from "./bmc-schema.js";
 
 /**
  * Computed attributes that come from the inventory: planned with their values in state (read from the device, or the
@@ -19,23 +20,28 @@ export function origin(endpoint: string): string {
   return new URL(endpoint).origin;
 }
 
-/** The BMC's address in a plan or state: the schema requires it, so it is always a known string there. */
-export function endpointOf(v: ObjectValue): string {
-  const e = v.endpoint;
-  if (typeof e !== "string") throw new Error("rackform_bmc: endpoint is not a known string (a required attribute)");
-  return e;
+/** What a message names a node by: its address, and its system and serial when known. */
+export interface NodeNaming {
+  readonly endpoint: string;
+  readonly system_id: unknown;
+  readonly serial: unknown;
 }
 
 /** "BMC https://… system 1 (serial S)" for messages. */
-export function what(v: ObjectValue, d?: Discovered): string {
+export function what(v: NodeNaming, d?: Discovered): string {
   const sys = d?.inv.systemId ?? (typeof v.system_id === "string" ? v.system_id : undefined);
   const serial = d?.inv.serial ?? (typeof v.serial === "string" ? v.serial : undefined);
-  return `BMC ${origin(endpointOf(v))}${sys ? ` system ${sys}` : ""}${serial ? ` (serial ${serial})` : ""}`;
+  return `BMC ${origin(v.endpoint)}${sys ? ` system ${sys}` : ""}${serial ? ` (serial ${serial})` : ""}`;
+}
+
+/** Where a client error about this node is reported: its description, the endpoint, and system_id for a 404. */
+export function site(v: NodeNaming) {
+  return { what: what(v), endpointPath: path("endpoint"), notFoundPath: path("system_id") };
 }
 
 /** One diagnostic per node listing every difference; undefined when the node conforms. */
-export function nonConformance(v: ObjectValue, d: Discovered): string | undefined {
-  const baseline = baselineOf(v);
+export function nonConformance(v: NodeNaming & { readonly expected: BmcExpected }, d: Discovered): string | undefined {
+  const baseline = baselineOf(v.expected);
   const diffs = baseline ? conformanceDifferences(baseline, d.inv) : [];
   if (diffs.length === 0) return undefined;
   const n = diffs.length;
@@ -49,8 +55,8 @@ export function nonConformance(v: ObjectValue, d: Discovered): string | undefine
 }
 
 /** "No longer reported: …" naming the GPUs in `st` (by serial) that the inventory `d` lacks; undefined when none. */
-export function vanishedGpus(st: ObjectValue, d: Discovered): string | undefined {
-  const before = Array.isArray(st.gpus) ? (st.gpus as ObjectValue[]) : [];
+export function vanishedGpus(st: BmcState, d: Discovered): string | undefined {
+  const before = st.gpus ?? [];
   const now = new Set(d.inv.gpus.map((g) => g.serial));
   const gone = before.filter((g) => typeof g.serial === "string" && !now.has(g.serial));
   if (gone.length === 0) return undefined;
@@ -59,9 +65,9 @@ export function vanishedGpus(st: ObjectValue, d: Discovered): string | undefined
 }
 
 /** How the inventory the apply found differs from the known planned values, or undefined. */
-export function inventoryChange(plan: ObjectValue, d: Discovered): string | undefined {
+export function inventoryChange(plan: BmcPlan, d: Discovered): string | undefined {
   const now = inventoryValues(d);
-  const moved = INVENTORY.filter((k) => !isUnknown(plan[k]) && !valuesEqual(plan[k], now[k]));
+  const moved = INVENTORY.filter((k) => !isUnknownValue(plan[k]) && !valuesEqual(plan[k] as Value, now[k] as Value));
   if (moved.length === 0) return undefined;
   return moved.map((k) => `${k} was ${JSON.stringify(plan[k])}, now ${JSON.stringify(now[k])}`).join("; ");
 }

@@ -13,26 +13,19 @@ import type {
   RefreshTag,
   SystemState,
 } from "../../clients/redfish/index.js";
-import {
-  type Context,
-  getList,
-  getNumber,
-  getObject,
-  getString,
-  isObjectValue,
-  type JsonValue,
-  type ObjectValue,
-  type PrivateState,
-  type Value,
-} from "../../framework/index.js";
+import type { Context, JsonValue, PrivateState } from "../../framework/index.js";
 import type { Baseline } from "../shared/conformance.js";
 import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
+import type { BmcExpected, BmcState } from "./bmc-schema.js";
 
 /** The inventory and power/boot state of one system. */
 export interface Discovered {
   readonly inv: Inventory;
   readonly sys: SystemState;
 }
+
+/** The part of a Redfish client a discovery uses. */
+export type DiscoveryClient = Pick<RedfishClient, "origin" | "inventory" | "getSystem">;
 
 /** True for failures a BMC shows while it boots (after its outlet came on) or is briefly overloaded. */
 export function isNotReadyYet(e: unknown): boolean {
@@ -53,7 +46,7 @@ export function isUnreachable(e: unknown): boolean {
  */
 export async function discover(
   ctx: Context,
-  client: RedfishClient,
+  client: DiscoveryClient,
   systemId: string | undefined,
   opts: {
     readonly ms: number;
@@ -99,8 +92,27 @@ export async function discover(
   }
 }
 
+/** The computed attributes of rackform_bmc that a discovery gives (all but id and conformant). */
+export type InventoryValues = Pick<
+  BmcState,
+  | "system_id"
+  | "system_uuid"
+  | "serial"
+  | "model"
+  | "manufacturer"
+  | "power_state"
+  | "macs"
+  | "gpus"
+  | "gpu_count"
+  | "memory_gib"
+  | "cpu_count"
+  | "firmware"
+  | "bios_version"
+  | "bmc_firmware_version"
+>;
+
 /** Inventory as state values of rackform_bmc's computed attributes (conformant excluded). */
-export function inventoryValues(d: Discovered): Record<string, Value> {
+export function inventoryValues(d: Discovered): InventoryValues {
   const { inv, sys } = d;
   return {
     system_id: inv.systemId,
@@ -121,7 +133,7 @@ export function inventoryValues(d: Discovered): Record<string, Value> {
 }
 
 /** FirmwareInventory as Id → version; components without a version are left out. */
-export function firmwareMap(inv: Inventory): Record<string, Value> {
+export function firmwareMap(inv: Inventory): Record<string, string> {
   return Object.fromEntries(inv.firmware.flatMap((f) => (f.version ? [[f.id, f.version]] : [])));
 }
 
@@ -132,20 +144,19 @@ export function gpuModels(inv: Inventory): string | null {
 }
 
 /** The baseline in an `expected` value, or undefined when it is null (nothing is checked then). */
-export function baselineOf(resource: ObjectValue): Baseline | undefined {
-  const e = getObject(resource, "expected");
+export function baselineOf(expected: BmcExpected): Baseline | undefined {
+  const e = expected;
   if (!e) return undefined;
-  const num = (k: string) => getNumber(e, k) ?? undefined;
   const fw = e.firmware;
   return {
-    gpuModel: getString(e, "gpu_model") ?? undefined,
-    gpuCount: num("gpu_count"),
-    dpuCount: num("dpu_count"),
-    minMemoryGiB: num("min_memory_gib"),
-    cpuCount: num("cpu_count"),
-    nicCount: num("nic_count"),
-    macs: e.macs === null ? undefined : getList(e, "macs").filter((m): m is string => typeof m === "string"),
-    firmware: isObjectValue(fw)
+    gpuModel: e.gpu_model ?? undefined,
+    gpuCount: e.gpu_count ?? undefined,
+    dpuCount: e.dpu_count ?? undefined,
+    minMemoryGiB: e.min_memory_gib ?? undefined,
+    cpuCount: e.cpu_count ?? undefined,
+    nicCount: e.nic_count ?? undefined,
+    macs: e.macs === null ? undefined : e.macs.filter((m): m is string => typeof m === "string"),
+    firmware: fw
       ? Object.fromEntries(Object.entries(fw).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])))
       : undefined,
   };
@@ -199,7 +210,7 @@ export function fingerprintIn(priv: PrivateState): RefreshFingerprint | undefine
  */
 export async function refreshedSince(
   ctx: Context,
-  client: RedfishClient,
+  client: Pick<RedfishClient, "origin" | "refreshSince">,
   fp: RefreshFingerprint,
   ms: number,
   knownBmcFirmware: string | undefined,

@@ -7,14 +7,7 @@
 
 import { isNotFound } from "../../clients/classify.js";
 import type { RedfishClient } from "../../clients/redfish/index.js";
-import {
-  type Context,
-  type Diagnostics,
-  getString,
-  type ObjectValue,
-  path,
-  type Value,
-} from "../../framework/index.js";
+import { type Context, type Diagnostics, path } from "../../framework/index.js";
 import { normalEndpoint, sameEndpoint } from "../shared/endpoint.js";
 import { bounded } from "../shared/timeouts.js";
 
@@ -27,6 +20,24 @@ export interface SystemIdentity {
   readonly manufacturer?: string;
 }
 
+/**
+ * The attributes the identity checks read, from a state, an apply-time plan or a plan-time config: only known strings
+ * count (an unknown or null value is not an identity).
+ */
+export interface IdentityFields {
+  readonly endpoint?: unknown;
+  readonly system_id?: unknown;
+  readonly system_uuid?: unknown;
+  readonly serial?: unknown;
+  readonly model?: unknown;
+  readonly manufacturer?: unknown;
+}
+
+/** The part of a Redfish client that asks which system answers. */
+export type IdentityClient = Pick<RedfishClient, "origin" | "getSystem">;
+
+const known = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
 /** The identity attributes of the state, by the field they hold. */
 const RECORDED = { uuid: "system_uuid", serial: "serial", model: "model", manufacturer: "manufacturer" } as const;
 
@@ -34,11 +45,9 @@ const RECORDED = { uuid: "system_uuid", serial: "serial", model: "model", manufa
 export const PLAN_CHECK_MS = 15_000;
 
 /** True when the plan moves the BMC to another address (not another spelling of the same one). */
-export function readdressed(state: Value, plan: Value): boolean {
-  if (state === null || typeof state !== "object" || plan === null || typeof plan !== "object") return false;
-  const before = (state as ObjectValue).endpoint;
-  const after = (plan as ObjectValue).endpoint;
-  return typeof before === "string" && typeof after === "string" && !sameEndpoint(before, after);
+export function readdressed(state: IdentityFields | null, plan: IdentityFields | null): boolean {
+  const [before, after] = [known(state?.endpoint), known(plan?.endpoint)];
+  return before !== undefined && after !== undefined && !sameEndpoint(before, after);
 }
 
 /**
@@ -46,7 +55,7 @@ export function readdressed(state: Value, plan: Value): boolean {
  * recorded differs. Fields `found` leaves out (not read) and fields never recorded (a state from before system_uuid)
  * are not compared; a field `found` holds as undefined (read, not reported) is a difference.
  */
-export function identityChange(recorded: ObjectValue, found: SystemIdentity): string | undefined {
+export function identityChange(recorded: IdentityFields, found: SystemIdentity): string | undefined {
   for (const [field, attribute] of Object.entries(RECORDED)) {
     const was = recorded[attribute];
     const now = found[field as keyof typeof RECORDED];
@@ -68,30 +77,36 @@ export function describeIdentity(id: SystemIdentity): string {
 }
 
 /** The identity a state (or a plan carrying the state's computed values) records. */
-export function recordedIdentity(v: ObjectValue): SystemIdentity {
-  const s = (k: string) => getString(v, k) ?? undefined;
+export function recordedIdentity(v: IdentityFields): SystemIdentity {
   return {
-    systemId: s("system_id"),
-    uuid: s("system_uuid"),
-    serial: s("serial"),
-    model: s("model"),
-    manufacturer: s("manufacturer"),
+    systemId: known(v.system_id),
+    uuid: known(v.system_uuid),
+    serial: known(v.serial),
+    model: known(v.model),
+    manufacturer: known(v.manufacturer),
   };
 }
 
+/** A different system where the recorded one should answer: what to report and where. */
+export interface DifferentSystem {
+  /** The plan (or the state) holding the recorded identity and the address asked. */
+  readonly plan: IdentityFields;
+  readonly found: SystemIdentity;
+  /** How the identities differ (identityChange, systemChange). */
+  readonly change: string;
+  /** The state's endpoint before a re-address (where the recorded system answered), else undefined. */
+  readonly priorEndpoint: string | undefined;
+  /** At plan the report is a warning: the apply fails for this node. */
+  readonly atPlan?: boolean;
+}
+
 /**
- * The error for a different system at the BMC's address: both identities and the fix. `prior` is the state before
- * a re-address (its endpoint is where the recorded system answered), else undefined.
+ * The error for a different system at the BMC's address: both identities and the fix; after a re-address (a prior
+ * endpoint elsewhere), naming where the recorded system answered.
  */
-export function reportDifferentSystem(
-  diags: Diagnostics,
-  plan: ObjectValue,
-  found: SystemIdentity,
-  change: string,
-  priorEndpoint: string | undefined,
-  atPlan = false,
-): void {
-  const at = normalEndpoint(getString(plan, "endpoint") ?? "");
+export function reportDifferentSystem(diags: Diagnostics, d: DifferentSystem): void {
+  const { plan, found, change, priorEndpoint, atPlan = false } = d;
+  const at = normalEndpoint(known(plan.endpoint) ?? "");
   const recorded = describeIdentity(recordedIdentity(plan));
   const seen = describeIdentity(found);
   if (priorEndpoint !== undefined && !sameEndpoint(priorEndpoint, at)) {
@@ -124,12 +139,12 @@ export function reportDifferentSystem(
  */
 export async function checkIdentityAtPlan(
   ctx: Context,
-  client: RedfishClient,
-  plan: ObjectValue,
+  client: IdentityClient,
+  plan: IdentityFields,
   priorEndpoint: string,
   diags: Diagnostics,
 ): Promise<void> {
-  const systemId = getString(plan, "system_id") ?? undefined;
+  const systemId = known(plan.system_id);
   let found: SystemIdentity;
   try {
     found = await bounded(ctx, PLAN_CHECK_MS, "plan", `asking ${client.origin} which system answers`, () =>
@@ -143,14 +158,17 @@ export async function checkIdentityAtPlan(
     return;
   }
   const change = systemChange(plan, found);
-  if (change) reportDifferentSystem(diags, plan, found, change, priorEndpoint, true);
+  if (change) reportDifferentSystem(diags, { plan, found, change, priorEndpoint, atPlan: true });
 }
 
 /**
  * Who answers at a BMC: the recorded system when it has one by that id, else its only system (another vendor's BMC
  * names its system otherwise, e.g. "1" and "DGX"). Throws when neither can be read.
  */
-export async function whoAnswers(client: RedfishClient, systemId: string | undefined): Promise<SystemIdentity> {
+export async function whoAnswers(
+  client: Pick<RedfishClient, "getSystem">,
+  systemId: string | undefined,
+): Promise<SystemIdentity> {
   try {
     const sys = await client.getSystem(systemId);
     return { systemId: sys.id, uuid: sys.uuid, serial: sys.serial };
@@ -162,9 +180,9 @@ export async function whoAnswers(client: RedfishClient, systemId: string | undef
 }
 
 /** identityChange, also naming another system id (the recorded one is not there). */
-export function systemChange(recorded: ObjectValue, found: SystemIdentity): string | undefined {
-  const id = getString(recorded, "system_id");
-  if (id !== null && found.systemId !== undefined && found.systemId !== id)
+export function systemChange(recorded: IdentityFields, found: SystemIdentity): string | undefined {
+  const id = known(recorded.system_id);
+  if (id !== undefined && found.systemId !== undefined && found.systemId !== id)
     return `system ${id} is not there, only ${found.systemId}`;
   return identityChange(recorded, found);
 }

@@ -1,8 +1,8 @@
 /** rackform_dpu's schema: a BlueField-3 DPU's BMC, its mode, its pinned BFB and its rshim policy. */
 import {
   attr,
+  type ModelOf,
   requiresReplace,
-  type Schema,
   stringMatches,
   stringOneOf,
   timeoutsBlock,
@@ -15,7 +15,7 @@ import { SHA256 } from "./deployment-schema.js";
 export const BFB_VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
 
 /** The schema of rackform_dpu. */
-export const DPU_SCHEMA: Schema = {
+export const dpuSchema = {
   version: 0,
   description:
     "A BlueField-3 DPU, converged through its own BMC (NVIDIA BlueField BMC Redfish): its mode of operation " +
@@ -113,4 +113,11 @@ export const DPU_SCHEMA: Schema = {
     }),
   },
   blocks: { timeouts: timeoutsBlock(["create", "read", "update"]) },
-};
+} as const;
+
+/** The recorded DPU. */
+export type DpuState = ModelOf<typeof dpuSchema>;
+/** The planned DPU at apply: computed attributes may be unknown. */
+export type DpuPlan = ModelOf<typeof dpuSchema, "plan">;
+/** The planned DPU at plan time: any attribute may be unknown. */
+export type DpuConfig = ModelOf<typeof dpuSchema, "config">;

@@ -78,6 +78,7 @@ const cfg = (name: string, expected: Record<string, Value> | null = null) =>
     endpoint: node(name).bmc.url,
     expected: expected && {
       gpu_model: null,
+      dpu_count: null,
       min_memory_gib: null,
       cpu_count: null,
       nic_count: null,

@@ -95,6 +95,7 @@ const read = (state: Value) => srv.readResource({ typeName: T, currentState: sta
 const EXPECTED = {
   gpu_model: "H100",
   gpu_count: 8,
+  dpu_count: null,
   min_memory_gib: 2048,
   cpu_count: 2,
   nic_count: null,

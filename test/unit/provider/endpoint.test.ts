@@ -107,7 +107,12 @@ describe("a BMC's identity across a re-address", () => {
     const d = new Diagnostics();
     const plan = { ...recorded, endpoint: "https://10.2.1.7/" };
     const found = { systemId: "1", uuid: "4c4c4544-0002", serial: "SN-0002" };
-    reportDifferentSystem(d, plan, found, "serial was SN-0001, now SN-0002", "https://10.0.1.7");
+    reportDifferentSystem(d, {
+      plan,
+      found,
+      change: "serial was SN-0001, now SN-0002",
+      priorEndpoint: "https://10.0.1.7",
+    });
     const [e] = d.items;
     expect([e.severity, e.summary, formatPath(e.attribute)]).toEqual([
       "error",
@@ -126,7 +131,13 @@ describe("a BMC's identity across a re-address", () => {
   it("warns at plan instead, so the neighbours' changes still apply", () => {
     const d = new Diagnostics();
     const plan = { ...recorded, endpoint: "https://10.2.1.7" };
-    reportDifferentSystem(d, plan, { serial: "SN-0002" }, "serial was SN-0001, now SN-0002", "https://10.0.1.7", true);
+    reportDifferentSystem(d, {
+      plan,
+      found: { serial: "SN-0002" },
+      change: "serial was SN-0001, now SN-0002",
+      priorEndpoint: "https://10.0.1.7",
+      atPlan: true,
+    });
     const [w] = d.items;
     expect(w.severity).toBe("warning");
     expect(w.detail).toContain("The apply will fail for this node and change nothing.");
