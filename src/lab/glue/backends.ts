@@ -175,7 +175,7 @@ function createLabMaas(world: World, timers: LabClock, apiKey: string, reach: Bm
   });
 }
 
-/** Ironic: Redfish BMC access through the lab's BMCs, HTTP faults, the spec's conductor and durations from the world. */
+/** Ironic: Redfish through the lab's BMCs, HTTP faults, the spec's conductor and durations from the world. */
 function createLabIronic(world: World, timers: LabClock, reach: BmcReach): IronicApi {
   const t = world.time;
   return createIronicApi({

@@ -126,7 +126,7 @@ class Joins {
     return this.members.has(key);
   }
 
-  /** A machine's OS came up with this user data: it replaces whatever ran on the host and boots towards its schedulers. */
+  /** A machine's OS came up with this user data: it replaces what ran on the host and boots towards its schedulers. */
   join(key: string, name: string, node: LabNode, userData: string | undefined): void {
     this.leave(key);
     // One host runs one OS: a machine enrolled anew (another backend id) replaces what ran there before.
@@ -157,6 +157,11 @@ class Joins {
   /** How long the OS takes to boot: a few host power-on times (the instant profile: none). */
   private bootMs(): number {
     return this.deps.world.time.duration("powerOnMs") * 5;
+  }
+
+  /** What the node's kubelet posts: its registration with the GPUs the host shows now. */
+  private kubeletOf(m: Member) {
+    return kubeletRegistration(m.node, this.deps.world.visibleGpus(m.node).length);
   }
 
   /** Boots the OS once the host runs, then registers slurmd and kubelet and starts the heartbeat. */
@@ -244,12 +249,7 @@ class Joins {
     }
     // The kubelet's node status update: a Node deleted by hand stays gone (a running kubelet does not register
     // again); one an admin created again by that name gets its status.
-    if (m.targets.includes("kubernetes")) {
-      kubernetes?.hooks.kubeletStatusUpdate(
-        m.name,
-        kubeletRegistration(m.node, this.deps.world.visibleGpus(m.node).length),
-      );
-    }
+    if (m.targets.includes("kubernetes")) kubernetes?.hooks.kubeletStatusUpdate(m.name, this.kubeletOf(m));
   }
 }
 
@@ -270,7 +270,7 @@ const MAAS_UP = new Set<number>([
   NodeStatus.BROKEN,
 ]);
 
-/** MAAS: faults fail commissioning, deployment and erasure; a Deployed machine joins, one leaving the up states leaves. */
+/** MAAS: faults fail commissioning, deploying and erasing; a Deployed machine joins, one no longer up leaves. */
 function wireMaas(deps: JoinDeps, joins: Joins): void {
   const { world } = deps;
   deps.maas?.onStatusChange((m: Readonly<MachineRecord>, _from, to) => {
@@ -288,7 +288,7 @@ function wireMaas(deps: JoinDeps, joins: Joins): void {
   });
 }
 
-/** Ironic: faults fail inspection, deployment and cleaning; a node deployed to active joins, deleting or redeploying leaves. */
+/** Ironic: faults fail inspection, deployment and cleaning; a node deployed to active joins, one torn down leaves. */
 function wireIronic(deps: JoinDeps, joins: Joins): void {
   const { world } = deps;
   deps.ironic?.onProvisionState((n: Readonly<NodeRecord>, from, to) => {
