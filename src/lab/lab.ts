@@ -6,7 +6,7 @@ import { type BackendInfo, type BackendPorts, type Backends, startBackends } fro
 import type { JoinMode } from "./glue/joins.js";
 import { type ImageServer, startImageServer } from "./images/server.js";
 import { RedfishFleet } from "./redfish/server.js";
-import { issueLabTls } from "./redfish/tls.js";
+import { issueLabTls, type LabTls } from "./redfish/tls.js";
 import { RequestLog } from "./request-log.js";
 import { type RequestRate, rateOf } from "./request-rates.js";
 import { type Clock, LabTime, profileByName, systemClock } from "./time.js";
@@ -98,7 +98,43 @@ export interface Lab {
 
 /** Builds the world and starts every endpoint. */
 export async function startLab(opts: StartLabOptions): Promise<Lab> {
-  const spec = validateLabSpec(
+  const spec = labSpecOf(opts);
+  const time = new LabTime(opts.clock ?? systemClock, profileByName(opts.profile ?? "demo"), opts.speed ?? 1);
+  const world = new World(spec, time);
+  const requests = new RequestLog();
+  mkdirSync(opts.stateDir, { recursive: true });
+  const tls = await issueLabTls(opts.stateDir, redfishAddresses(world));
+  const fleet = new RedfishFleet({ world, tls, log: requests, port: opts.port });
+  const parts: LabParts = { world, requests, time, tls, fleet };
+  const services = await startServices(opts, parts);
+  const { control, images, backends } = services;
+  const info = labInfoOf(spec, parts, services);
+  let closed: Promise<void> | undefined;
+  return {
+    info,
+    world,
+    requests,
+    spec,
+    backends,
+    images,
+    liveSessions: (address) => fleet.liveSessions(address),
+    requestRates: (since) => rates(requests, backends, since),
+    writeInfo: (path) => writeFileSync(path, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 }),
+    close: () => {
+      closed ??= (async () => {
+        await backends?.close();
+        await closeServer(control.server);
+        await images.close();
+        await fleet.close();
+      })();
+      return closed;
+    },
+  };
+}
+
+/** The validated spec: the given one, else one generated from the node, rack and DPU options. */
+function labSpecOf(opts: StartLabOptions): LabSpec {
+  return validateLabSpec(
     opts.spec ??
       defaultSpec({
         nodes: opts.nodes ?? (opts.racks !== undefined ? opts.racks * (opts.nodesPerRack ?? 8) : 8),
@@ -107,17 +143,36 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
         ...(opts.dpus ? { dpus: opts.dpus, dpuMode: "NicMode" } : {}),
       }),
   );
-  const time = new LabTime(opts.clock ?? systemClock, profileByName(opts.profile ?? "demo"), opts.speed ?? 1);
-  const world = new World(spec, time);
-  const requests = new RequestLog();
-  mkdirSync(opts.stateDir, { recursive: true });
-  const addresses = [
+}
+
+/** Every Redfish address in the world (node BMCs, PDUs, DPU BMCs), which the lab certificate must name. */
+function redfishAddresses(world: World): string[] {
+  return [
     ...[...world.nodes.values()].map((n) => n.address),
     ...[...world.pdus.values()].map((p) => p.address),
     ...[...world.dpus.values()].map((d) => d.address),
   ];
-  const tls = await issueLabTls(opts.stateDir, addresses);
-  const fleet = new RedfishFleet({ world, tls, log: requests, port: opts.port });
+}
+
+/** What the lab builds before starting its servers. */
+interface LabParts {
+  readonly world: World;
+  readonly requests: RequestLog;
+  readonly time: LabTime;
+  readonly tls: LabTls;
+  readonly fleet: RedfishFleet;
+}
+
+/** The servers a lab runs besides its Redfish fleet. */
+interface LabServices {
+  readonly control: { server: Server; url: string };
+  readonly images: ImageServer;
+  readonly backends: Backends | undefined;
+}
+
+/** Starts the fleet, control API, image server and (unless turned off) the backends; on failure closes what started. */
+async function startServices(opts: StartLabOptions, parts: LabParts): Promise<LabServices> {
+  const { world, requests, time, tls, fleet } = parts;
   let control: { server: Server; url: string } | undefined;
   let backends: Backends | undefined;
   let images: ImageServer | undefined;
@@ -149,11 +204,17 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
     await fleet.close();
     throw e;
   }
+  return { control, images, backends };
+}
+
+/** The lab file's object: CA, control and image URLs, every PDU and node endpoint with credentials, backend keys. */
+function labInfoOf(spec: LabSpec, parts: LabParts, services: LabServices): LabInfo {
+  const { world, tls, fleet } = parts;
   const { username, password } = spec.credentials;
-  const info: LabInfo = {
+  return {
     ca: tls.caPath,
-    control: { url: control.url },
-    images: { url: images.url },
+    control: { url: services.control.url },
+    images: { url: services.images.url },
     pdus: [...world.pdus.values()].map((p) => ({
       id: p.spec.id,
       rack: p.spec.rack,
@@ -172,30 +233,7 @@ export async function startLab(opts: StartLabOptions): Promise<Lab> {
         ? { dpus: world.dpusOf(n.spec.name).map((d) => ({ id: d.id, url: fleet.url(d.address), username, password })) }
         : {}),
     })),
-    ...backends?.info,
-  };
-  let closed: Promise<void> | undefined;
-  const controlServer = control.server;
-  const imageServer = images;
-  return {
-    info,
-    world,
-    requests,
-    spec,
-    backends,
-    images: imageServer,
-    liveSessions: (address) => fleet.liveSessions(address),
-    requestRates: (since) => rates(requests, backends, since),
-    writeInfo: (path) => writeFileSync(path, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 }),
-    close: () => {
-      closed ??= (async () => {
-        await backends?.close();
-        await closeServer(controlServer);
-        await imageServer.close();
-        await fleet.close();
-      })();
-      return closed;
-    },
+    ...services.backends?.info,
   };
 }
 

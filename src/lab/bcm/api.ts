@@ -65,6 +65,7 @@ export interface BcmApi {
 const COOKIE = "cm-login-token";
 
 /** Creates the lab cmdaemon. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table, one entry per endpoint
 export function createBcmApi(opts: BcmApiOptions): BcmApi {
   const now = opts.now ?? Date.now;
   const store = new BcmStore();

@@ -9,6 +9,7 @@ import { installIronicAcceptance, installMaasAcceptance } from "../acceptance/ba
 import { installWarewulfAcceptance } from "../acceptance/warewulf.js";
 import type { BcmApi } from "../bcm/index.js";
 import { createIronicApi, type IronicApi, redfishBmc } from "../ironic/index.js";
+import type { LabClock } from "../maas/clock.js";
 import { createMaasApi, type MaasApi, redfishPowerDriver } from "../maas/index.js";
 import { createKubernetesApi, createSlurmApi, type KubernetesApi, type SlurmApi } from "../scheduler/index.js";
 import type { Clock } from "../time.js";
@@ -95,7 +96,6 @@ export function newSlurmJwt(user: string, nowMs: number, lifespanS = 365 * 86_40
 export async function startBackends(opts: BackendOptions): Promise<Backends> {
   const { world, clock } = opts;
   const host = opts.host ?? "127.0.0.1";
-  const t = world.time;
   const timers = timerClock(clock);
   const apiKey = newMaasApiKey();
   const slurmToken = newSlurmJwt(SLURM_USER, clock.now());
@@ -104,54 +104,10 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
   // One pool per lab for MAAS's and Ironic's BMC connections, destroyed at close so no kept-alive socket holds a BMC.
   const bmcAgent = new Agent({ keepAlive: true });
 
-  const maas = createMaasApi({
-    apiKeys: [apiKey],
-    clock: timers,
-    power: redfishPowerDriver({ caPem: opts.caPem, agent: bmcAgent }),
-    gate: (method, path) => world.faults.take("http-status", { service: "maas", method, path }),
-    delays: {
-      commissionMs: t.duration("commissionMs"),
-      deployMs: t.duration("deployMs"),
-      releaseMs: t.duration("powerOffMs"),
-      eraseMs: t.duration("cleaningMs"),
-      testMs: t.duration("burnInMs"),
-    },
-  });
-  const ironic = createIronicApi({
-    maxVersion: "1.87",
-    clock: timers,
-    bmc: redfishBmc({ caPem: opts.caPem, agent: bmcAgent }),
-    gate: (method, path) => world.faults.take("http-status", { service: "ironic", method, path }),
-    conductor: world.spec.ironic?.conductor,
-    delays: {
-      verifyMs: 0,
-      inspectMs: t.duration("commissionMs"),
-      cleanMs: t.duration("cleaningMs"),
-      deployMs: t.duration("deployMs"),
-      deleteMs: t.duration("powerOffMs"),
-      powerMs: t.duration("powerOnMs"),
-      allocationMs: 0,
-      stepMs: t.duration("burnInMs"),
-    },
-    powerSync: { intervalMs: t.duration("powerSyncMs"), recoveryIntervalMs: t.duration("powerRecoveryMs") },
-  });
+  const maas = createLabMaas(world, timers, apiKey, { caPem: opts.caPem, agent: bmcAgent });
+  const ironic = createLabIronic(world, timers, { caPem: opts.caPem, agent: bmcAgent });
   const warewulfPassword = token(24);
-  const warewulf = createWarewulfApi({
-    users: { [WAREWULF_USER]: warewulfPassword },
-    now: () => clock.now(),
-    deployMs: () => t.duration("deployMs"),
-    observe: (macs) => {
-      const n = nodeByMac(world, macs);
-      if (!n) return undefined;
-      const p = world.powerState(n);
-      return {
-        on: p === "On" || p === "PoweringOn",
-        since: n.power.since,
-        pxe: n.lastBootSource === "Pxe",
-        installFails: world.faults.find("deploy-failure", { node: n.spec.name }) !== undefined,
-      };
-    },
-  });
+  const warewulf = createLabWarewulf(world, clock, warewulfPassword);
   const schedClock = { now: () => clock.now() };
   const slurm = createSlurmApi({ jwtTokens: { [SLURM_USER]: slurmToken }, clock: schedClock });
   const kubernetes = createKubernetesApi({ token: kubeToken, clock: schedClock });
@@ -167,6 +123,7 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
   const bcm = createLabBcm({ world, clock, caPem: opts.caPem, agent: bmcAgent, bmcUrl: opts.bmcUrl });
   wireJoins({ world, clock, maas, ironic, warewulf, slurm, kubernetes, bcm: bcm.api, mode: opts.join });
 
+  const apis: BackendApis = { maas, ironic, warewulf, slurm, kubernetes, bcm: bcm.api };
   const closers: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     maas.stop();
@@ -175,33 +132,16 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
     await Promise.all(closers.map((c) => c()));
   };
   try {
-    const p = opts.ports ?? {};
-    const m = await maas.listen(host, p.maas ?? 0);
-    closers.push(m.close);
-    const i = await ironic.listen(host, p.ironic ?? 0);
-    closers.push(i.close);
-    const w = await warewulf.listen(host, p.warewulf ?? 0);
-    closers.push(w.close);
-    const s = await slurm.listen(host, p.slurm ?? 0);
-    closers.push(s.close);
-    const k = await kubernetes.listen(host, p.kubernetes ?? 0);
-    closers.push(k.close);
-    const b = await bcm.api.listen(host, p.bcm ?? 0);
-    closers.push(b.close);
+    const urls = await listenAll(apis, host, opts.ports ?? {}, closers);
     return {
-      maas,
-      ironic,
-      warewulf,
-      slurm,
-      kubernetes,
-      bcm: bcm.api,
+      ...apis,
       info: {
-        maas: { url: m.url, apiKey },
-        ironic: { url: i.url },
-        warewulf: { url: w.url, username: WAREWULF_USER, password: warewulfPassword },
-        slurm: { url: s.url, user: SLURM_USER, token: slurmToken },
-        kubernetes: { url: k.url, token: kubeToken },
-        bcm: { url: b.url, username: BCM_USER, password: bcm.password },
+        maas: { url: urls.maas, apiKey },
+        ironic: { url: urls.ironic },
+        warewulf: { url: urls.warewulf, username: WAREWULF_USER, password: warewulfPassword },
+        slurm: { url: urls.slurm, user: SLURM_USER, token: slurmToken },
+        kubernetes: { url: urls.kubernetes, token: kubeToken },
+        bcm: { url: urls.bcm, username: BCM_USER, password: bcm.password },
       },
       close: stopAll,
     };
@@ -209,4 +149,100 @@ export async function startBackends(opts: BackendOptions): Promise<Backends> {
     await stopAll();
     throw e;
   }
+}
+
+/** How the MAAS and Ironic power drivers reach the lab's BMCs: the lab CA and the shared connection pool. */
+interface BmcReach {
+  readonly caPem: string;
+  readonly agent: Agent;
+}
+
+/** The MAAS region: one API key, Redfish power through the lab's BMCs, HTTP faults and durations from the world. */
+function createLabMaas(world: World, timers: LabClock, apiKey: string, reach: BmcReach): MaasApi {
+  const t = world.time;
+  return createMaasApi({
+    apiKeys: [apiKey],
+    clock: timers,
+    power: redfishPowerDriver(reach),
+    gate: (method, path) => world.faults.take("http-status", { service: "maas", method, path }),
+    delays: {
+      commissionMs: t.duration("commissionMs"),
+      deployMs: t.duration("deployMs"),
+      releaseMs: t.duration("powerOffMs"),
+      eraseMs: t.duration("cleaningMs"),
+      testMs: t.duration("burnInMs"),
+    },
+  });
+}
+
+/** Ironic: Redfish through the lab's BMCs, HTTP faults, the spec's conductor and durations from the world. */
+function createLabIronic(world: World, timers: LabClock, reach: BmcReach): IronicApi {
+  const t = world.time;
+  return createIronicApi({
+    maxVersion: "1.87",
+    clock: timers,
+    bmc: redfishBmc(reach),
+    gate: (method, path) => world.faults.take("http-status", { service: "ironic", method, path }),
+    conductor: world.spec.ironic?.conductor,
+    delays: {
+      verifyMs: 0,
+      inspectMs: t.duration("commissionMs"),
+      cleanMs: t.duration("cleaningMs"),
+      deployMs: t.duration("deployMs"),
+      deleteMs: t.duration("powerOffMs"),
+      powerMs: t.duration("powerOnMs"),
+      allocationMs: 0,
+      stepMs: t.duration("burnInMs"),
+    },
+    powerSync: { intervalMs: t.duration("powerSyncMs"), recoveryIntervalMs: t.duration("powerRecoveryMs") },
+  });
+}
+
+/** warewulfd with one auth.conf user, observing a node's power, boot source and deploy faults through the world. */
+function createLabWarewulf(world: World, clock: Clock, password: string): WarewulfApi {
+  const t = world.time;
+  return createWarewulfApi({
+    users: { [WAREWULF_USER]: password },
+    now: () => clock.now(),
+    deployMs: () => t.duration("deployMs"),
+    observe: (macs) => {
+      const n = nodeByMac(world, macs);
+      if (!n) return undefined;
+      const p = world.powerState(n);
+      return {
+        on: p === "On" || p === "PoweringOn",
+        since: n.power.since,
+        pxe: n.lastBootSource === "Pxe",
+        installFails: world.faults.find("deploy-failure", { node: n.spec.name }) !== undefined,
+      };
+    },
+  });
+}
+
+/** The backend APIs, before they listen. */
+type BackendApis = Omit<Backends, "info" | "close">;
+
+/** Each backend's URL once it listens. */
+type BackendUrls = Record<keyof BackendApis, string>;
+
+/** Starts each backend's server in turn, adding its closer as it goes so a later failure can close the earlier ones. */
+async function listenAll(
+  apis: BackendApis,
+  host: string,
+  p: BackendPorts,
+  closers: (() => Promise<void>)[],
+): Promise<BackendUrls> {
+  const m = await apis.maas.listen(host, p.maas ?? 0);
+  closers.push(m.close);
+  const i = await apis.ironic.listen(host, p.ironic ?? 0);
+  closers.push(i.close);
+  const w = await apis.warewulf.listen(host, p.warewulf ?? 0);
+  closers.push(w.close);
+  const s = await apis.slurm.listen(host, p.slurm ?? 0);
+  closers.push(s.close);
+  const k = await apis.kubernetes.listen(host, p.kubernetes ?? 0);
+  closers.push(k.close);
+  const b = await apis.bcm.listen(host, p.bcm ?? 0);
+  closers.push(b.close);
+  return { maas: m.url, ironic: i.url, warewulf: w.url, slurm: s.url, kubernetes: k.url, bcm: b.url };
 }

@@ -93,19 +93,81 @@ interface Member {
 
 /** Wires status listeners of MAAS and Ironic to the world's faults and to the schedulers. */
 export function wireJoins(deps: JoinDeps): void {
-  const { world, clock } = deps;
-  const mode = deps.mode ?? "marker";
-  const members = new Map<string, Member>();
-  // The OS boots in a few host power-on times (demo: 1 s, instant: 0).
-  const bootMs = () => world.time.duration("powerOnMs") * 5;
+  const joins = new Joins(deps);
+  wireMaas(deps, joins);
+  wireIronic(deps, joins);
+  wireWarewulf(deps, joins);
+  wireBcm(deps, joins);
+}
 
-  const targetsOf = (userData: string | undefined): JoinTarget[] =>
-    mode === "always" ? ["slurm", "kubernetes"] : mode === "never" ? [] : joinTargets(userData);
+/** The nodes joined to the schedulers, keyed by backend and machine id; it boots, watches and removes them. */
+class Joins {
+  private readonly deps: JoinDeps;
+  private readonly mode: JoinMode;
+  private readonly members = new Map<string, Member>();
+  /**
+   * What slurmctld and the node lifecycle controller see of a joined node whose host stops running (powered off
+   * through its BMC, or its outlet off): after SlurmdTimeout the node is DOWN "Not responding"; after the node monitor
+   * grace period its Node's Ready condition is Unknown. When the host runs again, the OS boots: slurmd registers (the
+   * node stays DOWN until RESUMEd, ReturnToService=0) and the kubelet posts Ready again.
+   * One ticker looks at every joined node (no timer per node: a 1,000-node lab would otherwise wake thousands of times
+   * a second); it runs while any node is joined.
+   */
+  private readonly beating = new Set<Member>();
+  private ticking = false;
 
-  const kubeletOf = (m: Member) => kubeletRegistration(m.node, world.visibleGpus(m.node).length);
+  constructor(deps: JoinDeps) {
+    this.deps = deps;
+    this.mode = deps.mode ?? "marker";
+  }
 
-  async function boot(m: Member): Promise<void> {
-    await clock.sleep(bootMs());
+  /** Whether a machine (by its key) has joined. */
+  has(key: string): boolean {
+    return this.members.has(key);
+  }
+
+  /** A machine's OS came up with this user data: it replaces what ran on the host and boots towards its schedulers. */
+  join(key: string, name: string, node: LabNode, userData: string | undefined): void {
+    this.leave(key);
+    // One host runs one OS: a machine enrolled anew (another backend id) replaces what ran there before.
+    for (const [k, m] of this.members) if (m.node === node) this.leave(k);
+    const targets = this.targetsOf(userData);
+    if (targets.length === 0) return;
+    const m: Member = { name, targets, node, dynamic: slurmdDynamic(userData), registered: false, gone: false };
+    this.members.set(key, m);
+    void this.boot(m);
+  }
+
+  /** A machine's OS is gone: the schedulers lose the node if it had registered. */
+  leave(key: string): void {
+    const m = this.members.get(key);
+    if (!m) return;
+    this.members.delete(key);
+    m.gone = true;
+    if (!m.registered) return;
+    if (m.targets.includes("slurm")) this.deps.slurm?.hooks.nodeLost(m.name);
+    if (m.targets.includes("kubernetes")) this.deps.kubernetes?.hooks.deleteNode(m.name);
+  }
+
+  /** Which schedulers user data joins under the mode. */
+  private targetsOf(userData: string | undefined): JoinTarget[] {
+    return this.mode === "always" ? ["slurm", "kubernetes"] : this.mode === "never" ? [] : joinTargets(userData);
+  }
+
+  /** How long the OS takes to boot: a few host power-on times (the instant profile: none). */
+  private bootMs(): number {
+    return this.deps.world.time.duration("powerOnMs") * 5;
+  }
+
+  /** What the node's kubelet posts: its registration with the GPUs the host shows now. */
+  private kubeletOf(m: Member) {
+    return kubeletRegistration(m.node, this.deps.world.visibleGpus(m.node).length);
+  }
+
+  /** Boots the OS once the host runs, then registers slurmd and kubelet and starts the heartbeat. */
+  private async boot(m: Member): Promise<void> {
+    const { world, clock } = this.deps;
+    await clock.sleep(this.bootMs());
     // The backend powered the host on in the background; slurmd and kubelet start whenever it runs, however late (a
     // loaded host may take long: giving up would leave a deployed node that never joins). Timers are unref'd.
     for (let wait = 25; !m.gone && world.powerState(m.node) !== "On"; wait = Math.min(wait * 2, 500)) {
@@ -115,141 +177,141 @@ export function wireJoins(deps: JoinDeps): void {
     m.registered = true;
     const visible = world.visibleGpus(m.node).length;
     if (m.targets.includes("slurm"))
-      deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible, m.dynamic));
+      this.deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible, m.dynamic));
     if (m.targets.includes("kubernetes"))
-      deps.kubernetes?.hooks.registerNode(m.name, kubeletRegistration(m.node, visible));
-    heartbeat(m);
+      this.deps.kubernetes?.hooks.registerNode(m.name, kubeletRegistration(m.node, visible));
+    this.heartbeat(m);
   }
 
-  /**
-   * What slurmctld and the node lifecycle controller see of a joined node whose host stops running (powered off
-   * through its BMC, or its outlet off): after SlurmdTimeout the node is DOWN "Not responding"; after the node monitor
-   * grace period its Node's Ready condition is Unknown. When the host runs again, the OS boots: slurmd registers (the
-   * node stays DOWN until RESUMEd, ReturnToService=0) and the kubelet posts Ready again.
-   * One ticker looks at every joined node (no timer per node: a 1,000-node lab would otherwise wake thousands of times
-   * a second); it runs while any node is joined.
-   */
-  const beating = new Set<Member>();
-  let ticking = false;
-
-  function heartbeat(m: Member): void {
-    beating.add(m);
-    if (!ticking) void ticker();
+  /** Puts a node under the ticker's watch, starting the ticker if it is not running. */
+  private heartbeat(m: Member): void {
+    this.beating.add(m);
+    if (!this.ticking) void this.ticker();
   }
 
-  async function ticker(): Promise<void> {
-    ticking = true;
+  /** Looks at every watched node each tick while any is watched, dropping the ones that left. */
+  private async ticker(): Promise<void> {
+    const { world, clock } = this.deps;
+    this.ticking = true;
     try {
       // Short outages (a reboot) go unnoticed, as a real timeout outlasts them; the lab's instant profile has none.
       const slurmTimeout = Math.max(world.time.duration("slurmdTimeoutMs"), MIN_SILENCE_MS);
       const grace = Math.max(world.time.duration("nodeMonitorGraceMs"), MIN_SILENCE_MS);
       const tick = Math.max(Math.min(slurmTimeout, grace) / 4, HEARTBEAT_TICK_MS);
-      while (beating.size > 0) {
+      while (this.beating.size > 0) {
         await clock.sleep(tick);
-        for (const m of beating) {
-          if (m.gone) beating.delete(m);
-          else beat(m, slurmTimeout, grace);
+        for (const m of this.beating) {
+          if (m.gone) this.beating.delete(m);
+          else this.beat(m, slurmTimeout, grace);
         }
       }
     } finally {
-      ticking = false;
+      this.ticking = false;
     }
   }
 
-  function beat(m: Member, slurmTimeout: number, grace: number): void {
-    const now = clock.now();
-    if (world.powerState(m.node) === "On") {
-      if (m.silentSince !== undefined) {
-        m.silentSince = undefined;
-        // The OS boots again before slurmd and the kubelet speak.
-        if (m.slurmDown || m.notReady) m.backAt = now + bootMs();
-      }
-      if (m.backAt !== undefined) {
-        if (now < m.backAt) return;
-        m.backAt = undefined;
-        // slurmd registers again; slurmctld keeps what it knew of the node (features set with scontrol included).
-        if (m.slurmDown) deps.slurm?.hooks.registerNode(m.name, {});
-        if (m.notReady) deps.kubernetes?.hooks.kubeletPosting(m.name, true);
-        m.slurmDown = m.notReady = false;
-        return;
-      }
-      // The kubelet's node status update: a Node deleted by hand stays gone (a running kubelet does not register
-      // again); one an admin created again by that name gets its status.
-      if (m.targets.includes("kubernetes")) deps.kubernetes?.hooks.kubeletStatusUpdate(m.name, kubeletOf(m));
+  /** One look at a node: a running host posts status or comes back after its boot; a silent one is noticed in time. */
+  private beat(m: Member, slurmTimeout: number, grace: number): void {
+    const now = this.deps.clock.now();
+    if (this.deps.world.powerState(m.node) === "On") {
+      this.beatRunning(m, now);
       return;
     }
     m.backAt = undefined; // off again while booting: the boot starts over when power returns
     m.silentSince ??= now;
     const silent = now - m.silentSince;
     if (!m.slurmDown && m.targets.includes("slurm") && silent >= slurmTimeout) {
-      deps.slurm?.hooks.nodeLost(m.name);
+      this.deps.slurm?.hooks.nodeLost(m.name);
       m.slurmDown = true;
     }
     if (!m.notReady && m.targets.includes("kubernetes") && silent >= grace) {
-      deps.kubernetes?.hooks.kubeletPosting(m.name, false);
+      this.deps.kubernetes?.hooks.kubeletPosting(m.name, false);
       m.notReady = true;
     }
   }
 
-  function join(key: string, name: string, node: LabNode, userData: string | undefined): void {
-    leave(key);
-    // One host runs one OS: a machine enrolled anew (another backend id) replaces what ran there before.
-    for (const [k, m] of members) if (m.node === node) leave(k);
-    const targets = targetsOf(userData);
-    if (targets.length === 0) return;
-    const m: Member = { name, targets, node, dynamic: slurmdDynamic(userData), registered: false, gone: false };
-    members.set(key, m);
-    void boot(m);
+  /** A look at a node whose host runs: it boots again after a noticed silence, else the kubelet posts its status. */
+  private beatRunning(m: Member, now: number): void {
+    const { slurm, kubernetes } = this.deps;
+    if (m.silentSince !== undefined) {
+      m.silentSince = undefined;
+      // The OS boots again before slurmd and the kubelet speak.
+      if (m.slurmDown || m.notReady) m.backAt = now + this.bootMs();
+    }
+    if (m.backAt !== undefined) {
+      if (now < m.backAt) return;
+      m.backAt = undefined;
+      // slurmd registers again; slurmctld keeps what it knew of the node (features set with scontrol included).
+      if (m.slurmDown) slurm?.hooks.registerNode(m.name, {});
+      if (m.notReady) kubernetes?.hooks.kubeletPosting(m.name, true);
+      m.slurmDown = m.notReady = false;
+      return;
+    }
+    // The kubelet's node status update: a Node deleted by hand stays gone (a running kubelet does not register
+    // again); one an admin created again by that name gets its status.
+    if (m.targets.includes("kubernetes")) kubernetes?.hooks.kubeletStatusUpdate(m.name, this.kubeletOf(m));
   }
+}
 
-  function leave(key: string): void {
-    const m = members.get(key);
-    if (!m) return;
-    members.delete(key);
-    m.gone = true;
-    if (!m.registered) return;
-    if (m.targets.includes("slurm")) deps.slurm?.hooks.nodeLost(m.name);
-    if (m.targets.includes("kubernetes")) deps.kubernetes?.hooks.deleteNode(m.name);
-  }
+/** Takes a pending backend fault of this kind for the node, if it has one. */
+function takeFault(
+  world: World,
+  kind: "commission-failure" | "deploy-failure" | "erase-failure",
+  node: LabNode | undefined,
+): boolean {
+  return node !== undefined && world.faults.take(kind, { node: node.spec.name }) !== undefined;
+}
 
-  const fault = (kind: "commission-failure" | "deploy-failure" | "erase-failure", node: LabNode | undefined) =>
-    node !== undefined && world.faults.take(kind, { node: node.spec.name }) !== undefined;
+// MAAS keeps the OS running while a deployed machine is tested or marked broken; anything else means it is gone.
+const MAAS_UP = new Set<number>([
+  NodeStatus.DEPLOYED,
+  NodeStatus.TESTING,
+  NodeStatus.FAILED_TESTING,
+  NodeStatus.BROKEN,
+]);
 
-  // MAAS keeps the OS running while a deployed machine is tested or marked broken; anything else means it is gone.
-  const maasUp = new Set<number>([
-    NodeStatus.DEPLOYED,
-    NodeStatus.TESTING,
-    NodeStatus.FAILED_TESTING,
-    NodeStatus.BROKEN,
-  ]);
+/** MAAS: faults fail commissioning, deploying and erasing; a Deployed machine joins, one no longer up leaves. */
+function wireMaas(deps: JoinDeps, joins: Joins): void {
+  const { world } = deps;
   deps.maas?.onStatusChange((m: Readonly<MachineRecord>, _from, to) => {
     const node = nodeByBmcAddress(world, m.powerParams.power_address);
     const key = `maas/${m.systemId}`;
-    if (to === NodeStatus.COMMISSIONING && fault("commission-failure", node))
+    if (to === NodeStatus.COMMISSIONING && takeFault(world, "commission-failure", node))
       deps.maas?.failNext(m.systemId, "commission");
-    if (to === NodeStatus.DEPLOYING && fault("deploy-failure", node)) deps.maas?.failNext(m.systemId, "deploy");
-    if (to === NodeStatus.DISK_ERASING && fault("erase-failure", node)) deps.maas?.failNext(m.systemId, "erase");
-    if (to === NodeStatus.DEPLOYED && !members.has(key) && node) {
-      join(key, m.hostname, node, m.userData?.toString("utf8"));
-    } else if (!maasUp.has(to)) leave(key);
+    if (to === NodeStatus.DEPLOYING && takeFault(world, "deploy-failure", node))
+      deps.maas?.failNext(m.systemId, "deploy");
+    if (to === NodeStatus.DISK_ERASING && takeFault(world, "erase-failure", node))
+      deps.maas?.failNext(m.systemId, "erase");
+    if (to === NodeStatus.DEPLOYED && !joins.has(key) && node) {
+      joins.join(key, m.hostname, node, m.userData?.toString("utf8"));
+    } else if (!MAAS_UP.has(to)) joins.leave(key);
   });
+}
 
+/** Ironic: faults fail inspection, deployment and cleaning; a node deployed to active joins, one torn down leaves. */
+function wireIronic(deps: JoinDeps, joins: Joins): void {
+  const { world } = deps;
   deps.ironic?.onProvisionState((n: Readonly<NodeRecord>, from, to) => {
     const node = nodeByBmcAddress(world, String(n.driver_info.redfish_address ?? ""));
     const key = `ironic/${n.uuid}`;
-    if (to === "inspecting" && fault("commission-failure", node)) deps.ironic?.failNext(n.uuid, "inspect");
-    if (to === "deploying" && fault("deploy-failure", node)) deps.ironic?.failNext(n.uuid, "deploy");
+    if (to === "inspecting" && takeFault(world, "commission-failure", node)) deps.ironic?.failNext(n.uuid, "inspect");
+    if (to === "deploying" && takeFault(world, "deploy-failure", node)) deps.ironic?.failNext(n.uuid, "deploy");
     // Automated cleaning (provide, tear-down) is where Ironic erases disks.
-    if (to === "cleaning" && n.target_provision_state === "available" && fault("erase-failure", node)) {
+    if (to === "cleaning" && n.target_provision_state === "available" && takeFault(world, "erase-failure", node)) {
       deps.ironic?.failNext(n.uuid, "clean");
     }
     if (to === "active" && from === "deploying" && node) {
-      join(key, n.name ?? node.spec.name, node, configDriveText(n.instance_info.configdrive));
-    } else if (to === "deleting" || to === "deploying") leave(key);
+      joins.join(key, n.name ?? node.spec.name, node, configDriveText(n.instance_info.configdrive));
+    } else if (to === "deleting" || to === "deploying") joins.leave(key);
   });
+}
 
-  // Warewulf: a stateless node boots its image on every power-on; the runtime overlay (rendered from the node's tags,
-  // where rackform keeps the cloud-init-style user data) is what starts slurmd or kubelet.
+/**
+ * Warewulf: a stateless node boots its image on every power-on; the runtime overlay (rendered from the node's tags,
+ * where rackform keeps the cloud-init-style user data) is what starts slurmd or kubelet.
+ */
+function wireWarewulf(deps: JoinDeps, joins: Joins): void {
+  const { world } = deps;
   deps.warewulf?.onRuntime((id, fields) => {
     const devs = (fields["network devices"] ?? {}) as Record<string, { hwaddr?: unknown }>;
     const node = nodeByMac(
@@ -259,17 +321,22 @@ export function wireJoins(deps: JoinDeps): void {
     const tags = (fields.tags ?? {}) as Record<string, unknown>;
     const ud = typeof tags[WAREWULF_USER_DATA_TAG] === "string" ? (tags[WAREWULF_USER_DATA_TAG] as string) : "";
     // A quarantined node (rackform's tag) boots, but the site's overlay keeps slurmd and kubelet from starting.
-    if (tags.rackform_quarantine) return leave(`warewulf/${id}`);
-    if (node) join(`warewulf/${id}`, id, node, ud ? Buffer.from(ud, "base64").toString("utf8") : undefined);
+    if (tags.rackform_quarantine) return joins.leave(`warewulf/${id}`);
+    if (node) joins.join(`warewulf/${id}`, id, node, ud ? Buffer.from(ud, "base64").toString("utf8") : undefined);
   });
+}
 
-  // BCM: the node-installer ran the finalize script (rackform's user data) and the node booted its image: UP. A new
-  // install, a changed image or script, or a removed device means the OS that joined is gone.
+/**
+ * BCM: the node-installer ran the finalize script (rackform's user data) and the node booted its image: UP. A new
+ * install, a changed image or script, or a removed device means the OS that joined is gone.
+ */
+function wireBcm(deps: JoinDeps, joins: Joins): void {
+  const { world } = deps;
   deps.bcm?.onStatus((d, _from, to) => {
     const node = nodeByBmcAddress(world, d.interfaces.find((i) => i.childType === "NetworkBmcInterface")?.ip);
     const key = `bcm/${d.uuid}`;
-    if (to === "UP" && !members.has(key) && node) join(key, d.hostname, node, d.finalizeScript);
-    else if (to === "INSTALLING" || to === "REMOVED" || to === "REDEFINED") leave(key);
+    if (to === "UP" && !joins.has(key) && node) joins.join(key, d.hostname, node, d.finalizeScript);
+    else if (to === "INSTALLING" || to === "REMOVED" || to === "REDEFINED") joins.leave(key);
   });
 }
 

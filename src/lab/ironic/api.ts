@@ -90,6 +90,7 @@ export interface IronicApi {
 }
 
 /** Creates an Ironic API with its own in-memory conductor. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table, one entry per endpoint
 export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
   const clock = opts.clock ?? systemClock;
   const max = parseVersion(opts.maxVersion ?? "1.82");

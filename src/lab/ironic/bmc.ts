@@ -72,17 +72,66 @@ const INSTRUCTION_SET: Readonly<Record<string, string>> = {
 
 /** A BmcDriver over HTTP(S) with basic auth, following the same Redfish paths sushy does for Ironic. */
 export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
-  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const bmc = new RedfishClient(opts);
+  return {
+    async verify(info) {
+      const path = await bmc.systemPath(info);
+      const sys = await bmc.get(info, path);
+      const mode = String((sys.Boot as Json | undefined)?.BootSourceOverrideMode ?? "");
+      const bootMode = mode === "UEFI" ? "uefi" : mode === "Legacy" ? "bios" : null;
+      return { powerState: powerOf(sys), vendor: (sys.Manufacturer as string | undefined) ?? null, bootMode };
+    },
+    async getPowerState(info) {
+      return powerOf(await bmc.get(info, await bmc.systemPath(info)));
+    },
+    async setPower(info, target) {
+      const path = await bmc.systemPath(info);
+      const sys = await bmc.settled(info, path);
+      const on = powerOf(sys) === "power on";
+      const type: Record<string, string> = {
+        "power on": on ? "" : "On",
+        "power off": on ? "ForceOff" : "",
+        "soft power off": on ? "GracefulShutdown" : "",
+        rebooting: on ? "ForceRestart" : "On",
+        "soft rebooting": on ? "GracefulRestart" : "On",
+      };
+      if (type[target]) await bmc.reset(info, path, sys, type[target]);
+      // Ironic waits for the new power state (power_state_change_timeout) before the conductor moves on.
+      await bmc.settled(info, path);
+    },
+    async setBootDevice(info, device) {
+      const path = await bmc.systemPath(info);
+      const target = { pxe: "Pxe", cd: "Cd", hdd: "Hdd" }[device];
+      const r = await bmc.call(info, "PATCH", path, {
+        Boot: { BootSourceOverrideEnabled: "Once", BootSourceOverrideTarget: target },
+      });
+      if (r.status >= 400) throw new Error(`Redfish boot device ${target} of ${path} failed with HTTP ${r.status}`);
+    },
+    inspect: (info) => inspectSystem(bmc, info),
+  };
+}
 
-  function tlsOptions(info: RedfishDriverInfo): { ca?: string; rejectUnauthorized: boolean } {
+/** The Redfish requests the driver makes to the BMC a node's driver_info names, with Ironic's error messages. */
+class RedfishClient {
+  private readonly opts: RedfishBmcOptions;
+  private readonly timeoutMs: number;
+
+  constructor(opts: RedfishBmcOptions) {
+    this.opts = opts;
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+  }
+
+  /** The TLS trust redfish_verify_ca asks for: none, a CA bundle file, or the conductor's trust store. */
+  private tlsOptions(info: RedfishDriverInfo): { ca?: string; rejectUnauthorized: boolean } {
     const v = info.redfish_verify_ca;
     if (v === false || (typeof v === "string" && /^(false|no|0|off)$/i.test(v))) return { rejectUnauthorized: false };
     if (typeof v === "string" && !/^(true|yes|1|on)$/i.test(v))
       return { ca: readFileSync(v, "utf8"), rejectUnauthorized: true };
-    return { ca: opts.caPem, rejectUnauthorized: true };
+    return { ca: this.opts.caPem, rejectUnauthorized: true };
   }
 
-  async function call(
+  /** One request to the BMC; an unreachable BMC becomes Ironic's connection error. */
+  async call(
     info: RedfishDriverInfo,
     method: string,
     path: string,
@@ -92,9 +141,9 @@ export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
       address: String(info.redfish_address ?? ""),
       username: String(info.redfish_username ?? ""),
       password: String(info.redfish_password ?? ""),
-      ...tlsOptions(info),
-      agent: opts.agent,
-      timeoutMs,
+      ...this.tlsOptions(info),
+      agent: this.opts.agent,
+      timeoutMs: this.timeoutMs,
     };
     try {
       const r = await bmcRequest(target, method, path, body);
@@ -105,126 +154,124 @@ export function redfishBmc(opts: RedfishBmcOptions = {}): BmcDriver {
     }
   }
 
-  async function get(info: RedfishDriverInfo, path: string): Promise<Json> {
-    const r = await call(info, "GET", path);
+  /** A GET whose error status throws. */
+  async get(info: RedfishDriverInfo, path: string): Promise<Json> {
+    const r = await this.call(info, "GET", path);
     if (r.status === 401) throw new Error(`HTTP GET ${path} returned code 401. Base.1.0.GeneralError: access denied`);
     if (r.status >= 400) throw new Error(`HTTP GET ${path} returned code ${r.status}.`);
     return r.json;
   }
 
-  async function members(info: RedfishDriverInfo, collection: unknown): Promise<Json[]> {
+  /** Every member of a collection the resource links to (none when it links none). */
+  async members(info: RedfishDriverInfo, collection: unknown): Promise<Json[]> {
     const path = (collection as Json | undefined)?.["@odata.id"];
     if (typeof path !== "string") return [];
-    const c = await get(info, path);
+    const c = await this.get(info, path);
     const list = (c.Members as Json[] | undefined) ?? [];
-    return Promise.all(list.map((m) => get(info, String(m["@odata.id"]))));
+    return Promise.all(list.map((m) => this.get(info, String(m["@odata.id"]))));
   }
 
-  async function systemPath(info: RedfishDriverInfo): Promise<string> {
+  /** The node's system: redfish_system_id, else the BMC's only system. */
+  async systemPath(info: RedfishDriverInfo): Promise<string> {
     if (!info.redfish_address)
       throw new Error("Missing the following Redfish properties in node's driver_info: redfish_address");
     if (info.redfish_system_id) return String(info.redfish_system_id);
-    const list = (await get(info, "/redfish/v1/Systems")).Members as Json[] | undefined;
+    const list = (await this.get(info, "/redfish/v1/Systems")).Members as Json[] | undefined;
     if (list?.length !== 1)
       throw new Error("Redfish system id must be given when the BMC manages more than one system");
     return String(list[0]["@odata.id"]);
   }
 
-  // Ironic waits for a settled power state before acting (resets are refused while PoweringOn/PoweringOff).
-  const settled = async (info: RedfishDriverInfo, path: string): Promise<Json> =>
-    (await settledSystem(() => get(info, path), timeoutMs)) ?? {};
-
-  const powerOf = (sys: Json): "power on" | "power off" =>
-    ["On", "PoweringOff"].includes(String(sys.PowerState)) ? "power on" : "power off";
-
-  async function reset(info: RedfishDriverInfo, path: string, sys: Json, type: string): Promise<void> {
-    const actions = sys.Actions as Record<string, { target?: string }> | undefined;
-    const target = actions?.["#ComputerSystem.Reset"]?.target ?? `${path}/Actions/ComputerSystem.Reset`;
-    const r = await call(info, "POST", target, { ResetType: type });
-    if (r.status >= 400) throw new Error(`Redfish reset ${type} of ${path} failed with HTTP ${r.status}`);
+  /** The system once its power state settles: Ironic waits before acting (no resets while PoweringOn/Off). */
+  async settled(info: RedfishDriverInfo, path: string): Promise<Json> {
+    return (await settledSystem(() => this.get(info, path), this.timeoutMs)) ?? {};
   }
 
+  /** Posts a ComputerSystem.Reset of the given type to the system's reset action. */
+  async reset(info: RedfishDriverInfo, path: string, sys: Json, type: string): Promise<void> {
+    const actions = sys.Actions as Record<string, { target?: string }> | undefined;
+    const target = actions?.["#ComputerSystem.Reset"]?.target ?? `${path}/Actions/ComputerSystem.Reset`;
+    const r = await this.call(info, "POST", target, { ResetType: type });
+    if (r.status >= 400) throw new Error(`Redfish reset ${type} of ${path} failed with HTTP ${r.status}`);
+  }
+}
+
+/** The power state Ironic reports for a system's PowerState. */
+function powerOf(sys: Json): "power on" | "power off" {
+  return ["On", "PoweringOff"].includes(String(sys.PowerState)) ? "power on" : "power off";
+}
+
+/** Redfish inspection: the system's processors, memory, drives and NICs, as Ironic's redfish inspect reads them. */
+async function inspectSystem(bmc: RedfishClient, info: RedfishDriverInfo): Promise<InspectedHardware> {
+  const path = await bmc.systemPath(info);
+  const sys = await bmc.get(info, path);
+  const processors = await bmc.members(info, sys.Processors);
+  const { cpus, arch } = processorSummary(processors);
+  const memGiB = Number((sys.MemorySummary as Json | undefined)?.TotalSystemMemoryGiB ?? 0);
+  const { sizes, disks } = await drivesOf(bmc, info, sys);
+  // The smallest disk of at least 4 GiB, in GiB, minus one (Ironic leaves room for partitioning).
+  const disk = sizes.sort((a, b) => a - b).find((s) => s >= 4 * GiB) ?? 0;
+  const localGb = Math.max(0, Math.floor(disk / GiB - 1));
+  const { macs, allMacs } = await nicMacs(bmc, info, sys);
+  const mode = String((sys.Boot as Json | undefined)?.BootSourceOverrideMode ?? "");
+  const bootMode = mode === "UEFI" ? "uefi" : mode ? "bios" : undefined;
   return {
-    async verify(info) {
-      const path = await systemPath(info);
-      const sys = await get(info, path);
-      const mode = String((sys.Boot as Json | undefined)?.BootSourceOverrideMode ?? "");
-      const bootMode = mode === "UEFI" ? "uefi" : mode === "Legacy" ? "bios" : null;
-      return { powerState: powerOf(sys), vendor: (sys.Manufacturer as string | undefined) ?? null, bootMode };
+    properties: {
+      ...(memGiB ? { memory_mb: String(memGiB * 1024) } : { memory_mb: "0" }),
+      cpus,
+      ...(arch && CPU_ARCH[arch] ? { cpu_arch: CPU_ARCH[arch] } : {}),
+      local_gb: String(localGb),
+      ...(bootMode ? { capabilities: `boot_mode:${bootMode}` } : {}),
     },
-    async getPowerState(info) {
-      return powerOf(await get(info, await systemPath(info)));
-    },
-    async setPower(info, target) {
-      const path = await systemPath(info);
-      const sys = await settled(info, path);
-      const on = powerOf(sys) === "power on";
-      const type: Record<string, string> = {
-        "power on": on ? "" : "On",
-        "power off": on ? "ForceOff" : "",
-        "soft power off": on ? "GracefulShutdown" : "",
-        rebooting: on ? "ForceRestart" : "On",
-        "soft rebooting": on ? "GracefulRestart" : "On",
-      };
-      if (type[target]) await reset(info, path, sys, type[target]);
-      // Ironic waits for the new power state (power_state_change_timeout) before the conductor moves on.
-      await settled(info, path);
-    },
-    async setBootDevice(info, device) {
-      const path = await systemPath(info);
-      const target = { pxe: "Pxe", cd: "Cd", hdd: "Hdd" }[device];
-      const r = await call(info, "PATCH", path, {
-        Boot: { BootSourceOverrideEnabled: "Once", BootSourceOverrideTarget: target },
-      });
-      if (r.status >= 400) throw new Error(`Redfish boot device ${target} of ${path} failed with HTTP ${r.status}`);
-    },
-    async inspect(info) {
-      const path = await systemPath(info);
-      const sys = await get(info, path);
-      // sushy counts TotalThreads of every Processor member (GPUs carry none) and takes the first architecture.
-      let cpus = 0;
-      let arch: string | undefined;
-      const processors = await members(info, sys.Processors);
-      for (const p of processors) {
-        if (typeof p.TotalThreads === "number") cpus += p.TotalThreads;
-        if (arch === undefined && typeof p.ProcessorArchitecture === "string") arch = p.ProcessorArchitecture;
-      }
-      const memGiB = Number((sys.MemorySummary as Json | undefined)?.TotalSystemMemoryGiB ?? 0);
-      const sizes: number[] = [];
-      const disks: Json[] = [];
-      for (const st of await members(info, sys.Storage)) {
-        for (const d of (st.Drives as Json[] | undefined) ?? []) {
-          const drive = await get(info, String(d["@odata.id"]));
-          if (typeof drive.CapacityBytes === "number") sizes.push(drive.CapacityBytes);
-          disks.push({ name: drive.Name ?? null, size: drive.CapacityBytes ?? null });
-        }
-      }
-      // The smallest disk of at least 4 GiB, in GiB, minus one (Ironic leaves room for partitioning).
-      const disk = sizes.sort((a, b) => a - b).find((s) => s >= 4 * GiB) ?? 0;
-      const localGb = Math.max(0, Math.floor(disk / GiB - 1));
-      const macs: string[] = [];
-      const allMacs: string[] = [];
-      for (const nic of await members(info, sys.EthernetInterfaces)) {
-        const status = nic.Status as Json | undefined;
-        if (typeof nic.MACAddress !== "string") continue;
-        allMacs.push(nic.MACAddress);
-        if (status?.Health === "OK" && status?.State === "Enabled") macs.push(nic.MACAddress.toLowerCase());
-      }
-      const mode = String((sys.Boot as Json | undefined)?.BootSourceOverrideMode ?? "");
-      const bootMode = mode === "UEFI" ? "uefi" : mode ? "bios" : undefined;
-      return {
-        properties: {
-          ...(memGiB ? { memory_mb: String(memGiB * 1024) } : { memory_mb: "0" }),
-          cpus,
-          ...(arch && CPU_ARCH[arch] ? { cpu_arch: CPU_ARCH[arch] } : {}),
-          local_gb: String(localGb),
-          ...(bootMode ? { capabilities: `boot_mode:${bootMode}` } : {}),
-        },
-        macs,
-        inventory: inventoryOf(sys, memGiB, cpus, processors[0], disks, allMacs, bootMode),
-      };
-    },
+    macs,
+    inventory: inventoryOf(sys, memGiB, cpus, processors[0], disks, allMacs, bootMode),
   };
+}
+
+/** CPU threads and architecture as sushy counts them: all Processors' TotalThreads (GPUs have none), the first arch. */
+function processorSummary(processors: readonly Json[]): { cpus: number; arch: string | undefined } {
+  let cpus = 0;
+  let arch: string | undefined;
+  for (const p of processors) {
+    if (typeof p.TotalThreads === "number") cpus += p.TotalThreads;
+    if (arch === undefined && typeof p.ProcessorArchitecture === "string") arch = p.ProcessorArchitecture;
+  }
+  return { cpus, arch };
+}
+
+/** The system's drives, read one by one: their capacities and the inventory's disk entries. */
+async function drivesOf(
+  bmc: RedfishClient,
+  info: RedfishDriverInfo,
+  sys: Json,
+): Promise<{ sizes: number[]; disks: Json[] }> {
+  const sizes: number[] = [];
+  const disks: Json[] = [];
+  for (const st of await bmc.members(info, sys.Storage)) {
+    for (const d of (st.Drives as Json[] | undefined) ?? []) {
+      const drive = await bmc.get(info, String(d["@odata.id"]));
+      if (typeof drive.CapacityBytes === "number") sizes.push(drive.CapacityBytes);
+      disks.push({ name: drive.Name ?? null, size: drive.CapacityBytes ?? null });
+    }
+  }
+  return { sizes, disks };
+}
+
+/** The system's NIC MACs: every one (for the inventory), and the healthy enabled ones in lower case (for ports). */
+async function nicMacs(
+  bmc: RedfishClient,
+  info: RedfishDriverInfo,
+  sys: Json,
+): Promise<{ macs: string[]; allMacs: string[] }> {
+  const macs: string[] = [];
+  const allMacs: string[] = [];
+  for (const nic of await bmc.members(info, sys.EthernetInterfaces)) {
+    const status = nic.Status as Json | undefined;
+    if (typeof nic.MACAddress !== "string") continue;
+    allMacs.push(nic.MACAddress);
+    if (status?.Health === "OK" && status?.State === "Enabled") macs.push(nic.MACAddress.toLowerCase());
+  }
+  return { macs, allMacs };
 }
 
 // The inventory Ironic's redfish inspect stores (ironic/drivers/modules/redfish/inspect.py, 2023.2+), key by key.

@@ -74,6 +74,7 @@ async function powerOp(fn: () => Promise<unknown>, what: string): Promise<void> 
 const json = (m: MachineRecord) => ({ json: renderMachine(m) });
 
 /** MachineHandler (one machine), bound to a region. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table, one entry per endpoint
 export function machineHandler(deps: RegionDeps): Handler {
   const { lifecycle: lc } = deps;
   const one = (ctx: ActionContext) => machineOf(deps, ctx);

@@ -85,10 +85,20 @@ const STATUS_ACTION: Record<number, string> = { 1: "commissioning", 9: "deployin
 
 /** A machine (machines/{system_id}/), with every key MAAS 3.x returns. */
 export function renderMachine(m: MachineRecord): Record<string, unknown> {
-  const commissioning = summary(m, m.currentCommissioningSetId);
-  const testing = summary(m, m.currentTestingSetId);
-  const interfaces = m.interfaces.map((i) => renderInterface(m, i));
-  const storageMB = 960_197.124096;
+  return {
+    ...machineIdentity(m),
+    ...machineSettings(m),
+    ...machineDevices(m),
+    ...machineResults(m),
+    zone: renderZone(m.zone),
+    pool: renderPool(m.pool),
+    pod: null,
+    resource_uri: `${API}/machines/${m.systemId}/`,
+  };
+}
+
+/** A machine's keys that name it and give its status (the first of renderMachine's keys, in MAAS's order). */
+function machineIdentity(m: MachineRecord): Record<string, unknown> {
   return {
     system_id: m.systemId,
     hostname: m.hostname,
@@ -110,6 +120,13 @@ export function renderMachine(m: MachineRecord): Record<string, unknown> {
     status_action: STATUS_ACTION[m.status] ?? "",
     node_type: 0,
     node_type_name: "Machine",
+  };
+}
+
+/** A machine's owner, OS, power and size keys (renderMachine's keys after its identity, in MAAS's order). */
+function machineSettings(m: MachineRecord): Record<string, unknown> {
+  const storageMB = 960_197.124096;
+  return {
     owner: m.owner,
     owner_data: { ...m.ownerData },
     locked: m.locked,
@@ -127,6 +144,13 @@ export function renderMachine(m: MachineRecord): Record<string, unknown> {
     swap_size: null,
     disable_ipv4: false,
     address_ttl: null,
+  };
+}
+
+/** A machine's addresses, interfaces, storage layout and hardware info (in MAAS's order). */
+function machineDevices(m: MachineRecord): Record<string, unknown> {
+  const interfaces = m.interfaces.map((i) => renderInterface(m, i));
+  return {
     ip_addresses: m.interfaces.flatMap((i) => (i.ipAddress ? [i.ipAddress] : [])),
     tag_names: [...m.tags],
     interface_set: interfaces,
@@ -154,6 +178,14 @@ export function renderMachine(m: MachineRecord): Record<string, unknown> {
       mainboard_firmware_date: "Unknown",
       ...m.hardwareInfo,
     },
+  };
+}
+
+/** A machine's commissioning and testing result summaries and its current result sets (in MAAS's order). */
+function machineResults(m: MachineRecord): Record<string, unknown> {
+  const commissioning = summary(m, m.currentCommissioningSetId);
+  const testing = summary(m, m.currentTestingSetId);
+  return {
     commissioning_status: commissioning,
     commissioning_status_name: scriptStatusName(commissioning),
     testing_status: testing,
@@ -169,10 +201,6 @@ export function renderMachine(m: MachineRecord): Record<string, unknown> {
     current_commissioning_result_id: m.currentCommissioningSetId,
     current_testing_result_id: m.currentTestingSetId,
     current_installation_result_id: m.currentInstallationSetId,
-    zone: renderZone(m.zone),
-    pool: renderPool(m.pool),
-    pod: null,
-    resource_uri: `${API}/machines/${m.systemId}/`,
   };
 }
 

@@ -11,6 +11,7 @@ function tagOf(deps: RegionDeps, ctx: ActionContext) {
 }
 
 /** TagsHandler and TagHandler, bound to a region. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table, one entry per endpoint
 export function tagHandlers(deps: RegionDeps): Handler[] {
   const { store } = deps;
   return [

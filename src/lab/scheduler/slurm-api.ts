@@ -79,6 +79,7 @@ class RestFailure extends Error {
 }
 
 /** Creates a lab slurmrestd with an empty node table. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table, one entry per endpoint
 export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
   const clock = opts.clock ?? wallClock;
   const table = new SlurmNodeTable(clock);

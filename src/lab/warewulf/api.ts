@@ -73,6 +73,7 @@ function inSubnet(ip: string, cidr: string): boolean {
 }
 
 /** Creates a lab warewulfd with the default profile, no nodes, no images and the distribution overlays. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table, one entry per endpoint
 export function createWarewulfApi(opts: WarewulfApiOptions): WarewulfApi {
   const store = new WarewulfStore();
   const board = new StatusBoard(store, opts.observe, {
