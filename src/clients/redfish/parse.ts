@@ -228,7 +228,12 @@ export function simpleStorageDrives(json: RedfishJson): DriveInfo[] {
 /** A SoftwareInventory entry. */
 export function parseFirmware(json: RedfishJson): FirmwareInfo {
   const odataId = str(json["@odata.id"]) ?? "";
-  return { id: str(json.Id) ?? lastSegment(odataId), name: str(json.Name), version: str(json.Version) };
+  return {
+    id: str(json.Id) ?? lastSegment(odataId),
+    name: str(json.Name),
+    version: str(json.Version),
+    ...(odataId ? { odataId } : {}),
+  };
 }
 
 /**

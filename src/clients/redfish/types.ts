@@ -71,6 +71,8 @@ export interface FirmwareInfo {
   readonly id: string;
   readonly name?: string;
   readonly version?: string;
+  /** The inventory item's URI, which an update's Targets name. */
+  readonly odataId?: string;
 }
 
 /** The hardware inventory of one system. */

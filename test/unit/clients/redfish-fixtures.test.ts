@@ -77,6 +77,7 @@ describe("parsers on sushy samples", () => {
       id: "BMC",
       name: "Contoso BMC Firmware",
       version: "1.45.455b66-rev4",
+      odataId: "/redfish/v1/UpdateService/FirmwareInventory/BMC",
     });
     const done = p.parseTask(sushy("task.json"), "/x");
     expect(done).toMatchObject({ state: "Completed", percentComplete: 100, messages: ["Property SKU is read only."] });
