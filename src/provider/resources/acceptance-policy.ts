@@ -3,16 +3,9 @@
  * passes the new thresholds is updated in place (nothing re-runs, the cluster member keeps its gate); one the evidence
  * no longer covers re-runs the gate, and the plan says why, for that node. Pure: no backend calls.
  */
-import {
-  containsUnknown,
-  getString,
-  type ObjectValue,
-  parseDuration,
-  type Value,
-  valuesEqual,
-} from "../../framework/index.js";
+import { containsUnknown, parseDuration, type Value, valuesEqual } from "../../framework/index.js";
 import { type AcceptanceEvidence, parseEvidence } from "../backends/index.js";
-import { thresholdsOf } from "./acceptance-schema.js";
+import { type AcceptanceConfig, type AcceptanceState, burnInOf, thresholdsOf } from "./acceptance-schema.js";
 import { type Check, judge } from "./acceptance-verdict.js";
 
 /** The attributes of the policy: an edit of one is re-judged, never a re-run by itself. */
@@ -24,6 +17,9 @@ export const POLICY_ATTRIBUTES = [
   "allow_xid",
   "firmware",
 ] as const;
+
+/** One of the policy attributes. */
+export type PolicyAttribute = (typeof POLICY_ATTRIBUTES)[number];
 
 /** The outcome of re-judging an edited policy. */
 export interface Rejudged {
@@ -62,7 +58,7 @@ function burnInCheck(e: AcceptanceEvidence, burnIn: string): Check {
 }
 
 /** The policy attributes `plan` changes from a recorded (non-null) value in `state`. */
-function changedPolicy(state: ObjectValue, plan: ObjectValue): string[] {
+function changedPolicy(state: AcceptanceState, plan: AcceptanceConfig): PolicyAttribute[] {
   return POLICY_ATTRIBUTES.filter((a) => {
     const was: Value = state[a] ?? null;
     return was !== null && !valuesEqual(plan[a] ?? null, was);
@@ -74,11 +70,11 @@ function changedPolicy(state: ObjectValue, plan: ObjectValue): string[] {
  * changes. A value first recorded (state null: right after an import, or an attribute new to the gate) is not
  * re-judged here, so an import re-runs nothing; the update's refresh judges it.
  */
-export function rejudge(state: ObjectValue, plan: ObjectValue): Rejudged | undefined {
+export function rejudge(state: AcceptanceState, plan: AcceptanceConfig): Rejudged | undefined {
   const changed = changedPolicy(state, plan);
   if (changed.length === 0) return undefined;
   const e = parseEvidence(state.evidence);
-  const node = (e && typeof e.node === "string" && e.node) || getString(state, "machine_id") || "?";
+  const node = (e && typeof e.node === "string" && e.node) || state.machine_id || "?";
   const unknown = changed.filter((a) => containsUnknown(plan[a] ?? null));
   if (unknown.length > 0) {
     const uncovered = unknown.map((a) => ({
@@ -94,7 +90,7 @@ export function rejudge(state: ObjectValue, plan: ObjectValue): Rejudged | undef
     return { changed, uncovered, node };
   }
   const checks = [...judge(e, thresholdsOf(plan)).checks];
-  const burnIn = getString(plan, "burn_in");
+  const burnIn = burnInOf(plan);
   if (changed.includes("burn_in") && burnIn !== null) checks.push(burnInCheck(e, burnIn));
   return { changed, uncovered: checks.filter((c) => !c.passed), node };
 }

@@ -2,17 +2,16 @@
 import {
   attr,
   BigNumber,
-  getBool,
-  getNumber,
-  getString,
+  isUnknownValue,
+  type ModelOf,
   numberBetween,
-  type ObjectValue,
   parseDuration,
   requiresReplaceIf,
-  type Schema,
   stringMatches,
   timeoutsBlock,
+  type Unknowable,
   useStateForUnknown,
+  ValueTypeError,
   validator,
 } from "../../framework/index.js";
 import type { AcceptanceParams } from "../backends/backend.js";
@@ -55,7 +54,7 @@ const burnInDuration = validator("a duration such as 72h or 1h30m", (req, resp) 
 });
 
 /** The rackform_acceptance schema. */
-export const acceptanceSchema: Schema = {
+export const acceptanceSchema = {
   version: 0,
   description:
     "The acceptance gate of a deployed machine, run through its backend (MAAS testing script `rackform-acceptance`, " +
@@ -159,28 +158,44 @@ export const acceptanceSchema: Schema = {
     }),
   },
   blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
-};
+} as const;
 
-/** The thresholds of a wholly known plan or state (defaults filled). */
-export function thresholdsOf(v: ObjectValue): Thresholds {
+/** The recorded gate. */
+export type AcceptanceState = ModelOf<typeof acceptanceSchema>;
+/** The planned gate at apply: computed attributes may be unknown. */
+export type AcceptancePlan = ModelOf<typeof acceptanceSchema, "plan">;
+/** The planned gate at plan time: any attribute may be unknown. */
+export type AcceptanceConfig = ModelOf<typeof acceptanceSchema, "config">;
+
+/** A value the caller needs known; unknown is a provider bug (the server reports it as such). */
+function known<T>(v: Unknowable<T>, name: string): T {
+  if (isUnknownValue(v)) throw new ValueTypeError(`"${name}" is unknown here; check isKnown() first`);
+  return v;
+}
+
+/** The thresholds of a plan or state (defaults filled); the thresholds it reads must be known. */
+export function thresholdsOf(v: AcceptanceConfig): Thresholds {
   const fw = v.firmware;
   return {
-    dcgmLevel: getNumber(v, "dcgm_level") ?? 3,
-    ncclMinBusbwGBps: getNumber(v, "nccl_min_busbw_gbps") ?? undefined,
-    expectedGpuCount: getNumber(v, "expected_gpu_count") ?? undefined,
-    allowXid: getBool(v, "allow_xid") ?? false,
+    dcgmLevel: known(v.dcgm_level, "dcgm_level") ?? 3,
+    ncclMinBusbwGBps: known(v.nccl_min_busbw_gbps, "nccl_min_busbw_gbps") ?? undefined,
+    expectedGpuCount: known(v.expected_gpu_count, "expected_gpu_count") ?? undefined,
+    allowXid: known(v.allow_xid, "allow_xid") ?? false,
     firmware:
-      fw !== null && fw !== undefined && typeof fw === "object" && !Array.isArray(fw)
-        ? Object.fromEntries(Object.entries(fw as Record<string, unknown>).map(([k, x]) => [k, String(x)]))
-        : {},
+      fw !== null && !isUnknownValue(fw) ? Object.fromEntries(Object.entries(fw).map(([k, x]) => [k, String(x)])) : {},
   };
 }
 
-/** What the backend's gate runs with. */
-export function paramsOf(v: ObjectValue): AcceptanceParams {
+/** What the backend's gate runs with; the values it reads must be known. */
+export function paramsOf(v: AcceptanceConfig): AcceptanceParams {
   return {
-    dcgmLevel: getNumber(v, "dcgm_level") ?? 3,
-    burnIn: getString(v, "burn_in") ?? "1h",
-    ncclMinBusbwGBps: getNumber(v, "nccl_min_busbw_gbps") ?? undefined,
+    dcgmLevel: known(v.dcgm_level, "dcgm_level") ?? 3,
+    burnIn: known(v.burn_in, "burn_in") ?? "1h",
+    ncclMinBusbwGBps: known(v.nccl_min_busbw_gbps, "nccl_min_busbw_gbps") ?? undefined,
   };
+}
+
+/** The burn-in of a plan or state; it must be known. */
+export function burnInOf(v: AcceptanceConfig): string | null {
+  return known(v.burn_in, "burn_in");
 }

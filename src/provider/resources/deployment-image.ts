@@ -6,50 +6,54 @@
  * version, a machine released by hand, a replacement) would fail. The check never fails a read: when the backend or
  * the image server cannot be asked, it says nothing.
  */
+
+import type { HttpCore } from "../../clients/http/index.js";
 import { abortableSleep } from "../../clients/http/retry.js";
-import type { Context, Diagnostics, ObjectValue } from "../../framework/index.js";
-import { getBool, getObject, getString, path } from "../../framework/index.js";
+import type { Context, Diagnostics } from "../../framework/index.js";
+import { path } from "../../framework/index.js";
 import { type Backend, type ImageSpec, imageLabel, type MachineFacts } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
-import type { ProviderData } from "../config/config.js";
 import { BACKEND_LABEL as LABEL } from "../errors/backend-errors.js";
-import { imageSpecOf } from "./deployment-schema.js";
+import type { DeploymentDeps } from "./deployment-deps.js";
+import { type DeploymentState, imageSpecOf, recordedImage } from "./deployment-schema.js";
 import { IMAGE_URL_CHECK_TIMEOUT_MS, probeImageUrl, shownUrl } from "./image-url.js";
 
 /** How long one probe of an image URL answers for every deployment of a plan that uses it. */
 const PROBE_MAX_AGE_MS = 60_000;
 
-const probes = new WeakMap<ProviderData, Map<string, { at: number; answer: Promise<string | undefined> }>>();
+/**
+ * What is wrong with a URL (undefined when it answers), asked once per URL for a while: one probe per URL and plan
+ * however many deployments use it. One cache per configured provider (the deps builder makes one).
+ */
+export function cachedImageUrlProbe(core: HttpCore): (url: string) => Promise<string | undefined> {
+  const byUrl = new Map<string, { at: number; answer: Promise<string | undefined> }>();
+  return (url) => {
+    const hit = byUrl.get(url);
+    if (hit && Date.now() - hit.at < PROBE_MAX_AGE_MS) return hit.answer;
+    const answer = probeImageUrl(core, url, AbortSignal.timeout(IMAGE_URL_CHECK_TIMEOUT_MS));
+    byUrl.set(url, { at: Date.now(), answer });
+    return answer;
+  };
+}
 
-/** What is wrong with `url` (undefined when it answers), asked once per URL and provider process for a while. */
-function probeOnce(data: ProviderData, url: string): Promise<string | undefined> {
-  let byUrl = probes.get(data);
-  if (!byUrl) {
-    byUrl = new Map();
-    probes.set(data, byUrl);
-  }
-  const hit = byUrl.get(url);
-  if (hit && Date.now() - hit.at < PROBE_MAX_AGE_MS) return hit.answer;
-  const answer = probeImageUrl(data.core, url, AbortSignal.timeout(IMAGE_URL_CHECK_TIMEOUT_MS));
-  byUrl.set(url, { at: Date.now(), answer });
-  return answer;
+/** What the image check of a read looks at: the deployment in state and the machine it runs on. */
+export interface ImageGoneCheck {
+  readonly context: Context;
+  readonly diagnostics: Diagnostics;
+  readonly backend: Backend;
+  readonly state: DeploymentState;
+  readonly facts: MachineFacts;
 }
 
 /**
- * Adds a warning to `diags` when the image of the deployment in `st` (running on the machine of `f`) is gone from
- * its backend; says nothing when it is there, when the state has no whole image, or when nobody could be asked.
+ * Adds a warning when the image of the deployment in state (running on the machine of `facts`) is gone from its
+ * backend; says nothing when it is there, when the state has no whole image, or when nobody could be asked.
  */
-export async function warnIfImageGone(
-  ctx: Context,
-  data: ProviderData,
-  b: Backend,
-  st: ObjectValue,
-  f: MachineFacts,
-  diags: Diagnostics,
-): Promise<void> {
-  const img = getObject(st, "image");
+export async function warnIfImageGone(r: ImageGoneCheck, deps: Pick<DeploymentDeps, "imageUrlProblem">): Promise<void> {
+  const { backend: b, facts: f, diagnostics: diags } = r;
+  const img = recordedImage(r.state);
   if (img === null || typeof img.name !== "string" || typeof img.version !== "string") return;
-  const spec = imageSpecOf(st);
+  const spec = imageSpecOf({ ...r.state, image: img });
   const node = f.name || f.id;
   const machine = `${LABEL[b.name]} machine ${f.id}${f.name ? ` (${f.name})` : ""}`;
   const later =
@@ -70,9 +74,9 @@ export async function warnIfImageGone(
       );
       return;
     }
-    const url = getString(img, "url");
-    if (!url || getBool(img, "check_url") === false) return;
-    const problem = await probeOnce(data, url);
+    const url = img.url;
+    if (!url || img.check_url === false) return;
+    const problem = await deps.imageUrlProblem(url);
     if (problem === undefined) return;
     diags.warning(
       `Image URL no longer answers: ${node}`,
@@ -81,12 +85,12 @@ export async function warnIfImageGone(
       path("image", "url"),
     );
   } catch (e) {
-    ctx.log.debug("could not check the deployment's image", { id: f.id, error: (e as Error)?.message });
+    r.context.log.debug("could not check the deployment's image", { id: f.id, error: (e as Error)?.message });
   }
 }
 
 /** How long a deploy whose image its backend lacks waits for this process to begin putting it in place. */
-const UPLOAD_START_GRACE_MS = 60_000;
+export const UPLOAD_START_GRACE_MS = 60_000;
 /** Between two looks for an upload, within that grace. */
 const UPLOAD_LOOK_MS = 1_000;
 
@@ -98,7 +102,7 @@ const UPLOAD_LOOK_MS = 1_000;
  */
 export async function awaitImageUpload(
   ctx: Context,
-  data: ProviderData,
+  deps: Pick<DeploymentDeps, "images" | "imageUploadGraceMs">,
   b: Backend,
   spec: ImageSpec,
   signal: AbortSignal,
@@ -106,9 +110,9 @@ export async function awaitImageUpload(
   if (!b.imageAvailable) return;
   const id = `${b.name}:${spec.name}/${spec.version}`;
   const started = Date.now();
-  const grace = data.timings.imageUploadGraceMs ?? UPLOAD_START_GRACE_MS;
+  const grace = deps.imageUploadGraceMs;
   for (let i = 0; ; i++) {
-    const upload = data.images.upload(id);
+    const upload = deps.images.upload(id);
     if (upload) {
       ctx.log.info("waiting for the image being put in place by this apply", { image: id });
       await upload;

@@ -2,17 +2,13 @@
 import {
   attr,
   type Diagnostics,
-  getObject,
-  getString,
-  isKnown,
-  isUnknown,
-  type ObjectValue,
+  isUnknownValue,
+  type ModelOf,
   path,
-  type Schema,
   stringMatches,
   timeoutsBlock,
+  type Unknowable,
   useStateForUnknown,
-  type Value,
 } from "../../framework/index.js";
 import { BACKEND_NAMES, type BackendName, type ImageSpec } from "../backends/backend.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
@@ -41,7 +37,7 @@ export const REPLACE_ATTRIBUTES = [
 ] as const;
 
 /** The rackform_deployment schema. */
-export const deploymentSchema: Schema = {
+export const deploymentSchema = {
   version: 0,
   description:
     "The golden image deployed on a commissioned rackform_machine: MAAS deploy (osystem/distro_series, cloud-init " +
@@ -185,7 +181,25 @@ export const deploymentSchema: Schema = {
     }),
   },
   blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
-};
+} as const;
+
+/** The recorded deployment. */
+export type DeploymentState = ModelOf<typeof deploymentSchema>;
+/** The planned deployment at apply: computed attributes may be unknown. */
+export type DeploymentPlan = ModelOf<typeof deploymentSchema, "plan">;
+/** The planned deployment at plan time (and its config): any attribute may be unknown. */
+export type DeploymentConfig = ModelOf<typeof deploymentSchema, "config">;
+/** The image block of a recorded deployment. */
+export type DeploymentImage = DeploymentState["image"];
+
+/** The attributes an image spec is made of, all known. */
+export interface ImageSource {
+  readonly image: Pick<DeploymentImage, "name" | "version" | "url" | "sha256">;
+  readonly osystem: string | null;
+  readonly distro_series: string | null;
+  readonly deploy_kernel: string | null;
+  readonly deploy_ramdisk: string | null;
+}
 
 /** The backend and its machine id from `<backend>:<id>`; undefined when malformed. */
 export function parseMachineId(v: string): { backend: BackendName; id: string } | undefined {
@@ -193,33 +207,57 @@ export function parseMachineId(v: string): { backend: BackendName; id: string } 
   return m ? { backend: m[1] as BackendName, id: m[2] } : undefined;
 }
 
-function str(o: ObjectValue | null, name: string): string | undefined {
-  return getString(o, name) ?? undefined;
+/**
+ * The image of a recorded deployment, or null right after an import (the schema requires it in config, but an
+ * imported state holds only machine_id until the first update records the config).
+ */
+export function recordedImage(s: DeploymentState): DeploymentImage | null {
+  return (s.image as DeploymentImage | null) ?? null;
 }
 
 /** The image spec of a wholly known plan or state. */
-export function imageSpecOf(v: ObjectValue): ImageSpec {
-  const img = getObject(v, "image")!;
+export function imageSpecOf(v: ImageSource): ImageSpec {
+  const { image: img } = v;
   return {
-    name: str(img, "name")!,
-    version: str(img, "version")!,
-    url: str(img, "url"),
-    sha256: str(img, "sha256")!.toLowerCase(),
-    osystem: str(v, "osystem"),
-    distroSeries: str(v, "distro_series"),
-    deployKernel: str(v, "deploy_kernel"),
-    deployRamdisk: str(v, "deploy_ramdisk"),
+    name: img.name,
+    version: img.version,
+    url: img.url ?? undefined,
+    sha256: img.sha256.toLowerCase(),
+    osystem: v.osystem ?? undefined,
+    distroSeries: v.distro_series ?? undefined,
+    deployKernel: v.deploy_kernel ?? undefined,
+    deployRamdisk: v.deploy_ramdisk ?? undefined,
   };
 }
 
+const known = <T>(v: Unknowable<T>): T | undefined => (isUnknownValue(v) ? undefined : v);
+
+/**
+ * The image source of a plan whose image identity and MAAS naming attributes are known and set (so an image label
+ * can be computed); undefined otherwise. The deploy kernel and ramdisk, which no label uses, count as unset while
+ * unknown.
+ */
+export function knownImageSource(v: DeploymentConfig): ImageSource | undefined {
+  const img = known(v.image);
+  if (img === undefined || img === null) return undefined;
+  const [name, version, url, sha256] = [known(img.name), known(img.version), known(img.url), known(img.sha256)];
+  const [osystem, distro_series] = [known(v.osystem), known(v.distro_series)];
+  if (name === undefined || version === undefined || url === undefined || sha256 === undefined) return undefined;
+  if (osystem === undefined || distro_series === undefined) return undefined;
+  const image = { name, version, url, sha256 };
+  const [deploy_kernel, deploy_ramdisk] = [known(v.deploy_kernel) ?? null, known(v.deploy_ramdisk) ?? null];
+  return { image, osystem, distro_series, deploy_kernel, deploy_ramdisk };
+}
+
 /** Cross-attribute checks: Ironic needs image.url; MAAS and Ironic settings are flagged on the other backend. */
-export function checkDeploymentConfig(c: ObjectValue, diags: Diagnostics): void {
-  if (!isKnown(c, "machine_id") || c.machine_id === null) return;
-  const m = parseMachineId(String(c.machine_id));
+export function checkDeploymentConfig(c: DeploymentConfig, diags: Diagnostics): void {
+  const machineId = known(c.machine_id);
+  if (machineId === undefined || machineId === null) return;
+  const m = parseMachineId(String(machineId));
   if (!m) return;
-  const img: Value = c.image ?? null;
+  const img = known(c.image);
   if (BACKEND_TRAITS[m.backend]?.deploysFromUrl) {
-    if (img !== null && !isUnknown(img) && isKnown(img, "url") && getString(img, "url") === null) {
+    if (img !== undefined && img !== null && img.url === null) {
       diags.error(
         "Ironic needs image.url",
         "Ironic deploys from instance_info.image_source: set image.url to where the image is served.",
@@ -227,7 +265,7 @@ export function checkDeploymentConfig(c: ObjectValue, diags: Diagnostics): void 
       );
     }
     const [k, r] = [c.deploy_kernel, c.deploy_ramdisk];
-    if (isKnown(c, "deploy_kernel") && isKnown(c, "deploy_ramdisk") && (k === null) !== (r === null)) {
+    if (!isUnknownValue(k) && !isUnknownValue(r) && (k === null) !== (r === null)) {
       const missing = k === null ? "deploy_kernel" : "deploy_ramdisk";
       diags.error(
         "Set deploy_kernel and deploy_ramdisk together",
@@ -235,17 +273,18 @@ export function checkDeploymentConfig(c: ObjectValue, diags: Diagnostics): void 
         path(missing),
       );
     }
-    for (const a of ["osystem", "distro_series"]) {
-      if (isKnown(c, a) && c[a] !== null) {
-        diags.warning(`${a} is ignored by Ironic`, `${a} is a MAAS setting; remove it.`, path(a));
-      }
+    for (const a of ["osystem", "distro_series"] as const) {
+      if (isSet(c[a])) diags.warning(`${a} is ignored by Ironic`, `${a} is a MAAS setting; remove it.`, path(a));
     }
   } else {
     const label = BACKEND_TRAITS[m.backend]?.label ?? m.backend;
-    for (const a of ["deploy_kernel", "deploy_ramdisk"]) {
-      if (isKnown(c, a) && c[a] !== null) {
-        diags.warning(`${a} is ignored by ${label}`, `${a} is an Ironic setting; remove it.`, path(a));
-      }
+    for (const a of ["deploy_kernel", "deploy_ramdisk"] as const) {
+      if (isSet(c[a])) diags.warning(`${a} is ignored by ${label}`, `${a} is an Ironic setting; remove it.`, path(a));
     }
   }
+}
+
+/** A config value that is known and not null. */
+function isSet<T>(v: Unknowable<T | null>): boolean {
+  return v !== null && !isUnknownValue(v);
 }

@@ -54,6 +54,7 @@ export function deploymentConfig(
       name: "ubuntu-gpu",
       version,
       url: ironic ? imageUrlOf(ml, version) : null,
+      check_url: null,
       sha256: shaOf(version),
       signature: null,
     },

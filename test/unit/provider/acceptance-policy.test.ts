@@ -1,11 +1,12 @@
 /**
  * An edited acceptance policy re-judges the evidence recorded in state, at plan, through the provider server: covered,
  * an in-place update that keeps id, verdict and evidence and asks no backend; not covered, a re-run of that node's
- * gate with a warning naming the node, the measured value and the new threshold. The server is not configured, so any
- * backend call would fail the test.
+ * gate with a warning naming the node, the measured value and the new threshold. The provider is configured without
+ * any backend, so any backend call would fail the test.
  */
-import { describe, expect, it } from "vitest";
-import { formatPath, type ObjectValue, UNKNOWN, type Value } from "../../../src/framework/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { decode, formatPath, nullObject, type ObjectValue, UNKNOWN, type Value } from "../../../src/framework/index.js";
+import { providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { rejudge } from "../../../src/provider/resources/acceptance-policy.js";
 import { acceptanceSchema } from "../../../src/provider/resources/acceptance-schema.js";
@@ -14,6 +15,12 @@ import { configOf, proposedNew } from "../../support/kitchen-sink/engine-sim.js"
 
 const T = "rackform_acceptance";
 const srv = createServer(rackformProvider());
+
+beforeAll(async () => {
+  const redfish = { ...nullObject(providerSchema.blocks!.redfish.block), username: "u", password: "p" };
+  const r = await srv.configureProvider({ terraformVersion: "1.11.4", config: configOf(providerSchema, { redfish }) });
+  expect(r.diagnostics).toEqual([]);
+});
 
 const evidence = (over: Record<string, unknown> = {}) => ({
   format: "rackform-acceptance/v1",
@@ -160,7 +167,7 @@ describe("an edited acceptance policy is re-judged against the recorded evidence
     });
     const p = await plan(imported, configWith({}));
     expect([p.replaces, p.warnings]).toEqual([[], []]);
-    expect(rejudge(imported, p.planned)).toBeUndefined();
+    expect(rejudge(decode(acceptanceSchema, imported), decode(acceptanceSchema, p.planned, "config"))).toBeUndefined();
   });
 
   it("another machine or a changed BMC GPU count still re-runs the gate, and a failed gate is still replaced", async () => {

@@ -7,6 +7,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { nullObject, type ObjectValue, type Value } from "../../../src/framework/index.js";
 import { type ProviderData, providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
+import { deploymentResource } from "../../../src/provider/resources/deployment.js";
+import { deploymentDeps } from "../../../src/provider/resources/deployment-deps.js";
 import { deploymentSchema } from "../../../src/provider/resources/deployment-schema.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
@@ -26,12 +28,14 @@ beforeEach(async () => {
   machine = fake.seed({ name: "n1", state: "ready", status: "Ready" });
   const provider = rackformProvider();
   const configure = provider.configure.bind(provider);
+  // The configured provider's deps, with the in-memory backend in place of MAAS.
+  const deployment = deploymentResource((pd) => ({ ...deploymentDeps(pd), backend: () => fake }));
   srv = createServer({
     ...provider,
+    resources: () => provider.resources().map((r) => (r.typeName === T ? deployment : r)),
     async configure(req, resp) {
       await configure(req, resp);
       data = resp.resourceData as ProviderData;
-      data.backendOverride = () => fake;
     },
   });
   const redfish = { ...nullObject(providerSchema.blocks!.redfish.block), username: "u", password: "p", insecure: true };
@@ -42,7 +46,7 @@ beforeEach(async () => {
 const config = () =>
   configOf(deploymentSchema, {
     machine_id: `maas:${machine.id}`,
-    image: { name: "ubuntu-gpu", version: "2026.06.2", url: null, sha256: SHA, signature: null },
+    image: { name: "ubuntu-gpu", version: "2026.06.2", url: null, check_url: null, sha256: SHA, signature: null },
   });
 const read = async (state: Value) => srv.readResource({ typeName: T, currentState: state, private: new Uint8Array(0) });
 

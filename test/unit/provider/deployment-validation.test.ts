@@ -25,6 +25,7 @@ const image = (set: Record<string, Value> = {}) => ({
   name: "ubuntu-gpu",
   version: "2026.06.2",
   url: null,
+  check_url: null,
   sha256: SHA,
   signature: null,
   ...set,

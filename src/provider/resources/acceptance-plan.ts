@@ -1,0 +1,60 @@
+/**
+ * rackform_acceptance at plan: a degraded node re-runs its gate, and an edited policy is re-judged against the evidence
+ * in state (acceptance-policy.ts). Pure: no backend calls.
+ */
+import {
+  type Diagnostics,
+  type PlanChange,
+  type PlanRequest,
+  path,
+  UNKNOWN,
+  valuesEqual,
+} from "../../framework/index.js";
+import { rejudge } from "./acceptance-policy.js";
+import type { AcceptanceConfig, AcceptanceState, acceptanceSchema } from "./acceptance-schema.js";
+import { failureLines } from "./acceptance-verdict.js";
+
+type Schema = typeof acceptanceSchema;
+
+/**
+ * An edit of the policy (thresholds, burn-in, DCGM level, XID policy, GPU count, firmware) re-judges the evidence in
+ * state: covered, the plan keeps the verdict, the figures and the evidence, so the update only records the new policy
+ * and nothing built on the gate's id is touched; not covered, the gate re-runs (a replacement, whose member drains
+ * within its disruption budget) and a warning names the node, what its evidence measured and the new threshold.
+ */
+function planPolicyEdit(
+  st: AcceptanceState,
+  plan: AcceptanceConfig,
+  diags: Diagnostics,
+): PlanChange<Schema> | undefined {
+  // Another machine, or a changed GPU count from the BMC, re-runs the gate whatever the policy (attribute modifiers).
+  const rerun = (["machine_id", "bmc_gpu_count"] as const).some(
+    (a) => (st[a] ?? null) !== null && !valuesEqual(plan[a], st[a]),
+  );
+  if (rerun) return undefined;
+  const r = rejudge(st, plan);
+  if (!r) return undefined;
+  if (r.uncovered.length === 0) {
+    const { passed, gpu_count, busbw_gbps, evidence } = st;
+    return { plan: { ...plan, passed, gpu_count, busbw_gbps, evidence } };
+  }
+  const lines = failureLines({ passed: false, checks: r.uncovered });
+  diags.warning(
+    // The node in the summary: the engines fold warnings of one summary into the first.
+    `Acceptance gate re-runs: ${r.node}`,
+    `The evidence recorded for ${r.node} (${st.machine_id}) does not cover the edited policy:\n` +
+      `${lines.map((l) => `  - ${l}`).join("\n")}\nThe gate runs again on this node with the new policy: a cluster ` +
+      "member whose gate_id is this gate drains first (within its disruption budget) and rejoins once it passes. " +
+      "Nodes whose evidence covers the edit are updated in place.",
+  );
+  return { requiresReplace: r.changed.map((a) => path(a)) };
+}
+
+/** The plan of an update: a node that no longer passes re-runs its gate; a policy edit is re-judged. */
+export function planAcceptance(r: PlanRequest<Schema>): PlanChange<Schema> | undefined {
+  const { state: st, plan } = r;
+  if (st === null || plan === null) return undefined;
+  // A degraded node: re-run the gate. (A tainted failed run is replaced by the engine anyway.)
+  if (st.passed === false) return { plan: { ...plan, passed: UNKNOWN }, requiresReplace: [path("passed")] };
+  return planPolicyEdit(st, plan, r.diagnostics);
+}

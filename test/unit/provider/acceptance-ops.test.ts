@@ -1,0 +1,264 @@
+/**
+ * rackform_acceptance's handlers called directly with fake deps: the in-memory backend (with scripted gate evidence)
+ * and a recording budget. No provider, no server, no lab.
+ */
+import { describe, expect, it } from "vitest";
+import { HttpConnectError } from "../../../src/clients/errors.js";
+import {
+  backgroundContext,
+  Diagnostics,
+  formatPath,
+  type PrivateSlot,
+  type PrivateState,
+  UNKNOWN,
+} from "../../../src/framework/index.js";
+import type { AcceptanceEvidence, Backend } from "../../../src/provider/backends/index.js";
+import {
+  type AcceptanceDeps,
+  createAcceptance,
+  deleteAcceptance,
+  importAcceptance,
+  readAcceptance,
+  updateAcceptance,
+} from "../../../src/provider/resources/acceptance-ops.js";
+import { planAcceptance } from "../../../src/provider/resources/acceptance-plan.js";
+import type {
+  AcceptanceConfig,
+  AcceptancePlan,
+  AcceptanceState,
+} from "../../../src/provider/resources/acceptance-schema.js";
+import { FakeBackend, type FakeMachine } from "../../support/fake-backend.js";
+
+const evidence = (over: Record<string, unknown> = {}): AcceptanceEvidence => ({
+  format: "rackform-acceptance/v1",
+  node: "r01-n02",
+  passed: true,
+  gpu_count: 8,
+  gpu_count_expected: 8,
+  dcgm: { level: 3, passed: true, tests: [{ name: "Diagnostic", result: "Pass" }] },
+  nccl: { busbw_gbps: 377, min_busbw_gbps: 370, passed: true },
+  burn_in: { requested_s: 3600, passed: true, xid_errors: 0 },
+  xid_events: [],
+  firmware: [],
+  ...over,
+});
+
+/**
+ * The in-memory backend with one deployed machine whose gate reports `e` (undefined: no evidence) under the test
+ * results' mark `mark`; every call recorded in `fake.calls`.
+ */
+function gated(e: AcceptanceEvidence | undefined, mark = "t1") {
+  const fake = new FakeBackend("maas");
+  const m = fake.seed({ name: "r01-n02", state: "deployed", status: "Deployed" });
+  const facts = () => ({ ...fake.facts(m), testsMark: mark });
+  const backend: Backend = Object.assign(Object.create(fake), {
+    runAcceptance: async (id: string) => {
+      fake.calls.push(`runAcceptance ${id}`);
+      return { outcome: { kind: "complete", facts: facts() }, evidence: e };
+    },
+    read: async (id: string) => {
+      fake.calls.push(`read ${id}`);
+      return fake.machines.has(id) ? facts() : undefined;
+    },
+    lastAcceptance: async (id: string) => {
+      fake.calls.push(`lastAcceptance ${id}`);
+      return e;
+    },
+  });
+  const budget: string[] = [];
+  const deps: AcceptanceDeps = {
+    backend: () => backend,
+    budget: { releaseFailed: async (names, why) => void budget.push(`${names.join(",")}: ${why}`) },
+  };
+  return { fake, m, deps, budget };
+}
+
+function privateSlot(initial: PrivateState = {}): PrivateSlot {
+  let value = initial;
+  return {
+    get value() {
+      return value;
+    },
+    set(next) {
+      value = next;
+    },
+  };
+}
+
+const req = (priv: PrivateState = {}) => ({
+  context: backgroundContext(),
+  diagnostics: new Diagnostics(),
+  private: privateSlot(priv),
+});
+const summaries = (d: Diagnostics) => d.items.map((x) => `${x.severity} ${x.summary}`);
+
+const plan = (m: FakeMachine, o: Partial<AcceptancePlan> = {}): AcceptancePlan => ({
+  id: UNKNOWN,
+  machine_id: `maas:${m.id}`,
+  dcgm_level: 3,
+  nccl_min_busbw_gbps: null,
+  burn_in: "1h",
+  expected_gpu_count: null,
+  bmc_gpu_count: null,
+  allow_xid: false,
+  firmware: null,
+  passed: UNKNOWN,
+  gpu_count: UNKNOWN,
+  busbw_gbps: UNKNOWN,
+  evidence: UNKNOWN,
+  timeouts: null,
+  ...o,
+});
+
+const passed = (m: FakeMachine, o: Partial<AcceptanceState> = {}): AcceptanceState => ({
+  ...plan(m),
+  dcgm_level: 3,
+  burn_in: "1h",
+  allow_xid: false,
+  id: `maas:${m.id}`,
+  passed: true,
+  gpu_count: 8,
+  busbw_gbps: 377,
+  evidence: JSON.stringify(evidence()),
+  ...o,
+});
+
+describe("rackform_acceptance create", () => {
+  it("a passing gate records its figures and evidence, and the test results' mark in private state", async () => {
+    const { m, deps, fake, budget } = gated(evidence());
+    const r = req();
+    const s = await createAcceptance({ ...r, plan: plan(m) }, deps);
+    expect(summaries(r.diagnostics)).toEqual([]);
+    expect(s).toEqual(passed(m));
+    expect(r.private.value).toEqual({ tests_seen: { mark: "t1", verdict: true } });
+    expect([fake.calls, budget]).toEqual([[`runAcceptance ${m.id}`], []]);
+  });
+
+  it("a failing gate quarantines the machine, records it as failed and gives back its drain slot", async () => {
+    const { m, deps, fake, budget } = gated(evidence());
+    const r = req();
+    const s = await createAcceptance({ ...r, plan: plan(m, { nccl_min_busbw_gbps: 380, bmc_gpu_count: 7 }) }, deps);
+    expect(summaries(r.diagnostics)).toEqual(["error Acceptance gate failed"]);
+    const detail = r.diagnostics.items[0].detail;
+    expect(detail).toContain("nccl_min_busbw_gbps: measured all_reduce busbw 377 GB/s; threshold ≥ 380 GB/s");
+    expect(detail).toContain("marked Broken in MAAS");
+    expect(detail).toContain("Its BMC reports 7 of 8 GPUs");
+    expect(s).toMatchObject({ passed: false, busbw_gbps: 377, gpu_count: 8 });
+    expect(fake.calls).toEqual([`runAcceptance ${m.id}`, `quarantine ${m.id}`]);
+    expect(m.message).toMatch(/^rackform acceptance failed: nccl_min_busbw_gbps/);
+    expect(budget).toEqual([`maas:${m.id}: failed its acceptance gate`]);
+  });
+
+  it("a gate without evidence fails as 'no gate result' and records no mark's verdict", async () => {
+    const { m, deps } = gated(undefined);
+    const r = req();
+    const s = await createAcceptance({ ...r, plan: plan(m) }, deps);
+    expect(r.diagnostics.items[0].detail).toContain("the backend reported no gate result: status Deployed");
+    expect(s).toMatchObject({ passed: false, evidence: null, gpu_count: null });
+    expect(r.private.value).toEqual({ tests_seen: { mark: "t1", verdict: null } });
+  });
+
+  it("a malformed machine id is an error at machine_id", async () => {
+    const { deps } = gated(evidence());
+    const r = req();
+    const bad = { ...plan({ id: "x" } as FakeMachine), machine_id: "nope" };
+    expect(await createAcceptance({ ...r, plan: bad }, deps)).toBeUndefined();
+    expect(r.diagnostics.items.map((d) => `${d.summary} @ ${formatPath(d.attribute)}`)).toEqual([
+      "Invalid machine_id @ machine_id",
+    ]);
+  });
+});
+
+describe("rackform_acceptance read and update", () => {
+  it("the same test results' mark spares re-reading the evidence; a new one reads and remembers it", async () => {
+    const { m, deps, fake } = gated(evidence(), "t1");
+    const st = passed(m);
+    const same = req({ tests_seen: { mark: "t1", verdict: true } });
+    expect(await readAcceptance({ ...same, state: st }, deps)).toEqual(st);
+    expect(fake.calls).toEqual([`read ${m.id}`]);
+    const other = req({ tests_seen: { mark: "t0", verdict: true } });
+    expect(await readAcceptance({ ...other, state: st }, deps)).toEqual(st);
+    expect(fake.calls.slice(1)).toEqual([`read ${m.id}`, `lastAcceptance ${m.id}`]);
+    expect(other.private.value).toEqual({ tests_seen: { mark: "t1", verdict: true } });
+  });
+
+  it("a machine quarantined by hand reads as not passed; a machine gone reads as null", async () => {
+    const { m, deps, fake } = gated(evidence());
+    m.state = "broken";
+    expect((await readAcceptance({ ...req(), state: passed(m) }, deps))?.passed).toBe(false);
+    fake.machines.delete(m.id);
+    expect(await readAcceptance({ ...req(), state: passed(m) }, deps)).toBeNull();
+  });
+
+  it("a read the backend does not answer keeps the recorded verdict with a warning", async () => {
+    const { m, deps } = gated(evidence());
+    const down: AcceptanceDeps = {
+      ...deps,
+      backend: () =>
+        Object.assign(Object.create(deps.backend("maas")), {
+          read: () => Promise.reject(new HttpConnectError("connect ECONNREFUSED", {})),
+        }),
+    };
+    const r = req();
+    const st = passed(m);
+    expect(await readAcceptance({ ...r, state: st }, down)).toBe(st);
+    expect(r.diagnostics.items.map((d) => d.severity)).toEqual(["warning"]);
+  });
+
+  it("update records a wholly known plan as planned without asking the backend; else it re-reads the gate", async () => {
+    const { m, deps, fake } = gated(evidence());
+    const st = passed(m);
+    const covered = { ...st, nccl_min_busbw_gbps: 360 };
+    expect(await updateAcceptance({ ...req(), plan: covered, state: st }, deps)).toBe(covered);
+    expect(fake.calls).toEqual([]);
+    const p = plan(m, { id: st.id, expected_gpu_count: 8 });
+    expect(await updateAcceptance({ ...req(), plan: p, state: st }, deps)).toEqual({ ...st, expected_gpu_count: 8 });
+    expect(fake.calls).toEqual([`read ${m.id}`, `lastAcceptance ${m.id}`]);
+    fake.machines.delete(m.id);
+    const r = req();
+    expect(await updateAcceptance({ ...r, plan: p, state: st }, deps)).toBeUndefined();
+    expect(summaries(r.diagnostics)).toEqual(["error Machine not found"]);
+  });
+});
+
+describe("rackform_acceptance delete, import and plan", () => {
+  it("delete lifts rackform's quarantine; import takes the machine id", async () => {
+    const { m, deps, fake } = gated(evidence());
+    Object.assign(m, { status: "Broken", message: "rackform acceptance failed: x" });
+    await deleteAcceptance({ ...req(), state: passed(m, { passed: false }) }, deps);
+    expect(fake.calls).toEqual([`liftQuarantine ${m.id}`]);
+    expect(m.status).toBe("Deployed");
+    expect(importAcceptance({ ...req(), id: "maas:abc" })).toEqual({ id: "maas:abc", machine_id: "maas:abc" });
+    const r = req();
+    expect(importAcceptance({ ...r, id: "abc" })).toBeUndefined();
+    expect(summaries(r.diagnostics)).toEqual(["error Invalid import id for rackform_acceptance"]);
+  });
+
+  const m = { id: "abc" } as FakeMachine;
+  const planned = (state: AcceptanceState | null, p: AcceptanceConfig | null) => {
+    const r = { ...req(), private: {}, config: p, plan: p, state };
+    const out = planAcceptance(r);
+    return { out, replaces: (out?.requiresReplace ?? []).map((x) => formatPath(x)), diags: r.diagnostics };
+  };
+
+  it("a failed gate re-runs; nothing is planned on create or destroy", () => {
+    const failed = planned(passed(m, { passed: false }), passed(m, { passed: false }));
+    expect([failed.out?.plan?.passed, failed.replaces]).toEqual([UNKNOWN, ["passed"]]);
+    expect(planned(null, plan(m)).out).toBeUndefined();
+    expect(planned(passed(m), null).out).toBeUndefined();
+  });
+
+  it("a covered policy edit keeps the verdict and evidence; an uncovered one re-runs with a warning naming the node", () => {
+    const edit = { ...plan(m, { nccl_min_busbw_gbps: 360 }), id: `maas:${m.id}` };
+    const st = passed(m, { nccl_min_busbw_gbps: 370 });
+    const covered = planned(st, edit);
+    expect([covered.replaces, summaries(covered.diags)]).toEqual([[], []]);
+    expect(covered.out?.plan).toMatchObject({ passed: true, busbw_gbps: 377, evidence: st.evidence });
+    const raised = planned(st, { ...edit, nccl_min_busbw_gbps: 380 });
+    expect([raised.replaces, summaries(raised.diags)]).toEqual([
+      ["nccl_min_busbw_gbps"],
+      ["warning Acceptance gate re-runs: r01-n02"],
+    ]);
+    expect(raised.out?.plan).toBeUndefined();
+  });
+});

@@ -1,0 +1,358 @@
+/**
+ * rackform_deployment's handlers called directly with fake deps: the in-memory backend, a recording budget, and
+ * image.url checks that answer as told. No provider, no server, no lab.
+ */
+import { describe, expect, it } from "vitest";
+import { HttpConnectError, RackformClientError } from "../../../src/clients/errors.js";
+import {
+  backgroundContext,
+  Diagnostics,
+  formatPath,
+  type PrivateSlot,
+  type PrivateState,
+  UNKNOWN,
+} from "../../../src/framework/index.js";
+import type { Backend, DeployOptions, Outcome } from "../../../src/provider/backends/index.js";
+import type { DeploymentDeps } from "../../../src/provider/resources/deployment-deps.js";
+import {
+  createDeployment,
+  deleteDeployment,
+  importDeployment,
+  readDeployment,
+  updateDeployment,
+} from "../../../src/provider/resources/deployment-ops.js";
+import { planDeployment, validateDeployment } from "../../../src/provider/resources/deployment-plan.js";
+import type {
+  DeploymentConfig,
+  DeploymentPlan,
+  DeploymentState,
+} from "../../../src/provider/resources/deployment-schema.js";
+import { FakeBackend, type FakeMachine } from "../../support/fake-backend.js";
+
+const SHA = "a".repeat(64);
+const LABEL = "custom/ubuntu-gpu-2026.06.2";
+
+/** Deps over `backend`; image.url answers unless `urlProblem` says what is wrong with it. */
+function fakeDeps(backend: Backend, urlProblem?: string) {
+  const budget: string[] = [];
+  const checked: string[] = [];
+  const deps: DeploymentDeps = {
+    backend: () => backend,
+    imageUrlAnswers: async (c) => {
+      checked.push(`answers ${c.image.url}`);
+      if (urlProblem === undefined) return true;
+      c.diagnostics.error("Image URL does not answer", urlProblem);
+      return false;
+    },
+    imageUrlProblem: async (url) => {
+      checked.push(`problem ${url}`);
+      return urlProblem;
+    },
+    images: { upload: () => undefined, tearingDown: () => void budget.push("tearingDown") },
+    sightings: { seenOn: () => false },
+    budget: {
+      release: (names, why) => void budget.push(`release ${names.join(",")}: ${why}`),
+      releaseFailed: async (names, why) => void budget.push(`releaseFailed ${names.join(",")}: ${why}`),
+    },
+    imageUploadGraceMs: 0,
+  };
+  return { deps, budget, checked };
+}
+
+function privateSlot(initial: PrivateState = {}): PrivateSlot {
+  let value = initial;
+  return {
+    get value() {
+      return value;
+    },
+    set(next) {
+      value = next;
+    },
+  };
+}
+
+const req = () => ({ context: backgroundContext(), diagnostics: new Diagnostics(), private: privateSlot() });
+const summaries = (d: Diagnostics) => d.items.map((x) => `${x.severity} ${x.summary}`);
+
+const image = { name: "ubuntu-gpu", version: "2026.06.2", url: null, check_url: null, sha256: SHA, signature: null };
+
+const plan = (machineId: string, o: Partial<DeploymentPlan> = {}): DeploymentPlan => ({
+  id: UNKNOWN,
+  machine_id: machineId,
+  image,
+  user_data: null,
+  osystem: null,
+  distro_series: null,
+  deploy_kernel: null,
+  deploy_ramdisk: null,
+  erase_on_destroy: true,
+  deployed_image: UNKNOWN,
+  status: UNKNOWN,
+  power_state: UNKNOWN,
+  timeouts: null,
+  ...o,
+});
+
+/** A MAAS backend with one ready machine. */
+function maas(): { fake: FakeBackend; m: FakeMachine } {
+  const fake = new FakeBackend("maas");
+  return { fake, m: fake.seed({ name: "n1", state: "ready", status: "Ready" }) };
+}
+
+/** A deployment recorded on `m`. */
+const recorded = (m: FakeMachine, o: Partial<DeploymentState> = {}): DeploymentState => ({
+  ...plan(`maas:${m.id}`),
+  erase_on_destroy: true,
+  id: `maas:${m.id}`,
+  deployed_image: LABEL,
+  status: "Deployed",
+  power_state: "on",
+  ...o,
+});
+
+/** A backend whose `method` fails with `e`. */
+function failing(fake: FakeBackend, method: keyof Backend, e: Error): Backend {
+  return Object.assign(Object.create(fake), { [method]: () => Promise.reject(e) });
+}
+
+describe("rackform_deployment create", () => {
+  it("deploys the image and records the backend's facts, the host powered on", async () => {
+    const { fake, m } = maas();
+    const { deps, budget } = fakeDeps(fake);
+    const r = req();
+    const s = await createDeployment({ ...r, plan: plan(`maas:${m.id}`) }, deps);
+    expect(summaries(r.diagnostics)).toEqual([]);
+    expect(s).toEqual(recorded(m));
+    expect(fake.calls).toEqual([`deploy ${m.id}`]);
+    expect(budget).toEqual([]);
+  });
+
+  it("fails an Ironic plan without image.url before any backend call, and gives back its drain slot", async () => {
+    const fake = new FakeBackend("ironic");
+    const { deps, budget, checked } = fakeDeps(fake);
+    const r = req();
+    expect(await createDeployment({ ...r, plan: plan("ironic:n-1") }, deps)).toBeUndefined();
+    expect(r.diagnostics.items.map((d) => `${d.summary} @ ${formatPath(d.attribute)}`)).toEqual([
+      "Ironic needs image.url @ image.url",
+    ]);
+    expect([fake.calls, checked]).toEqual([[], []]);
+    expect(budget).toEqual(["releaseFailed ironic:n-1: failed to deploy"]);
+  });
+
+  it("checks an Ironic image.url first: one that does not answer sends nothing to the backend", async () => {
+    const fake = new FakeBackend("ironic");
+    const m = fake.seed({ name: "n1", state: "ready" });
+    const url = "https://images.example.com/ubuntu.qcow2";
+    const p = plan(`ironic:${m.id}`, { image: { ...image, url } });
+    const down = fakeDeps(fake, "HEAD answered HTTP 404");
+    const r = req();
+    expect(await createDeployment({ ...r, plan: p }, down.deps)).toBeUndefined();
+    expect([summaries(r.diagnostics), down.checked, fake.calls]).toEqual([
+      ["error Image URL does not answer"],
+      [`answers ${url}`],
+      [],
+    ]);
+    const up = fakeDeps(fake);
+    const s = await createDeployment({ ...req(), plan: p }, up.deps);
+    expect(s?.deployed_image).toBe(`${url} sha256:${SHA}`);
+    expect(fake.calls).toEqual([`deploy ${m.id}`]);
+  });
+
+  it("a malformed machine id is an error at machine_id", async () => {
+    const r = req();
+    expect(await createDeployment({ ...r, plan: plan("nope") }, fakeDeps(new FakeBackend()).deps)).toBeUndefined();
+    expect(r.diagnostics.items.map((d) => `${d.summary} @ ${formatPath(d.attribute)}`)).toEqual([
+      "Invalid machine_id @ machine_id",
+    ]);
+  });
+
+  it("a failed deploy is recorded (tainted) with the backend's evidence", async () => {
+    const { fake, m } = maas();
+    const b = Object.assign(Object.create(fake), {
+      deploy: async (id: string, _o: DeployOptions): Promise<Outcome> => {
+        Object.assign(m, { state: "failed", status: "Failed deployment" });
+        return { kind: "failed", facts: fake.facts(fake.machines.get(id) as FakeMachine), message: "curtin failed" };
+      },
+    });
+    const { deps, budget } = fakeDeps(b);
+    const r = req();
+    const s = await createDeployment({ ...r, plan: plan(`maas:${m.id}`) }, deps);
+    expect(summaries(r.diagnostics)).toEqual(["error Deployment failed"]);
+    expect(r.diagnostics.items[0].detail).toContain("curtin failed");
+    expect(s).toMatchObject({ id: `maas:${m.id}`, status: "Failed deployment", power_state: "on" });
+    expect(budget).toEqual([`releaseFailed maas:${m.id}: failed to deploy`]);
+  });
+
+  it("a deploy that throws once started is kept as tainted unless the machine is free again", async () => {
+    const { fake, m } = maas();
+    const b = failing(fake, "deploy", new RackformClientError("RACKFORM_ERR_HTTP_STATUS", "409 Conflict", {}));
+    m.state = "deploying";
+    const r = req();
+    const s = await createDeployment({ ...r, plan: plan(`maas:${m.id}`) }, fakeDeps(b).deps);
+    expect(summaries(r.diagnostics)).toContain("error Deployment kept as tainted");
+    expect(s?.id).toBe(`maas:${m.id}`);
+    m.state = "ready";
+    expect(await createDeployment({ ...req(), plan: plan(`maas:${m.id}`) }, fakeDeps(b).deps)).toBeUndefined();
+  });
+});
+
+describe("rackform_deployment read", () => {
+  it("reads the facts and host power; a machine released by hand is gone", async () => {
+    const { fake, m } = maas();
+    Object.assign(m, { state: "deployed", status: "Deployed", image: LABEL, power: "off" });
+    const { deps } = fakeDeps(fake);
+    const st = recorded(m);
+    expect(await readDeployment({ ...req(), state: st }, deps)).toEqual({ ...st, power_state: "off" });
+    expect(fake.calls).toEqual([`read ${m.id}`, `powerState ${m.id}`]);
+    Object.assign(m, { state: "ready", status: "Ready" });
+    expect(await readDeployment({ ...req(), state: st }, deps)).toBeNull();
+  });
+
+  it("a host this plan saw on through its BMC is not asked again; an unanswering BMC is a known 'unknown'", async () => {
+    const { fake, m } = maas();
+    Object.assign(m, { state: "deployed", status: "Deployed", image: LABEL, power: "unknown" });
+    const { deps } = fakeDeps(fake);
+    const seen = { ...deps, sightings: { seenOn: (id: string) => id === `maas:${m.id}` } };
+    expect(await readDeployment({ ...req(), state: recorded(m) }, seen)).toEqual(recorded(m));
+    expect(fake.calls).toEqual([`read ${m.id}`]);
+    const r = req();
+    expect((await readDeployment({ ...r, state: recorded(m) }, deps))?.power_state).toBe("unknown");
+    expect(summaries(r.diagnostics)).toEqual(["warning Host power unknown: n1"]);
+  });
+
+  it("keeps the recorded state: a warning when the backend does not answer, an error when it refuses", async () => {
+    const { fake, m } = maas();
+    const st = recorded(m);
+    const r = req();
+    const down = failing(fake, "read", new HttpConnectError("connect ECONNREFUSED", {}));
+    expect(await readDeployment({ ...r, state: st }, fakeDeps(down).deps)).toBe(st);
+    expect(r.diagnostics.items.map((d) => d.severity)).toEqual(["warning"]);
+    const r2 = req();
+    const refused = new RackformClientError("RACKFORM_ERR_HTTP_STATUS", "401 Unauthorized", { status: 401 });
+    expect(await readDeployment({ ...r2, state: st }, fakeDeps(failing(fake, "read", refused)).deps)).toBe(st);
+    expect(r2.diagnostics.items.map((d) => d.severity)).toEqual(["error"]);
+  });
+
+  it("warns per node when an Ironic deployment's image.url no longer answers, unless check_url is false", async () => {
+    const fake = new FakeBackend("ironic");
+    const m = fake.seed({ name: "n7", state: "deployed", status: "active", power: "on" });
+    const url = "https://images.example.com/ubuntu.qcow2";
+    const st: DeploymentState = {
+      ...recorded(m, { image: { ...image, url } }),
+      id: `ironic:${m.id}`,
+      machine_id: `ironic:${m.id}`,
+    };
+    const { deps, checked } = fakeDeps(fake, "HEAD answered HTTP 404");
+    const r = req();
+    await readDeployment({ ...r, state: st }, deps);
+    expect(r.diagnostics.items.map((d) => `${d.summary} @ ${formatPath(d.attribute)}`)).toEqual([
+      "Image URL no longer answers: n7 @ image.url",
+    ]);
+    expect(checked).toEqual([`problem ${url}`]);
+    const r2 = req();
+    await readDeployment({ ...r2, state: { ...st, image: { ...st.image, check_url: false } } }, deps);
+    expect(r2.diagnostics.items).toEqual([]);
+  });
+});
+
+describe("rackform_deployment update, delete, import", () => {
+  it("update powers on a host found off and records the refreshed status", async () => {
+    const { fake, m } = maas();
+    Object.assign(m, { state: "deployed", status: "Deployed", image: LABEL, power: "off" });
+    const st = recorded(m, { power_state: "off" });
+    const p = { ...plan(`maas:${m.id}`), id: st.id, power_state: "on" };
+    const s = await updateDeployment({ ...req(), plan: p, state: st }, fakeDeps(fake).deps);
+    expect(fake.calls).toEqual([`powerOn ${m.id}`, `read ${m.id}`]);
+    expect(s).toEqual({ ...st, power_state: "on" });
+  });
+
+  it("update of a machine gone from the backend is an error that records nothing", async () => {
+    const { fake, m } = maas();
+    const st = recorded(m);
+    fake.machines.delete(m.id);
+    const r = req();
+    expect(await updateDeployment({ ...r, plan: plan(m.id), state: st }, fakeDeps(fake).deps)).toBeUndefined();
+    expect(summaries(r.diagnostics)).toEqual(["error Machine not found"]);
+  });
+
+  it("delete releases with erase; a failed release stays in state and gives back the drain slot", async () => {
+    const { fake, m } = maas();
+    Object.assign(m, { state: "deployed" });
+    const ok = fakeDeps(fake);
+    await deleteDeployment({ ...req(), state: recorded(m) }, ok.deps);
+    expect([fake.calls, ok.budget]).toEqual([[`release ${m.id}`], ["tearingDown"]]);
+    const b = Object.assign(Object.create(fake), {
+      release: async (): Promise<Outcome> => ({ kind: "failed", facts: fake.facts(m), message: "disk erase failed" }),
+    });
+    const bad = fakeDeps(b);
+    const r = req();
+    await deleteDeployment({ ...r, state: recorded(m) }, bad.deps);
+    expect(summaries(r.diagnostics)).toEqual(["error Release failed: n1"]);
+    expect(bad.budget).toEqual(["tearingDown", `release maas:${m.id}: failed to release`]);
+  });
+
+  it("import takes the machine id; anything else is an error", () => {
+    expect(importDeployment({ ...req(), id: "maas:4y3h7n" })).toEqual({
+      id: "maas:4y3h7n",
+      machine_id: "maas:4y3h7n",
+      erase_on_destroy: true,
+    });
+    const r = req();
+    expect(importDeployment({ ...r, id: "4y3h7n" })).toBeUndefined();
+    expect(summaries(r.diagnostics)).toEqual(["error Invalid import id for rackform_deployment"]);
+  });
+});
+
+describe("rackform_deployment plan", () => {
+  const m = { id: "abc" } as FakeMachine;
+  const config = (o: Partial<DeploymentConfig> = {}): DeploymentConfig => ({ ...recorded(m), ...o });
+  const planned = (state: DeploymentState | null, p: DeploymentConfig | null) => {
+    const r = { ...req(), private: {}, config: p, plan: p, state };
+    const out = planDeployment(r);
+    return { out, replaces: (out?.requiresReplace ?? []).map((x) => formatPath(x)) };
+  };
+
+  it("plans nothing on create or destroy, and a host found off back on in place", () => {
+    expect(planned(null, config()).out).toBeUndefined();
+    expect(planned(recorded(m), null).out).toBeUndefined();
+    const off = planned(recorded(m, { power_state: "off" }), config({ power_state: "off" }));
+    expect([off.out?.plan?.power_state, off.replaces]).toEqual(["on", []]);
+  });
+
+  it("a new image version or user data replaces; a new signature does not", () => {
+    const v = planned(recorded(m), config({ image: { ...image, version: "2026.07.1" }, user_data: "#cloud-config" }));
+    expect(v.replaces).toEqual(["user_data", "image.version"]);
+    expect(planned(recorded(m), config({ image: { ...image, signature: "sig" } })).replaces).toEqual([]);
+  });
+
+  it("an image changed out of band replaces through deployed_image; right after an import only a machine change does", () => {
+    const oob = planned(recorded(m, { deployed_image: "custom/other" }), config({ deployed_image: "custom/other" }));
+    expect([oob.replaces, oob.out?.plan?.deployed_image]).toEqual([["deployed_image"], LABEL]);
+    const imported = { ...recorded(m), image: null } as unknown as DeploymentState;
+    expect(planned(imported, config({ user_data: "#cloud-config" })).replaces).toEqual([]);
+    const unknownImage = planned(
+      recorded(m, { deployed_image: "custom/other" }),
+      config({ image: { ...image, version: UNKNOWN }, deployed_image: "custom/other" }),
+    );
+    expect([unknownImage.replaces, unknownImage.out?.plan?.deployed_image]).toEqual([
+      ["image.version", "deployed_image"],
+      UNKNOWN,
+    ]);
+  });
+
+  it("validation flags one of deploy_kernel/deploy_ramdisk on Ironic and Ironic settings on MAAS", () => {
+    const r = req();
+    validateDeployment({
+      ...r,
+      config: config({ machine_id: "ironic:x", deploy_kernel: "http://i/k", image: { ...image, url: "http://i/img" } }),
+    });
+    expect(r.diagnostics.items.map((d) => `${d.severity} ${d.summary} @ ${formatPath(d.attribute)}`)).toEqual([
+      "error Set deploy_kernel and deploy_ramdisk together @ deploy_ramdisk",
+    ]);
+    const r2 = req();
+    validateDeployment({ ...r2, config: config({ deploy_kernel: "http://i/k", deploy_ramdisk: UNKNOWN }) });
+    expect(r2.diagnostics.items.map((d) => `${d.severity} ${d.summary}`)).toEqual([
+      "warning deploy_kernel is ignored by MAAS",
+    ]);
+  });
+});
