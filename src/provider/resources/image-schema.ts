@@ -2,12 +2,10 @@
 import {
   attr,
   type Diagnostics,
-  getString,
-  isKnown,
-  type ObjectValue,
+  isUnknownValue,
+  type ModelOf,
   path,
   requiresReplace,
-  type Schema,
   stringLength,
   stringMatches,
   stringOneOf,
@@ -24,8 +22,8 @@ export function maasImageName(name: string, version: string): string {
   return `custom/${name}-${version}`;
 }
 
-/** The rackform_image schema. */
-export const imageSchema: Schema = {
+/** The rackform_image schema; its model (ModelOf) is what the handlers in image-ops.ts read and write. */
+export const imageSchema = {
   version: 0,
   description:
     "A golden image, present where its backend needs it and verified by sha256, before any rackform_deployment uses " +
@@ -127,14 +125,22 @@ export const imageSchema: Schema = {
     }),
   },
   blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
-};
+} as const;
+
+/** The recorded image. */
+export type ImageState = ModelOf<typeof imageSchema>;
+/** The planned image at apply: computed attributes may be unknown. */
+export type ImagePlan = ModelOf<typeof imageSchema, "plan">;
+/** The image at plan time and validation: any attribute may be unknown. */
+export type ImageConfigModel = ModelOf<typeof imageSchema, "config">;
 
 /** Cross-attribute checks: MAAS needs url or source_file (not both); Ironic needs url and takes no source_file. */
-export function checkImageConfig(c: ObjectValue, diags: Diagnostics): void {
-  if (!isKnown(c, "backend") || !isKnown(c, "url") || !isKnown(c, "source_file")) return;
-  const backend = getString(c, "backend");
-  const url = getString(c, "url");
-  const file = getString(c, "source_file");
+export function checkImageConfig(
+  c: Pick<ImageConfigModel, "backend" | "url" | "source_file">,
+  diags: Diagnostics,
+): void {
+  const { backend, url, source_file: file } = c;
+  if (isUnknownValue(backend) || isUnknownValue(url) || isUnknownValue(file)) return;
   if (backend === "ironic") {
     if (url === null) {
       diags.error(

@@ -103,24 +103,36 @@ export async function probeImageUrl(core: HttpCore, raw: string, signal: AbortSi
   }
 }
 
+/** The part of a deployment's image block the apply-time check reads. */
+export interface CheckedImage {
+  readonly url: string | null;
+  readonly check_url: boolean | null;
+}
+
+/** What `imageUrlAnswersFor` checks, and where it reports. */
+export interface ImageUrlCheck {
+  readonly context: Context;
+  readonly core: HttpCore;
+  /** The planned image block (null when there is none). */
+  readonly image: CheckedImage | null;
+  /** The backend that downloads the image, as people name it (e.g. "Ironic"). */
+  readonly backendLabel: string;
+  readonly diagnostics: Diagnostics;
+}
+
 /**
- * The apply-time check of image.url (Ironic deployments, unless image.check_url = false): true when the URL answers
- * or is not to be checked; else a diagnostic on image.url naming what the server said and the fix, and false.
+ * The apply-time check of image.url (Ironic deployments, unless image.check_url = false), over a typed image block:
+ * true when the URL answers or is not to be checked; else a diagnostic on image.url naming what the server said and
+ * the fix, and false.
  */
-export async function imageUrlAnswers(
-  ctx: Context,
-  core: HttpCore,
-  plan: ObjectValue,
-  backendLabel: string,
-  diags: Diagnostics,
-): Promise<boolean> {
-  const img = getObject(plan, "image");
-  const raw = getString(img, "url");
-  if (!raw || getBool(img, "check_url") === false) return true;
+export async function imageUrlAnswersFor(c: ImageUrlCheck): Promise<boolean> {
+  const { core, diagnostics: diags, backendLabel } = c;
+  const raw = c.image?.url ?? null;
+  if (!raw || c.image?.check_url === false) return true;
   let problem: string | undefined;
   try {
     const what = `checking that image.url ${shownUrl(raw)} answers`;
-    problem = await bounded(ctx, IMAGE_URL_CHECK_TIMEOUT_MS, "create", what, (s) => probeImageUrl(core, raw, s));
+    problem = await bounded(c.context, IMAGE_URL_CHECK_TIMEOUT_MS, "create", what, (s) => probeImageUrl(core, raw, s));
   } catch (e) {
     problem = core.redactor.redact((e as Error)?.message ?? String(e));
   }
@@ -134,4 +146,20 @@ export async function imageUrlAnswers(
     path("image", "url"),
   );
   return false;
+}
+
+/**
+ * `imageUrlAnswersFor` for a deployment plan not yet decoded into its model (its image block read by name).
+ * @deprecated for rackform_deployment's typed model, which hands its image block to `imageUrlAnswersFor`.
+ */
+export function imageUrlAnswers(
+  ctx: Context,
+  core: HttpCore,
+  plan: ObjectValue,
+  backendLabel: string,
+  diags: Diagnostics,
+): Promise<boolean> {
+  const img = getObject(plan, "image");
+  const image = img === null ? null : { url: getString(img, "url"), check_url: getBool(img, "check_url") };
+  return imageUrlAnswersFor({ context: ctx, core, image, backendLabel, diagnostics: diags });
 }

@@ -5,29 +5,24 @@
  * provider configuration (known at plan time), so a rotation plans an in-place update of every machine and apply
  * sends the new credentials to the backend.
  */
-import {
-  type Diagnostics,
-  getString,
-  isUnknown,
-  type ObjectValue,
-  path,
-  UNKNOWN,
-  type Value,
-} from "../../framework/index.js";
+import { type Diagnostics, isUnknownValue, path, UNKNOWN, type Unknowable } from "../../framework/index.js";
 import type { PowerCredentials } from "../backends/index.js";
-import type { ProviderData } from "../config/config.js";
+import type { RedfishSettings } from "../config/config.js";
 import { CredentialFingerprints } from "../shared/credential-fingerprint.js";
 
-/** The attribute holding the fingerprint. */
-export const FINGERPRINT = "bmc_credentials_fingerprint";
+/** The provider's redfish settings the backend is handed. */
+export type BmcCredentials = Pick<RedfishSettings, "username" | "password" | "insecure">;
+
+/** Where the provider's credential fingerprints come from (ProviderData.bmcFingerprints). */
+export type Fingerprints = () => CredentialFingerprints | "unknown" | undefined;
 
 /** How the backend reaches the BMC at `endpoint`, with the provider's credentials; undefined after a diagnostic. */
 export function powerCredentials(
-  data: ProviderData,
+  redfish: BmcCredentials,
   endpoint: string,
   diags: Diagnostics,
 ): PowerCredentials | undefined {
-  const { username, password, insecure } = data.redfish;
+  const { username, password, insecure } = redfish;
   if (!username || !password) {
     diags.error(
       "BMC credentials missing",
@@ -45,26 +40,24 @@ export function powerCredentials(
  * credentials' (same salt) once they changed, unknown while the provider configuration is not known yet. Without
  * credentials (create reports that) or without a recorded fingerprint, the state's value stands.
  */
-export function plannedFingerprint(data: ProviderData, state: ObjectValue): Value {
-  const recorded = getString(state, FINGERPRINT);
-  const fps = data.bmcFingerprints();
+export function plannedFingerprint(fingerprints: Fingerprints, recorded: string | null): Unknowable<string | null> {
+  const fps = fingerprints();
   if (fps === "unknown") return UNKNOWN;
   if (fps === undefined || recorded === null) return recorded;
   return fps.against(recorded);
 }
 
 /** True when apply must hand the backend the credentials: the plan's fingerprint is not the state's. */
-export function credentialsChanged(state: ObjectValue, plan: ObjectValue): boolean {
-  const planned = plan[FINGERPRINT] ?? null;
-  return isUnknown(planned) || planned !== getString(state, FINGERPRINT);
+export function credentialsChanged(recorded: string | null, planned: Unknowable<string | null>): boolean {
+  return isUnknownValue(planned) || planned !== recorded;
 }
 
 /**
  * The fingerprint of the credentials now, with the salt of `recorded` (a fresh salt when none): what create, an update
  * that sent the credentials, and a first refresh after an import record. Undefined without credentials.
  */
-export function currentFingerprint(data: ProviderData, recorded: string | null): string | undefined {
-  const fps = data.bmcFingerprints();
+export function currentFingerprint(fingerprints: Fingerprints, recorded: string | null): string | undefined {
+  const fps = fingerprints();
   if (!(fps instanceof CredentialFingerprints)) return undefined;
   return recorded ? fps.against(recorded) : fps.of();
 }

@@ -5,42 +5,51 @@
  * not manage them: the state's values stand and driver_info is left as it is (the conductor's defaults, or images
  * set by hand).
  */
-import { getString, isUnknown, type ObjectValue, UNKNOWN, type Value } from "../../framework/index.js";
+import { isUnknownValue, UNKNOWN, type Unknowable } from "../../framework/index.js";
 import type { MachineFacts } from "../backends/index.js";
-import type { ProviderData } from "../config/config.js";
+import type { DeployImages } from "../config/config.js";
 
-/** The two attributes, in driver_info's names. */
-export const KERNEL = "deploy_kernel";
-export const RAMDISK = "deploy_ramdisk";
+/** The two attributes, in driver_info's names, as a model holds them. */
+export interface DeployImageAttrs<T = string | null> {
+  readonly deploy_kernel: T;
+  readonly deploy_ramdisk: T;
+}
 
-/** The values a plan records for a machine on `backend` (the state's when the provider names none). */
+/** The attributes as a plan holds them: unknown until the provider configuration is. */
+export type PlannedDeployImages = DeployImageAttrs<Unknowable<string | null>>;
+
+const unknownImages: PlannedDeployImages = { deploy_kernel: UNKNOWN, deploy_ramdisk: UNKNOWN };
+
+/**
+ * The values a plan records for a machine on `backend` (the state's when the provider names none). `configured` is
+ * the provider's ironic deploy images (undefined when it names none).
+ */
 export function plannedDeployImages(
-  data: ProviderData,
-  backend: Value,
-  state: ObjectValue | null,
-): Record<string, Value> {
-  const kept = { [KERNEL]: state?.[KERNEL] ?? null, [RAMDISK]: state?.[RAMDISK] ?? null };
-  if (isUnknown(backend)) return { [KERNEL]: UNKNOWN, [RAMDISK]: UNKNOWN };
-  if (backend !== "ironic") return { [KERNEL]: null, [RAMDISK]: null };
-  const images = data.backends.ironic?.deployImages;
-  if (images === "unknown") return { [KERNEL]: UNKNOWN, [RAMDISK]: UNKNOWN };
-  if (!images) return kept;
-  return { [KERNEL]: images.kernel, [RAMDISK]: images.ramdisk };
+  configured: DeployImages | undefined,
+  backend: Unknowable<string>,
+  state: DeployImageAttrs | null,
+): PlannedDeployImages {
+  const kept = { deploy_kernel: state?.deploy_kernel ?? null, deploy_ramdisk: state?.deploy_ramdisk ?? null };
+  if (isUnknownValue(backend)) return unknownImages;
+  if (backend !== "ironic") return { deploy_kernel: null, deploy_ramdisk: null };
+  if (configured === "unknown") return unknownImages;
+  if (!configured) return kept;
+  return { deploy_kernel: configured.kernel, deploy_ramdisk: configured.ramdisk };
 }
 
 /** True when apply must write the planned images into the node's driver_info. */
-export function deployImagesChanged(state: ObjectValue, plan: ObjectValue): boolean {
-  const [k, r] = [plan[KERNEL] ?? null, plan[RAMDISK] ?? null];
+export function deployImagesChanged(state: DeployImageAttrs, plan: PlannedDeployImages): boolean {
+  const [k, r] = [plan.deploy_kernel, plan.deploy_ramdisk];
   if (k === null || r === null) return false;
-  return isUnknown(k) || isUnknown(r) || k !== getString(state, KERNEL) || r !== getString(state, RAMDISK);
+  return isUnknownValue(k) || isUnknownValue(r) || k !== state.deploy_kernel || r !== state.deploy_ramdisk;
 }
 
 /**
  * What a refresh records: the state's values, or, when none are recorded (an import, or a state from before these
  * attributes), the images the node's driver_info holds now, so the next plan writes them only when they differ.
  */
-export function refreshedDeployImages(state: ObjectValue, f: MachineFacts): Record<string, Value> {
-  const [k, r] = [getString(state, KERNEL), getString(state, RAMDISK)];
-  if (k !== null || r !== null) return { [KERNEL]: k, [RAMDISK]: r };
-  return { [KERNEL]: f.deployImages?.kernel ?? null, [RAMDISK]: f.deployImages?.ramdisk ?? null };
+export function refreshedDeployImages(state: DeployImageAttrs, f: MachineFacts): DeployImageAttrs {
+  const [k, r] = [state.deploy_kernel, state.deploy_ramdisk];
+  if (k !== null || r !== null) return { deploy_kernel: k, deploy_ramdisk: r };
+  return { deploy_kernel: f.deployImages?.kernel ?? null, deploy_ramdisk: f.deployImages?.ramdisk ?? null };
 }

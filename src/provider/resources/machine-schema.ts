@@ -3,21 +3,18 @@ import {
   type AttributePath,
   attr,
   type Diagnostics,
-  isKnown,
-  isUnknown,
-  type ObjectValue,
+  isUnknownValue,
+  type ModelOf,
   path,
   requiresReplaceIf,
-  type Schema,
   stringMatches,
   stringOneOf,
   timeoutsBlock,
   useStateForUnknown,
-  type Value,
   validator,
 } from "../../framework/index.js";
 import { BACKEND_NAMES, type BackendName } from "../backends/backend.js";
-import { BACKEND_TRAITS } from "../backends/traits.js";
+import { BACKEND_TRAITS, type BackendTraits } from "../backends/traits.js";
 import { endpointSpelling, redfishEndpoint } from "../shared/endpoint.js";
 
 /** A MAC written with colons or dashes, six pairs of hex digits. */
@@ -57,8 +54,8 @@ const macList = validator("MAC addresses such as 3c:ec:ef:00:00:01, each listed 
   });
 });
 
-/** The rackform_machine schema. */
-export const machineSchema: Schema = {
+/** The rackform_machine schema; its model (ModelOf) is what the handlers in machine-ops.ts read and write. */
+export const machineSchema = {
   version: 0,
   description:
     "A node enrolled in the chosen backend and commissioned there: a MAAS machine with redfish power, commissioned " +
@@ -164,22 +161,30 @@ export const machineSchema: Schema = {
     }),
   },
   blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
-};
+} as const;
+
+/** The recorded machine. */
+export type MachineState = ModelOf<typeof machineSchema>;
+/** The planned machine at apply: computed attributes may be unknown. */
+export type MachinePlan = ModelOf<typeof machineSchema, "plan">;
+/** The machine at plan time and validation: any attribute may be unknown. */
+export type MachineConfig = ModelOf<typeof machineSchema, "config">;
 
 /** Cross-attribute checks: MAAS needs a MAC to PXE-boot the machine; resource_class means nothing to MAAS. */
-export function checkMachineConfig(c: ObjectValue, diags: Diagnostics): void {
-  if (!isKnown(c, "backend")) return;
-  const t = BACKEND_TRAITS[c.backend as BackendName];
+export function checkMachineConfig(c: MachineConfig, diags: Diagnostics): void {
+  if (isUnknownValue(c.backend) || c.backend === null) return;
+  const backend = c.backend;
+  const t: BackendTraits | undefined = BACKEND_TRAITS[backend as BackendName];
   if (!t) return;
-  const macs: Value = c.macs ?? null;
-  if (t.needsMac && !isUnknown(macs) && (macs === null || (Array.isArray(macs) && macs.length === 0))) {
+  const macs = c.macs;
+  if (t.needsMac && !isUnknownValue(macs) && (macs === null || macs.length === 0)) {
     diags.error(
       `${t.label} needs a MAC address`,
-      `backend = "${c.backend}" enlists the machine by its boot NIC: list at least one MAC in macs, boot NIC first.`,
+      `backend = "${backend}" enlists the machine by its boot NIC: list at least one MAC in macs, boot NIC first.`,
       path("macs"),
     );
   }
-  if (!t.usesResourceClass && isKnown(c, "resource_class") && c.resource_class !== null) {
+  if (!t.usesResourceClass && !isUnknownValue(c.resource_class) && c.resource_class !== null) {
     diags.warning(
       `resource_class is ignored by ${t.label}`,
       'resource_class is an Ironic setting; remove it, or use backend = "ironic".',

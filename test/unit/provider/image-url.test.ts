@@ -10,8 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpCore } from "../../../src/clients/http/index.js";
+import { backgroundContext, createLogger, Diagnostics, formatPath } from "../../../src/framework/index.js";
 import { issueLabTls } from "../../../src/lab/redfish/tls.js";
-import { probeImageUrl } from "../../../src/provider/resources/image-url.js";
+import { imageUrlAnswersFor, probeImageUrl } from "../../../src/provider/resources/image-url.js";
 
 interface Seen {
   readonly method: string;
@@ -109,5 +110,31 @@ describe("probeImageUrl", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("imageUrlAnswersFor", () => {
+  const check = (c: HttpCore, image: { url: string | null; check_url: boolean | null } | null) => {
+    const diagnostics = new Diagnostics();
+    const context = backgroundContext(undefined, createLogger({ level: "off" }));
+    return imageUrlAnswersFor({ context, core: c, image, backendLabel: "Ironic", diagnostics }).then((ok) => ({
+      ok,
+      lines: diagnostics.items.map((d) => `${d.severity} ${d.summary} @ ${formatPath(d.attribute)}`),
+    }));
+  };
+
+  it("asks nothing without a url, or with check_url = false", async () => {
+    seen.length = 0;
+    expect(await check(core(), null)).toEqual({ ok: true, lines: [] });
+    expect(await check(core(), { url: `${base}/gone.qcow2`, check_url: false })).toEqual({ ok: true, lines: [] });
+    expect(seen).toEqual([]);
+  });
+
+  it("passes a URL that answers, and fails one that does not on image.url", async () => {
+    expect(await check(core(), { url: `${base}/ok.qcow2`, check_url: null })).toEqual({ ok: true, lines: [] });
+    expect(await check(core(), { url: `${base}/gone.qcow2`, check_url: true })).toEqual({
+      ok: false,
+      lines: ["error Image URL does not answer @ image.url"],
+    });
   });
 });

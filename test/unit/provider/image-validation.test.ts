@@ -1,9 +1,11 @@
 /** rackform_image's config checks and import id, before any backend is asked. */
 import { describe, expect, it } from "vitest";
-import { Diagnostics, type ObjectValue } from "../../../src/framework/index.js";
-import { checkImageConfig, IMAGE_ID } from "../../../src/provider/resources/image-schema.js";
+import { Diagnostics } from "../../../src/framework/index.js";
+import { checkImageConfig, IMAGE_ID, type ImageConfigModel } from "../../../src/provider/resources/image-schema.js";
 
-const base: ObjectValue = {
+type Checked = Pick<ImageConfigModel, "backend" | "name" | "version" | "sha256" | "url" | "source_file">;
+
+const base: Checked = {
   backend: "maas",
   name: "ubuntu-gpu",
   version: "2026.06.2",
@@ -11,7 +13,7 @@ const base: ObjectValue = {
   url: null,
   source_file: null,
 };
-const summaries = (c: ObjectValue) => {
+const summaries = (c: Checked) => {
   const d = new Diagnostics();
   checkImageConfig(c, d);
   return d.items.map((x) => x.summary);

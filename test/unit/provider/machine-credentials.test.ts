@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { nullObject, type ObjectValue, UNKNOWN, type Value } from "../../../src/framework/index.js";
-import { type ProviderData, providerSchema } from "../../../src/provider/config/config.js";
+import { providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
 import { createServer } from "../../../src/server/create-server.js";
@@ -14,6 +14,7 @@ import type { ProviderServer } from "../../../src/server/rpc.js";
 import { FakeBackend } from "../../support/fake-backend.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
 import { planAndApply, planChange } from "../../support/provider-rpc.js";
+import { withFakeBackend } from "./machine-fake-deps.js";
 
 const T = "rackform_machine";
 const FIRST = "First-Passw0rd-1";
@@ -27,15 +28,7 @@ const config = configOf(machineSchema, {
 
 /** A provider process whose redfish password is `password` (UNKNOWN: not known until apply). */
 async function provider(fake: FakeBackend, password: Value): Promise<ProviderServer> {
-  const p = rackformProvider();
-  const configure = p.configure.bind(p);
-  const srv = createServer({
-    ...p,
-    async configure(req, resp) {
-      await configure(req, resp);
-      (resp.resourceData as ProviderData).backendOverride = () => fake;
-    },
-  });
+  const srv = createServer(withFakeBackend(rackformProvider(), fake));
   const redfish = { ...nullObject(providerSchema.blocks!.redfish.block), username: "admin", password, insecure: true };
   const r = await srv.configureProvider({ terraformVersion: "1.11.4", config: configOf(providerSchema, { redfish }) });
   expect(r.diagnostics).toEqual([]);

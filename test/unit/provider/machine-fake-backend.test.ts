@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { type Diagnostic, nullObject, type ObjectValue, type Value } from "../../../src/framework/index.js";
-import { type ProviderData, providerSchema } from "../../../src/provider/config/config.js";
+import { providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
 import { createServer } from "../../../src/server/create-server.js";
@@ -14,6 +14,7 @@ import type { ProviderServer } from "../../../src/server/rpc.js";
 import { FakeBackend } from "../../support/fake-backend.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
 import { planAndApply } from "../../support/provider-rpc.js";
+import { withFakeBackend } from "./machine-fake-deps.js";
 
 const T = "rackform_machine";
 const BMC = "https://127.0.0.1:8443";
@@ -23,15 +24,7 @@ let fake: FakeBackend;
 
 beforeEach(async () => {
   fake = new FakeBackend("maas");
-  const provider = rackformProvider();
-  const configure = provider.configure.bind(provider);
-  srv = createServer({
-    ...provider,
-    async configure(req, resp) {
-      await configure(req, resp);
-      (resp.resourceData as ProviderData).backendOverride = () => fake;
-    },
-  });
+  srv = createServer(withFakeBackend(rackformProvider(), fake));
   const redfish = {
     ...nullObject(providerSchema.blocks!.redfish.block),
     username: "admin",

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatPath, nullObject, type ObjectValue } from "../../../src/framework/index.js";
-import { type ProviderData, providerSchema } from "../../../src/provider/config/config.js";
+import { providerSchema } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { machineSchema } from "../../../src/provider/resources/machine-schema.js";
 import { createServer } from "../../../src/server/create-server.js";
@@ -13,21 +13,14 @@ import type { ProviderServer } from "../../../src/server/rpc.js";
 import { FakeBackend } from "../../support/fake-backend.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
 import { planAndApply, planChange } from "../../support/provider-rpc.js";
+import { withFakeBackend } from "./machine-fake-deps.js";
 
 const T = "rackform_machine";
 const config = (bmc_endpoint: string) =>
   configOf(machineSchema, { name: "n1", backend: "maas", bmc_endpoint, macs: ["02:00:00:00:00:01"] });
 
 async function provider(fake: FakeBackend, allowHttp: boolean | null = null): Promise<ProviderServer> {
-  const p = rackformProvider();
-  const configure = p.configure.bind(p);
-  const srv = createServer({
-    ...p,
-    async configure(req, resp) {
-      await configure(req, resp);
-      (resp.resourceData as ProviderData).backendOverride = () => fake;
-    },
-  });
+  const srv = createServer(withFakeBackend(rackformProvider(), fake));
   const redfish = {
     ...nullObject(providerSchema.blocks!.redfish.block),
     username: "admin",
