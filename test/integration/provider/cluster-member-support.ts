@@ -113,7 +113,7 @@ export async function startRig(opts: { readonly nodeCacheMaxAgeMs?: number } = {
       const schedulers = new SchedulerClients(d.schedulers.slurmSettings, d.schedulers.kubernetesSettings, {
         nodeCacheMaxAgeMs: opts.nodeCacheMaxAgeMs ?? 0,
       });
-      data = new ProviderData(d.redfish, d.core, d.backends, schedulers);
+      data = new ProviderData({ redfish: d.redfish, core: d.core, backends: d.backends, schedulers });
       resp.resourceData = data;
     },
     resources: () => [clusterMemberResource((d) => ({ ...clusterMemberDeps(d), pollMs: 20 }))],
