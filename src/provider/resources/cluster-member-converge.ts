@@ -25,14 +25,18 @@ import {
 /** The `state` of a member whose node the scheduler no longer knows. */
 export const ABSENT = "absent";
 
+/** Each scheduler's name as diagnostics say it. */
 export const LABEL: Record<SchedulerKind, string> = { slurm: "Slurm", kubernetes: "Kubernetes" };
 const DAEMON: Record<SchedulerKind, string> = { slurm: "slurmd", kubernetes: "the kubelet" };
 
 /** A member as planned or recorded: what names its node. */
 type Named = { readonly scheduler: string; readonly node: string };
 
+/** The member's scheduler (its validator admits only SCHEDULERS). */
 export const kindOf = (v: Named): SchedulerKind => v.scheduler as SchedulerKind;
+/** The member's node name in its scheduler. */
 export const nodeOf = (v: Named): string => v.node;
+/** The node as diagnostics name it, e.g. "Slurm node r01-n01". */
 export const what = (v: Named) => `${LABEL[kindOf(v)] ?? "scheduler"} node ${nodeOf(v)}`;
 /** Where a failure points: the node for not-found, the scheduler (and its provider `<scheduler>.url`) for the rest. */
 export const site = (v: Named) => ({
@@ -102,6 +106,7 @@ function joinSpec(plan: ClusterMemberPlan, prior: ClusterMemberState | null): Jo
   };
 }
 
+/** A timeout as diagnostics say it: whole minutes as "30m", else seconds. */
 export const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
 
 /** What a create or update converges: the plan, the prior state (null on create), the scheduler and its poll. */

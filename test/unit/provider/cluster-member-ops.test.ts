@@ -213,6 +213,24 @@ describe("rackform_cluster_member create and update with fake deps", () => {
     expect(f.calls.filter((c) => c.startsWith("drain"))).toEqual(["drain n1", "drain n2"]);
   });
 
+  it("create without a slot of this run drops the reservation a killed run left, and settles before answering", async () => {
+    const seen: string[] = [];
+    const budget: MemberBudget = {
+      ...fakeBudget(async () => false),
+      release: (names, why) => void seen.push(`release ${names.join(",")} ${why}`),
+      dropStale: async (node) => void seen.push(`dropStale ${node}`),
+      settle: async () => void seen.push("settle"),
+    };
+    const f = fakeDeps("slurm", budget);
+    f.nodes.set("n1", { registered: true, state: "DOWN", joined: false, partitions: ["gpu"] });
+    await createMember({ ...req(), plan: plan({ max_unavailable: 1 }) }, f.deps);
+    expect(seen).toEqual(["release n1,maas:n1 rejoined", "dropStale n1", "settle"]);
+    // Without a limit the member never reserved: nothing to drop.
+    seen.length = 0;
+    await createMember({ ...req(), plan: plan() }, f.deps);
+    expect(seen).toEqual(["release n1,maas:n1 rejoined", "settle"]);
+  });
+
   it("update of a Kubernetes node deleted by hand creates its Node again, then uncordons it with its labels", async () => {
     const f = fakeDeps("kubernetes");
     const prior: ClusterMemberState = {
