@@ -1,6 +1,7 @@
 /** The provider framework's public surface; re-exports only. */
 export * from "./context.js";
 export * from "./data-source.js";
+export * from "./define-data-source.js";
 export * from "./define-resource.js";
 export * from "./diagnostics.js";
 export * from "./docs.js";

@@ -133,7 +133,7 @@ export class Reservations {
   async attempt(c: Contender, holders: readonly string[], gone: () => boolean): Promise<TryResult> {
     if ((this.retryAt.get(c.key) ?? 0) > this.now()) return "later";
     const lease = { owner: this.owner, until: this.now() + this.leaseMs };
-    const trying = contend(c.shared, c.names, c.max, holders, lease, this.now);
+    const trying = contend({ shared: c.shared, self: c.names, max: c.max, holders, lease, now: this.now });
     try {
       const r = await this.track(trying);
       if (r.won && (gone() || this.closed)) {

@@ -109,20 +109,26 @@ export function blockersOf(
 /** The outcome of one try for a slot: won, or the blockers seen right after writing the reservation. */
 export type Contention = { readonly won: true } | { readonly won: false; readonly blockers: Blocker[] };
 
+/** One try for a slot: the key's shared budget, the node's names (the first is reserved), the limit and the lease. */
+export interface Contender {
+  readonly shared: SharedBudget;
+  /** The node's names; the reservation is written on the first. */
+  readonly self: readonly string[];
+  readonly max: number;
+  /** Nodes holding a slot of this run. */
+  readonly holders: readonly string[];
+  readonly lease: Reservation;
+  readonly now: () => number;
+}
+
 /**
  * One try: reserve, read the key again, keep the reservation if fewer than `max` others count, else take it back.
  * Errors of the scheduler propagate (the caller counts them as a lost try).
  */
-export async function contend(
-  shared: SharedBudget,
-  self: readonly string[],
-  max: number,
-  holders: readonly string[],
-  lease: Reservation,
-  now: () => number,
-): Promise<Contention> {
-  await shared.reserve(self[0], lease);
-  const blockers = blockersOf(await shared.survey(), self, holders, now());
+export async function contend(c: Contender): Promise<Contention> {
+  const { shared, self, max } = c;
+  await shared.reserve(self[0], c.lease);
+  const blockers = blockersOf(await shared.survey(), self, c.holders, c.now());
   if (blockers.length < max) return { won: true };
   await shared.unreserve(self[0]);
   return { won: false, blockers };

@@ -3,21 +3,9 @@
  * fallbacks, resolved to the settings the BCM adapter is built from. Kept apart from config.ts (as the scheduler
  * blocks are): config.ts spreads `bcmBlocks` into the provider schema and stores `resolveBcm`'s result.
  */
-import {
-  attr,
-  block,
-  type Diagnostics,
-  getBool,
-  getObject,
-  getString,
-  isKnown,
-  type NestedBlock,
-  type ObjectValue,
-  path,
-  stringLength,
-  validator,
-} from "../../framework/index.js";
+import { attr, block, type Diagnostics, type ModelOf, path, stringLength, validator } from "../../framework/index.js";
 import { readCaBundle } from "./ca-bundle.js";
+import { blockOf, known } from "./config-values.js";
 import { serviceUrl } from "./service-url.js";
 
 /** The bcm block, resolved. */
@@ -43,7 +31,7 @@ const notWithCa = validator("not true together with ca_file", (req, resp) => {
 });
 
 /** The provider block's `bcm` block. */
-export const bcmBlocks: { readonly bcm: NestedBlock } = {
+export const bcmBlocks = {
   bcm: block.single(
     {
       attributes: {
@@ -82,17 +70,19 @@ export const bcmBlocks: { readonly bcm: NestedBlock } = {
     },
     { description: 'The BCM head node that rackform_machine resources with backend = "bcm" enroll into.' },
   ),
-};
+} as const;
+
+/** The bcm block as configured: any attribute may be unknown at plan. */
+export type BcmConfig = ModelOf<typeof bcmBlocks.bcm.block, "config">;
 
 const envOr = (v: string | null | undefined, env: string) => v ?? (process.env[env] || undefined);
 
 /** The bcm block with its environment fallbacks; undefined when not configured, null after a diagnostic. */
-export function resolveBcm(config: ObjectValue, diags: Diagnostics): BcmSettings | undefined | null {
-  const o = isKnown(config, "bcm") ? getObject(config, "bcm") : null;
-  const str = (name: string, env: string) => envOr(o && isKnown(o, name) ? getString(o, name) : null, env);
-  const url = str("url", "RACKFORM_BCM_URL");
-  const username = str("username", "RACKFORM_BCM_USERNAME");
-  const password = str("password", "RACKFORM_BCM_PASSWORD");
+export function resolveBcm(block: BcmConfig | null, diags: Diagnostics): BcmSettings | undefined | null {
+  const o = blockOf(block);
+  const url = envOr(known(o?.url ?? null), "RACKFORM_BCM_URL");
+  const username = envOr(known(o?.username ?? null), "RACKFORM_BCM_USERNAME");
+  const password = envOr(known(o?.password ?? null), "RACKFORM_BCM_PASSWORD");
   if (!url) return undefined;
   if (!username || !password) {
     diags.error(
@@ -103,13 +93,14 @@ export function resolveBcm(config: ObjectValue, diags: Diagnostics): BcmSettings
     return null;
   }
   const caPem = readCaBundle(
-    str("ca_file", "RACKFORM_BCM_CA_FILE"),
+    envOr(known(o?.ca_file ?? null), "RACKFORM_BCM_CA_FILE"),
     "BCM",
     "the CA that signed cmdaemon's certificate",
     path("bcm", "ca_file"),
     diags,
   );
   if (caPem === null) return null;
-  const insecure = o && isKnown(o, "insecure") ? (getBool(o, "insecure") ?? false) : false;
-  return { url, username, password, caPem, insecure, category: str("category", "RACKFORM_BCM_CATEGORY") };
+  const insecure = known(o?.insecure ?? null) ?? false;
+  const category = envOr(known(o?.category ?? null), "RACKFORM_BCM_CATEGORY");
+  return { url, username, password, caPem, insecure, category };
 }

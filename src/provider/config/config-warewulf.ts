@@ -3,17 +3,8 @@
  * with backend = "warewulf" are defined in. Kept apart from config.ts, which spreads the block into the provider
  * schema and adds the resolved settings to BackendSettings.
  */
-import {
-  attr,
-  block,
-  getBool,
-  getObject,
-  getString,
-  isKnown,
-  type NestedBlock,
-  type ObjectValue,
-  stringLength,
-} from "../../framework/index.js";
+import { attr, block, type ModelOf, stringLength } from "../../framework/index.js";
+import { blockOf, envOr, known } from "./config-values.js";
 import { serviceUrl } from "./service-url.js";
 
 /** warewulfd's endpoint and API user, resolved. */
@@ -28,7 +19,7 @@ export interface WarewulfSettings {
 }
 
 /** The provider block's `warewulf` block. */
-export const warewulfBlock: NestedBlock = block.single(
+export const warewulfBlock = block.single(
   {
     attributes: {
       url: attr.string({
@@ -63,19 +54,17 @@ export const warewulfBlock: NestedBlock = block.single(
   { description: 'The warewulfd that rackform_machine resources with backend = "warewulf" are defined in.' },
 );
 
-function envOr(v: string | null, name: string): string | undefined {
-  return v ?? process.env[name] ?? undefined;
-}
+/** The warewulf block as configured: any attribute may be unknown at plan. */
+export type WarewulfConfig = ModelOf<typeof warewulfBlock.block, "config">;
 
 /** The resolved `warewulf` block; undefined unless url, username and password are all set. */
-export function resolveWarewulf(config: ObjectValue): WarewulfSettings | undefined {
-  const o = isKnown(config, "warewulf") ? getObject(config, "warewulf") : null;
-  const str = (name: string, env: string) => envOr(o && isKnown(o, name) ? getString(o, name) : null, env);
-  const url = str("url", "RACKFORM_WAREWULF_URL");
-  const username = str("username", "RACKFORM_WAREWULF_USERNAME");
-  const password = str("password", "RACKFORM_WAREWULF_PASSWORD");
+export function resolveWarewulf(block: WarewulfConfig | null): WarewulfSettings | undefined {
+  const o = blockOf(block);
+  const url = envOr(known(o?.url ?? null), "RACKFORM_WAREWULF_URL");
+  const username = envOr(known(o?.username ?? null), "RACKFORM_WAREWULF_USERNAME");
+  const password = envOr(known(o?.password ?? null), "RACKFORM_WAREWULF_PASSWORD");
   if (!url || !username || !password) return undefined;
-  const insecure = o && isKnown(o, "insecure") ? (getBool(o, "insecure") ?? false) : false;
-  const profile = (o && isKnown(o, "profile") ? getString(o, "profile") : null) ?? "default";
+  const insecure = known(o?.insecure ?? null) ?? false;
+  const profile = known(o?.profile ?? null) ?? "default";
   return { url, username, password, insecure, profile };
 }

@@ -1,44 +1,40 @@
 /**
  * The provider block: Redfish defaults shared by every BMC and PDU, and process-wide limits.
- * Configure turns it into `ProviderData`, handed to every resource: one HTTP core per process so connections are reused.
+ * Configure decodes it once into its model (ProviderConfig) and turns that into `ProviderData` (provider-data.ts),
+ * handed to every resource: one HTTP core per process so connections are reused.
  */
-import { createHash } from "node:crypto";
 import { HttpCore } from "../../clients/http/index.js";
 import type { IronicAuth } from "../../clients/ironic/index.js";
-import { RedfishClient } from "../../clients/redfish/index.js";
 import {
   attr,
   block,
   conflictsWith,
   type Diagnostics,
-  getBool,
-  getNumber,
-  getObject,
-  getString,
-  isKnown,
+  decode,
   isUnknown,
+  isUnknownValue,
+  type ModelOf,
   numberBetween,
-  type ObjectValue,
   parseDuration,
   path,
   type Schema,
   stringLength,
   stringMatches,
+  type Value,
   validator,
 } from "../../framework/index.js";
-import type { Backend, BackendName } from "../backends/backend.js";
-import { DisruptionBudget } from "../budget/disruption-budget.js";
 import { IMAGE_URL } from "../resources/deployment-schema.js";
-import { CredentialFingerprints } from "../shared/credential-fingerprint.js";
-import { HostSightings } from "../shared/host-sightings.js";
-import { ImageWork } from "../shared/image-work.js";
-import { PowerOnStagger, pduCircuit, type StaggerClock } from "../shared/power-on-stagger.js";
+import type { StaggerClock } from "../shared/power-on-stagger.js";
 import { readCaBundle } from "./ca-bundle.js";
 import { type BcmSettings, bcmBlocks, resolveBcm } from "./config-bcm.js";
+import { blockOf, completeConfig, envOr, isUnknownBlock, known } from "./config-values.js";
 import { resolveWarewulf, type WarewulfSettings, warewulfBlock } from "./config-warewulf.js";
-import { resolveSchedulers, SchedulerClients, schedulerBlocks } from "./scheduler-config.js";
+import { ProviderData } from "./provider-data.js";
+import { resolveSchedulers, schedulerBlocks } from "./scheduler-config.js";
 import { serviceUrl } from "./service-url.js";
 import { DEFAULT_TIMINGS, type ProviderTimings } from "./timings.js";
+
+export { ProviderData, type ProviderDataInit } from "./provider-data.js";
 
 /** A MAAS API key as `maas apikey` prints it: consumer_key:token_key:token_secret. */
 const MAAS_API_KEY = /^[^:\s]+:[^:\s]+:[^:\s]+$/;
@@ -96,8 +92,8 @@ const duration = validator("a duration such as 500ms or 2s", (req, resp) => {
   }
 });
 
-/** The `provider "rackform"` schema. */
-export const providerSchema: Schema = {
+/** The provider block's schema with its literal types: its model is ProviderConfig. */
+const providerBlockSchema = {
   description:
     "rackform: bare-metal GPU racks as code. Redfish BMCs and rack PDUs, MAAS or Ironic, Slurm or Kubernetes.",
   attributes: {},
@@ -220,7 +216,18 @@ export const providerSchema: Schema = {
     ...schedulerBlocks,
     ...bcmBlocks,
   },
-};
+} as const;
+
+/** The `provider "rackform"` schema. */
+export const providerSchema: Schema = providerBlockSchema;
+
+/** The provider block as configured: any attribute, or a whole block, may be unknown at plan. */
+export type ProviderConfig = ModelOf<typeof providerBlockSchema, "config">;
+
+/** Decodes the provider block into its model, once, before anything reads it. */
+export function decodeProviderConfig(config: Value): ProviderConfig {
+  return decode(providerBlockSchema, completeConfig(providerBlockSchema, config), "config");
+}
 
 /** Redfish settings resolved from the provider block and the environment. */
 export interface RedfishSettings {
@@ -247,120 +254,37 @@ export interface BackendSettings {
 /** The deploy (IPA) kernel and ramdisk every Ironic node gets at enrollment; "unknown" while the plan cannot tell. */
 export type DeployImages = { readonly kernel: string; readonly ramdisk: string } | "unknown";
 
-/** What every resource receives from configure. */
-export class ProviderData {
-  private readonly clients = new Map<string, RedfishClient>();
-  private fingerprints: CredentialFingerprints | undefined;
-  /** Power-on spacing per PDU (power-on-stagger.ts). */
-  readonly stagger: PowerOnStagger;
-  /**
-   * Test seam: when set, resources get their backend from here instead of building a MAAS or Ironic adapter (an
-   * in-memory fake tests adopt, taint and ambiguity logic in milliseconds). Never set by the provider itself.
-   */
-  backendOverride: ((name: BackendName) => Backend) | undefined = undefined;
-  /** Cluster members' disruption budget: how many nodes of a key may be drained at once in this run. */
-  readonly budget = new DisruptionBudget();
-  /** Image uploads and node teardowns under way, which order deployments and images (image-work.ts). */
-  readonly images = new ImageWork();
-  /** Host power this process read from BMCs, which spares deployments a backend's power query (host-sightings.ts). */
-  readonly sightings = new HostSightings();
-
-  constructor(
-    readonly redfish: RedfishSettings,
-    readonly core: HttpCore,
-    readonly backends: BackendSettings = {},
-    /** Slurm and Kubernetes clients (scheduler-config.ts), made on first use. */
-    readonly schedulers: SchedulerClients = new SchedulerClients(),
-    /** Poll intervals of every wait (timings.ts). */
-    readonly timings: ProviderTimings = DEFAULT_TIMINGS,
-    /** Clock of the power-on stagger (tests drive it by hand). */
-    powerOnClock?: StaggerClock,
-  ) {
-    this.stagger = new PowerOnStagger(redfish.powerOnIntervalMs, powerOnClock);
-  }
-
-  /** The Redfish client of one endpoint, shared by every resource in this process (one session per BMC). */
-  redfishClient(endpoint: string): RedfishClient {
-    let c = this.clients.get(endpoint);
-    if (!c) {
-      c = new RedfishClient({
-        baseUrl: endpoint,
-        username: this.redfish.username ?? "",
-        password: this.redfish.password ?? "",
-        core: this.core,
-        maxConcurrent: this.redfish.maxConcurrent,
-      });
-      this.clients.set(endpoint, c);
-    }
-    return c;
-  }
-
-  /**
-   * Fingerprints of the BMC credentials the backends get (credential-fingerprint.ts): "unknown" while the provider
-   * configuration is not known yet, undefined when no username or password is set.
-   */
-  bmcFingerprints(): CredentialFingerprints | "unknown" | undefined {
-    if (this.redfish.credentialsUnknown) return "unknown";
-    const { username, password } = this.redfish;
-    if (!username || !password) return undefined;
-    this.fingerprints ??= new CredentialFingerprints(username, password);
-    return this.fingerprints;
-  }
-
-  /** Logs out of every BMC and PDU session this process opened (Redfish services allow few); never rejects. */
-  /**
-   * The client of a BlueField DPU's BMC: its own credentials when the resource names them, else the provider's
-   * redfish ones. Kept with the BMC clients, so its session is released at close like theirs.
-   */
-  dpuClient(endpoint: string, username?: string, password?: string): RedfishClient {
-    const user = username ?? this.redfish.username ?? "";
-    const key = `dpu:${endpoint}#${user}#${createHash("sha256")
-      .update(password ?? "")
-      .digest("hex")
-      .slice(0, 16)}`;
-    let c = this.clients.get(key);
-    if (!c) {
-      c = new RedfishClient({
-        baseUrl: endpoint,
-        username: user,
-        password: password ?? this.redfish.password ?? "",
-        core: this.core,
-        maxConcurrent: this.redfish.maxConcurrent,
-      });
-      this.clients.set(key, c);
-    }
-    return c;
-  }
-
-  async closeSessions(): Promise<void> {
-    await Promise.allSettled([...this.clients.values()].map((c) => c.logout()));
-  }
-
-  /** Waits for this power-on's turn on its PDU: power-ons on one PDU are spaced by power_on_interval. */
-  powerOnTurn(endpointOrigin: string, pduId: string): Promise<void> {
-    return this.stagger.turn(pduCircuit(endpointOrigin, pduId));
-  }
-}
-
-function envOr(v: string | null, name: string): string | undefined {
-  return v ?? process.env[name] ?? undefined;
-}
-
 /** Resolves the provider block; config values may be unknown during plan, in which case defaults stand in. */
 export function resolveConfig(
-  config: ObjectValue,
+  config: Value,
   diags: Diagnostics,
   timings: ProviderTimings = DEFAULT_TIMINGS,
   powerOnClock?: StaggerClock,
 ): ProviderData | undefined {
-  const rf = isKnown(config, "redfish") ? getObject(config, "redfish") : null;
+  const c = decodeProviderConfig(config);
+  const redfish = resolveRedfish(c, diags);
+  if (!redfish) return undefined;
+  const backends = resolveBackends(c, diags);
+  if (!backends) return undefined;
+  const schedulers = resolveSchedulers(c, diags);
+  if (!schedulers) return undefined;
+  // Only once every block is valid, so a configuration error leaves no connection pool behind.
+  const core = new HttpCore({
+    tls: { ca: redfish.caPem, insecure: redfish.insecure },
+    maxConcurrentPerHost: redfish.maxConcurrent,
+  });
+  if (redfish.password) core.redactor.add(redfish.password);
+  return new ProviderData({ redfish, core, backends, schedulers, timings, powerOnClock });
+}
+
+/** The `redfish` block with its environment fallbacks; undefined after a diagnostic (an unreadable CA file). */
+function resolveRedfish(c: ProviderConfig, diags: Diagnostics): RedfishSettings | undefined {
+  const rf = blockOf(c.redfish);
   const credentialsUnknown =
-    isUnknown(config.redfish ?? null) ||
-    (rf !== null && (isUnknown(rf.username ?? null) || isUnknown(rf.password ?? null)));
-  const str = (name: string) => (rf && isKnown(rf, name) ? getString(rf, name) : null);
-  const username = envOr(str("username"), "RACKFORM_REDFISH_USERNAME");
-  const password = envOr(str("password"), "RACKFORM_REDFISH_PASSWORD");
-  const caFile = envOr(str("ca_file"), "RACKFORM_REDFISH_CA_FILE");
+    isUnknownBlock(c.redfish) || (rf !== null && (isUnknownValue(rf.username) || isUnknownValue(rf.password)));
+  const username = envOr(known(rf?.username ?? null), "RACKFORM_REDFISH_USERNAME");
+  const password = envOr(known(rf?.password ?? null), "RACKFORM_REDFISH_PASSWORD");
+  const caFile = envOr(known(rf?.ca_file ?? null), "RACKFORM_REDFISH_CA_FILE");
   const caPem = readCaBundle(
     caFile,
     "Redfish",
@@ -369,71 +293,54 @@ export function resolveConfig(
     diags,
   );
   if (caPem === null) return undefined;
-  const insecure = rf && isKnown(rf, "insecure") ? (getBool(rf, "insecure") ?? false) : false;
-  const allowHttp = rf && isKnown(rf, "allow_http") ? (getBool(rf, "allow_http") ?? false) : false;
-  const maxConcurrent =
-    rf && isKnown(rf, "max_concurrent_per_bmc") ? (getNumber(rf, "max_concurrent_per_bmc") ?? 4) : 4;
-  const interval = str("power_on_interval");
-  const settings: RedfishSettings = {
+  const interval = known(rf?.power_on_interval ?? null);
+  return {
     username,
     password,
     caPem,
-    insecure,
-    allowHttp,
-    maxConcurrent,
+    insecure: known(rf?.insecure ?? null) ?? false,
+    allowHttp: known(rf?.allow_http ?? null) ?? false,
+    maxConcurrent: known(rf?.max_concurrent_per_bmc ?? null) ?? 4,
     powerOnIntervalMs: interval ? parseDuration(interval) : 250,
     credentialsUnknown,
   };
-  const backends = resolveBackends(config, diags);
-  if (!backends) return undefined;
-  const schedulers = resolveSchedulers(config, diags);
-  if (!schedulers) return undefined;
-  // Only once every block is valid, so a configuration error leaves no connection pool behind.
-  const core = new HttpCore({ tls: { ca: caPem, insecure }, maxConcurrentPerHost: maxConcurrent });
-  if (password) core.redactor.add(password);
-  return new ProviderData(settings, core, backends, schedulers, timings, powerOnClock);
 }
 
 /** The `maas` and `ironic` blocks (with environment fallbacks); undefined after a diagnostic. */
-function resolveBackends(config: ObjectValue, diags: Diagnostics): BackendSettings | undefined {
-  const blockStr = (b: string, name: string, env: string) => {
-    const o = isKnown(config, b) ? getObject(config, b) : null;
-    return envOr(o && isKnown(o, name) ? getString(o, name) : null, env);
-  };
-  const bcm = resolveBcm(config, diags);
+function resolveBackends(c: ProviderConfig, diags: Diagnostics): BackendSettings | undefined {
+  const bcm = resolveBcm(c.bcm, diags);
   if (bcm === null) return undefined;
   const out: { -readonly [K in keyof BackendSettings]: BackendSettings[K] } = {
-    warewulf: resolveWarewulf(config),
+    warewulf: resolveWarewulf(c.warewulf),
     bcm,
   };
-  const maasUrl = blockStr("maas", "url", "RACKFORM_MAAS_URL");
-  const apiKey = blockStr("maas", "api_key", "RACKFORM_MAAS_API_KEY");
+  const [maas, ironic] = [blockOf(c.maas), blockOf(c.ironic)];
+  const maasUrl = envOr(known(maas?.url ?? null), "RACKFORM_MAAS_URL");
+  const apiKey = envOr(known(maas?.api_key ?? null), "RACKFORM_MAAS_API_KEY");
   if (apiKey !== undefined && !MAAS_API_KEY.test(apiKey)) {
     // Checked again here for a key from RACKFORM_MAAS_API_KEY, which validation does not see.
     diags.error("Invalid MAAS API key", MAAS_API_KEY_FIX, path("maas", "api_key"));
     return undefined;
   }
   if (maasUrl && apiKey) out.maas = { url: maasUrl, apiKey };
-  const ironicUrl = blockStr("ironic", "url", "RACKFORM_IRONIC_URL");
-  const user = blockStr("ironic", "username", "RACKFORM_IRONIC_USERNAME");
-  const pass = blockStr("ironic", "password", "RACKFORM_IRONIC_PASSWORD");
-  const token = blockStr("ironic", "token", "RACKFORM_IRONIC_TOKEN");
+  const ironicUrl = envOr(known(ironic?.url ?? null), "RACKFORM_IRONIC_URL");
+  const user = envOr(known(ironic?.username ?? null), "RACKFORM_IRONIC_USERNAME");
+  const pass = envOr(known(ironic?.password ?? null), "RACKFORM_IRONIC_PASSWORD");
+  const token = envOr(known(ironic?.token ?? null), "RACKFORM_IRONIC_TOKEN");
   const auth: IronicAuth = token
     ? { type: "token", token }
     : user
       ? { type: "basic", username: user, password: pass ?? "" }
       : { type: "noauth" };
-  if (ironicUrl) out.ironic = { url: ironicUrl, auth, deployImages: resolveDeployImages(config) };
+  if (ironicUrl) out.ironic = { url: ironicUrl, auth, deployImages: resolveDeployImages(c.ironic) };
   return out;
 }
 
 /** The ironic block's deploy_kernel/deploy_ramdisk: both, neither (undefined) or not known yet. */
-function resolveDeployImages(config: ObjectValue): DeployImages | undefined {
-  if (isUnknown(config.ironic ?? null)) return "unknown";
-  const o = isKnown(config, "ironic") ? getObject(config, "ironic") : null;
-  if (!o) return undefined;
-  if (isUnknown(o.deploy_kernel ?? null) || isUnknown(o.deploy_ramdisk ?? null)) return "unknown";
-  // Read loosely: a configuration built by an older schema (or by hand in a test) has no such attributes.
-  const [kernel, ramdisk] = [o.deploy_kernel, o.deploy_ramdisk];
+function resolveDeployImages(ironic: ProviderConfig["ironic"]): DeployImages | undefined {
+  if (isUnknownBlock(ironic)) return "unknown";
+  if (!ironic) return undefined;
+  if (isUnknownValue(ironic.deploy_kernel) || isUnknownValue(ironic.deploy_ramdisk)) return "unknown";
+  const [kernel, ramdisk] = [ironic.deploy_kernel, ironic.deploy_ramdisk];
   return typeof kernel === "string" && typeof ramdisk === "string" ? { kernel, ramdisk } : undefined;
 }

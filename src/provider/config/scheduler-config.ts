@@ -5,19 +5,9 @@
  */
 import { KubernetesClient } from "../../clients/kubernetes/index.js";
 import { SlurmClient } from "../../clients/slurm/index.js";
-import {
-  attr,
-  block,
-  type Diagnostics,
-  getObject,
-  getString,
-  isKnown,
-  type NestedBlock,
-  type ObjectValue,
-  path,
-  stringLength,
-} from "../../framework/index.js";
+import { attr, block, type Diagnostics, type ModelOf, path, stringLength } from "../../framework/index.js";
 import { readCaBundle } from "./ca-bundle.js";
+import { blockOf, envOr, known } from "./config-values.js";
 import { serviceUrl } from "./service-url.js";
 
 /** slurmrestd endpoint and JWT, resolved. */
@@ -35,7 +25,7 @@ export interface KubernetesSettings {
 }
 
 /** The provider block's `slurm` and `kubernetes` blocks. */
-export const schedulerBlocks: { readonly slurm: NestedBlock; readonly kubernetes: NestedBlock } = {
+export const schedulerBlocks = {
   slurm: block.single(
     {
       attributes: {
@@ -83,7 +73,13 @@ export const schedulerBlocks: { readonly slurm: NestedBlock; readonly kubernetes
     },
     { description: 'The Kubernetes API that rackform_cluster_member resources with scheduler = "kubernetes" join.' },
   ),
-};
+} as const;
+
+/** The slurm and kubernetes blocks as configured: any attribute may be unknown at plan. */
+export interface SchedulerConfig {
+  readonly slurm: ModelOf<typeof schedulerBlocks.slurm.block, "config"> | null;
+  readonly kubernetes: ModelOf<typeof schedulerBlocks.kubernetes.block, "config"> | null;
+}
 
 /** A scheduler used without its provider block (or environment variables); the message says what to set. */
 export class SchedulerNotConfiguredError extends Error {
@@ -150,15 +146,11 @@ export class SchedulerClients {
 }
 
 /** Reads the two blocks with their environment fallbacks; undefined after an error diagnostic. */
-export function resolveSchedulers(config: ObjectValue, diags: Diagnostics): SchedulerClients | undefined {
-  const str = (b: string, name: string, env: string): string | undefined => {
-    const o = isKnown(config, b) ? getObject(config, b) : null;
-    const v = o && isKnown(o, name) ? getString(o, name) : null;
-    return v ?? process.env[env] ?? undefined;
-  };
-  const sUrl = str("slurm", "url", "RACKFORM_SLURM_URL");
-  const sUser = str("slurm", "user", "RACKFORM_SLURM_USER");
-  const sToken = str("slurm", "token", "RACKFORM_SLURM_TOKEN");
+export function resolveSchedulers(config: SchedulerConfig, diags: Diagnostics): SchedulerClients | undefined {
+  const [slurm, kube] = [blockOf(config.slurm), blockOf(config.kubernetes)];
+  const sUrl = envOr(known(slurm?.url ?? null), "RACKFORM_SLURM_URL");
+  const sUser = envOr(known(slurm?.user ?? null), "RACKFORM_SLURM_USER");
+  const sToken = envOr(known(slurm?.token ?? null), "RACKFORM_SLURM_TOKEN");
   if (sUrl && (!sUser || !sToken)) {
     diags.error(
       "Incomplete Slurm settings",
@@ -167,8 +159,8 @@ export function resolveSchedulers(config: ObjectValue, diags: Diagnostics): Sche
     );
     return undefined;
   }
-  const kUrl = str("kubernetes", "url", "RACKFORM_KUBERNETES_URL");
-  const kToken = str("kubernetes", "token", "RACKFORM_KUBERNETES_TOKEN");
+  const kUrl = envOr(known(kube?.url ?? null), "RACKFORM_KUBERNETES_URL");
+  const kToken = envOr(known(kube?.token ?? null), "RACKFORM_KUBERNETES_TOKEN");
   if (kUrl && !kToken) {
     diags.error(
       "Incomplete Kubernetes settings",
@@ -177,7 +169,7 @@ export function resolveSchedulers(config: ObjectValue, diags: Diagnostics): Sche
     );
     return undefined;
   }
-  const caFile = str("kubernetes", "ca_file", "RACKFORM_KUBERNETES_CA_FILE");
+  const caFile = envOr(known(kube?.ca_file ?? null), "RACKFORM_KUBERNETES_CA_FILE");
   const caPem = readCaBundle(caFile, "Kubernetes", "the API server's CA", path("kubernetes", "ca_file"), diags);
   if (caPem === null) return undefined;
   return new SchedulerClients(

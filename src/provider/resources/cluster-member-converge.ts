@@ -7,57 +7,60 @@ import { abortableSleep } from "../../clients/http/retry.js";
 import {
   type Context,
   type Diagnostics,
-  getString,
-  isObjectValue,
-  type ObjectValue,
+  isUnknownValue,
   path,
   timeoutMs,
-  type Value,
+  type Unknowable,
 } from "../../framework/index.js";
 import { addClientError } from "../errors/client-errors.js";
 import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
-import { type JoinSpec, NodeGoneError, type Observed, type SchedulerOps } from "./cluster-member-ops.js";
-import { DEFAULT_TIMEOUT_MS, type SchedulerKind } from "./cluster-member-schema.js";
+import { type JoinSpec, NodeGoneError, type Observed, type SchedulerOps } from "./cluster-member-scheduler.js";
+import {
+  type ClusterMemberPlan,
+  type ClusterMemberState,
+  DEFAULT_TIMEOUT_MS,
+  type SchedulerKind,
+} from "./cluster-member-schema.js";
 
 /** The `state` of a member whose node the scheduler no longer knows. */
 export const ABSENT = "absent";
 
+/** Each scheduler's name as diagnostics say it. */
 export const LABEL: Record<SchedulerKind, string> = { slurm: "Slurm", kubernetes: "Kubernetes" };
 const DAEMON: Record<SchedulerKind, string> = { slurm: "slurmd", kubernetes: "the kubelet" };
 
-export const kindOf = (v: ObjectValue): SchedulerKind => getString(v, "scheduler") as SchedulerKind;
-export const nodeOf = (v: ObjectValue): string => getString(v, "node") ?? "";
-export const what = (v: ObjectValue) => `${LABEL[kindOf(v)] ?? "scheduler"} node ${nodeOf(v)}`;
+/** A member as planned or recorded: what names its node. */
+type Named = { readonly scheduler: string; readonly node: string };
+
+/** The member's scheduler (its validator admits only SCHEDULERS). */
+export const kindOf = (v: Named): SchedulerKind => v.scheduler as SchedulerKind;
+/** The member's node name in its scheduler. */
+export const nodeOf = (v: Named): string => v.node;
+/** The node as diagnostics name it, e.g. "Slurm node r01-n01". */
+export const what = (v: Named) => `${LABEL[kindOf(v)] ?? "scheduler"} node ${nodeOf(v)}`;
 /** Where a failure points: the node for not-found, the scheduler (and its provider `<scheduler>.url`) for the rest. */
-export const site = (v: ObjectValue) => ({
+export const site = (v: Named) => ({
   what: what(v),
   notFoundPath: path("node"),
   endpointPath: path("scheduler"),
   endpointSetting: LABEL[kindOf(v)] ? `${kindOf(v)}.url` : undefined,
 });
 
-function strings(v: Value): string[] | null {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;
-}
-
-function stringMap(v: Value): Record<string, string> | null {
-  if (!isObjectValue(v)) return null;
-  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"));
-}
+/** A planned value known at apply (computed attributes with a default are); an unknown one is recorded as null. */
+export const known = <T>(v: Unknowable<T | null>): T | null => (isUnknownValue(v) ? null : v);
 
 type TaintValue = { key: string; value: string | null; effect: string };
-function taints(v: Value): TaintValue[] | null {
-  if (!Array.isArray(v)) return null;
-  return v.filter(isObjectValue).map((t) => ({
-    key: String(t.key),
-    value: typeof t.value === "string" ? t.value : null,
-    effect: String(t.effect),
-  }));
-}
 
 /** The state after observing the node; `v` says which labels and taints rackform manages. */
-export function stateOf(v: ObjectValue, o: Observed, imported = false): ObjectValue {
-  const base = { ...v, id: `${kindOf(v)}:${nodeOf(v)}`, state: o.state, joined: o.joined };
+export function stateOf(v: ClusterMemberPlan | ClusterMemberState, o: Observed, imported = false): ClusterMemberState {
+  const base = {
+    ...v,
+    id: `${kindOf(v)}:${nodeOf(v)}`,
+    state: o.state,
+    joined: o.joined,
+    drain_on_destroy: known(v.drain_on_destroy),
+    wait_for_registration: known(v.wait_for_registration),
+  };
   if (kindOf(v) === "slurm") {
     return {
       ...base,
@@ -65,16 +68,15 @@ export function stateOf(v: ObjectValue, o: Observed, imported = false): ObjectVa
       partitions: [...(o.partitions ?? [])],
     };
   }
-  const managedLabels = stringMap(v.labels);
+  const managedLabels = v.labels;
   const labels = managedLabels
     ? Object.fromEntries(
         Object.keys(managedLabels).flatMap((k) => (o.labels?.[k] !== undefined ? [[k, o.labels[k]]] : [])),
       )
     : null;
-  const managedTaints = taints(v.taints);
   const now = o.taints ?? [];
-  const ts = managedTaints
-    ? managedTaints.flatMap((m) => {
+  const ts = v.taints
+    ? v.taints.flatMap((m) => {
         const t = now.find((x) => x.key === m.key);
         return t ? [{ key: t.key, value: t.value ?? null, effect: t.effect }] : [];
       })
@@ -82,13 +84,17 @@ export function stateOf(v: ObjectValue, o: Observed, imported = false): ObjectVa
   return { ...base, partitions: null, labels, taints: ts };
 }
 
-function joinSpec(plan: ObjectValue, prior: ObjectValue | null): JoinSpec {
-  const labels = stringMap(plan.labels);
-  const ts = taints(plan.taints);
-  const priorLabels = prior ? Object.keys(stringMap(prior.labels) ?? {}) : [];
-  const priorTaints = prior ? (taints(prior.taints) ?? []).map((t) => t.key) : [];
+function taintsOf(v: ClusterMemberState["taints"]): TaintValue[] | null {
+  return v ? v.map((t) => ({ key: t.key, value: t.value, effect: t.effect })) : null;
+}
+
+function joinSpec(plan: ClusterMemberPlan, prior: ClusterMemberState | null): JoinSpec {
+  const labels = plan.labels ? { ...plan.labels } : null;
+  const ts = taintsOf(plan.taints);
+  const priorLabels = prior ? Object.keys(prior.labels ?? {}) : [];
+  const priorTaints = prior ? (taintsOf(prior.taints) ?? []).map((t) => t.key) : [];
   return {
-    features: strings(plan.features),
+    features: plan.features ? [...plan.features] : null,
     labels,
     taints: ts?.map((t) => ({
       key: t.key,
@@ -100,82 +106,108 @@ function joinSpec(plan: ObjectValue, prior: ObjectValue | null): JoinSpec {
   };
 }
 
+/** A timeout as diagnostics say it: whole minutes as "30m", else seconds. */
 export const fmt = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
 
+/** What a create or update converges: the plan, the prior state (null on create), the scheduler and its poll. */
+export interface Convergence {
+  readonly ops: SchedulerOps;
+  readonly pollMs: number;
+  readonly ctx: Context;
+  readonly plan: ClusterMemberPlan;
+  readonly prior: ClusterMemberState | null;
+  readonly diags: Diagnostics;
+}
+
 /** Waits for registration (create only), then joins; the state, or undefined after a diagnostic. */
-export async function converge(
-  ops: SchedulerOps,
-  pollMs: number,
-  ctx: Context,
-  plan: ObjectValue,
-  prior: ObjectValue | null,
-  diags: Diagnostics,
-): Promise<ObjectValue | undefined> {
+export async function converge(c: Convergence): Promise<ClusterMemberState | undefined> {
+  const { ctx, plan, prior } = c;
   const op = prior ? "update" : "create";
-  const ms = timeoutMs(plan, op, DEFAULT_TIMEOUT_MS[op]);
-  const node = nodeOf(plan);
+  const ms = timeoutMs({ timeouts: plan.timeouts }, op, DEFAULT_TIMEOUT_MS[op]);
   const wait = plan.wait_for_registration !== false;
-  let phase: "register" | "join" = prior ? "join" : "register";
-  let lastSeen: Observed | undefined;
-  let rejected: unknown;
+  const run: Run = { phase: prior ? "join" : "register", rejected: undefined };
   try {
-    const o = await bounded(ctx, ms, op, what(plan), async (signal) => {
-      // Deleted from the scheduler by hand (read kept it as ABSENT): bring its object back, then wait for its daemon.
-      if (prior && (await ops.lookup(node, true)) === undefined) {
-        ctx.log.info("the node is gone from the scheduler; creating it again", { scheduler: ops.kind, node });
-        await ops.recreate(node, joinSpec(plan, prior));
-        phase = "register";
-      }
-      while (phase === "register") {
-        lastSeen = await ops.lookup(node, true);
-        if (lastSeen?.registered) phase = "join";
-        else if (!wait) throw new OperationTimeoutError(what(plan), 0, op);
-        else await abortableSleep(pollMs, signal);
-      }
-      ctx.log.info("joining the scheduler", { scheduler: ops.kind, node });
-      // slurmctld may set a just-resumed node DOWN again ("Not responding": its slurmd re-registered or missed a
-      // ping); the node is admitted once it stays schedulable, so a rejection is retried until the timeout.
-      for (;;) {
-        try {
-          return await ops.join(node, joinSpec(plan, prior));
-        } catch (e) {
-          if (!isClientError(e, "RACKFORM_ERR_SLURM_REJECTED")) throw e;
-          rejected = e;
-          ctx.log.warn("the scheduler did not admit the node yet; retrying", { node, error: (e as Error).message });
-          await abortableSleep(pollMs, signal);
-        }
-      }
-    });
+    const o = await bounded(ctx, ms, op, what(plan), (signal) => registerAndJoin(c, run, signal));
     return stateOf(plan, o);
   } catch (e) {
-    if (e instanceof NodeGoneError) {
-      diags.error(
-        `${LABEL[ops.kind]} node ${node} is gone`,
-        `${e.message}. Nothing was changed.\n${e.fix}`,
-        path("node"),
-      );
-      return undefined;
-    }
-    if (rejected && e instanceof OperationTimeoutError) {
-      addClientError(diags, rejected, `join ${LABEL[ops.kind]}`, site(plan));
-      return undefined;
-    }
-    if (phase === "register" && e instanceof OperationTimeoutError) {
-      let there: string;
-      try {
-        there = await ops.whatIsThere(node);
-      } catch (e2) {
-        there = `asking ${LABEL[ops.kind]} for its nodes failed too: ${(e2 as Error).message}`;
-      }
-      diags.error(
-        `Node never registered with ${LABEL[ops.kind]}`,
-        `${what(plan)} ${wait ? `did not register within ${fmt(ms)}` : "has not registered (wait_for_registration = false)"}: ${there}.\n` +
-          `A node registers when ${DAEMON[ops.kind]} starts after its OS boots: check that the deployment finished and that ${DAEMON[ops.kind]} runs and points at this ${ops.kind === "slurm" ? "slurmctld" : "API server"}, check the spelling of node${wait ? ", or raise timeouts.create" : ""}. Nothing was changed.`,
-        path("node"),
-      );
-    } else if (e instanceof OperationTimeoutError) {
-      diags.error(`Failed to join ${LABEL[ops.kind]}`, `${e.message}.`, path("node"));
-    } else addClientError(diags, e, `join ${LABEL[ops.kind]}`, site(plan));
+    await reportNotJoined(c, { run, e, ms, wait });
     return undefined;
   }
+}
+
+/** How far a convergence got: its phase, and the scheduler's last refusal to admit the node. */
+interface Run {
+  phase: "register" | "join";
+  rejected: unknown;
+}
+
+/** Inside the bound: brings back a node deleted by hand, waits for its registration, then joins it. */
+async function registerAndJoin(c: Convergence, run: Run, signal: AbortSignal): Promise<Observed> {
+  const { ops, pollMs, ctx, plan, prior } = c;
+  const node = nodeOf(plan);
+  const op = prior ? "update" : "create";
+  const wait = plan.wait_for_registration !== false;
+  // Deleted from the scheduler by hand (read kept it as ABSENT): bring its object back, then wait for its daemon.
+  if (prior && (await ops.lookup(node, true)) === undefined) {
+    ctx.log.info("the node is gone from the scheduler; creating it again", { scheduler: ops.kind, node });
+    await ops.recreate(node, joinSpec(plan, prior));
+    run.phase = "register";
+  }
+  while (run.phase === "register") {
+    const lastSeen = await ops.lookup(node, true);
+    if (lastSeen?.registered) run.phase = "join";
+    else if (!wait) throw new OperationTimeoutError(what(plan), 0, op);
+    else await abortableSleep(pollMs, signal);
+  }
+  ctx.log.info("joining the scheduler", { scheduler: ops.kind, node });
+  // slurmctld may set a just-resumed node DOWN again ("Not responding": its slurmd re-registered or missed a
+  // ping); the node is admitted once it stays schedulable, so a rejection is retried until the timeout.
+  for (;;) {
+    try {
+      return await ops.join(node, joinSpec(plan, prior));
+    } catch (e) {
+      if (!isClientError(e, "RACKFORM_ERR_SLURM_REJECTED")) throw e;
+      run.rejected = e;
+      ctx.log.warn("the scheduler did not admit the node yet; retrying", { node, error: (e as Error).message });
+      await abortableSleep(pollMs, signal);
+    }
+  }
+}
+
+/** The diagnostic of a convergence that failed: gone, refused, never registered, timed out or a client error. */
+async function reportNotJoined(
+  c: Convergence,
+  f: { readonly run: Run; readonly e: unknown; readonly ms: number; readonly wait: boolean },
+): Promise<void> {
+  const { ops, plan, diags } = c;
+  const { run, e, ms, wait } = f;
+  const node = nodeOf(plan);
+  if (e instanceof NodeGoneError) {
+    diags.error(
+      `${LABEL[ops.kind]} node ${node} is gone`,
+      `${e.message}. Nothing was changed.\n${e.fix}`,
+      path("node"),
+    );
+    return;
+  }
+  if (run.rejected && e instanceof OperationTimeoutError) {
+    addClientError(diags, run.rejected, `join ${LABEL[ops.kind]}`, site(plan));
+    return;
+  }
+  if (run.phase === "register" && e instanceof OperationTimeoutError) {
+    let there: string;
+    try {
+      there = await ops.whatIsThere(node);
+    } catch (e2) {
+      there = `asking ${LABEL[ops.kind]} for its nodes failed too: ${(e2 as Error).message}`;
+    }
+    diags.error(
+      `Node never registered with ${LABEL[ops.kind]}`,
+      `${what(plan)} ${wait ? `did not register within ${fmt(ms)}` : "has not registered (wait_for_registration = false)"}: ${there}.\n` +
+        `A node registers when ${DAEMON[ops.kind]} starts after its OS boots: check that the deployment finished and that ${DAEMON[ops.kind]} runs and points at this ${ops.kind === "slurm" ? "slurmctld" : "API server"}, check the spelling of node${wait ? ", or raise timeouts.create" : ""}. Nothing was changed.`,
+      path("node"),
+    );
+  } else if (e instanceof OperationTimeoutError) {
+    diags.error(`Failed to join ${LABEL[ops.kind]}`, `${e.message}.`, path("node"));
+  } else addClientError(diags, e, `join ${LABEL[ops.kind]}`, site(plan));
 }

@@ -1,353 +1,292 @@
 /**
- * What rackform_cluster_member does in each scheduler, behind one small seam: look the node up, join it, drain it.
- * The resource file turns these into state and diagnostics; here only client calls and what they observed.
+ * rackform_cluster_member's handlers as top-level functions of (typed request, deps): join the node to its
+ * scheduler, read it back (drift, a node deleted by hand), drain it within the disruption budget before it leaves,
+ * and remove it from its scheduler when it leaves the rack for good. Tests call them with fake deps.
  */
-import { isConflict, isNotFound } from "../../clients/classify.js";
-import { isClientError } from "../../clients/errors.js";
-import type { KubernetesClient, KubernetesNode, Taint } from "../../clients/kubernetes/index.js";
-import { type SlurmClient, SlurmError, type SlurmNode } from "../../clients/slurm/index.js";
 import {
-  type BudgetNode,
-  RESERVATION_LABEL,
-  RESERVATION_NAMESPACE,
-  reservationIn,
-  reservationLease,
-  type SharedBudget,
-  withReservation,
-} from "../budget/budget-shared.js";
-import { DRAIN_REASON, REMOVED_REASON, type SchedulerKind } from "./cluster-member-schema.js";
+  type ApplyRequest,
+  type Diagnostics,
+  type PlanChange,
+  type PlanRequest,
+  path,
+  type TypedRequest,
+  timeoutMs,
+  UNKNOWN,
+} from "../../framework/index.js";
+import type { ProviderData } from "../config/config.js";
+import { SchedulerNotConfiguredError } from "../config/scheduler-config.js";
+import { addClientError } from "../errors/client-errors.js";
+import { warnTransientRead } from "../shared/read-hold.js";
+import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
+import { budgetKey, type MemberBudget, PRIVATE_MAX_UNAVAILABLE, waitForSlot } from "./cluster-member-budget.js";
+import { ABSENT, converge, fmt, kindOf, LABEL, nodeOf, site, stateOf, what } from "./cluster-member-converge.js";
+import {
+  leaveForGood,
+  PRIVATE_SUCCESSOR,
+  removedForGood,
+  successorOf,
+  withoutSuccessor,
+} from "./cluster-member-removal.js";
+import {
+  DrainTimeoutError,
+  kubernetesOps,
+  type Observed,
+  type SchedulerOps,
+  slurmOps,
+} from "./cluster-member-scheduler.js";
+import {
+  type ClusterMemberConfig,
+  type ClusterMemberPlan,
+  type ClusterMemberState,
+  type clusterMemberSchema,
+  DEFAULT_TIMEOUT_MS,
+  SCHEDULERS,
+  type SchedulerKind,
+  validateClusterMember,
+} from "./cluster-member-schema.js";
 
-/** The node as the scheduler reports it, in the resource's terms. */
-export interface Observed {
-  /** Slurm: slurmd answers (a node slurm.conf lists may be known before it ever boots). Kubernetes: always. */
-  readonly registered: boolean;
-  readonly state: string;
-  /** Slurm: why it is DOWN or drained, as sinfo -R shows it. */
-  readonly reason?: string;
-  readonly joined: boolean;
-  /** Slurm: available features. */
-  readonly features?: readonly string[];
-  /** Slurm: partitions. */
-  readonly partitions?: readonly string[];
-  /** Kubernetes: every label of the node. */
-  readonly labels?: Readonly<Record<string, string>>;
-  /** Kubernetes: every taint of the node. */
-  readonly taints?: readonly Taint[];
+/** What rackform_cluster_member's handlers use. */
+export interface ClusterMemberDeps {
+  /** One scheduler's operations; throws SchedulerNotConfiguredError when the provider block leaves it out. */
+  scheduler(kind: SchedulerKind): SchedulerOps;
+  /** The process's disruption budget, shared by every member. */
+  readonly budget: MemberBudget;
+  /** Records that a node's teardown started in this process (it orders deployments and images). */
+  tearingDown(): void;
+  /** Time between registration and drain polls, in milliseconds. */
+  readonly pollMs: number;
 }
 
-/** What the user asked for (from the plan), and what rackform managed before (from the prior state) to remove. */
-export interface JoinSpec {
-  readonly features: readonly string[] | null;
-  readonly labels: Readonly<Record<string, string>> | null;
-  readonly taints: readonly Taint[] | null;
-  readonly priorLabelKeys: readonly string[];
-  readonly priorTaintKeys: readonly string[];
+/** The deps of the configured provider: its scheduler clients, disruption budget, image work and poll interval. */
+export function clusterMemberDeps(providerData: unknown): ClusterMemberDeps {
+  const data = providerData as ProviderData;
+  return {
+    scheduler(kind) {
+      if (kind === "slurm") return slurmOps(data.schedulers.slurm());
+      if (kind === "kubernetes") return kubernetesOps(data.schedulers.kubernetes());
+      throw new Error(`unknown scheduler ${JSON.stringify(kind)}`);
+    },
+    budget: data.budget,
+    tearingDown: () => data.images.tearingDown(),
+    pollMs: data.timings.memberPollMs,
+  };
 }
 
-/** A drain that ran out of time; `running` names what is still there (Slurm state, or pending pods). */
-export class DrainTimeoutError extends Error {
-  override readonly name = "DrainTimeoutError";
-  constructor(
-    readonly node: string,
-    readonly running: string,
-    override readonly cause: unknown,
-  ) {
-    super(`node ${node} did not drain in time: ${running}`);
+type Member = ClusterMemberPlan | ClusterMemberState;
+
+/** The scheduler's operations, or undefined after a diagnostic (not configured, bad URL). */
+function opsFor(v: Member, deps: ClusterMemberDeps, diags: Diagnostics): SchedulerOps | undefined {
+  const kind = kindOf(v);
+  try {
+    return deps.scheduler(kind);
+  } catch (e) {
+    if (e instanceof SchedulerNotConfiguredError) {
+      diags.error(`${LABEL[kind]} is not configured`, `${what(v)}: ${e.message}.`, path("scheduler"));
+    } else addClientError(diags, e, `reach ${LABEL[kind] ?? "the scheduler"}`, site(v));
+    return undefined;
   }
 }
 
 /**
- * What became of a drained node removed from the rack for good: deleted from the scheduler, already gone, or kept
- * (the scheduler refuses; `why` says what stays behind, for a warning).
+ * Joins the node (waiting for its registration), then gives back its disruption-budget slot, joined or not: this
+ * node's recycling is over for this run, so the next node may drain.
  */
-export type Removal =
-  | { readonly outcome: "deleted" | "gone" }
-  | { readonly outcome: "kept"; readonly why: string; readonly fix: string };
+export async function createMember(
+  r: ApplyRequest & { plan: ClusterMemberPlan },
+  deps: ClusterMemberDeps,
+): Promise<ClusterMemberState | undefined> {
+  const { plan, context: ctx } = r;
+  const ops = opsFor(plan, deps, r.diagnostics);
+  const s = ops && (await converge({ ops, pollMs: deps.pollMs, ctx, plan, prior: null, diags: r.diagnostics }));
+  r.private.set(withoutSuccessor(r.private.value));
+  const why = s?.joined === true ? "rejoined" : "did not rejoin";
+  const released = deps.budget.release([nodeOf(plan), plan.gate_id], why, ctx.log);
+  // Drained by a run killed since: its reservation on this node goes too (not only when its lease ends).
+  // Only members with a limit ever reserve.
+  if (released === undefined && ops && typeof plan.max_unavailable === "number")
+    await deps.budget.dropStale(nodeOf(plan), ops.shared(budgetKey(plan)), ctx.log);
+  // The engine may stop this process right after this answer: the reservation's removal must be done by then.
+  await deps.budget.settle();
+  return s;
+}
+
+/** Re-joins a node (drained, cordoned or deleted by hand) and sets its features, labels and taints. */
+export async function updateMember(
+  r: ApplyRequest & { plan: ClusterMemberPlan; state: ClusterMemberState },
+  deps: ClusterMemberDeps,
+): Promise<ClusterMemberState | undefined> {
+  const ops = opsFor(r.plan, deps, r.diagnostics);
+  const s =
+    ops &&
+    (await converge({
+      ops,
+      pollMs: deps.pollMs,
+      ctx: r.context,
+      plan: r.plan,
+      prior: r.state,
+      diags: r.diagnostics,
+    }));
+  r.private.set(withoutSuccessor(r.private.value));
+  return s;
+}
 
 /**
- * A node the scheduler forgot (deleted outside rackform) that rackform cannot bring back itself: `fix` says what
- * brings it back (Slurm: restarting slurmd, as nothing else makes a running slurmd register again).
+ * The node as its scheduler reports it. Drift (drained, cordoned, deleted by hand) reads back as joined = false with
+ * a warning, never as an error or a gone member; a failed read keeps the recorded state.
  */
-export class NodeGoneError extends Error {
-  override readonly name = "NodeGoneError";
-  constructor(
-    readonly node: string,
-    override readonly message: string,
-    readonly fix: string,
-  ) {
-    super(message);
+export async function readMember(
+  r: ApplyRequest & { state: ClusterMemberState },
+  deps: ClusterMemberDeps,
+): Promise<ClusterMemberState> {
+  const st = r.state;
+  const ops = opsFor(st, deps, r.diagnostics);
+  if (!ops) return st;
+  const ms = timeoutMs({ timeouts: st.timeouts }, "read", DEFAULT_TIMEOUT_MS.read);
+  let o: Observed | undefined;
+  try {
+    o = await bounded(r.context, ms, "read", what(st), () => ops.lookup(nodeOf(st), false));
+  } catch (e) {
+    if (st.joined !== null && warnTransientRead(r.diagnostics, e, what(st), nodeOf(st))) return st;
+    addClientError(r.diagnostics, e, `read the node from ${LABEL[ops.kind]}`, site(st));
+    return st;
+  }
+  const imported = st.joined === null;
+  if (!o) return imported ? notThereAtImport(r, ops) : gone(r.diagnostics, st, ops);
+  if (!o.joined && !imported) {
+    r.diagnostics.warning(
+      // The node in the summary: the engines fold warnings of one summary into the first.
+      `Node no longer accepts work in ${LABEL[ops.kind]}: ${nodeOf(st)}`,
+      `${what(st)} is ${o.state}${o.reason ? ` (reason: ${o.reason})` : ""}: it was ${ops.kind === "slurm" ? "drained or set DOWN" : "cordoned"} outside rackform. The plan updates this rackform_cluster_member to re-join it.`,
+      path("joined"),
+    );
+  }
+  return stateOf(st, o, imported);
+}
+
+/** An imported node the scheduler does not know: an error naming what it knows; the state stays as it is. */
+async function notThereAtImport(r: TypedRequest & { state: ClusterMemberState }, ops: SchedulerOps) {
+  const st = r.state;
+  r.diagnostics.error(
+    `No such ${LABEL[ops.kind]} node`,
+    `${what(st)}: ${await ops.whatIsThere(nodeOf(st)).catch((e: Error) => e.message)}. Check the import id (slurm:<node> or kubernetes:<node>).`,
+    path("node"),
+  );
+  return st;
+}
+
+/**
+ * Deleted from the scheduler outside rackform while rackform has it joined: kept as not joined, so the plan is this
+ * member's in-place re-join (planMember), not a create that would wait for a registration that a running daemon
+ * never sends.
+ */
+function gone(diags: Diagnostics, st: ClusterMemberState, ops: SchedulerOps): ClusterMemberState {
+  diags.warning(
+    `Node gone from ${LABEL[ops.kind]}: ${nodeOf(st)}`,
+    `${what(st)} is no longer known to ${LABEL[ops.kind]}: it was deleted outside rackform. The plan updates this rackform_cluster_member to bring it back (${ops.kind === "kubernetes" ? "rackform creates the Node object again and waits for its kubelet's next status update" : "only a restarted slurmd registers it again"}).`,
+    path("joined"),
+  );
+  return { ...st, joined: false, state: ABSENT };
+}
+
+/**
+ * Drains the node (after its disruption-budget slot) before it leaves, and removes it from its scheduler when it
+ * leaves the rack for good. Nothing is killed: a drain that runs out of time fails, the member stays in state.
+ */
+export async function deleteMember(
+  r: ApplyRequest & { state: ClusterMemberState },
+  deps: ClusterMemberDeps,
+): Promise<void> {
+  const st = r.state;
+  if (st.drain_on_destroy === false) return;
+  const ops = opsFor(st, deps, r.diagnostics);
+  if (!ops) return;
+  const total = timeoutMs({ timeouts: st.timeouts }, "delete", DEFAULT_TIMEOUT_MS.delete);
+  const { context: ctx, diagnostics: diags } = r;
+  const { budget, pollMs } = deps;
+  const node = nodeOf(st);
+  deps.tearingDown();
+  const slot = { ctx, budget, state: st, priv: r.private.value, ms: total, what: what(st), diags };
+  const waited = await waitForSlot({ ...slot, shared: (k) => ops.shared(k) });
+  if (waited === undefined) return;
+  // A wait for the budget counts against timeouts.delete too.
+  const ms = waited > 0 ? Math.max(total - waited, 1_000) : total;
+  ctx.log.info("draining before leaving", { scheduler: ops.kind, node, timeoutMs: ms });
+  try {
+    // The drain's own deadline fires first and says what still runs; the outer bound only catches a hung call.
+    await bounded(ctx, ms + pollMs + 30_000, "delete", what(st), (signal) => ops.drain(node, ms, pollMs, signal));
+    // Removed from the rack (not the destroy half of a reimage): the node leaves its scheduler for real.
+    if (removedForGood(st, r.private.value)) {
+      const onError = (e: unknown) => addClientError(diags, e, `remove the node from ${LABEL[ops.kind]}`, site(st));
+      await leaveForGood({ ctx, ops, node, what: what(st), budget, diags, onError });
+    }
+  } catch (e) {
+    // This node will not be recycled in this run; the rollout goes on without it.
+    budget.release([node], "did not drain", ctx.log);
+    reportNotDrained({ diags, st, ops, ms }, e);
   }
 }
 
-/** One scheduler, as the resource uses it. */
-export interface SchedulerOps {
-  readonly kind: SchedulerKind;
-  /** The node, or undefined when the scheduler does not know it. `fresh` skips the shared read window. */
-  lookup(node: string, fresh: boolean): Promise<Observed | undefined>;
-  /** What the scheduler knows instead of `node`, for the never-registered diagnostic. */
-  whatIsThere(node: string): Promise<string>;
-  /**
-   * Brings back the object of a node deleted from the scheduler by hand while its daemon runs, so that the daemon's
-   * next status update fills it in (Kubernetes: create the Node). Throws NodeGoneError where the scheduler offers no
-   * way (Slurm: only a restarted slurmd registers again).
-   */
-  recreate(node: string, spec: JoinSpec): Promise<void>;
-  /** Admits the node (idempotent) and reports it afterwards. */
-  join(node: string, spec: JoinSpec): Promise<Observed>;
-  /** The budget `key` as the scheduler holds it for every run: its nodes and their reservations (budget-shared.ts). */
-  shared(key: string): SharedBudget;
-  /** Drains without killing anything; throws DrainTimeoutError after `timeoutMs`. Resolves at once when the node is gone. */
-  drain(node: string, timeoutMs: number, pollMs: number, signal: AbortSignal): Promise<void>;
-  /** Deletes a drained node that leaves the rack for good, where the scheduler allows it. */
-  remove(node: string): Promise<Removal>;
+/** The diagnostic of a drain that failed: out of time (naming what still runs) or a client error. */
+function reportNotDrained(
+  d: { readonly diags: Diagnostics; readonly st: ClusterMemberState; readonly ops: SchedulerOps; readonly ms: number },
+  e: unknown,
+): void {
+  const { diags, st, ops, ms } = d;
+  if (e instanceof DrainTimeoutError || e instanceof OperationTimeoutError) {
+    const running = e instanceof DrainTimeoutError ? e.running : e.message;
+    diags.error(
+      "Node did not drain in time",
+      `${what(st)} did not drain within ${fmt(ms)}: ${running}.\n` +
+        `Nothing was killed or evicted by force. The node stays ${ops.kind === "slurm" ? "DRAIN-flagged" : "cordoned"}, so no new work lands on it, and stays in state. ` +
+        "Let the work finish (or move it yourself), then destroy again; or raise timeouts.delete.",
+      path("timeouts", "delete"),
+    );
+  } else addClientError(diags, e, `drain the node in ${LABEL[ops.kind]}`, site(st));
 }
 
-const ESLURM_INVALID_NODE_STATE = 2028;
-
-function names(all: readonly { name: string }[]): string {
-  if (all.length === 0) return "no node at all";
-  const shown = all.slice(0, 8).map((n) => n.name);
-  return `${all.length} node${all.length > 1 ? "s" : ""} (${shown.join(", ")}${all.length > 8 ? ", …" : ""})`;
+/**
+ * Carries the planned limit and the member's successor in the planned private data, names the id a replacement
+ * keeps, and plans the re-join of a node that read back as not joined.
+ */
+export function planMember(
+  r: PlanRequest<typeof clusterMemberSchema>,
+): PlanChange<typeof clusterMemberSchema> | undefined {
+  const { plan, state } = r;
+  if (!plan) return undefined;
+  // The destroy half of a replacement sees only the prior state: the planned limit reaches it through private.
+  const max = plan.max_unavailable;
+  let priv = r.private;
+  if (max === null || typeof max === "number") priv = { ...priv, [PRIVATE_MAX_UNAVAILABLE]: max };
+  // The member goes on existing under this id: a destroy half of this plan only drains (see cluster-member-removal).
+  priv = { ...priv, [PRIVATE_SUCCESSOR]: successorOf(plan) };
+  // The id is scheduler:node, so a replacement's plan can name it (one less "known after apply" per node).
+  const id = successorOf(plan);
+  let next: ClusterMemberConfig | undefined;
+  if (id !== null && plan.id !== id) next = { ...plan, id };
+  if (state?.joined === false) next = { ...(next ?? plan), joined: true, state: UNKNOWN };
+  return next ? { plan: next, private: priv } : { private: priv };
 }
 
-/** The budget key of Slurm nodes in `partitions` (as budgetKey computes it from a member's state). */
-export const slurmKey = (partitions: readonly string[]): string => `slurm:${[...partitions].sort().join(",")}`;
-
-/** A Slurm node has registered once slurmctld knows it and its slurmd answers. */
-function slurmRegistered(n: SlurmNode): boolean {
-  return !n.state.includes("NOT_RESPONDING") && n.baseState !== "FUTURE" && n.baseState !== "UNKNOWN";
+/** Cross-attribute and per-scheduler checks of the config, before any scheduler is called. */
+export function validateMember(r: TypedRequest & { config: ClusterMemberConfig }): void {
+  validateClusterMember(r.config, r.diagnostics);
 }
 
-function slurmObserved(n: SlurmNode): Observed {
+/** The import id is scheduler:node. */
+export function importMember(r: TypedRequest & { id: string }): Partial<ClusterMemberState> | undefined {
+  const m = /^(slurm|kubernetes):(\S+)$/.exec(r.id.trim());
+  if (!m) {
+    r.diagnostics.error(
+      "Invalid import id for rackform_cluster_member",
+      `Expected <scheduler>:<node> with scheduler one of ${SCHEDULERS.join(", ")}, e.g. slurm:r01-n01 or kubernetes:r01-n01; got ${JSON.stringify(r.id)}.`,
+    );
+    return undefined;
+  }
   return {
-    registered: slurmRegistered(n),
-    state: n.state.join("+"),
-    reason: n.reason,
-    joined: n.schedulable,
-    features: [...n.features].sort(),
-    partitions: [...n.partitions].sort(),
-  };
-}
-
-/** Slurm through slurmrestd. */
-export function slurmOps(client: SlurmClient): SchedulerOps {
-  return {
-    kind: "slurm",
-    async lookup(node, fresh) {
-      try {
-        return slurmObserved(await client.getNode(node, { fresh }));
-      } catch (e) {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      }
-    },
-    async whatIsThere(node) {
-      const all = await client.listNodes();
-      const n = all.find((x) => x.name === node);
-      if (n)
-        return `slurmctld lists ${node} as ${n.state.join("+")} (reason: ${n.reason || "none"}): its slurmd has not registered`;
-      return `slurmctld knows ${names(all)}, none named ${node}`;
-    },
-    shared(key) {
-      const comment = async (node: string) => (await client.getNode(node, { fresh: true })).comment;
-      return {
-        async survey() {
-          // A node rackform removed from the rack but slurm.conf still lists is no longer one of the partition's nodes.
-          return (await client.listNodes())
-            .filter((n) => slurmKey(n.partitions) === key && n.reason !== REMOVED_REASON)
-            .map(
-              (n): BudgetNode => ({
-                name: n.name,
-                out: !n.schedulable,
-                why: `${n.state.join("+")}${n.reason ? ` (reason: ${n.reason})` : ""}`,
-                reservation: reservationIn(n.comment),
-              }),
-            );
-        },
-        async reserve(node, r) {
-          await client.setComment(node, withReservation(await comment(node), r));
-        },
-        async unreserve(node) {
-          const now = await comment(node).catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
-          if (now !== undefined && reservationIn(now)) await client.setComment(node, withReservation(now, null));
-        },
-      };
-    },
-    async recreate(node) {
-      // slurmctld lets only a dynamic node be deleted; slurmrestd cannot create one, and a running slurmd registers
-      // only when it starts.
-      throw new NodeGoneError(
-        node,
-        `slurmctld no longer knows node ${node}: it was deleted outside rackform (scontrol delete, or slurmrestd's DELETE /node), and a running slurmd does not register again`,
-        `Restart slurmd on ${node} (systemctl restart slurmd, or reboot the host); it registers again as a dynamic node, then apply again to re-join it.`,
-      );
-    },
-    async join(node, spec) {
-      const n = await client.resume(node, spec.features ? { features: spec.features } : {});
-      return slurmObserved(n);
-    },
-    async drain(node, timeoutMs, pollMs, signal) {
-      try {
-        await client.drain(node, DRAIN_REASON);
-        await client.waitDrained(node, { timeoutMs, pollMs, signal });
-      } catch (e) {
-        if (isNotFound(e)) return;
-        if (isClientError(e, "RACKFORM_ERR_SLURM_DRAIN_TIMEOUT")) {
-          const state = (e as { details?: { state?: string[] } }).details?.state ?? [];
-          throw new DrainTimeoutError(
-            node,
-            `it is still ${state.join("+") || "draining"}: jobs are running on it (list them with squeue -w ${node})`,
-            e,
-          );
-        }
-        throw e;
-      }
-    },
-    async remove(node) {
-      try {
-        await client.deleteNode(node);
-        return { outcome: "deleted" };
-      } catch (e) {
-        if (isNotFound(e)) return { outcome: "gone" };
-        const refused =
-          isClientError(e, "RACKFORM_ERR_SLURM_REJECTED") &&
-          e instanceof SlurmError &&
-          e.slurmErrors.some((x) => x.error_number === ESLURM_INVALID_NODE_STATE);
-        if (!refused) throw e;
-      }
-      // slurmctld deletes only dynamic nodes: one slurm.conf lists stays, DOWN with a reason that says why.
-      await client.down(node, REMOVED_REASON);
-      return {
-        outcome: "kept",
-        why: `slurmctld cannot delete it: slurm.conf lists it (only dynamic nodes, started with slurmd -Z, can be deleted). It stays DOWN with reason "${REMOVED_REASON}", and counts as out of service in its partitions`,
-        fix: `Remove ${node} from slurm.conf (its NodeName= line and its partitions' Nodes=) and restart slurmctld.`,
-      };
-    },
-  };
-}
-
-function kubeObserved(n: KubernetesNode): Observed {
-  return {
-    // The kubelet has posted status (capacity): a Node created by hand has none until the kubelet's next update.
-    registered: Object.keys(n.capacity).length > 0,
-    state: `${n.ready ? "Ready" : "NotReady"}${n.unschedulable ? ",SchedulingDisabled" : ""}`,
-    joined: !n.unschedulable,
-    labels: n.labels,
-    taints: n.taints,
-  };
-}
-
-/** Kubernetes through the API server. */
-export function kubernetesOps(client: KubernetesClient): SchedulerOps {
-  return {
-    kind: "kubernetes",
-    async lookup(node, fresh) {
-      try {
-        return kubeObserved(await client.getNode(node, { fresh }));
-      } catch (e) {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      }
-    },
-    shared(key) {
-      const labels = { [RESERVATION_LABEL]: key };
-      return {
-        async survey() {
-          if (key !== "kubernetes") return [];
-          const [nodes, leases] = await Promise.all([
-            client.listNodes(),
-            client.listLeases(RESERVATION_NAMESPACE, labels),
-          ]);
-          const held = new Map(
-            leases
-              .filter((l) => l.name.startsWith(reservationLease("")) && Number.isFinite(l.renewTime))
-              .map((l) => [
-                l.name.slice(reservationLease("").length),
-                { owner: l.holder, until: l.renewTime + l.durationSeconds * 1000 },
-              ]),
-          );
-          const listed = nodes.map(
-            (n): BudgetNode => ({
-              name: n.name,
-              out: n.unschedulable || !n.ready,
-              why: `${n.ready ? "Ready" : "NotReady"}${n.unschedulable ? ",SchedulingDisabled" : ""}`,
-              reservation: held.get(n.name),
-            }),
-          );
-          // A reserved node whose Node object is gone (deleted while its machine is reimaged) is out, and reserved.
-          const gone = [...held]
-            .filter(([name, r]) => r.until > Date.now() && !nodes.some((n) => n.name === name))
-            .map(([name, reservation]): BudgetNode => ({ name, out: true, why: "no Node object", reservation }));
-          return [...listed, ...gone];
-        },
-        async reserve(node, r) {
-          const durationSeconds = Math.max(1, Math.ceil((r.until - Date.now()) / 1000));
-          await client.putLease(RESERVATION_NAMESPACE, reservationLease(node), {
-            holder: r.owner,
-            durationSeconds,
-            labels,
-          });
-        },
-        async unreserve(node) {
-          await client.deleteLease(RESERVATION_NAMESPACE, reservationLease(node));
-        },
-      };
-    },
-    async whatIsThere(node) {
-      return `the API server knows ${names(await client.listNodes())}, none named ${node}: its kubelet has not registered`;
-    },
-    async recreate(node, spec) {
-      try {
-        await client.createNode(node, { labels: spec.labels ?? undefined, taints: spec.taints ?? undefined });
-      } catch (e) {
-        // A restarted kubelet registered it meanwhile.
-        if (!isConflict(e)) throw e;
-      }
-    },
-    async join(node, spec) {
-      if (spec.labels || spec.priorLabelKeys.length) {
-        const patch: Record<string, string | null> = {};
-        for (const k of spec.priorLabelKeys) patch[k] = null;
-        Object.assign(patch, spec.labels ?? {});
-        await client.setLabels(node, patch);
-      }
-      if (spec.taints || spec.priorTaintKeys.length) {
-        await client.setTaints(node, spec.taints ?? [], { removeKeys: spec.priorTaintKeys });
-      }
-      const n = await client.getNode(node, { fresh: true });
-      return kubeObserved(n.unschedulable ? await client.uncordon(node) : n);
-    },
-    async drain(node, timeoutMs, pollMs, signal) {
-      try {
-        await client.drain(node, { timeoutMs, pollMs, signal });
-      } catch (e) {
-        if (isNotFound(e)) return;
-        if (isClientError(e, "RACKFORM_ERR_KUBERNETES_DRAIN_TIMEOUT")) {
-          const details = (e as { details?: { pending?: string[]; refused?: string } }).details;
-          const pending = details?.pending ?? [];
-          const why = details?.refused;
-          throw new DrainTimeoutError(
-            node,
-            `evictions of ${pending.length} pod${pending.length === 1 ? "" : "s"} are still refused: ${why ?? pending.join(", ")} (a PodDisruptionBudget allows no disruption now)`,
-            e,
-          );
-        }
-        throw e;
-      }
-    },
-    async remove(node) {
-      try {
-        await client.deleteNode(node);
-        return { outcome: "deleted" };
-      } catch (e) {
-        if (isNotFound(e)) return { outcome: "gone" };
-        if (!isClientError(e, "RACKFORM_ERR_KUBERNETES_FORBIDDEN")) throw e;
-        return {
-          outcome: "kept",
-          why: "the token may not delete nodes (HTTP 403). It stays cordoned, and counts as out of service",
-          fix: `Grant the token's identity the delete verb on nodes, or delete it yourself: kubectl delete node ${node}.`,
-        };
-      }
-    },
+    id: `${m[1]}:${m[2]}`,
+    scheduler: m[1],
+    node: m[2],
+    drain_on_destroy: true,
+    wait_for_registration: true,
   };
 }

@@ -8,16 +8,19 @@
  * sees only the stored private data (or a destroy plan's, made from it), finds none: the node is removed for good.
  * A replacement onto another node or scheduler names another id: the old node is removed for good too.
  */
-import type { Context, Diagnostics, ObjectValue, PrivateState } from "../../framework/index.js";
-import { getString, path } from "../../framework/index.js";
-import type { DisruptionBudget } from "../budget/disruption-budget.js";
-import type { SchedulerOps } from "./cluster-member-ops.js";
+import type { Context, Diagnostics, PrivateState, Unknowable } from "../../framework/index.js";
+import { path } from "../../framework/index.js";
+import type { MemberBudget } from "./cluster-member-budget.js";
+import type { SchedulerOps } from "./cluster-member-scheduler.js";
 
 /** The private-data key naming the member a plan keeps (scheduler:node), null when not known at plan time. */
 export const PRIVATE_SUCCESSOR = "successor";
 
 /** The id a plan keeps the member under, for the private data; null when the plan does not know it yet. */
-export function successorOf(plan: ObjectValue): string | null {
+export function successorOf(plan: {
+  readonly scheduler: Unknowable<string>;
+  readonly node: Unknowable<string>;
+}): string | null {
   const [kind, node] = [plan.scheduler, plan.node];
   return typeof kind === "string" && typeof node === "string" ? `${kind}:${node}` : null;
 }
@@ -29,12 +32,27 @@ export function withoutSuccessor(priv: PrivateState): PrivateState {
 }
 
 /** Whether this destroy removes the node for good (no plan keeps it; or the plan keeps another node). */
-export function removedForGood(state: ObjectValue, priv: PrivateState): boolean {
+export function removedForGood(
+  state: { readonly scheduler: string; readonly node: string },
+  priv: PrivateState,
+): boolean {
   if (!Object.hasOwn(priv, PRIVATE_SUCCESSOR)) return true;
   const next = priv[PRIVATE_SUCCESSOR];
   // Unknown at plan time: assume the node comes back (it is only drained, as before).
   if (typeof next !== "string") return false;
-  return next !== `${getString(state, "scheduler")}:${getString(state, "node")}`;
+  return next !== `${state.scheduler}:${state.node}`;
+}
+
+/** A drained node leaving for good: its scheduler, its names, the budget it frees, where failures go. */
+export interface Leaving {
+  readonly ctx: Context;
+  readonly ops: SchedulerOps;
+  readonly node: string;
+  /** The node, as diagnostics name it. */
+  readonly what: string;
+  readonly budget: MemberBudget;
+  readonly diags: Diagnostics;
+  readonly onError: (e: unknown) => void;
 }
 
 /**
@@ -42,15 +60,8 @@ export function removedForGood(state: ObjectValue, priv: PrivateState): boolean 
  * node's disruption-budget slot is given back either way: it is no longer a node of its partition. Errors become
  * diagnostics (the destroy fails and the member stays in state, drained).
  */
-export async function leaveForGood(
-  ctx: Context,
-  ops: SchedulerOps,
-  node: string,
-  what: string,
-  budget: DisruptionBudget,
-  diags: Diagnostics,
-  onError: (e: unknown) => void,
-): Promise<void> {
+export async function leaveForGood(l: Leaving): Promise<void> {
+  const { ctx, ops, node, budget, diags } = l;
   try {
     const r = await ops.remove(node);
     ctx.log.info("removed from the scheduler", { scheduler: ops.kind, node, outcome: r.outcome });
@@ -59,11 +70,11 @@ export async function leaveForGood(
       diags.warning(
         // The node in the summary: the engines fold warnings of one summary into the first.
         `Node stays listed in ${ops.kind === "slurm" ? "Slurm" : "Kubernetes"}: ${node}`,
-        `${what} was drained and removed from the rack, but ${r.why}.\n${r.fix}`,
+        `${l.what} was drained and removed from the rack, but ${r.why}.\n${r.fix}`,
         path("node"),
       );
     }
   } catch (e) {
-    onError(e);
+    l.onError(e);
   }
 }

@@ -5,12 +5,12 @@
 import {
   attr,
   type Diagnostics,
+  isUnknownValue,
+  type ModelOf,
   numberBetween,
-  type ObjectValue,
   path,
   requiresReplace,
   requiresReplaceIf,
-  type Schema,
   stringLength,
   stringOneOf,
   timeoutsBlock,
@@ -34,8 +34,8 @@ export const REMOVED_REASON = "rackform: removed from the rack; delete it from s
 /** Default bounds: create waits for the OS to boot and the node to register; delete waits for jobs to finish. */
 export const DEFAULT_TIMEOUT_MS = { create: 30 * 60_000, read: 2 * 60_000, update: 10 * 60_000, delete: 30 * 60_000 };
 
-/** The rackform_cluster_member schema (version 0). */
-export const clusterMemberSchema: Schema = {
+/** The rackform_cluster_member schema (version 0); its model (ModelOf) is what the handlers read and write. */
+export const clusterMemberSchema = {
   version: 0,
   description:
     "A node admitted to the scheduler: the last step of its chain. Create waits until the node has registered " +
@@ -179,7 +179,14 @@ export const clusterMemberSchema: Schema = {
     }),
   },
   blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
-};
+} as const;
+
+/** The recorded member. */
+export type ClusterMemberState = ModelOf<typeof clusterMemberSchema>;
+/** The planned member at apply: computed attributes may be unknown. */
+export type ClusterMemberPlan = ModelOf<typeof clusterMemberSchema, "plan">;
+/** The member at plan and validation time: any attribute may be unknown. */
+export type ClusterMemberConfig = ModelOf<typeof clusterMemberSchema, "config">;
 
 const K8S_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const QUALIFIED = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -200,47 +207,111 @@ function badQualifiedName(key: string): string | undefined {
 
 const str = (v: unknown): v is string => typeof v === "string";
 
-/** Cross-attribute and per-scheduler checks; each error carries the attribute path and the fix. */
-export function validateClusterMember(c: ObjectValue, diags: Diagnostics): void {
-  const scheduler = str(c.scheduler) ? c.scheduler : undefined;
-  const node = str(c.node) ? c.node : undefined;
-  if (scheduler === "slurm") {
-    if (node !== undefined && !SLURM_NODE.test(node)) {
+/** Slurm's checks: one NodeName, and no Kubernetes-only attribute. */
+function validateSlurm(c: ClusterMemberConfig, node: string | undefined, diags: Diagnostics): void {
+  if (node !== undefined && !SLURM_NODE.test(node)) {
+    diags.error(
+      "Invalid Slurm node name",
+      `${JSON.stringify(node)} is not one Slurm NodeName: write a single name such as "r01-n01", without spaces, commas or hostlist brackets (one rackform_cluster_member per node).`,
+      path("node"),
+    );
+  }
+  for (const [a, what, set] of [
+    ["labels", "labels", c.labels !== null],
+    ["taints", "taints", c.taints !== null],
+  ] as const) {
+    if (set) {
       diags.error(
-        "Invalid Slurm node name",
-        `${JSON.stringify(node)} is not one Slurm NodeName: write a single name such as "r01-n01", without spaces, commas or hostlist brackets (one rackform_cluster_member per node).`,
-        path("node"),
+        `${what} is Kubernetes-only`,
+        `scheduler = "slurm" has no ${what}; use features for Slurm (node features for --constraint), or remove ${what}.`,
+        path(a),
       );
-    }
-    for (const [a, what] of [
-      ["labels", "labels"],
-      ["taints", "taints"],
-    ] as const) {
-      if (c[a] !== null && c[a] !== undefined) {
-        diags.error(
-          `${what} is Kubernetes-only`,
-          `scheduler = "slurm" has no ${what}; use features for Slurm (node features for --constraint), or remove ${what}.`,
-          path(a),
-        );
-      }
     }
   }
-  if (scheduler === "kubernetes") {
-    if (node !== undefined && !K8S_NAME.test(node)) {
+}
+
+/** Kubernetes' checks: a valid node name, and no Slurm-only features. */
+function validateKubernetes(c: ClusterMemberConfig, node: string | undefined, diags: Diagnostics): void {
+  if (node !== undefined && !K8S_NAME.test(node)) {
+    diags.error(
+      "Invalid Kubernetes node name",
+      `${JSON.stringify(node)} is not a valid node name: use lower-case letters, digits, '-' and '.', starting and ending with a letter or digit (the kubelet registers the lower-cased host name).`,
+      path("node"),
+    );
+  }
+  if (c.features !== null) {
+    diags.error(
+      "features is Slurm-only",
+      'scheduler = "kubernetes" has no node features; use labels (e.g. { "nvidia.com/gpu.product" = "H100" }), or remove features.',
+      path("features"),
+    );
+  }
+}
+
+/** Each known feature is one Slurm feature name. */
+function validateFeatures(features: ClusterMemberConfig["features"], diags: Diagnostics): void {
+  if (!Array.isArray(features)) return;
+  // Elements of a known set may still be unknown: only known strings are judged.
+  for (const f of features as readonly unknown[]) {
+    if (str(f) && !SLURM_FEATURE.test(f)) {
       diags.error(
-        "Invalid Kubernetes node name",
-        `${JSON.stringify(node)} is not a valid node name: use lower-case letters, digits, '-' and '.', starting and ending with a letter or digit (the kubelet registers the lower-cased host name).`,
-        path("node"),
-      );
-    }
-    if (c.features !== null && c.features !== undefined) {
-      diags.error(
-        "features is Slurm-only",
-        'scheduler = "kubernetes" has no node features; use labels (e.g. { "nvidia.com/gpu.product" = "H100" }), or remove features.',
+        "Invalid Slurm feature",
+        `${JSON.stringify(f)} is not a feature name: use letters, digits, '_', '.', ':', '=', '+' or '-' (spaces, commas, '&', '|' and brackets belong to --constraint expressions).`,
         path("features"),
       );
     }
   }
+}
+
+/** Label keys are qualified names, values empty or label values. */
+function validateLabels(labels: ClusterMemberConfig["labels"], diags: Diagnostics): void {
+  if (labels === null || isUnknownValue(labels)) return;
+  for (const [k, v] of Object.entries(labels as Readonly<Record<string, unknown>>)) {
+    const bad = badQualifiedName(k);
+    if (bad) diags.error("Invalid label key", `${JSON.stringify(k)}: ${bad}.`, path("labels", { key: k }));
+    if (str(v) && v !== "" && (v.length > 63 || !QUALIFIED.test(v))) {
+      diags.error(
+        "Invalid label value",
+        `labels[${JSON.stringify(k)}] = ${JSON.stringify(v)}: a label value is empty or 1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit.`,
+        path("labels", { key: k }),
+      );
+    }
+  }
+}
+
+/** Taint keys are qualified names, not the cordon's own, and each appears once. */
+function validateTaints(taints: ClusterMemberConfig["taints"], diags: Diagnostics): void {
+  if (!Array.isArray(taints)) return;
+  const seen = new Set<string>();
+  // An element of a known list may itself be unknown: its key is then not judged.
+  (taints as readonly { readonly key?: unknown }[]).forEach((t, i) => {
+    const key = t.key;
+    if (!str(key)) return;
+    const bad = badQualifiedName(key);
+    if (bad) diags.error("Invalid taint key", `${JSON.stringify(key)}: ${bad}.`, path("taints", i, "key"));
+    if (key === "node.kubernetes.io/unschedulable") {
+      diags.error(
+        "Reserved taint key",
+        "node.kubernetes.io/unschedulable follows cordon and uncordon; rackform manages it through joining. Remove this taint.",
+        path("taints", i, "key"),
+      );
+    }
+    if (seen.has(key)) {
+      diags.error(
+        "Duplicate taint key",
+        `taint key ${JSON.stringify(key)} appears twice: rackform manages taints by key, so give each key one effect.`,
+        path("taints", i, "key"),
+      );
+    }
+    seen.add(key);
+  });
+}
+
+/** Cross-attribute and per-scheduler checks; each error carries the attribute path and the fix. */
+export function validateClusterMember(c: ClusterMemberConfig, diags: Diagnostics): void {
+  const node = str(c.node) ? c.node : undefined;
+  if (c.scheduler === "slurm") validateSlurm(c, node, diags);
+  if (c.scheduler === "kubernetes") validateKubernetes(c, node, diags);
   if (typeof c.max_unavailable === "number" && !Number.isInteger(c.max_unavailable)) {
     diags.error(
       "Invalid max_unavailable",
@@ -248,52 +319,7 @@ export function validateClusterMember(c: ObjectValue, diags: Diagnostics): void 
       path("max_unavailable"),
     );
   }
-  if (Array.isArray(c.features)) {
-    for (const f of c.features) {
-      if (str(f) && !SLURM_FEATURE.test(f)) {
-        diags.error(
-          "Invalid Slurm feature",
-          `${JSON.stringify(f)} is not a feature name: use letters, digits, '_', '.', ':', '=', '+' or '-' (spaces, commas, '&', '|' and brackets belong to --constraint expressions).`,
-          path("features"),
-        );
-      }
-    }
-  }
-  if (c.labels !== null && typeof c.labels === "object" && !Array.isArray(c.labels)) {
-    for (const [k, v] of Object.entries(c.labels as Record<string, unknown>)) {
-      const bad = badQualifiedName(k);
-      if (bad) diags.error("Invalid label key", `${JSON.stringify(k)}: ${bad}.`, path("labels", { key: k }));
-      if (str(v) && v !== "" && (v.length > 63 || !QUALIFIED.test(v))) {
-        diags.error(
-          "Invalid label value",
-          `labels[${JSON.stringify(k)}] = ${JSON.stringify(v)}: a label value is empty or 1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit.`,
-          path("labels", { key: k }),
-        );
-      }
-    }
-  }
-  if (Array.isArray(c.taints)) {
-    const seen = new Set<string>();
-    c.taints.forEach((t, i) => {
-      const key = t !== null && typeof t === "object" && "key" in t ? (t as ObjectValue).key : undefined;
-      if (!str(key)) return;
-      const bad = badQualifiedName(key);
-      if (bad) diags.error("Invalid taint key", `${JSON.stringify(key)}: ${bad}.`, path("taints", i, "key"));
-      if (key === "node.kubernetes.io/unschedulable") {
-        diags.error(
-          "Reserved taint key",
-          "node.kubernetes.io/unschedulable follows cordon and uncordon; rackform manages it through joining. Remove this taint.",
-          path("taints", i, "key"),
-        );
-      }
-      if (seen.has(key)) {
-        diags.error(
-          "Duplicate taint key",
-          `taint key ${JSON.stringify(key)} appears twice: rackform manages taints by key, so give each key one effect.`,
-          path("taints", i, "key"),
-        );
-      }
-      seen.add(key);
-    });
-  }
+  validateFeatures(c.features, diags);
+  validateLabels(c.labels, diags);
+  validateTaints(c.taints, diags);
 }

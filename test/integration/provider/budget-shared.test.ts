@@ -15,7 +15,7 @@ import {
   reservationLease,
 } from "../../../src/provider/budget/budget-shared.js";
 import { DisruptionBudget } from "../../../src/provider/budget/disruption-budget.js";
-import { kubernetesOps, slurmOps } from "../../../src/provider/resources/cluster-member-ops.js";
+import { kubernetesOps, slurmOps } from "../../../src/provider/resources/cluster-member-scheduler.js";
 import { KUBE_TOKEN, type SchedulerRig, SLURM_TOKEN, startRig } from "./cluster-member-support.js";
 
 let rig: SchedulerRig;

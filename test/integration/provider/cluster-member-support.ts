@@ -15,6 +15,7 @@ import { ProviderData, providerSchema } from "../../../src/provider/config/confi
 import { SchedulerClients } from "../../../src/provider/config/scheduler-config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { clusterMemberResource } from "../../../src/provider/resources/cluster-member.js";
+import { clusterMemberDeps } from "../../../src/provider/resources/cluster-member-ops.js";
 import { clusterMemberSchema } from "../../../src/provider/resources/cluster-member-schema.js";
 import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
@@ -112,10 +113,10 @@ export async function startRig(opts: { readonly nodeCacheMaxAgeMs?: number } = {
       const schedulers = new SchedulerClients(d.schedulers.slurmSettings, d.schedulers.kubernetesSettings, {
         nodeCacheMaxAgeMs: opts.nodeCacheMaxAgeMs ?? 0,
       });
-      data = new ProviderData(d.redfish, d.core, d.backends, schedulers);
+      data = new ProviderData({ redfish: d.redfish, core: d.core, backends: d.backends, schedulers });
       resp.resourceData = data;
     },
-    resources: () => [clusterMemberResource({ pollMs: 20 })],
+    resources: () => [clusterMemberResource((d) => ({ ...clusterMemberDeps(d), pollMs: 20 }))],
   });
   const config = configOf(providerSchema, {
     slurm: { url: servers[0].url, user: "rackform", token: SLURM_TOKEN },

@@ -4,8 +4,15 @@
  * echoed.
  */
 import { describe, expect, it } from "vitest";
-import { type Diagnostic, formatPath, nullObject, type Value } from "../../../src/framework/index.js";
-import { providerSchema } from "../../../src/provider/config/config.js";
+import {
+  type Diagnostic,
+  Diagnostics,
+  formatPath,
+  nullObject,
+  UNKNOWN,
+  type Value,
+} from "../../../src/framework/index.js";
+import { providerSchema, resolveConfig } from "../../../src/provider/config/config.js";
 import { rackformProvider } from "../../../src/provider/index.js";
 import { createServer } from "../../../src/server/create-server.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
@@ -87,5 +94,72 @@ describe("provider block validation", () => {
     expect(lines(await validate({ ironic: { url: "http://i:6385", username: "u", token: "t" } }))).toEqual([
       "error Conflicting configuration arguments @ ironic.token",
     ]);
+  });
+});
+
+describe("provider block decoded once into its model (resolveConfig)", () => {
+  const resolve = (config: Value) => {
+    const diags = new Diagnostics();
+    return { data: resolveConfig(config, diags), diags };
+  };
+
+  it("reads every block from the model, with the defaults of unset attributes", () => {
+    const { data, diags } = resolve(
+      configOf(providerSchema, {
+        redfish: blk("redfish", { username: "admin", password: "pw", max_concurrent_per_bmc: 2 }),
+        maas: blk("maas", { url: "http://127.0.0.1:5240/MAAS/", api_key: "a:b:c" }),
+        ironic: blk("ironic", {
+          url: "http://127.0.0.1:6385",
+          token: "t",
+          deploy_kernel: "http://k",
+          deploy_ramdisk: "http://r",
+        }),
+        warewulf: blk("warewulf", { url: "http://ww:9873", username: "u", password: "p" }),
+        slurm: blk("slurm", { url: "http://127.0.0.1:6820", user: "rackform", token: "jwt" }),
+      }),
+    );
+    expect(lines(diags.items)).toEqual([]);
+    expect(data?.redfish).toMatchObject({
+      username: "admin",
+      password: "pw",
+      insecure: false,
+      allowHttp: false,
+      maxConcurrent: 2,
+      powerOnIntervalMs: 250,
+      credentialsUnknown: false,
+    });
+    expect(data?.backends.maas).toEqual({ url: "http://127.0.0.1:5240/MAAS/", apiKey: "a:b:c" });
+    expect(data?.backends.ironic).toEqual({
+      url: "http://127.0.0.1:6385",
+      auth: { type: "token", token: "t" },
+      deployImages: { kernel: "http://k", ramdisk: "http://r" },
+    });
+    expect(data?.backends.warewulf).toEqual({
+      url: "http://ww:9873",
+      username: "u",
+      password: "p",
+      insecure: false,
+      profile: "default",
+    });
+    expect(data?.schedulers.slurmSettings).toEqual({ url: "http://127.0.0.1:6820", user: "rackform", token: "jwt" });
+    expect(data?.schedulers.kubernetesSettings).toBeUndefined();
+  });
+
+  it("counts unknown values as unset, and says the credentials or deploy images are not known yet", () => {
+    const { data } = resolve(
+      configOf(providerSchema, {
+        redfish: blk("redfish", { username: UNKNOWN, password: "pw", insecure: UNKNOWN }),
+        ironic: UNKNOWN,
+      }),
+    );
+    expect(data?.redfish).toMatchObject({ password: "pw", insecure: false, credentialsUnknown: true });
+    const whole = resolve(configOf(providerSchema, { redfish: UNKNOWN }));
+    expect(whole.data?.redfish.credentialsUnknown).toBe(true);
+  });
+
+  it("reads a configuration built by hand without some blocks or attributes as unset", () => {
+    const { data, diags } = resolve({ redfish: { username: "admin" }, slurm: { url: "http://127.0.0.1:6820" } });
+    expect(lines(diags.items)).toEqual(["error Incomplete Slurm settings @ slurm.user"]);
+    expect(data).toBeUndefined();
   });
 });
