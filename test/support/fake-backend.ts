@@ -1,7 +1,8 @@
 /**
  * An in-memory Backend (as metal3's fixture provisioner is for its controllers): machines by id with name, MACs and
  * BMC address, scriptable outcomes per machine name, and a record of every call. For the resources' adopt, taint and
- * ambiguity logic, tested in milliseconds without a lab (ProviderData.backendOverride).
+ * ambiguity logic, tested in milliseconds without a lab: handed to a resource through its deps (`machineDeps`,
+ * `deploymentDeps`, … replaced in tests).
  */
 import {
   type AcceptanceEvidence,

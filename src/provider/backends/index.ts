@@ -65,7 +65,6 @@ export function backendFor(data: ProviderData, name: BackendName): Backend {
 const REFRESH_LIST_MAX_AGE_MS = 30_000;
 
 function build(data: ProviderData, name: BackendName): Backend {
-  if (data.backendOverride) return data.backendOverride(name);
   if (name === "maas") {
     const s = data.backends.maas;
     if (!s) throw new BackendNotConfiguredError(name);

@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto";
 import type { HttpCore } from "../../clients/http/index.js";
 import { RedfishClient } from "../../clients/redfish/index.js";
-import type { Backend, BackendName } from "../backends/backend.js";
 import { DisruptionBudget } from "../budget/disruption-budget.js";
 import { CredentialFingerprints } from "../shared/credential-fingerprint.js";
 import { HostSightings } from "../shared/host-sightings.js";
@@ -36,11 +35,6 @@ export class ProviderData {
   private fingerprints: CredentialFingerprints | undefined;
   /** Power-on spacing per PDU (power-on-stagger.ts). */
   readonly stagger: PowerOnStagger;
-  /**
-   * Test seam: when set, resources get their backend from here instead of building a MAAS or Ironic adapter (an
-   * in-memory fake tests adopt, taint and ambiguity logic in milliseconds). Never set by the provider itself.
-   */
-  backendOverride: ((name: BackendName) => Backend) | undefined = undefined;
   /** Cluster members' disruption budget: how many nodes of a key may be drained at once in this run. */
   readonly budget = new DisruptionBudget();
   /** Image uploads and node teardowns under way, which order deployments and images (image-work.ts). */

@@ -2,7 +2,7 @@
  * What rackform_deployment's handlers use from the configured provider, as one interface (tests hand fakes), and its
  * builder from ProviderData.
  */
-import type { Context, Diagnostics, ObjectValue } from "../../framework/index.js";
+import type { Context, Diagnostics } from "../../framework/index.js";
 import { type Backend, type BackendName, backendFor } from "../backends/index.js";
 import type { DisruptionBudget } from "../budget/disruption-budget.js";
 import type { ProviderData } from "../config/config.js";
@@ -10,7 +10,7 @@ import type { HostSightings } from "../shared/host-sightings.js";
 import type { ImageWork } from "../shared/image-work.js";
 import { cachedImageUrlProbe, UPLOAD_START_GRACE_MS } from "./deployment-image.js";
 import type { DeploymentImage } from "./deployment-schema.js";
-import { imageUrlAnswers } from "./image-url.js";
+import { imageUrlAnswersFor } from "./image-url.js";
 
 /** The apply-time check of image.url: the image block and the backend's label for the diagnostic. */
 export interface ImageUrlCheck {
@@ -46,9 +46,7 @@ export function deploymentDeps(providerData: unknown): DeploymentDeps {
   const data = providerData as ProviderData;
   return {
     backend: (name) => backendFor(data, name),
-    // image-url.ts reads image.url and image.check_url of the value it is given.
-    imageUrlAnswers: (c) =>
-      imageUrlAnswers(c.context, data.core, { image: { ...c.image } } as ObjectValue, c.backendLabel, c.diagnostics),
+    imageUrlAnswers: (c) => imageUrlAnswersFor({ ...c, core: data.core }),
     imageUrlProblem: cachedImageUrlProbe(data.core),
     images: data.images,
     sightings: data.sightings,

@@ -7,17 +7,7 @@ import { isClientError } from "../../clients/errors.js";
 import type { HttpCore } from "../../clients/http/index.js";
 import { credentialsOf } from "../../clients/images/source.js";
 import { safeUrl } from "../../clients/redact.js";
-import {
-  type Context,
-  type Diagnostics,
-  getBool,
-  getObject,
-  getString,
-  type ObjectValue,
-  path,
-  type Validator,
-  validator,
-} from "../../framework/index.js";
+import { type Context, type Diagnostics, path, type Validator, validator } from "../../framework/index.js";
 import { parseHttpUrl } from "../config/service-url.js";
 import { bounded } from "../shared/timeouts.js";
 
@@ -146,20 +136,4 @@ export async function imageUrlAnswersFor(c: ImageUrlCheck): Promise<boolean> {
     path("image", "url"),
   );
   return false;
-}
-
-/**
- * `imageUrlAnswersFor` for a deployment plan not yet decoded into its model (its image block read by name).
- * @deprecated for rackform_deployment's typed model, which hands its image block to `imageUrlAnswersFor`.
- */
-export function imageUrlAnswers(
-  ctx: Context,
-  core: HttpCore,
-  plan: ObjectValue,
-  backendLabel: string,
-  diags: Diagnostics,
-): Promise<boolean> {
-  const img = getObject(plan, "image");
-  const image = img === null ? null : { url: getString(img, "url"), check_url: getBool(img, "check_url") };
-  return imageUrlAnswersFor({ context: ctx, core, image, backendLabel, diagnostics: diags });
 }
