@@ -12,11 +12,12 @@ import { BlueFieldOps } from "./bluefield.js";
 import { expandLevels, recheck } from "./expand.js";
 import { type PushRequest, pushTarget, runMultipartPush } from "./firmware-push.js";
 import { statusOf } from "./inventory.js";
-import { actionInfoAllowed, isObj, lastSegment, link, members, parseOutlet, parseSystem } from "./parse.js";
+import { actionInfoAllowed, lastSegment, link, members, parseOutlet, parseSystem } from "./parse.js";
 import { getOutlet, listPdus, setOutletPower } from "./pdu.js";
 import { readFirmware, readInventory } from "./read-inventory.js";
 import { type RefreshOutcome, refreshSince } from "./refresh.js";
 import { type ResetRequest, resolveResetType } from "./reset.js";
+import { memberRef, serviceLink } from "./service-links.js";
 import { type RedfishAuthMode, RedfishTransport } from "./transport.js";
 import type {
   BootOverrideEnabled,
@@ -169,12 +170,12 @@ export class RedfishClient {
 
   /** Ids of the ComputerSystems. */
   async listSystems(): Promise<string[]> {
-    return members(await this.t.getJson(await this.serviceLink("Systems"))).map(lastSegment);
+    return members(await this.t.getJson(await serviceLink(this.t, "Systems"))).map(lastSegment);
   }
 
   /** Power and boot state of a system; `systemId` may be left out when the BMC has exactly one. */
   async getSystem(systemId?: string): Promise<SystemState> {
-    const ref = await this.memberRef(await this.serviceLink("Systems"), systemId, "system");
+    const ref = await memberRef(this.t, await serviceLink(this.t, "Systems"), systemId, "system");
     const { json, etag } = await this.t.get(ref);
     return parseSystem(json, etag);
   }
@@ -274,7 +275,7 @@ export class RedfishClient {
    */
   async firmwareInventory(warnings?: string[]): Promise<FirmwareInfo[]> {
     const levels = expandLevels(await this.t.root());
-    const updateRef = await this.serviceLink("UpdateService");
+    const updateRef = await serviceLink(this.t, "UpdateService");
     return (await readFirmware(this.t, updateRef, { levels, parallel: this.parallel, warnings })).firmware;
   }
 
@@ -283,7 +284,7 @@ export class RedfishClient {
    * GETs whose tags (`refresh`) let `recheck` tell later whether anything changed.
    */
   async inventory(systemId?: string): Promise<Inventory> {
-    const ref = await this.memberRef(await this.serviceLink("Systems"), systemId, "system");
+    const ref = await memberRef(this.t, await serviceLink(this.t, "Systems"), systemId, "system");
     const update = link(await this.t.root(), "UpdateService");
     const inv = await readInventory(this.t, ref, update, this.parallel);
     for (const w of inv.warnings ?? []) this.core.log(`redfish ${this.origin}: inventory ${w}`);
@@ -325,7 +326,7 @@ export class RedfishClient {
     targets: readonly string[] = [],
     opts: SimpleUpdateOptions = {},
   ): Promise<TaskSnapshot> {
-    const update = await this.t.getJson(await this.serviceLink("UpdateService"));
+    const update = await this.t.getJson(await serviceLink(this.t, "UpdateService"));
     return runSimpleUpdate(this.t, this.core, update, imageUri, targets, opts);
   }
 
@@ -334,13 +335,13 @@ export class RedfishClient {
    * follows its task; RACKFORM_ERR_REDFISH_ACTION_UNSUPPORTED when the BMC offers no multipart push.
    */
   async pushFirmware(req: PushRequest, opts: SimpleUpdateOptions = {}): Promise<TaskSnapshot> {
-    const update = await this.t.getJson(await this.serviceLink("UpdateService"));
+    const update = await this.t.getJson(await serviceLink(this.t, "UpdateService"));
     return runMultipartPush(this.t, this.core, pushTarget(update), req, opts);
   }
 
   /** BIOS settings of a system (bios.ts); `systemId` may be left out when the BMC has exactly one. */
   bios(systemId?: string): BiosOps {
-    return new BiosOps(this.t, async () => this.memberRef(await this.serviceLink("Systems"), systemId, "system"));
+    return new BiosOps(this.t, async () => memberRef(this.t, await serviceLink(this.t, "Systems"), systemId, "system"));
   }
 
   /** BlueField DPU operations, when this service is a DPU's BMC (bluefield.ts). */
@@ -350,15 +351,15 @@ export class RedfishClient {
 
   /** Rack PDUs under PowerEquipment/RackPDUs. */
   listPdus(): Promise<PduInfo[]> {
-    return listPdus(this.t, () => this.serviceLink("PowerEquipment"), this.parallel);
+    return listPdus(this.t, () => serviceLink(this.t, "PowerEquipment"), this.parallel);
   }
 
   /** One outlet of a rack PDU. */
   getOutlet(pduId: string, outletId: string): Promise<OutletState> {
     return getOutlet(
       this.t,
-      () => this.serviceLink("PowerEquipment"),
-      (c, id, what) => this.memberRef(c, id, what),
+      () => serviceLink(this.t, "PowerEquipment"),
+      (c, id, what) => memberRef(this.t, c, id, what),
       pduId,
       outletId,
     );
@@ -376,46 +377,5 @@ export class RedfishClient {
   async setOutletPower(pduId: string, outletId: string, state: OutletPowerRequest): Promise<OutletState> {
     const outlet = await this.getOutlet(pduId, outletId);
     return setOutletPower(this.t, outlet, pduId, state);
-  }
-
-  /** The link named `name` in the service root, or RACKFORM_ERR_REDFISH_NOT_FOUND. */
-  private async serviceLink(name: string): Promise<string> {
-    const ref = link(await this.t.root(), name);
-    if (!ref) {
-      throw new RedfishError(
-        "RACKFORM_ERR_REDFISH_NOT_FOUND",
-        `the Redfish service at ${this.origin} has no ${name} (service root lacks the link)`,
-      );
-    }
-    return ref;
-  }
-
-  /** The member of a collection with the given Id, or its only member when no id is given. */
-  private async memberRef(collectionRef: string, id: string | undefined, what: string): Promise<string> {
-    const refs = members(await this.t.getJson(collectionRef));
-    const ids = refs.map(lastSegment);
-    if (id === undefined) {
-      if (refs.length === 1) return refs[0];
-      const code = refs.length === 0 ? "RACKFORM_ERR_REDFISH_NOT_FOUND" : "RACKFORM_ERR_REDFISH_AMBIGUOUS";
-      throw new RedfishError(
-        code,
-        `${this.origin} has ${refs.length} ${what}s (${ids.join(", ")}); name one`,
-        {},
-        { ids },
-      );
-    }
-    const bySegment = refs[ids.indexOf(id)];
-    if (bySegment) return bySegment;
-    // Ids usually equal the last URI segment, but the spec does not require it: check the Id property.
-    for (const r of refs) {
-      const j = await this.t.getJson(r);
-      if (isObj(j) && j.Id === id) return r;
-    }
-    throw new RedfishError(
-      "RACKFORM_ERR_REDFISH_NOT_FOUND",
-      `${this.origin} has no ${what} ${JSON.stringify(id)}; it has: ${ids.join(", ")}`,
-      {},
-      { ids },
-    );
   }
 }
