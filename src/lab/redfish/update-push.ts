@@ -21,6 +21,8 @@ const APPLY_TIMES = ["Immediate", "OnReset"] as const;
 type ApplyTime = (typeof APPLY_TIMES)[number];
 /** Largest push the lab takes (its images are small); bytes beyond it are read and dropped, then 413. */
 const MAX_PUSH = 64 << 20;
+/** UpdateParameters properties (UpdateService v1_17_0 schema); only Targets is acted on, the others are accepted. */
+const UPDATE_PARAMETERS = new Set(["Targets", "ExcludeTargets", "ForceUpdate", "LocalImage", "Oem", "Stage"]);
 /** Largest UpdateParameters part. */
 const MAX_PARAMS = 64 << 10;
 
@@ -113,10 +115,9 @@ function targetsOf(n: LabNode, targets: unknown): Component[] {
 
 /** The parameters checked: what the image is for and when it applies. */
 function checkParams(n: LabNode, params: Record<string, unknown>): { targets: Component[]; applyTime: ApplyTime } {
-  for (const k of Object.keys(params)) {
-    if (k !== "Targets" && k !== "@Redfish.OperationApplyTime" && k !== "ForceUpdate" && k !== "Oem")
+  for (const k of Object.keys(params))
+    if (!UPDATE_PARAMETERS.has(k) && k !== "@Redfish.OperationApplyTime")
       throw new RedfishError(400, "PropertyUnknown", [k]);
-  }
   const at =
     params["@Redfish.OperationApplyTime"] ?? PUSH_ADVERTISEMENT.HttpPushUriOptions.HttpPushUriApplyTime.ApplyTime;
   if (typeof at !== "string" || !APPLY_TIMES.includes(at as ApplyTime))
@@ -178,6 +179,7 @@ export async function pushUpdate(ctx: Ctx, req: IncomingMessage): Promise<Reply>
     applyTime,
     ...(failure ? { failure } : {}),
   });
+  ctx.world.settleTasks(n); // An instant task is already staged (or applied) in the body answered now.
   return {
     status: 202,
     body: taskBody(ctx.world, t),

@@ -1,6 +1,6 @@
 /**
- * A node's BIOS: the attribute set its vendor's firmware exposes (an AttributeRegistry, DSP0270 / DMTF
- * AttributeRegistry schema), the current values, the values staged in the settings object (DSP0266 "Settings
+ * A node's BIOS: the attribute set its vendor's firmware exposes (an AttributeRegistry, DMTF AttributeRegistry
+ * schema in DSP8010), the current values, the values staged in the settings object (DSP0266 "Settings
  * resource") and what happened when they were last applied. Staged values apply at the host's next power-on (a reset
  * or power cycle), as a BIOS reads its settings at POST; the `bios-settings-ignored` fault makes one power-on ignore
  * them (they stay pending and the Messages say SettingsFailed, as in the DMTF public-rackmount1 mockup).
