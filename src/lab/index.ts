@@ -18,6 +18,7 @@ export {
   startImageServer,
 } from "./images/server.js";
 export { type Lab, type LabEndpoint, type LabInfo, type StartLabOptions, startLab } from "./lab.js";
+export { labFirmwareImage } from "./redfish/fw-image.js";
 export { RequestLog, type RequestLogEntry } from "./request-log.js";
 export type { SlurmTransition } from "./scheduler/index.js";
 export {

@@ -1,4 +1,5 @@
 /** Routing for the lab's Redfish services: a table of path patterns and a handler per method. */
+import type { IncomingMessage } from "node:http";
 import type { LabDpu } from "../world/dpu.js";
 import type { LabNode, LabPdu, World } from "../world/model.js";
 import { RedfishError } from "./errors.js";
@@ -35,11 +36,16 @@ export interface Reply {
 /** A resource handler. */
 export type Handler = (ctx: Ctx) => Reply;
 
+/** A POST handler that reads the request body itself, as it streams (a multipart firmware push). */
+export type UploadHandler = (ctx: Ctx, req: IncomingMessage) => Promise<Reply>;
+
 /** One route: pattern like `/redfish/v1/Systems/:sys`, handlers by method, methods allowed without credentials. */
 export interface Route {
   readonly pattern: string;
   readonly methods: Readonly<Partial<Record<"GET" | "POST" | "PATCH" | "PUT" | "DELETE", Handler>>>;
   readonly anonymous?: readonly string[];
+  /** POST taking the raw body stream (the server then reads no body for it); `methods.POST` is not used. */
+  readonly upload?: UploadHandler;
 }
 
 /** A compiled route table. */

@@ -20,6 +20,7 @@ import { DEFAULT_SESSION_LIMITS } from "../world/spec.js";
 import { bluefieldRoutes } from "./bluefield.js";
 import { bootOptionRoutes } from "./boot-options.js";
 import { errorBody, RedfishError } from "./errors.js";
+import { drop, internal, normalize, readBody, send } from "./http-io.js";
 import { inventoryRoutes } from "./inventory.js";
 import { oemPciRoutes } from "./oem-pci.js";
 import { pduRoutes } from "./pdu.js";
@@ -53,7 +54,6 @@ const router = new Router([
 const dpuRouter = new Router(bluefieldRoutes);
 /** Sessions a DPU BMC keeps (OpenBMC's bmcweb default). */
 const DPU_SESSION_LIMIT = 64;
-const MAX_BODY = 1 << 20;
 
 /** Options of the Redfish fleet. */
 export interface RedfishFleetOptions {
@@ -251,8 +251,8 @@ export class RedfishFleet {
         const arg = forced.status === 503 ? String(forced.retryAfterS ?? 0) : `Injected HTTP ${forced.status}.`;
         throw new RedfishError(forced.status ?? 500, key, [arg], retry);
       }
-      const body = await readBody(req);
-      reply = this.dispatch(target, method, path, req, body);
+      const upload = this.upload(target, method, path, req);
+      reply = upload ? await upload : this.dispatch(target, method, path, req, await readBody(req));
       if (method === "GET" && reply.status === 200) reply = this.represent(target, query, req, reply);
     } catch (e) {
       reply =
@@ -263,15 +263,40 @@ export class RedfishFleet {
     send(res, reply);
   }
 
-  private dispatch(target: Target, method: string, path: string, req: IncomingMessage, raw: string): Reply {
+  /** The route of a request, after authentication (404 when none). */
+  private resolve(target: Target, method: string, path: string, req: IncomingMessage) {
     const m = (target.kind === "dpu" ? dpuRouter : router).match(path);
     const store = this.sessions.get(req.socket.localAddress ?? "") as SessionStore;
     const anonymous = m?.route.anonymous?.includes(method) ?? false;
     const user = anonymous ? "" : authenticate(store, req.headers);
     if (!m) throw new RedfishError(404, "ResourceNotFound", ["Resource", path]);
+    return { m, store, user };
+  }
+
+  /** A POST to a route that reads its own body (a firmware push), else undefined. */
+  private upload(target: Target, method: string, path: string, req: IncomingMessage): Promise<Reply> | undefined {
+    if (method !== "POST" || target.kind !== "bmc" || !router.match(path)?.route.upload) return undefined;
+    const { m, store, user } = this.resolve(target, method, path, req);
+    const ctx: Ctx = {
+      world: this.opts.world,
+      target,
+      sessions: store,
+      method,
+      path,
+      params: m.params,
+      headers: req.headers,
+      body: undefined,
+      user,
+    };
+    return (m.route.upload as NonNullable<typeof m.route.upload>)(ctx, req);
+  }
+
+  private dispatch(target: Target, method: string, path: string, req: IncomingMessage, raw: string): Reply {
+    const { m, store, user } = this.resolve(target, method, path, req);
     const handler = m.route.methods[method as keyof typeof m.route.methods];
     if (!handler) {
-      throw new RedfishError(405, "OperationNotAllowed", [], { Allow: Object.keys(m.route.methods).join(", ") });
+      const allow = [...Object.keys(m.route.methods), ...(m.route.upload ? ["POST"] : [])];
+      throw new RedfishError(405, "OperationNotAllowed", [], { Allow: allow.join(", ") });
     }
     let body: unknown;
     if (raw.trim() !== "") {
@@ -340,54 +365,4 @@ export class RedfishFleet {
       }
     }
   }
-}
-
-/** Drops a connection with a TCP reset where the socket allows it (a TLS socket only closes). */
-function drop(socket: Socket): void {
-  const raw = (socket as Socket & { _parent?: Socket })._parent ?? socket;
-  try {
-    raw.resetAndDestroy();
-  } catch {
-    raw.destroy();
-  }
-  socket.destroy();
-}
-
-function normalize(url: string): string {
-  let p = url.split("?")[0].split("#")[0];
-  p = p.replace(/\/{2,}/g, "/");
-  if (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
-  return p;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) reject(new RedfishError(413, "GeneralError", ["The request body is too large."]));
-      else chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function internal(e: unknown): Reply {
-  // A lab bug must still look like a Redfish 500, and must say what broke so the lab can be fixed.
-  const detail = e instanceof Error ? e.message : String(e);
-  return { status: 500, body: errorBody("GeneralError", [`Internal lab error: ${detail}`]) };
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  const headers: Record<string, string> = { "OData-Version": "4.0", "Cache-Control": "no-cache", ...reply.headers };
-  if (reply.body === undefined) {
-    res.writeHead(reply.status, headers).end();
-    return;
-  }
-  const text = JSON.stringify(reply.body);
-  headers["Content-Type"] = "application/json; charset=utf-8";
-  headers["Content-Length"] = String(Buffer.byteLength(text));
-  res.writeHead(reply.status, headers).end(text);
 }

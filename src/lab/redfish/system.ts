@@ -66,6 +66,7 @@ function serviceRoot(ctx: Ctx): Reply {
     Managers: link("/redfish/v1/Managers"),
     Tasks: link("/redfish/v1/TaskService"),
     UpdateService: link("/redfish/v1/UpdateService"),
+    Registries: link("/redfish/v1/Registries"),
   });
 }
 
@@ -148,6 +149,7 @@ export function systemBody(world: World, n: LabNode): Record<string, unknown> {
     Memory: link(`${base}/Memory`),
     EthernetInterfaces: link(`${base}/EthernetInterfaces`),
     Storage: link(`${base}/Storage`),
+    Bios: link(`${base}/Bios`),
     PCIeDevices: systemPcieIds(world, n).map((id) => link(`/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/${id}`)),
     ...(hasQuirk(n, "oem-pci-gpus")
       ? { Oem: { [OEM_KEY[n.spec.vendor]]: { Links: { PCIDevices: link(`${base}/PCIDevices`) } } } }

@@ -5,36 +5,80 @@ import { bmcNode, type Ctx, collection, get, iso, link, type Route, status } fro
 
 const TASKS = "/redfish/v1/TaskService/Tasks";
 
-/** Task body; TaskState is derived from simulated time. */
+const message = (id: string, text: string, severity: string, args?: readonly string[]) => ({
+  "@odata.type": "#Message.v1_3_0.Message",
+  MessageId: id,
+  Message: text,
+  ...(args ? { MessageArgs: [...args] } : {}),
+  MessageSeverity: severity,
+  Severity: severity,
+});
+
+/**
+ * Messages of an ended task that pushed an OnReset image (Update message registry): awaiting activation at the
+ * next reset, activated by it, or lost by it (power lost mid-activation: the old firmware stays).
+ */
+function activationMessages(t: UpdateTask): Record<string, unknown>[] {
+  const args = [t.imageUri, t.component];
+  if (t.activation === "activated")
+    return [
+      message(
+        "Update.1.0.UpdateSuccessful",
+        `Device '${t.component}' successfully updated with image '${t.imageUri}'.`,
+        "OK",
+        [t.component, t.imageUri],
+      ),
+    ];
+  if (t.activation === "rolled-back")
+    return [
+      message(
+        "Update.1.0.ActivateFailed",
+        `Activation of image '${t.imageUri}' on '${t.component}' failed: power was lost during the reset that applied it; the component rolled back to its previous firmware.`,
+        "Critical",
+        args,
+      ),
+    ];
+  return [
+    message(
+      "Update.1.0.AwaitToActivate",
+      `Awaiting for an action to proceed with activating image '${t.imageUri}' on '${t.component}': it applies at the next host reset.`,
+      "OK",
+      args,
+    ),
+  ];
+}
+
+/** Task body; TaskState is derived from simulated time (and, for OnReset images, from the reset that applies them). */
 export function taskBody(world: World, t: UpdateTask): Record<string, unknown> {
   const pct = world.taskPercent(t);
   const done = pct >= 100;
   // Standard services end a failed task in Exception; some vendors report their own "Failed".
   const failed = t.failedState ?? "Exception";
-  const state = !done ? (pct === 0 ? "New" : "Running") : t.fails ? failed : "Completed";
-  const msg = t.fails
-    ? "The firmware image failed verification."
+  const lost = t.activation === "rolled-back";
+  const state = !done ? (pct === 0 ? "New" : "Running") : t.fails ? failed : lost ? "Exception" : "Completed";
+  const critical = done && (t.fails || lost);
+  const text = t.fails
+    ? (t.failure ?? "The firmware image failed verification.")
     : done
       ? "The task completed successfully."
       : "The task is running.";
+  const base = message(
+    t.fails && done ? "Base.1.18.GeneralError" : "Base.1.18.Success",
+    text,
+    t.fails && done ? "Critical" : "OK",
+  );
   return {
     "@odata.type": "#Task.v1_7_4.Task",
     "@odata.id": `${TASKS}/${t.id}`,
     Id: t.id,
     Name: `Firmware update (${t.component})`,
     TaskState: state,
-    TaskStatus: t.fails && done ? "Critical" : "OK",
+    TaskStatus: critical ? "Critical" : "OK",
     PercentComplete: pct,
     StartTime: iso(t.startedAt),
     ...(done ? { EndTime: iso(t.startedAt + t.durationMs) } : {}),
     TaskMonitor: `/redfish/v1/TaskService/TaskMonitors/${t.id}`,
-    Messages: [
-      {
-        MessageId: t.fails && done ? "Base.1.18.GeneralError" : "Base.1.18.Success",
-        Message: msg,
-        Severity: t.fails && done ? "Critical" : "OK",
-      },
-    ],
+    Messages: [base, ...(done && t.activation ? activationMessages(t) : [])],
   };
 }
 

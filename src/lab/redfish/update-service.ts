@@ -1,9 +1,10 @@
-/** UpdateService with FirmwareInventory (and an empty SoftwareInventory) and SimpleUpdate, which starts a task. */
+/** UpdateService with FirmwareInventory (and an empty SoftwareInventory), SimpleUpdate and multipart push (update-push.ts). */
 import { COMPONENTS, type Component, type LabNode, type World } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
 import { IDRAC_JOB_RUNNING, RedfishError } from "./errors.js";
 import { bmcNode, type Ctx, collection, get, link, objectBody, type Reply, type Route, status } from "./router.js";
 import { taskBody } from "./task-service.js";
+import { PUSH_ADVERTISEMENT, PUSH_URI, pushUpdate } from "./update-push.js";
 
 const FW = "/redfish/v1/UpdateService/FirmwareInventory";
 const SW = "/redfish/v1/UpdateService/SoftwareInventory";
@@ -110,6 +111,7 @@ export const updateServiceRoutes: Route[] = [
       Status: status(),
       FirmwareInventory: link(FW),
       SoftwareInventory: link(SW),
+      ...PUSH_ADVERTISEMENT,
       Actions: {
         "#UpdateService.SimpleUpdate": {
           target: "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate",
@@ -134,4 +136,5 @@ export const updateServiceRoutes: Route[] = [
   },
   { pattern: `${FW}/:id`, methods: get((ctx) => softwareInventory(ctx.world, bmcNode(ctx), ctx.params.id)) },
   { pattern: "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate", methods: { POST: simpleUpdate } },
+  { pattern: PUSH_URI, methods: {}, upload: pushUpdate },
 ];

@@ -15,6 +15,10 @@ export const REDFISH_FAULT_KINDS = [
   "update-failure",
   "gpu-health",
   "bfb-install-failure",
+  "bios-settings-ignored",
+  "bad-signature",
+  "component-busy",
+  "power-lost-mid-update",
 ] as const;
 
 /** Faults carried for the simulated backends and acceptance (MAAS, Ironic); the lab core stores and matches them. */

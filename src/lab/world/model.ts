@@ -4,12 +4,14 @@
  * so 1,000 nodes need no timers and a manual clock drives everything in tests.
  */
 import type { LabTime } from "../time.js";
+import { applyStaged, type BiosState } from "./bios.js";
 import { DpuClock, dpuAddress, type LabDpu, makeDpu } from "./dpu.js";
 import { type FaultSpec, Faults, type FaultTarget } from "./faults.js";
-import { macFor, serialFor, uuidFor } from "./ids.js";
+import { serialFor } from "./ids.js";
+import { makeNode } from "./make-node.js";
 import { hasQuirk } from "./quirks.js";
 import type { LabSpec, NodeSpec, PduSpec } from "./spec.js";
-import { VENDOR_IDS, type VendorIds } from "./vendors.js";
+import type { VendorIds } from "./vendors.js";
 
 /** Host power as Redfish names it. */
 export type PowerState = "On" | "Off" | "PoweringOn" | "PoweringOff";
@@ -63,6 +65,12 @@ export interface UpdateTask {
   readonly fails: boolean;
   /** TaskState a failed task ends in: "Failed" with the `update-task-fails` quirk (a vendor value), else Exception. */
   readonly failedState?: "Exception" | "Failed";
+  /** Pushed images: when the new version takes effect. @default "Immediate" (SimpleUpdate) */
+  readonly applyTime?: "Immediate" | "OnReset";
+  /** Why a failing task fails (a message naming the image); a generic verification failure when absent. */
+  readonly failure?: string;
+  /** OnReset images: waiting for the host's next power-on, activated then, or lost and rolled back. */
+  activation?: "staged" | "activated" | "rolled-back";
   applied: boolean;
 }
 
@@ -97,6 +105,8 @@ export interface LabNode {
   /** Bumped on every change visible in ComputerSystem, for its ETag. */
   generation: number;
   readonly tasks: UpdateTask[];
+  /** BIOS attributes: current, staged for the next power-on, messages of the last apply. */
+  readonly bios: BiosState;
 }
 
 /** Loopback address of node `n` (1-based) in rack `rack`: 127.10.<rack>.<n>. */
@@ -221,6 +231,7 @@ export class World {
       for (const d of this.dpusOf(node.spec.name)) this.dpuClock.hostPoweredOn(d);
       node.lastBootSource = node.boot.enabled !== "Disabled" ? node.boot.target : (node.boot.order[0] ?? "Hdd");
       if (node.boot.enabled === "Once") node.boot = { ...node.boot, enabled: "Disabled", target: "None" };
+      this.atPowerOn(node);
     }
     node.generation++;
   }
@@ -274,10 +285,38 @@ export class World {
     return drift ? (drift.version ?? `${node.firmware[c]}-drift`) : node.firmware[c];
   }
 
+  /**
+   * What a power-on does before the host runs: images staged OnReset are activated (or, with the
+   * `power-lost-mid-update` fault, lost: the old version stays) and staged BIOS settings applied (or, with
+   * `bios-settings-ignored`, left pending with SettingsFailed messages).
+   */
+  private atPowerOn(node: LabNode): void {
+    const scope = { node: node.spec.name };
+    this.settleTasks(node);
+    for (const t of node.tasks) {
+      if (t.activation !== "staged") continue;
+      const lost = this.faults.take("power-lost-mid-update", scope) !== undefined;
+      if (!lost) node.firmware[t.component] = t.version;
+      t.activation = lost ? "rolled-back" : "activated";
+      t.applied = true;
+    }
+    const pending = Object.keys(node.bios.staged).length > 0;
+    const ignored = pending && this.faults.take("bios-settings-ignored", scope) !== undefined;
+    applyStaged(node.bios, this.now(), ignored);
+  }
+
   /** Starts a firmware update task; it completes after firmwareUpdateMs of simulated time. */
-  startUpdate(node: LabNode, component: Component, version: string, imageUri: string): UpdateTask {
+  startUpdate(
+    node: LabNode,
+    component: Component,
+    version: string,
+    imageUri: string,
+    push: { readonly applyTime?: "Immediate" | "OnReset"; readonly failure?: string } = {},
+  ): UpdateTask {
     const fails =
-      this.faults.take("update-failure", { node: node.spec.name }) !== undefined || hasQuirk(node, "update-task-fails");
+      push.failure !== undefined ||
+      this.faults.take("update-failure", { node: node.spec.name }) !== undefined ||
+      hasQuirk(node, "update-task-fails");
     const task: UpdateTask = {
       id: `${++this.taskSeq}`,
       component,
@@ -287,6 +326,7 @@ export class World {
       durationMs: this.time.duration("firmwareUpdateMs"),
       fails,
       ...(hasQuirk(node, "update-task-fails") ? { failedState: "Failed" as const } : {}),
+      ...push,
       applied: false,
     };
     node.tasks.push(task);
@@ -300,10 +340,12 @@ export class World {
     return Math.min(100, Math.floor(((this.now() - t.startedAt) * 100) / t.durationMs));
   }
 
-  /** Applies finished updates. */
+  /** Applies finished updates; a finished OnReset image is staged for the next power-on instead. */
   settleTasks(node: LabNode): void {
     for (const t of node.tasks) {
-      if (!t.applied && !t.fails && this.taskPercent(t) >= 100) {
+      if (t.applied || t.fails || this.taskPercent(t) < 100) continue;
+      if (t.applyTime === "OnReset") t.activation ??= "staged";
+      else {
         node.firmware[t.component] = t.version;
         t.applied = true;
       }
@@ -324,46 +366,4 @@ export class World {
 
 function isDrift(f: FaultSpec, node: string, c: Component): boolean {
   return f.kind === "firmware-drift" && (f.node === undefined || f.node === node) && f.component === c;
-}
-
-function makeNode(n: NodeSpec, address: string, now: number): LabNode {
-  const ids = VENDOR_IDS[n.vendor];
-  const serial = serialFor(n.name, n.vendor === "dell" ? "" : "SN", n.vendor === "dell" ? 7 : 12);
-  const ports: NicPort[] = [];
-  n.hardware.nics.forEach((nic, i) => {
-    for (let p = 0; p < nic.ports; p++) {
-      ports.push({
-        id: ids.nic(i, p),
-        nic: nic.name,
-        model: nic.model,
-        mac: macFor(`${n.name}/${nic.name}/${p}`),
-        speedMbps: nic.speedMbps,
-      });
-    }
-  });
-  const gpus = Array.from({ length: n.hardware.gpus?.count ?? 0 }, (_, i) => ({
-    id: ids.gpu(i),
-    serial: serialFor(`${n.name}/gpu${i}`, "165", 13),
-    uuid: `GPU-${uuidFor(`${n.name}/gpu${i}`)}`,
-  }));
-  const fw = n.hardware.firmware;
-  return {
-    spec: n,
-    address,
-    ids,
-    systemId: n.systemId ?? ids.system(serial),
-    chassisId: ids.chassis(serial),
-    serial,
-    uuid: uuidFor(n.name),
-    ports,
-    gpus,
-    firmware: { bmc: fw.bmc, bios: fw.bios, gpu: fw.gpu ?? "", nic: fw.nic },
-    power: { on: false, since: now },
-    boot: { target: "None", enabled: "Disabled", mode: "UEFI", order: ["Pxe", "Hdd"] },
-    lastBootSource: "None",
-    assetTag: "",
-    virtualMedia: { image: null, inserted: false, writeProtected: true },
-    generation: 1,
-    tasks: [],
-  };
 }
