@@ -1,5 +1,5 @@
 /**
- * A BIOS AttributeRegistry (DMTF DSP0270/AttributeRegistry schema) as a typed table, and the check of wanted BIOS
+ * A BIOS AttributeRegistry (DMTF AttributeRegistry schema, DSP8010) as a typed table, and the check of wanted BIOS
  * settings against it before anything is written: unknown names, wrong types, values outside an enumeration or its
  * bounds, read-only attributes, and the registry's own Map dependencies that make an attribute read-only (or force its
  * value) given the other settings. Pure: no requests, no diagnostics (the provider words them).
