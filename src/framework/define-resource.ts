@@ -9,7 +9,7 @@ import { decode, encode, type ModelOf } from "./model.js";
 import type { PrivateState } from "./private-state.js";
 import type { Resource, StateUpgrader } from "./resource.js";
 import type { Schema } from "./schema.js";
-import type { Value } from "./values.js";
+import { isUnknown, type Value } from "./values.js";
 
 /** What every typed handler gets besides its models. */
 export interface TypedRequest {
@@ -38,7 +38,7 @@ export interface PlanChange<S> {
   readonly private?: PrivateState;
 }
 
-/** The request of modifyPlan; `plan` is null on destroy, `state` on create. */
+/** The request of modifyPlan; `plan` is null on destroy, `state` on create (never called for a wholly unknown plan). */
 export interface PlanRequest<S> extends TypedRequest {
   readonly config: ModelOf<S, "config"> | null;
   readonly plan: ModelOf<S, "config"> | null;
@@ -133,6 +133,8 @@ export function defineResource<const S extends Schema, D>(def: ResourceDefinitio
   const { modifyPlan, importState, validateConfig } = def;
   if (modifyPlan) {
     resource.modifyPlan = async (req, resp) => {
+      // A wholly unknown plan (its whole config still unknown) has nothing a hook could check or change.
+      if (isUnknown(req.plan)) return;
       const config = req.config === null ? null : decode(schema, req.config, "config");
       const plan = req.plan === null ? null : decode(schema, req.plan, "config");
       const prior = req.state === null ? null : state(req.state);

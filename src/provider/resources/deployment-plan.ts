@@ -58,7 +58,7 @@ function replacePaths(state: DeploymentState, plan: DeploymentConfig): Attribute
  */
 export function planDeployment(r: PlanRequest<Schema>): PlanChange<Schema> | undefined {
   const { state } = r;
-  if (state === null || r.plan === null || isUnknownValue(r.plan)) return undefined;
+  if (state === null || r.plan === null) return undefined;
   const plan = planPowerOn(state, r.plan);
   const requiresReplace = replacePaths(state, plan);
   // Out-of-band reimage: the backend reports another image than the one this state deployed (or, right after

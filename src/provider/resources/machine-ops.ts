@@ -5,12 +5,10 @@
 import {
   type ApplyRequest,
   type Diagnostics,
-  isUnknown,
   type PlanChange,
   type PlanRequest,
   path,
   type TypedRequest,
-  type Value,
 } from "../../framework/index.js";
 import { BACKEND_NAMES, type Backend, type BackendName, type PowerCredentials } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
@@ -47,7 +45,7 @@ export function planMachine(
   deps: MachineDeps,
 ): PlanChange<typeof machineSchema> | undefined {
   const plan = r.plan;
-  if (plan === null || isUnknown(plan as unknown as Value)) return undefined;
+  if (plan === null) return undefined;
   checkEndpointScheme(plan.bmc_endpoint, deps.allowHttp, path("bmc_endpoint"), r.diagnostics);
   const state = r.state;
   const images = plannedDeployImages(deps.deployImages, plan.backend, state);

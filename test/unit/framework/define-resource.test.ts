@@ -94,6 +94,20 @@ describe("defineResource", () => {
     expect(kept.private).toEqual({ planned: "a" });
   });
 
+  it("modifyPlan is not called for a wholly unknown plan (nothing to check or change)", async () => {
+    const r = sample([]);
+    await r.configure?.({ context: ctx, providerData: "p" }, { diagnostics: new Diagnostics() });
+    const state = { id: "p:a", name: "a", size: 1 };
+    const resp: ModifyPlanResponse = {
+      plan: UNKNOWN,
+      requiresReplace: [],
+      private: {},
+      diagnostics: new Diagnostics(),
+    };
+    await r.modifyPlan?.({ context: ctx, config: UNKNOWN, plan: UNKNOWN, state, private: {} }, resp);
+    expect(resp).toMatchObject({ plan: UNKNOWN, requiresReplace: [], private: {} });
+  });
+
   it("validateConfig runs on a decoded config before the provider is configured", async () => {
     const r = sample([]);
     const diagnostics = new Diagnostics();
