@@ -4,14 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { HttpConnectError } from "../../../src/clients/errors.js";
-import {
-  backgroundContext,
-  Diagnostics,
-  formatPath,
-  type PrivateSlot,
-  type PrivateState,
-  UNKNOWN,
-} from "../../../src/framework/index.js";
+import { type Diagnostics, formatPath, UNKNOWN } from "../../../src/framework/index.js";
 import type { AcceptanceEvidence, Backend } from "../../../src/provider/backends/index.js";
 import {
   type AcceptanceDeps,
@@ -28,6 +21,7 @@ import type {
   AcceptanceState,
 } from "../../../src/provider/resources/acceptance-schema.js";
 import { FakeBackend, type FakeMachine } from "../../support/fake-backend.js";
+import { typedRequest } from "../../support/typed-request.js";
 
 const evidence = (over: Record<string, unknown> = {}): AcceptanceEvidence => ({
   format: "rackform-acceptance/v1",
@@ -73,23 +67,7 @@ function gated(e: AcceptanceEvidence | undefined, mark = "t1") {
   return { fake, m, deps, budget };
 }
 
-function privateSlot(initial: PrivateState = {}): PrivateSlot {
-  let value = initial;
-  return {
-    get value() {
-      return value;
-    },
-    set(next) {
-      value = next;
-    },
-  };
-}
-
-const req = (priv: PrivateState = {}) => ({
-  context: backgroundContext(),
-  diagnostics: new Diagnostics(),
-  private: privateSlot(priv),
-});
+const req = typedRequest;
 const summaries = (d: Diagnostics) => d.items.map((x) => `${x.severity} ${x.summary}`);
 
 const plan = (m: FakeMachine, o: Partial<AcceptancePlan> = {}): AcceptancePlan => ({

@@ -10,7 +10,6 @@ import {
   backgroundContext,
   Diagnostics,
   formatPath,
-  type PrivateSlot,
   type PrivateState,
   UNKNOWN,
 } from "../../../src/framework/index.js";
@@ -25,6 +24,7 @@ import {
   validateBmc,
 } from "../../../src/provider/resources/bmc-ops.js";
 import type { BmcConfig, BmcPlan, BmcState } from "../../../src/provider/resources/bmc-schema.js";
+import { typedRequest } from "../../support/typed-request.js";
 
 const EP = "https://10.0.0.5";
 const SYS = "/redfish/v1/Systems/1?$expand=.($levels=3)";
@@ -154,23 +154,7 @@ function fakeDeps(nodes: Record<string, FakeNode>, allowHttp = false) {
   return { deps, calls, seen };
 }
 
-function slot(initial: PrivateState = {}): PrivateSlot {
-  let value = initial;
-  return {
-    get value() {
-      return value;
-    },
-    set(next) {
-      value = next;
-    },
-  };
-}
-
-const req = (priv: PrivateState = {}) => ({
-  context: backgroundContext(),
-  diagnostics: new Diagnostics(),
-  private: slot(priv),
-});
+const req = typedRequest;
 
 const EXPECTED = {
   gpu_model: "H100",

@@ -4,15 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { HttpConnectError, RackformClientError } from "../../../src/clients/errors.js";
-import {
-  backgroundContext,
-  createLogger,
-  Diagnostics,
-  formatPath,
-  isUnknownValue,
-  type PrivateState,
-  UNKNOWN,
-} from "../../../src/framework/index.js";
+import { isUnknownValue, UNKNOWN } from "../../../src/framework/index.js";
 import {
   BudgetDeadlockError,
   BudgetHaltError,
@@ -42,6 +34,7 @@ import type {
   ClusterMemberState,
   SchedulerKind,
 } from "../../../src/provider/resources/cluster-member-schema.js";
+import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
 /** A scheduler in memory: nodes by name, every call recorded. */
 function fakeScheduler(kind: SchedulerKind = "slurm") {
@@ -108,25 +101,9 @@ function fakeDeps(kind: SchedulerKind = "slurm", budget: MemberBudget = new Disr
 }
 
 /** A private slot over `initial`, as the framework hands it. */
-function slot(initial: PrivateState = {}) {
-  let value = initial;
-  return {
-    get value() {
-      return value;
-    },
-    set(next: PrivateState) {
-      value = next;
-    },
-  };
-}
 
-const req = (priv: PrivateState = {}) => ({
-  context: backgroundContext(undefined, createLogger({ level: "off" })),
-  diagnostics: new Diagnostics(),
-  private: slot(priv),
-});
-
-const summaries = (d: Diagnostics) => d.items.map((x) => `${x.severity} ${x.summary} @ ${formatPath(x.attribute)}`);
+const req = typedRequest;
+const summaries = diagnosticLines;
 
 const plan = (o: Partial<ClusterMemberPlan> = {}): ClusterMemberPlan => ({
   id: UNKNOWN,

@@ -4,14 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { HttpConnectError, RackformClientError } from "../../../src/clients/errors.js";
-import {
-  backgroundContext,
-  Diagnostics,
-  formatPath,
-  type PrivateSlot,
-  type PrivateState,
-  UNKNOWN,
-} from "../../../src/framework/index.js";
+import { type Diagnostics, formatPath, UNKNOWN } from "../../../src/framework/index.js";
 import type { Backend, DeployOptions, Outcome } from "../../../src/provider/backends/index.js";
 import type { DeploymentDeps } from "../../../src/provider/resources/deployment-deps.js";
 import {
@@ -28,6 +21,7 @@ import type {
   DeploymentState,
 } from "../../../src/provider/resources/deployment-schema.js";
 import { FakeBackend, type FakeMachine } from "../../support/fake-backend.js";
+import { typedRequest } from "../../support/typed-request.js";
 
 const SHA = "a".repeat(64);
 const LABEL = "custom/ubuntu-gpu-2026.06.2";
@@ -59,19 +53,7 @@ function fakeDeps(backend: Backend, urlProblem?: string) {
   return { deps, budget, checked };
 }
 
-function privateSlot(initial: PrivateState = {}): PrivateSlot {
-  let value = initial;
-  return {
-    get value() {
-      return value;
-    },
-    set(next) {
-      value = next;
-    },
-  };
-}
-
-const req = () => ({ context: backgroundContext(), diagnostics: new Diagnostics(), private: privateSlot() });
+const req = () => typedRequest();
 const summaries = (d: Diagnostics) => d.items.map((x) => `${x.severity} ${x.summary}`);
 
 const image = { name: "ubuntu-gpu", version: "2026.06.2", url: null, check_url: null, sha256: SHA, signature: null };

@@ -9,14 +9,7 @@ import { RackformClientError } from "../../../src/clients/errors.js";
 import type { ImageSourceInfo } from "../../../src/clients/images/source.js";
 import { MAAS_STATUS, type MaasCatalog } from "../../../src/clients/maas/index.js";
 import type { MaasBootResource, MaasMachine, MaasNewBootResource } from "../../../src/clients/maas/types.js";
-import {
-  backgroundContext,
-  createLogger,
-  Diagnostics,
-  formatPath,
-  type PrivateState,
-  UNKNOWN,
-} from "../../../src/framework/index.js";
+import { UNKNOWN } from "../../../src/framework/index.js";
 import type { ImageDeps } from "../../../src/provider/resources/image-deps.js";
 import {
   createImage,
@@ -29,6 +22,7 @@ import {
 } from "../../../src/provider/resources/image-ops.js";
 import type { ImageConfigModel, ImagePlan, ImageState } from "../../../src/provider/resources/image-schema.js";
 import { ImageWork } from "../../../src/provider/shared/image-work.js";
+import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
 const BYTES = new TextEncoder().encode("a golden image, small enough for a unit test");
 const SHA = createHash("sha256").update(BYTES).digest("hex");
@@ -140,21 +134,8 @@ function fakes(o: { announced?: string; urlFails?: Error } = {}) {
   return { deps, catalog, running, work, tracked };
 }
 
-function slot() {
-  let value: PrivateState = {};
-  return {
-    get value() {
-      return value;
-    },
-    set(next: PrivateState) {
-      value = next;
-    },
-  };
-}
-
-const quiet = createLogger({ level: "off" });
-const req = () => ({ context: backgroundContext(undefined, quiet), diagnostics: new Diagnostics(), private: slot() });
-const lines = (d: Diagnostics) => d.items.map((x) => `${x.severity} ${x.summary} @ ${formatPath(x.attribute)}`);
+const req = () => typedRequest();
+const lines = diagnosticLines;
 
 const plan = (o: Partial<ImagePlan> = {}): ImagePlan => ({
   id: UNKNOWN,

@@ -5,9 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { HttpConnectError } from "../../../src/clients/errors.js";
 import type { RedfishClient } from "../../../src/clients/redfish/index.js";
-import { backgroundContext, createLogger, Diagnostics, formatPath, UNKNOWN } from "../../../src/framework/index.js";
+import { UNKNOWN } from "../../../src/framework/index.js";
 import { type InventoryDeps, readInventory, validateInventory } from "../../../src/provider/data-sources/inventory.js";
 import type { InventoryConfig, InventoryModel } from "../../../src/provider/data-sources/inventory-schema.js";
+import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
 /** Every BMC refuses the connection; `asked` records the origins clients were made for. */
 function deadBmcs(allowHttp = false) {
@@ -26,11 +27,8 @@ function deadBmcs(allowHttp = false) {
   return { deps, asked };
 }
 
-const req = () => ({
-  context: backgroundContext(undefined, createLogger({ level: "off" })),
-  diagnostics: new Diagnostics(),
-});
-const lines = (d: Diagnostics) => d.items.map((x) => `${x.severity} ${x.summary} @ ${formatPath(x.attribute)}`);
+const req = () => typedRequest();
+const lines = diagnosticLines;
 
 const config = (o: Partial<InventoryModel> = {}): InventoryModel => ({
   bmcs: null,

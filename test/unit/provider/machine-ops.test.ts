@@ -5,14 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { RackformClientError } from "../../../src/clients/errors.js";
-import {
-  backgroundContext,
-  createLogger,
-  Diagnostics,
-  formatPath,
-  type PrivateState,
-  UNKNOWN,
-} from "../../../src/framework/index.js";
+import { UNKNOWN } from "../../../src/framework/index.js";
 import { BackendNotConfiguredError } from "../../../src/provider/backends/index.js";
 import type { DeployImages } from "../../../src/provider/config/config.js";
 import { createMachine } from "../../../src/provider/resources/machine-create.js";
@@ -28,6 +21,7 @@ import {
 import type { MachineConfig, MachinePlan, MachineState } from "../../../src/provider/resources/machine-schema.js";
 import { CredentialFingerprints } from "../../../src/provider/shared/credential-fingerprint.js";
 import { FakeBackend } from "../../support/fake-backend.js";
+import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
 const BMC = "https://10.0.1.7";
 const MAC = "02:00:00:00:00:01";
@@ -64,21 +58,8 @@ function fakes(o: Partial<MachineDeps> & { fake?: FakeBackend } = {}): Fakes {
   return { fake, deps, released, links };
 }
 
-function slot() {
-  let value: PrivateState = {};
-  return {
-    get value() {
-      return value;
-    },
-    set(next: PrivateState) {
-      value = next;
-    },
-  };
-}
-
-const quiet = createLogger({ level: "off" });
-const req = () => ({ context: backgroundContext(undefined, quiet), diagnostics: new Diagnostics(), private: slot() });
-const lines = (d: Diagnostics) => d.items.map((x) => `${x.severity} ${x.summary} @ ${formatPath(x.attribute)}`);
+const req = () => typedRequest();
+const lines = diagnosticLines;
 
 const plan = (o: Partial<MachinePlan> = {}): MachinePlan => ({
   id: UNKNOWN,
