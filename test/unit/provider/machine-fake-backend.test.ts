@@ -13,8 +13,8 @@ import { createServer } from "../../../src/server/create-server.js";
 import type { ProviderServer } from "../../../src/server/rpc.js";
 import { FakeBackend } from "../../support/fake-backend.js";
 import { configOf } from "../../support/kitchen-sink/engine-sim.js";
+import { withFakeBackend } from "../../support/machine-fake-deps.js";
 import { planAndApply } from "../../support/provider-rpc.js";
-import { withFakeBackend } from "./machine-fake-deps.js";
 
 const T = "rackform_machine";
 const BMC = "https://127.0.0.1:8443";
