@@ -55,6 +55,16 @@ export function isNotFound(e: unknown): boolean {
   return isClientError(e) && (NOT_FOUND.has(e.code) || (e.code === "RACKFORM_ERR_HTTP_STATUS" && e.status === 404));
 }
 
+/** What `p` resolves to, or undefined when the object it reads does not exist (isNotFound); other failures throw. */
+export async function unlessNotFound<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
 /** The service refused because of the object's current state or another writer (duplicate, locked, changed). */
 export function isConflict(e: unknown): boolean {
   return isClientError(e) && (CONFLICT.has(e.code) || (e.code === "RACKFORM_ERR_HTTP_STATUS" && e.status === 409));

@@ -4,7 +4,7 @@
  * machine), so a run interrupted anywhere resumes where it stopped.
  */
 
-import { isNotFound } from "../../clients/classify.js";
+import { isNotFound, unlessNotFound } from "../../clients/classify.js";
 import type { PollSpec } from "../../clients/http/poll.js";
 import { type IronicClient, IronicError, type IronicNode, type JsonPatchOp } from "../../clients/ironic/index.js";
 import { DEFAULT_TIMINGS } from "../config/timings.js";
@@ -187,12 +187,7 @@ export class IronicBackend implements Backend {
     const listed = await this.client.nodes.get(id, SHARED_FIELDS);
     const macs = listed && (await this.client.nodes.macsOf(listed));
     if (listed && macs) return facts(listed, macs);
-    try {
-      return await this.factsOf(await this.client.getNode(id, { fields: FIELDS, signal }), signal);
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    return unlessNotFound(this.client.getNode(id, { fields: FIELDS, signal }).then((n) => this.factsOf(n, signal)));
   }
 
   async remove(id: string, o: OperationOptions): Promise<void> {

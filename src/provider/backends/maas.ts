@@ -4,7 +4,7 @@
  * would mean fetching every machine's BMC password, so the BMC address is not compared here).
  */
 
-import { isNotFound } from "../../clients/classify.js";
+import { isNotFound, unlessNotFound } from "../../clients/classify.js";
 import type { PollSpec } from "../../clients/http/poll.js";
 import { SharedList } from "../../clients/http/shared-list.js";
 import {
@@ -216,12 +216,8 @@ export class MaasBackend implements Backend {
     // The shared list serves every machine of a plan with one request; a miss is checked directly.
     const listed = await this.client.machines.get(id);
     if (listed) return facts(listed);
-    try {
-      return facts(await this.client.getMachine(id, signal));
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const m = await unlessNotFound(this.client.getMachine(id, signal));
+    return m && facts(m);
   }
 
   async remove(id: string, o: OperationOptions): Promise<void> {
@@ -268,13 +264,8 @@ export class MaasBackend implements Backend {
   }
 
   async release(id: string, o: ReleaseOptions): Promise<Outcome | undefined> {
-    let m: MaasMachine;
-    try {
-      m = await this.client.getMachine(id, o.signal);
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    let m = await unlessNotFound(this.client.getMachine(id, o.signal));
+    if (!m) return undefined;
     if (m.status === MAAS_STATUS.READY) return { kind: "complete", facts: facts(m) };
     if (m.status === MAAS_STATUS.FAILED_TESTING) {
       // MAAS releases no machine in Failed testing (e.g. one rackform's gate quarantined); Broken it releases.

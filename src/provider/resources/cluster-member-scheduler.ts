@@ -3,7 +3,7 @@
  * The handlers (cluster-member-ops.ts) turn these into state and diagnostics; here only client calls and what they
  * observed.
  */
-import { isConflict, isNotFound } from "../../clients/classify.js";
+import { isConflict, isNotFound, unlessNotFound } from "../../clients/classify.js";
 import { isClientError } from "../../clients/errors.js";
 import type { KubernetesClient, KubernetesNode, Taint } from "../../clients/kubernetes/index.js";
 import { type SlurmClient, SlurmError, type SlurmNode } from "../../clients/slurm/index.js";
@@ -135,12 +135,8 @@ export function slurmOps(client: SlurmClient): SchedulerOps {
   return {
     kind: "slurm",
     async lookup(node, fresh) {
-      try {
-        return slurmObserved(await client.getNode(node, { fresh }));
-      } catch (e) {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      }
+      const n = await unlessNotFound(client.getNode(node, { fresh }));
+      return n && slurmObserved(n);
     },
     async whatIsThere(node) {
       const all = await client.listNodes();
@@ -286,12 +282,8 @@ export function kubernetesOps(client: KubernetesClient): SchedulerOps {
   return {
     kind: "kubernetes",
     async lookup(node, fresh) {
-      try {
-        return kubeObserved(await client.getNode(node, { fresh }));
-      } catch (e) {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      }
+      const n = await unlessNotFound(client.getNode(node, { fresh }));
+      return n && kubeObserved(n);
     },
     shared: (key) => kubernetesShared(client, key),
     async whatIsThere(node) {

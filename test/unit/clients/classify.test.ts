@@ -1,6 +1,13 @@
 /** The one classification of client errors: read from type, code and status, never from the message. */
 import { describe, expect, it } from "vitest";
-import { isAuth, isConflict, isNotFound, isTransient, isUnreachable } from "../../../src/clients/classify.js";
+import {
+  isAuth,
+  isConflict,
+  isNotFound,
+  isTransient,
+  isUnreachable,
+  unlessNotFound,
+} from "../../../src/clients/classify.js";
 import {
   ERROR_CODES,
   type ErrorCode,
@@ -111,5 +118,15 @@ describe("MAAS power query refusal", () => {
     expect(powerQueryRefusal(gone)).toBe(gone);
     const plain = new Error("HTTP 503: 401");
     expect(powerQueryRefusal(plain)).toBe(plain);
+  });
+});
+
+describe("unlessNotFound", () => {
+  it("reads absent as undefined and lets every other failure through", async () => {
+    const gone = new MaasError("RACKFORM_ERR_MAAS_NOT_FOUND", "no machine x");
+    const refused = new MaasError("RACKFORM_ERR_MAAS_AUTH", "bad key");
+    expect(await unlessNotFound(Promise.resolve(3))).toBe(3);
+    expect(await unlessNotFound(Promise.reject(gone))).toBeUndefined();
+    await expect(unlessNotFound(Promise.reject(refused))).rejects.toBe(refused);
   });
 });
