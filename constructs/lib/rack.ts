@@ -218,19 +218,27 @@ export class Rack extends Construct {
         ...(dpus.length > 0 ? { dependsOn: dpus } : {}),
       }),
     );
+    const rolling = c.member.maxUnavailable !== undefined;
     const deployment = named(
       new Deployment(this, id("deployment"), {
         machineId: machine.id,
         image: c.image,
         userData: c.userData,
         ...c.backend.deploymentFields(),
+        // With a disruption budget, an image change is each node's rolling reimage, carried out by its member.
+        ...(rolling ? { rolling: true } : {}),
         // No dependency on the image resource: the engines would order an image version bump after every node's
         // drain, which the disruption budget holds back — a deadlock. The provider orders the two itself: a deploy
         // waits for its image's upload in the same apply, an image's destroy for the nodes being torn down.
       }),
     );
     const acceptance = named(
-      new Acceptance(this, id("acceptance"), { machineId: deployment.id, bmcGpuCount: bmc.gpuCount, ...c.gate }),
+      new Acceptance(this, id("acceptance"), {
+        machineId: deployment.id,
+        bmcGpuCount: bmc.gpuCount,
+        ...c.gate,
+        ...(rolling ? { imageRef: deployment.imageRef } : {}),
+      }),
     );
     const member = named(
       new ClusterMember(this, id("member"), {
@@ -239,6 +247,7 @@ export class Rack extends Construct {
         gateId: acceptance.id,
         maxUnavailable: c.member.maxUnavailable,
         ...c.member.config,
+        ...(rolling ? { imageRef: deployment.imageRef } : {}),
       }),
     );
     return { name: n.name, outlet, bmc, dpus, machine, deployment, acceptance, member };

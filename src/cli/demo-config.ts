@@ -26,6 +26,11 @@ export interface DemoConfigOptions {
   readonly maxUnavailable?: number;
   /** Which scheduler the nodes join. @default "slurm" */
   readonly scheduler?: "slurm" | "kubernetes";
+  /**
+   * Reimage in place through each node's cluster member (rolling deployments, image_ref on the gate and member).
+   * @default true when maxUnavailable is set
+   */
+  readonly rolling?: boolean;
 }
 
 const q = JSON.stringify;
@@ -52,9 +57,21 @@ function maxUnavailableField(opts: DemoConfigOptions): string {
   return `  max_unavailable = ${opts.maxUnavailable} # rolling: at most this many nodes drained at once\n`;
 }
 
+/** The lines a rolling rack adds to a node's deployment, gate or member. */
+function rollingLines(id: string, opts: DemoConfigOptions) {
+  if (!(opts.rolling ?? opts.maxUnavailable !== undefined)) return { deployment: "", gate: "", member: "" };
+  const ref = `  image_ref  = rackform_deployment.${id}.image_ref # an image change is this node's rolling reimage\n`;
+  return {
+    deployment: "  rolling    = true # the member reimages in place, within max_unavailable\n",
+    gate: ref,
+    member: ref,
+  };
+}
+
 function node(info: LabInfo, n: LabInfo["nodes"][number], opts: DemoConfigOptions): string {
   const pdu = info.pdus.find((p) => p.id === n.pdu)!;
   const id = n.name.replaceAll("-", "_");
+  const rolling = rollingLines(id, opts);
   return `# ---- ${n.name} (rack ${n.rack}, U${n.u}) ----
 resource "rackform_pdu_outlet" "${id}" {
   endpoint    = ${q(pdu.url)}
@@ -80,7 +97,7 @@ resource "rackform_deployment" "${id}" {
   machine_id = rackform_machine.${id}.id
   image      = local.image
   user_data  = local.user_data
-}
+${rolling.deployment}}
 
 resource "rackform_acceptance" "${id}" {
   machine_id          = rackform_deployment.${id}.id
@@ -89,14 +106,14 @@ resource "rackform_acceptance" "${id}" {
   burn_in             = "72h"
   expected_gpu_count  = 8
   bmc_gpu_count       = rackform_bmc.${id}.gpu_count # a GPU lost on a running node re-runs the gate
-}
+${rolling.gate}}
 
 resource "rackform_cluster_member" "${id}" {
   scheduler  = "${opts.scheduler ?? "slurm"}"
   node       = ${q(n.name)}
 ${opts.scheduler === "kubernetes" ? `  labels     = { "nvidia.com/gpu.product" = "H100" }` : `  features   = ["h100"]`}
   gate_id    = rackform_acceptance.${id}.id # a new gate (reimage) drains the node first, then rejoins it
-${maxUnavailableField(opts)}}
+${maxUnavailableField(opts)}${rolling.member}}
 `;
 }
 

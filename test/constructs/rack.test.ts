@@ -196,9 +196,14 @@ describe("Rack", () => {
       labels: { "rackform.io/gpu": "h100" },
       gate_id: ref("rackform_acceptance.r1_n01_acceptance.id"),
       max_unavailable: 2,
+      // With a budget the rack rolls: an image change is the member's in-place reimage of its node.
+      image_ref: ref("rackform_deployment.r1_n01_deployment.image_ref"),
     });
-    expect(resources(json, "rackform_deployment").r1_n01_deployment.user_data).toBe(
-      "#cloud-config\nrackform-join: kubernetes\n",
+    const deployment = resources(json, "rackform_deployment").r1_n01_deployment;
+    expect(deployment.user_data).toBe("#cloud-config\nrackform-join: kubernetes\n");
+    expect(deployment.rolling).toBe(true);
+    expect(resources(json, "rackform_acceptance").r1_n01_acceptance.image_ref).toEqual(
+      ref("rackform_deployment.r1_n01_deployment.image_ref"),
     );
     expect(json.provider?.rackform[0].kubernetes).toEqual({
       url: "https://127.0.0.1:6443",

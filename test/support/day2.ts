@@ -51,7 +51,7 @@ export async function day2Lab(): Promise<Lab> {
 }
 
 type Shown = Awaited<ReturnType<typeof shownState>>;
-const byNode = (state: Shown, type: string) =>
+export const byNode = (state: Shown, type: string) =>
   new Map(state.filter((r) => r.type === type).map((r) => [r.name, r.values] as const));
 
 /** A machine as its backend reports it: identity, status, and the image it runs. */

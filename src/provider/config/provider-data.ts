@@ -11,6 +11,7 @@ import { CredentialFingerprints } from "../shared/credential-fingerprint.js";
 import { HostSightings } from "../shared/host-sightings.js";
 import { ImageWork } from "../shared/image-work.js";
 import { PowerOnStagger, pduCircuit, type StaggerClock } from "../shared/power-on-stagger.js";
+import { RolloutHandovers } from "../shared/rollout-handover.js";
 import type { BackendSettings, RedfishSettings } from "./config.js";
 import { SchedulerClients } from "./scheduler-config.js";
 import { DEFAULT_TIMINGS, type ProviderTimings } from "./timings.js";
@@ -39,6 +40,8 @@ export class ProviderData {
   readonly budget = new DisruptionBudget();
   /** Image uploads and node teardowns under way, which order deployments and images (image-work.ts). */
   readonly images = new ImageWork();
+  /** Rolling reimages offered by deployments and gates to the nodes' cluster members (rollout-handover.ts). */
+  readonly rollouts = new RolloutHandovers();
   /** Host power this process read from BMCs, which spares deployments a backend's power query (host-sightings.ts). */
   readonly sightings = new HostSightings();
 

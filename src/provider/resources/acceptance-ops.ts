@@ -30,7 +30,9 @@ import type { DisruptionBudget } from "../budget/disruption-budget.js";
 import type { ProviderData } from "../config/config.js";
 import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../errors/backend-errors.js";
 import { warnTransientRead } from "../shared/read-hold.js";
+import type { RolloutHandovers } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
+import { rollingGatePending } from "./acceptance-plan.js";
 import { type AcceptancePlan, type AcceptanceState, paramsOf, thresholdsOf } from "./acceptance-schema.js";
 import { failureLines, judge, type Verdict } from "./acceptance-verdict.js";
 import { parseMachineId } from "./deployment-schema.js";
@@ -41,12 +43,14 @@ export interface AcceptanceDeps {
   backend(name: BackendName): Backend;
   /** The cluster members' disruption budget: a node that fails its gate gives its drain slot back. */
   readonly budget: Pick<DisruptionBudget, "releaseFailed">;
+  /** Where a rolling reimage's gate is offered to the node's cluster member (rollout-handover.ts). */
+  readonly rollouts: Pick<RolloutHandovers, "offerGate">;
 }
 
 /** The deps of the configured provider. */
 export function acceptanceDeps(providerData: unknown): AcceptanceDeps {
   const data = providerData as ProviderData;
-  return { backend: (name) => backendFor(data, name), budget: data.budget };
+  return { backend: (name) => backendFor(data, name), budget: data.budget, rollouts: data.rollouts };
 }
 
 const DEFAULT_TIMEOUT_MS = { read: 2 * 60_000, update: 2 * 60_000, delete: 60_000 };
@@ -76,7 +80,7 @@ function withEvidence(s: AcceptancePlan, id: string, passed: boolean, e?: Accept
 }
 
 /** The state with the evidence `st` recorded (a read that found no new evidence). */
-function keepEvidence(base: AcceptancePlan, st: AcceptanceState, id: string, passed: boolean) {
+function keepEvidence(base: AcceptancePlan, st: AcceptanceState, id: string, passed: boolean | null) {
   return stateOf(base, { id, passed, gpu_count: st.gpu_count, busbw_gbps: st.busbw_gbps, evidence: st.evidence });
 }
 
@@ -217,10 +221,15 @@ async function refresh(r: Refresh, deps: AcceptanceDeps): Promise<AcceptanceStat
       const f = await b.read(m.id, signal);
       if (!f) return null;
       const healthy = !UNHEALTHY.has(f.state);
+      // A rolling reimage's gate still to run: no verdict until evidence other than the recorded one appears.
+      const pending = st.passed === null && st.image_ref !== null;
       if (seen && f.testsMark === seen.mark) {
+        if (pending) return keepEvidence(base, st, id, healthy ? null : false);
         return keepEvidence(base, st, id, healthy && (seen.verdict ?? st.passed === true));
       }
       const e = await b.lastAcceptance(m.id, signal);
+      if (pending && (!e || JSON.stringify(e) === st.evidence))
+        return keepEvidence(base, st, id, healthy ? null : false);
       const v = e ? judge(e, thresholdsOf(base)) : undefined;
       remember(r.private, f.testsMark, v ? v.passed : null);
       const passed = healthy && (v ? v.passed : st.passed === true);
@@ -248,11 +257,37 @@ export async function updateAcceptance(
   r: ApplyRequest & { plan: AcceptancePlan; state: AcceptanceState },
   deps: AcceptanceDeps,
 ): Promise<AcceptanceState | undefined> {
+  if (r.state.passed !== false && rollingGatePending(r.state, r.plan)) return offerGate(r, deps);
   if (whollyKnown(r.plan)) return r.plan;
   const ms = timeoutMs({ timeouts: r.plan.timeouts }, "update", DEFAULT_TIMEOUT_MS.update);
   const s = await refresh({ ...r, base: r.plan, ms, read: false }, deps);
   if (s === null) r.diagnostics.error("Machine not found", "The machine no longer exists in its backend.");
   return s ?? undefined;
+}
+
+/**
+ * A rolling reimage's gate: offered to the node's cluster member, which runs it once the new image is deployed
+ * (rollout-handover.ts); recorded with passed null until a refresh reads the run's verdict.
+ */
+function offerGate(r: ApplyRequest & { plan: AcceptancePlan; state: AcceptanceState }, deps: AcceptanceDeps) {
+  const m = parseMachineId(r.state.machine_id ?? "");
+  if (!m) {
+    r.diagnostics.error("Invalid machine_id in state", `Got ${JSON.stringify(r.state.machine_id)}.`);
+    return undefined;
+  }
+  const id = `${m.backend}:${m.id}`;
+  const plan = r.plan;
+  deps.rollouts.offerGate(id, {
+    what: `the acceptance gate of ${m.id}`,
+    async run(step) {
+      // The run's test record is this resource's to remember at its next refresh, not the member's.
+      const scratch = { value: {}, set() {} };
+      const s = await runGate({ ...step, private: scratch, plan }, deps);
+      return s?.passed === true && !step.diagnostics.hasError() ? "done" : "failed";
+    },
+  });
+  r.context.log.info("gate offered to the cluster member", { backend: m.backend, id: m.id });
+  return keepEvidence(plan, r.state, id, null);
 }
 
 /** Re-reads the backend's status and latest gate result; null when the machine is gone. */

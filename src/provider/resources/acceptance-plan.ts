@@ -4,6 +4,7 @@
  */
 import {
   type Diagnostics,
+  isUnknownValue,
   type PlanChange,
   type PlanRequest,
   path,
@@ -50,10 +51,24 @@ function planPolicyEdit(
   return { requiresReplace: r.changed.map((a) => path(a)) };
 }
 
-/** The plan of an update: a node that no longer passes re-runs its gate; a policy edit is re-judged. */
+/**
+ * A rolling reimage's gate: image_ref changed from a recorded one, or a gate run of one still to come (passed null).
+ * The update records it in place and offers the run to the node's cluster member.
+ */
+export function rollingGatePending(st: AcceptanceState, plan: Pick<AcceptanceConfig, "image_ref">): boolean {
+  const ref = plan.image_ref;
+  if (st.image_ref === null || ref === null || isUnknownValue(ref)) return false;
+  return ref !== st.image_ref || st.passed === null;
+}
+
+/**
+ * The plan of an update: a rolling reimage's gate is recorded in place (passed unknown); a node that no longer
+ * passes re-runs its gate; a policy edit is re-judged.
+ */
 export function planAcceptance(r: PlanRequest<Schema>): PlanChange<Schema> | undefined {
   const { state: st, plan } = r;
   if (st === null || plan === null) return undefined;
+  if (st.passed !== false && rollingGatePending(st, plan)) return { plan: { ...plan, passed: UNKNOWN } };
   // A degraded node: re-run the gate. (A tainted failed run is replaced by the engine anyway.)
   if (st.passed === false) return { plan: { ...plan, passed: UNKNOWN }, requiresReplace: [path("passed")] };
   return planPolicyEdit(st, plan, r.diagnostics);

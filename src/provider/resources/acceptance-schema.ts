@@ -144,11 +144,21 @@ export const acceptanceSchema = {
         'Required firmware versions by component, e.g. { bmc = "1.2.3", gpu = "96.00.99" }; changed, judged ' +
         "against the versions the evidence recorded.",
     }),
+    image_ref: attr.string({
+      optional: true,
+      description:
+        "The image the gate judges, usually rackform_deployment.x.image_ref of a rolling deployment. When it changes " +
+        "on a recorded gate, the gate runs again inside the rolling reimage that the node's rackform_cluster_member " +
+        "(whose image_ref is the same) carries out after the new image is deployed: this resource records the change " +
+        "in place with passed unknown, and the next refresh reads the new run's verdict and evidence. First recorded, " +
+        "it re-runs nothing. @default not followed (an image change reaches the gate as a replacement of machine_id)",
+    }),
     passed: attr.bool({
       computed: true,
       description:
         "Whether the machine meets the gate, as of the last refresh: false after a failure, and when the backend " +
-        "later reports the machine quarantined, failed or failing its latest gate run (the plan then re-runs it).",
+        "later reports the machine quarantined, failed or failing its latest gate run (the plan then re-runs it); " +
+        "null while a rolling reimage's gate run is still to come (see image_ref).",
     }),
     gpu_count: attr.number({ computed: true, description: "GPUs visible in the latest run." }),
     busbw_gbps: attr.number({ computed: true, description: "Measured NCCL all_reduce bus bandwidth in GB/s." }),

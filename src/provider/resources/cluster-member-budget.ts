@@ -11,7 +11,7 @@ import type { ClusterMemberState } from "./cluster-member-schema.js";
 /** The part of the process's disruption budget a member uses (tests may hand the real one over a fake scheduler). */
 export type MemberBudget = Pick<
   DisruptionBudget,
-  "acquire" | "hold" | "release" | "dropStale" | "settle" | "inUse" | "outOfService"
+  "acquire" | "hold" | "release" | "releaseFailed" | "dropStale" | "settle" | "inUse" | "outOfService"
 >;
 
 /** The private-state key carrying the planned max_unavailable to the destroy half of a replacement. */

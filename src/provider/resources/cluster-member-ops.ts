@@ -17,9 +17,10 @@ import type { ProviderData } from "../config/config.js";
 import { SchedulerNotConfiguredError } from "../config/scheduler-config.js";
 import { addClientError } from "../errors/client-errors.js";
 import { warnTransientRead } from "../shared/read-hold.js";
-import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
+import type { RolloutHandovers } from "../shared/rollout-handover.js";
+import { bounded } from "../shared/timeouts.js";
 import { budgetKey, type MemberBudget, PRIVATE_MAX_UNAVAILABLE, waitForSlot } from "./cluster-member-budget.js";
-import { ABSENT, converge, fmt, kindOf, LABEL, nodeOf, site, stateOf, what } from "./cluster-member-converge.js";
+import { ABSENT, converge, kindOf, LABEL, nodeOf, site, stateOf, what } from "./cluster-member-converge.js";
 import {
   leaveForGood,
   PRIVATE_SUCCESSOR,
@@ -27,13 +28,8 @@ import {
   successorOf,
   withoutSuccessor,
 } from "./cluster-member-removal.js";
-import {
-  DrainTimeoutError,
-  kubernetesOps,
-  type Observed,
-  type SchedulerOps,
-  slurmOps,
-} from "./cluster-member-scheduler.js";
+import { isRollingReimage, reportNotDrained, rollNode } from "./cluster-member-rollout.js";
+import { kubernetesOps, type Observed, type SchedulerOps, slurmOps } from "./cluster-member-scheduler.js";
 import {
   type ClusterMemberConfig,
   type ClusterMemberPlan,
@@ -55,6 +51,8 @@ export interface ClusterMemberDeps {
   tearingDown(): void;
   /** Time between registration and drain polls, in milliseconds. */
   readonly pollMs: number;
+  /** The reimages and gates rolling deployments and acceptances offered in this apply (rollout-handover.ts). */
+  readonly rollouts: Pick<RolloutHandovers, "take">;
 }
 
 /** The deps of the configured provider: its scheduler clients, disruption budget, image work and poll interval. */
@@ -69,6 +67,7 @@ export function clusterMemberDeps(providerData: unknown): ClusterMemberDeps {
     budget: data.budget,
     tearingDown: () => data.images.tearingDown(),
     pollMs: data.timings.memberPollMs,
+    rollouts: data.rollouts,
   };
 }
 
@@ -110,12 +109,20 @@ export async function createMember(
   return s;
 }
 
-/** Re-joins a node (drained, cordoned or deleted by hand) and sets its features, labels and taints. */
+/**
+ * Re-joins a node (drained, cordoned or deleted by hand) and sets its features, labels and taints; a new image_ref
+ * is the node's rolling reimage (cluster-member-rollout.ts).
+ */
 export async function updateMember(
   r: ApplyRequest & { plan: ClusterMemberPlan; state: ClusterMemberState },
   deps: ClusterMemberDeps,
 ): Promise<ClusterMemberState | undefined> {
   const ops = opsFor(r.plan, deps, r.diagnostics);
+  if (ops && isRollingReimage(r.plan, r.state)) {
+    const rolled = await rollNode(r, deps, ops);
+    r.private.set(withoutSuccessor(r.private.value));
+    return rolled;
+  }
   const s =
     ops &&
     (await converge({
@@ -226,24 +233,6 @@ export async function deleteMember(
   }
 }
 
-/** The diagnostic of a drain that failed: out of time (naming what still runs) or a client error. */
-function reportNotDrained(
-  d: { readonly diags: Diagnostics; readonly st: ClusterMemberState; readonly ops: SchedulerOps; readonly ms: number },
-  e: unknown,
-): void {
-  const { diags, st, ops, ms } = d;
-  if (e instanceof DrainTimeoutError || e instanceof OperationTimeoutError) {
-    const running = e instanceof DrainTimeoutError ? e.running : e.message;
-    diags.error(
-      "Node did not drain in time",
-      `${what(st)} did not drain within ${fmt(ms)}: ${running}.\n` +
-        `Nothing was killed or evicted by force. The node stays ${ops.kind === "slurm" ? "DRAIN-flagged" : "cordoned"}, so no new work lands on it, and stays in state. ` +
-        "Let the work finish (or move it yourself), then destroy again; or raise timeouts.delete.",
-      path("timeouts", "delete"),
-    );
-  } else addClientError(diags, e, `drain the node in ${LABEL[ops.kind]}`, site(st));
-}
-
 /**
  * Carries the planned limit and the member's successor in the planned private data, names the id a replacement
  * keeps, and plans the re-join of a node that read back as not joined.
@@ -264,6 +253,8 @@ export function planMember(
   let next: ClusterMemberConfig | undefined;
   if (id !== null && plan.id !== id) next = { ...plan, id };
   if (state?.joined === false) next = { ...(next ?? plan), joined: true, state: UNKNOWN };
+  // A rolling reimage: the update drains, reimages, gates and rejoins the node.
+  if (state && isRollingReimage(plan, state)) next = { ...(next ?? plan), joined: true, state: UNKNOWN };
   return next ? { plan: next, private: priv } : { private: priv };
 }
 

@@ -125,6 +125,18 @@ export const clusterMemberSchema = {
           "Kubernetes only: taints rackform manages, by key; taints of other keys (set by controllers or people) are kept.",
       },
     ),
+    image_ref: attr.string({
+      optional: true,
+      description:
+        "The image the node runs, usually rackform_deployment.x.image_ref of a rolling deployment (rolling = true). " +
+        "When it changes on a recorded member, this member's in-place update carries out the node's whole rolling " +
+        "reimage in one step: a disruption-budget slot (max_unavailable), drain, the reimage its deployment offered, " +
+        "the gate its rackform_acceptance (image_ref the same) offered, rejoin, slot given back. One step per node " +
+        "means a node holding a slot never waits on another engine operation, so any -parallelism rolls the whole " +
+        "rack in one apply. A node whose drain, reimage or gate fails keeps the old image_ref here and stays out of " +
+        "service (quarantined with the gate's evidence); the others go on, and the next apply retries it. First " +
+        "recorded, it reimages nothing. @default not followed (a reimage reaches the member as a replacement of gate_id)",
+    }),
     drain_on_destroy: attr.bool({
       optional: true,
       computed: true,

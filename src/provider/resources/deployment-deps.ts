@@ -8,6 +8,7 @@ import type { DisruptionBudget } from "../budget/disruption-budget.js";
 import type { ProviderData } from "../config/config.js";
 import type { HostSightings } from "../shared/host-sightings.js";
 import type { ImageWork } from "../shared/image-work.js";
+import type { RolloutHandovers } from "../shared/rollout-handover.js";
 import { cachedImageUrlProbe, UPLOAD_START_GRACE_MS } from "./deployment-image.js";
 import type { DeploymentImage } from "./deployment-schema.js";
 import { imageUrlAnswersFor } from "./image-url.js";
@@ -37,6 +38,8 @@ export interface DeploymentDeps {
   readonly sightings: Pick<HostSightings, "seenOn">;
   /** The cluster members' disruption budget: a node that fails here gives its drain slot back. */
   readonly budget: Pick<DisruptionBudget, "release" | "releaseFailed">;
+  /** Where a rolling deployment offers its reimage to the node's cluster member (rollout-handover.ts). */
+  readonly rollouts: Pick<RolloutHandovers, "offerReimage">;
   /** How long a deploy whose image its backend lacks waits for an upload of it to begin. */
   readonly imageUploadGraceMs: number;
 }
@@ -51,6 +54,7 @@ export function deploymentDeps(providerData: unknown): DeploymentDeps {
     images: data.images,
     sightings: data.sightings,
     budget: data.budget,
+    rollouts: data.rollouts,
     imageUploadGraceMs: data.timings.imageUploadGraceMs ?? UPLOAD_START_GRACE_MS,
   };
 }

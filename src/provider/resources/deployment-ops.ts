@@ -11,7 +11,14 @@ import {
   type TypedRequest,
   timeoutMs,
 } from "../../framework/index.js";
-import type { Backend, BackendName, HostPower, MachineFacts, MachineState } from "../backends/index.js";
+import {
+  type Backend,
+  type BackendName,
+  type HostPower,
+  imageLabel,
+  type MachineFacts,
+  type MachineState,
+} from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import {
   factsAfterFailure,
@@ -20,14 +27,18 @@ import {
   reportBackendError,
 } from "../errors/backend-errors.js";
 import { warnTransientRead } from "../shared/read-hold.js";
+import type { OfferedStep } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
 import type { DeploymentDeps } from "./deployment-deps.js";
 import { awaitImageUpload, warnIfImageGone } from "./deployment-image.js";
+import { PRIVATE_ROLLING_FROM } from "./deployment-plan.js";
 import {
   checkDeploymentConfig,
   type DeploymentPlan,
   type DeploymentState,
+  imageRefOf,
   imageSpecOf,
+  knownImageSource,
   parseMachineId,
 } from "./deployment-schema.js";
 
@@ -49,6 +60,8 @@ function withFacts(v: DeploymentPlan, m: Machine, f: MachineFacts, power?: HostP
   return {
     ...v,
     id: `${m.backend}:${f.id}`,
+    // Null right after an import, until the first update records the image.
+    image_ref: v.image ? imageRefOf(v.image) : null,
     status: f.status,
     deployed_image: f.image ?? "",
     power_state: power ?? held ?? "on",
@@ -166,11 +179,35 @@ export async function updateDeployment(
       );
       return undefined;
     }
+    offerIfRolling(r, deps, m, f);
     return withFacts(plan, m, f);
   } catch (e) {
     reportBackendError(diags, e, "read the machine", machineIdSite(m.backend, m.id));
     return undefined;
   }
+}
+
+/**
+ * A rolling deployment whose machine runs another image than the planned one offers its reimage to the node's
+ * cluster member, and remembers (private data) the image it ran, so the next plan offers it again until it is done.
+ */
+function offerIfRolling(
+  r: ApplyRequest & { plan: DeploymentPlan; state: DeploymentState },
+  deps: DeploymentDeps,
+  m: Machine,
+  f: MachineFacts,
+): void {
+  const { [PRIVATE_ROLLING_FROM]: _, ...rest } = r.private.value;
+  const rolling = r.plan.rolling === true && r.state.rolling === true;
+  const source = rolling ? knownImageSource(r.plan) : undefined;
+  const running = f.image ?? r.state.deployed_image ?? "";
+  if (!source || running === imageLabel(m.backend, imageSpecOf(source))) {
+    r.private.set(rest);
+    return;
+  }
+  deps.rollouts.offerReimage(`${m.backend}:${m.id}`, offerReimage(r, deps, m));
+  r.private.set({ ...rest, [PRIVATE_ROLLING_FROM]: running });
+  r.context.log.info("reimage offered to the cluster member", { backend: m.backend, id: m.id, from: running });
 }
 
 /** The machine's facts and host power, or undefined when it holds no deployment any more. */
@@ -182,6 +219,13 @@ async function readMachine(r: TypedRequest & { state: DeploymentState }, deps: D
     const seenOn = deps.sightings.seenOn(`${m.backend}:${m.id}`);
     return { f, power: seenOn ? ("on" as const) : await b.powerState(m.id, s) };
   });
+}
+
+/** A rolling reimage offered before is done once the backend reports the recorded image: the mark goes. */
+function forgetDoneReimage(r: ApplyRequest & { state: DeploymentState }, m: Machine, f: MachineFacts): void {
+  const { [PRIVATE_ROLLING_FROM]: from, ...rest } = r.private.value;
+  const source = from === undefined ? undefined : knownImageSource(r.state);
+  if (source && f.image === imageLabel(m.backend, imageSpecOf(source))) r.private.set(rest);
 }
 
 /** The warnings of a read whose host power the backend could not tell, or whose BMC refused its credentials. */
@@ -216,6 +260,7 @@ export async function readDeployment(
     if (!got) return null;
     // Credentials refused: the host's power is not known to have changed; the held value stands.
     const next = withFacts(st, m, got.f, got.power === "denied" ? undefined : got.power);
+    forgetDoneReimage(r, m, got.f);
     warnPower(diags, m, got);
     if (got.f.state === "deployed") {
       await warnIfImageGone({ context: r.context, diagnostics: diags, backend: b, state: st, facts: got.f }, deps);
@@ -237,12 +282,9 @@ export async function readDeployment(
   }
 }
 
-/** Releases the machine (with disk erase unless erase_on_destroy is false); a failure keeps it in state. */
-export async function deleteDeployment(r: ApplyRequest & { state: DeploymentState }, deps: DeploymentDeps) {
+/** Releases the machine (with disk erase unless erase_on_destroy is false); a failure is a diagnostic. */
+async function releaseMachine(r: TypedRequest & { state: DeploymentState }, deps: DeploymentDeps, m: Machine) {
   const { state: st, diagnostics: diags } = r;
-  const m = parseMachineId(st.machine_id ?? "");
-  if (!m) return;
-  deps.images.tearingDown();
   const erase = st.erase_on_destroy ?? true;
   const log = logOf(r.context, m);
   try {
@@ -262,7 +304,36 @@ export async function deleteDeployment(r: ApplyRequest & { state: DeploymentStat
   } catch (e) {
     reportBackendError(diags, e, "release the machine", machineIdSite(m.backend, m.id));
   }
-  if (diags.hasError()) deps.budget.release([st.machine_id], "failed to release", log);
+}
+
+/** Releases the machine (with disk erase unless erase_on_destroy is false); a failure keeps it in state. */
+export async function deleteDeployment(r: ApplyRequest & { state: DeploymentState }, deps: DeploymentDeps) {
+  const m = parseMachineId(r.state.machine_id ?? "");
+  if (!m) return;
+  deps.images.tearingDown();
+  await releaseMachine(r, deps, m);
+  if (r.diagnostics.hasError()) deps.budget.release([r.state.machine_id], "failed to release", logOf(r.context, m));
+}
+
+/**
+ * The reimage a rolling deployment offers its cluster member (rollout-handover.ts): release as a destroy would, then
+ * deploy the planned image as a create would, within the member's operation.
+ */
+export function offerReimage(
+  r: { readonly plan: DeploymentPlan; readonly state: DeploymentState },
+  deps: DeploymentDeps,
+  m: Machine,
+): OfferedStep {
+  const image = imageSpecOf(r.plan);
+  return {
+    what: `reimage ${m.id} with ${image.name} ${image.version}`,
+    async run(step) {
+      await releaseMachine({ ...step, state: r.state }, deps, m);
+      if (step.diagnostics.hasError()) return "failed";
+      const s = await deploy({ ...step, plan: r.plan }, deps);
+      return s === undefined || step.diagnostics.hasError() ? "failed" : "done";
+    },
+  };
 }
 
 /** The machine id names the deployment; the next refresh reads the rest. */

@@ -19,6 +19,7 @@ import {
   type DeploymentState,
   type deploymentSchema,
   IMAGE_IDENTITY,
+  imageRefOf,
   imageSpecOf,
   knownImageSource,
   parseMachineId,
@@ -51,21 +52,49 @@ function replacePaths(state: DeploymentState, plan: DeploymentConfig): Attribute
   return out;
 }
 
+/** The private-data key of a rolling reimage offered but not yet seen done: the image the machine ran before. */
+export const PRIVATE_ROLLING_FROM = "rolling_from";
+
+/** image_ref from the plan's image: known when its name, version and sha256 are. */
+function withImageRef(plan: DeploymentConfig): DeploymentConfig {
+  const img = plan.image;
+  if (img === null || isUnknownValue(img)) return { ...plan, image_ref: UNKNOWN };
+  const { name, version, sha256 } = img;
+  if (isUnknownValue(name) || isUnknownValue(version) || isUnknownValue(sha256)) return { ...plan, image_ref: UNKNOWN };
+  return { ...plan, image_ref: imageRefOf({ name, version, sha256 }) };
+}
+
 /**
- * The plan of an update: a host found off is powered on in place; a changed image identity, user data or backend
- * setting replaces; an image the backend reports other than the one this state deployed (or, right after an import,
- * than the configured one) replaces too, through deployed_image.
+ * A rolling deployment whose image change the member carries out: the image paths leave the replacements. Only once
+ * rolling is recorded: the members and gates of a rack switched to rolling in the same change as its image have not
+ * recorded image_ref yet, so that change still reimages by replacement.
+ */
+function rollingPaths(state: DeploymentState, plan: DeploymentConfig, paths: AttributePath[]): AttributePath[] {
+  if (plan.rolling !== true || state.rolling !== true || recordedImage(state) === null) return paths;
+  return paths.filter((p) => !(p.length === 2 && "attr" in p[0] && p[0].attr === "image"));
+}
+
+/**
+ * The plan: image_ref from the image; on update a host found off is powered on in place; a changed image identity,
+ * user data or backend setting replaces (a rolling deployment's image change is recorded in place); an image the
+ * backend reports other than the one this state deployed (or, right after an import, than the configured one)
+ * replaces too, through deployed_image — unless it is the image a rolling reimage offered in this state is still to
+ * replace, which plans the offer again.
  */
 export function planDeployment(r: PlanRequest<Schema>): PlanChange<Schema> | undefined {
   const { state } = r;
-  if (state === null || r.plan === null) return undefined;
-  const plan = planPowerOn(state, r.plan);
-  const requiresReplace = replacePaths(state, plan);
-  // Out-of-band reimage: the backend reports another image than the one this state deployed (or, right after
-  // an import, than the configured one). A configured image change is already a replacement above.
+  if (r.plan === null) return undefined;
+  if (state === null) return { plan: withImageRef(r.plan) };
+  const plan = withImageRef(planPowerOn(state, r.plan));
+  const requiresReplace = rollingPaths(state, plan, replacePaths(state, plan));
   const reported = state.deployed_image;
   const m = parseMachineId(state.machine_id ?? "");
   if (!m || reported === null) return { plan, requiresReplace };
+  const from = r.private[PRIVATE_ROLLING_FROM];
+  // A rolling reimage not done yet (failed, halted, or its apply killed): the deployment offers it again.
+  if (plan.rolling === true && state.rolling === true && typeof from === "string" && from === reported) {
+    return { plan: { ...plan, deployed_image: UNKNOWN }, requiresReplace };
+  }
   const basis = knownImageSource(recordedImage(state) !== null ? state : plan);
   if (!basis) return { plan, requiresReplace };
   if (reported === imageLabel(m.backend, imageSpecOf(basis))) return { plan, requiresReplace };

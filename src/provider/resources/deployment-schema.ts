@@ -44,7 +44,8 @@ export const deploymentSchema = {
     "user_data) or Ironic deploy (instance_info image_source + sha256, config drive user_data). A new image name, " +
     'version, url or sha256, or new user data, replaces the deployment: the plan reads "must be replaced" (a ' +
     "reimage). If the deploy fails the machine keeps the backend's evidence and the deployment is recorded as " +
-    "tainted. Refresh shows a machine released by hand as gone (the plan deploys it again) and an image changed " +
+    "tainted. With rolling = true (once recorded) an image change is instead recorded in place and carried out by " +
+    "the node's rackform_cluster_member in one step within its disruption budget (see rolling). Refresh shows a machine released by hand as gone (the plan deploys it again) and an image changed " +
     "out of band as a replacement (deployed_image forces it); a host found powered off (by hand, or by its PDU " +
     "outlet) plans an in-place power-on (power_state), never a reimage. An image gone from its backend since the " +
     "deploy (its MAAS boot resource deleted, its Ironic image.url no longer answering) changes nothing for the running " +
@@ -158,6 +159,26 @@ export const deploymentSchema = {
         "Erase the disks when the deployment is destroyed (MAAS release with erase). Ironic always undeploys " +
         "through its automated cleaning. @default true",
     }),
+    rolling: attr.bool({
+      optional: true,
+      description:
+        "Reimage in place, one node at a time, through the node's rackform_cluster_member: a new image name, " +
+        'version, url or sha256 is recorded here in place (the plan reads "update in-place", not "must be ' +
+        "replaced\"), and the member whose image_ref references this deployment's carries the reimage out in one " +
+        "step within its disruption budget (drain, release and deploy, the gate of the rackform_acceptance whose " +
+        "image_ref references it too, rejoin). Until the backend reports the new image, deployed_image shows the old " +
+        "one and each plan offers the reimage again. It takes effect from the change after the one that records it (a " +
+        "rack switched to rolling in the same change as its image still reimages by replacement, since its members " +
+        "have no image_ref recorded yet). The Rack construct sets it with a disruption budget; without a member " +
+        "referencing image_ref nothing would carry the reimage out. User data and backend settings still replace. " +
+        "@default false",
+    }),
+    image_ref: attr.string({
+      computed: true,
+      description:
+        'The configured image as one value, "<name>@<version> sha256:<digest>", known at plan: what ' +
+        "rackform_acceptance and rackform_cluster_member take as image_ref for a rolling reimage.",
+    }),
     deployed_image: attr.string({
       computed: true,
       description:
@@ -213,6 +234,11 @@ export function parseMachineId(v: string): { backend: BackendName; id: string } 
  */
 export function recordedImage(s: DeploymentState): DeploymentImage | null {
   return (s.image as DeploymentImage | null) ?? null;
+}
+
+/** image_ref of a known image block: "<name>@<version> sha256:<digest>". */
+export function imageRefOf(img: { readonly name: string; readonly version: string; readonly sha256: string }): string {
+  return `${img.name}@${img.version} sha256:${img.sha256.toLowerCase()}`;
 }
 
 /** The image spec of a wholly known plan or state. */

@@ -20,6 +20,7 @@ import type {
   AcceptancePlan,
   AcceptanceState,
 } from "../../../src/provider/resources/acceptance-schema.js";
+import { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
 import { FakeBackend, type FakeMachine } from "../../support/fake-backend.js";
 import { typedRequest } from "../../support/typed-request.js";
 
@@ -60,11 +61,13 @@ function gated(e: AcceptanceEvidence | undefined, mark = "t1") {
     },
   });
   const budget: string[] = [];
+  const rollouts = new RolloutHandovers();
   const deps: AcceptanceDeps = {
     backend: () => backend,
     budget: { releaseFailed: async (names, why) => void budget.push(`${names.join(",")}: ${why}`) },
+    rollouts,
   };
-  return { fake, m, deps, budget };
+  return { fake, m, deps, budget, rollouts };
 }
 
 const req = typedRequest;
@@ -78,6 +81,7 @@ const plan = (m: FakeMachine, o: Partial<AcceptancePlan> = {}): AcceptancePlan =
   burn_in: "1h",
   expected_gpu_count: null,
   bmc_gpu_count: null,
+  image_ref: null,
   allow_xid: false,
   firmware: null,
   passed: UNKNOWN,
@@ -238,5 +242,57 @@ describe("rackform_acceptance delete, import and plan", () => {
       ["warning Acceptance gate re-runs: r01-n02"],
     ]);
     expect(raised.out?.plan).toBeUndefined();
+  });
+});
+
+describe("rackform_acceptance in a rolling reimage", () => {
+  const OLD = "ubuntu-gpu@1 sha256:aa";
+  const NEW = "ubuntu-gpu@2 sha256:bb";
+
+  it("a new image_ref plans the gate in place with passed unknown; a first one, or a failed gate, does not", () => {
+    const m = { id: "abc" } as FakeMachine;
+    const planOf = (st: AcceptanceState) => {
+      const p = { ...st, image_ref: NEW };
+      return planAcceptance({ ...req(), private: {}, config: p, plan: p, state: st });
+    };
+    const rolled = planOf(passed(m, { image_ref: OLD }));
+    expect([rolled?.plan?.passed, rolled?.requiresReplace]).toEqual([UNKNOWN, undefined]);
+    expect(planOf(passed(m))).toBeUndefined();
+    expect(planOf(passed(m, { image_ref: OLD, passed: false }))?.requiresReplace?.map((x) => formatPath(x))).toEqual([
+      "passed",
+    ]);
+    // A gate run still to come (passed null under a recorded image_ref) is planned again, until a refresh judges it.
+    const pending = passed(m, { image_ref: NEW, passed: null });
+    const again = planAcceptance({ ...req(), private: {}, config: pending, plan: pending, state: pending });
+    expect(again?.plan?.passed).toBe(UNKNOWN);
+  });
+
+  it("the update offers the gate to the member and records passed null; the offer runs and judges the gate", async () => {
+    const { m, deps, fake, rollouts } = gated(evidence({ nccl: { busbw_gbps: 380, min_busbw_gbps: 370 } }), "t2");
+    const st = passed(m, { image_ref: OLD });
+    const s = await updateAcceptance({ ...req(), plan: { ...st, image_ref: NEW, passed: UNKNOWN }, state: st }, deps);
+    expect([s?.passed, s?.image_ref, s?.evidence]).toEqual([null, NEW, st.evidence]);
+    expect(fake.calls).toEqual([]);
+    const step = req();
+    expect(await rollouts.take(`maas:${m.id}`).gate?.run(step)).toBe("done");
+    expect([fake.calls, summaries(step.diagnostics)]).toEqual([[`runAcceptance ${m.id}`], []]);
+    // A refresh keeps passed null while the evidence is the recorded one, and judges the run's new evidence.
+    const recordedRun = {
+      ...s!,
+      evidence: JSON.stringify(evidence({ nccl: { busbw_gbps: 380, min_busbw_gbps: 370 } })),
+    };
+    expect((await readAcceptance({ ...req(), state: recordedRun }, deps))?.passed).toBeNull();
+    const judged = await readAcceptance({ ...req(), state: s! }, deps);
+    expect([judged?.passed, judged?.busbw_gbps]).toEqual([true, 380]);
+  });
+
+  it("an offered gate that fails quarantines the machine and reports failed", async () => {
+    const { m, deps, fake, rollouts } = gated(evidence());
+    const st = passed(m, { image_ref: OLD, nccl_min_busbw_gbps: 380 });
+    await updateAcceptance({ ...req(), plan: { ...st, image_ref: NEW, passed: UNKNOWN }, state: st }, deps);
+    const step = req();
+    expect(await rollouts.take(`maas:${m.id}`).gate?.run(step)).toBe("failed");
+    expect(summaries(step.diagnostics)).toEqual(["error Acceptance gate failed"]);
+    expect(fake.calls).toEqual([`runAcceptance ${m.id}`, `quarantine ${m.id}`]);
   });
 });

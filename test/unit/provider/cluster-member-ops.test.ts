@@ -34,6 +34,7 @@ import type {
   ClusterMemberState,
   SchedulerKind,
 } from "../../../src/provider/resources/cluster-member-schema.js";
+import { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
 import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
 /** A scheduler in memory: nodes by name, every call recorded. */
@@ -96,6 +97,7 @@ function fakeDeps(kind: SchedulerKind = "slurm", budget: MemberBudget = new Disr
     budget,
     tearingDown: () => void teardowns++,
     pollMs: 1,
+    rollouts: new RolloutHandovers(),
   };
   return { ...s, deps, teardowns: () => teardowns };
 }
@@ -116,6 +118,7 @@ const plan = (o: Partial<ClusterMemberPlan> = {}): ClusterMemberPlan => ({
   taints: null,
   drain_on_destroy: true,
   max_unavailable: null,
+  image_ref: null,
   wait_for_registration: true,
   state: UNKNOWN,
   joined: UNKNOWN,
@@ -134,6 +137,7 @@ const joined: ClusterMemberState = {
   taints: null,
   drain_on_destroy: true,
   max_unavailable: null,
+  image_ref: null,
   wait_for_registration: true,
   state: "IDLE",
   joined: true,
@@ -362,6 +366,7 @@ function fakeBudget(acquire: MemberBudget["acquire"]): MemberBudget {
     acquire,
     hold: () => undefined,
     release: () => undefined,
+    releaseFailed: async () => undefined,
     dropStale: async () => undefined,
     settle: async () => undefined,
     inUse: () => [],
@@ -428,5 +433,105 @@ describe("rackform_cluster_member plan rules, import and validation", () => {
       "error labels is Kubernetes-only @ labels",
       "error Invalid Slurm feature @ features",
     ]);
+  });
+});
+
+describe("rackform_cluster_member rolling reimage", () => {
+  const OLD = "ubuntu-gpu@1 sha256:aa";
+  const NEW = "ubuntu-gpu@2 sha256:bb";
+  const member = (n: string): ClusterMemberState => ({
+    ...joined,
+    id: `slurm:${n}`,
+    node: n,
+    gate_id: `maas:${n}`,
+    max_unavailable: 1,
+    image_ref: OLD,
+  });
+  const rolled = (n: string) => ({ ...plan({ node: n, gate_id: `maas:${n}`, max_unavailable: 1 }), image_ref: NEW });
+
+  /** Offers of a reimage and a gate for `n` that log as they run; the gate fails when `failGate`. */
+  function offer(f: ReturnType<typeof fakeDeps>, rollouts: RolloutHandovers, n: string, failGate = false) {
+    rollouts.offerReimage(`maas:${n}`, {
+      what: `reimage ${n}`,
+      run: async () => {
+        f.calls.push(`reimage ${n}`);
+        // The reimaged node registers anew, drained until it rejoins.
+        f.nodes.set(n, { registered: true, state: "IDLE+DRAIN", joined: false, partitions: ["gpu"] });
+        await new Promise((res) => setTimeout(res, 10));
+        return "done";
+      },
+    });
+    rollouts.offerGate(`maas:${n}`, {
+      what: `gate ${n}`,
+      run: async (step) => {
+        f.calls.push(`gate ${n}`);
+        if (!failGate) return "done";
+        step.diagnostics.error("Acceptance gate failed", `${n} failed`);
+        return "failed";
+      },
+    });
+  }
+
+  it("plans an in-place update for a new image_ref; a first one records only", () => {
+    const p = rolled("n1");
+    const out = planMember({ ...req(), config: p, plan: p, state: member("n1"), private: {} });
+    expect([out?.plan?.joined, isUnknownValue(out?.plan?.state), out?.requiresReplace]).toEqual([
+      true,
+      true,
+      undefined,
+    ]);
+    const first = planMember({
+      ...req(),
+      config: p,
+      plan: p,
+      state: { ...member("n1"), image_ref: null },
+      private: {},
+    });
+    expect(first?.plan?.joined).not.toBe(true);
+  });
+
+  it("rolls each node whole — drain, reimage, gate, rejoin — one at a time within max_unavailable", async () => {
+    const budget = new DisruptionBudget({ tickMs: 5 });
+    const f = fakeDeps("slurm", budget);
+    const rollouts = f.deps.rollouts as RolloutHandovers;
+    for (const n of ["n1", "n2"]) {
+      f.nodes.set(n, { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
+      offer(f, rollouts, n);
+    }
+    const [r1, r2] = [req(), req()];
+    const [s1, s2] = await Promise.all([
+      updateMember({ ...r1, plan: rolled("n1"), state: member("n1") }, f.deps),
+      updateMember({ ...r2, plan: rolled("n2"), state: member("n2") }, f.deps),
+    ]);
+    expect([r1.diagnostics.items, r2.diagnostics.items]).toEqual([[], []]);
+    expect([s1?.image_ref, s1?.joined, s2?.image_ref, s2?.joined]).toEqual([NEW, true, NEW, true]);
+    // One node at a time: the second drain starts only after the first node rejoined.
+    const steps = f.calls.filter((c) => /^(drain|reimage|gate|join) /.test(c));
+    const first = steps[0].split(" ")[1];
+    const second = first === "n1" ? "n2" : "n1";
+    expect(steps).toEqual([first, second].flatMap((n) => [`drain ${n}`, `reimage ${n}`, `gate ${n}`, `join ${n}`]));
+    expect(budget.inUse("slurm:gpu")).toEqual([]);
+  });
+
+  it("a node failing its gate keeps the old image_ref, stays out, and frees its slot for the next", async () => {
+    const budget = new DisruptionBudget({ tickMs: 5 });
+    const f = fakeDeps("slurm", budget);
+    const rollouts = f.deps.rollouts as RolloutHandovers;
+    f.nodes.set("n1", { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
+    offer(f, rollouts, "n1", true);
+    const r = req();
+    const s = await updateMember({ ...r, plan: rolled("n1"), state: member("n1") }, f.deps);
+    expect(s).toEqual(member("n1"));
+    expect(diagnosticLines(r.diagnostics)).toEqual(["error Acceptance gate failed @ "]);
+    expect(f.calls.filter((c) => c.startsWith("join"))).toEqual([]);
+    expect(budget.inUse("slurm:gpu")).toEqual([]);
+  });
+
+  it("with nothing offered (the image already deployed and judged) the update only records the image", async () => {
+    const f = fakeDeps("slurm");
+    f.nodes.set("n1", { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
+    const s = await updateMember({ ...req(), plan: rolled("n1"), state: member("n1") }, f.deps);
+    expect([s?.image_ref, s?.joined]).toEqual([NEW, true]);
+    expect(f.calls.filter((c) => c.startsWith("drain"))).toEqual([]);
   });
 });

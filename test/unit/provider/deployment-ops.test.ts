@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { HttpConnectError, RackformClientError } from "../../../src/clients/errors.js";
-import { type Diagnostics, formatPath, UNKNOWN } from "../../../src/framework/index.js";
+import { type Diagnostics, formatPath, type PrivateState, UNKNOWN } from "../../../src/framework/index.js";
 import type { Backend, DeployOptions, Outcome } from "../../../src/provider/backends/index.js";
 import type { DeploymentDeps } from "../../../src/provider/resources/deployment-deps.js";
 import {
@@ -20,6 +20,7 @@ import type {
   DeploymentPlan,
   DeploymentState,
 } from "../../../src/provider/resources/deployment-schema.js";
+import { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
 import { FakeBackend, type FakeMachine } from "../../support/fake-backend.js";
 import { typedRequest } from "../../support/typed-request.js";
 
@@ -30,6 +31,7 @@ const LABEL = "custom/ubuntu-gpu-2026.06.2";
 function fakeDeps(backend: Backend, urlProblem?: string) {
   const budget: string[] = [];
   const checked: string[] = [];
+  const rollouts = new RolloutHandovers();
   const deps: DeploymentDeps = {
     backend: () => backend,
     imageUrlAnswers: async (c) => {
@@ -48,9 +50,10 @@ function fakeDeps(backend: Backend, urlProblem?: string) {
       release: (names, why) => void budget.push(`release ${names.join(",")}: ${why}`),
       releaseFailed: async (names, why) => void budget.push(`releaseFailed ${names.join(",")}: ${why}`),
     },
+    rollouts,
     imageUploadGraceMs: 0,
   };
-  return { deps, budget, checked };
+  return { deps, budget, checked, rollouts };
 }
 
 const req = () => typedRequest();
@@ -68,6 +71,8 @@ const plan = (machineId: string, o: Partial<DeploymentPlan> = {}): DeploymentPla
   deploy_kernel: null,
   deploy_ramdisk: null,
   erase_on_destroy: true,
+  rolling: null,
+  image_ref: UNKNOWN,
   deployed_image: UNKNOWN,
   status: UNKNOWN,
   power_state: UNKNOWN,
@@ -86,6 +91,7 @@ const recorded = (m: FakeMachine, o: Partial<DeploymentState> = {}): DeploymentS
   ...plan(`maas:${m.id}`),
   erase_on_destroy: true,
   id: `maas:${m.id}`,
+  image_ref: `ubuntu-gpu@2026.06.2 sha256:${SHA}`,
   deployed_image: LABEL,
   status: "Deployed",
   power_state: "on",
@@ -294,8 +300,8 @@ describe("rackform_deployment plan", () => {
     return { out, replaces: (out?.requiresReplace ?? []).map((x) => formatPath(x)) };
   };
 
-  it("plans nothing on create or destroy, and a host found off back on in place", () => {
-    expect(planned(null, config()).out).toBeUndefined();
+  it("plans only image_ref on create, nothing on destroy, and a host found off back on in place", () => {
+    expect(planned(null, config()).out?.plan?.image_ref).toBe(`ubuntu-gpu@2026.06.2 sha256:${SHA}`);
     expect(planned(recorded(m), null).out).toBeUndefined();
     const off = planned(recorded(m, { power_state: "off" }), config({ power_state: "off" }));
     expect([off.out?.plan?.power_state, off.replaces]).toEqual(["on", []]);
@@ -336,5 +342,63 @@ describe("rackform_deployment plan", () => {
     expect(r2.diagnostics.items.map((d) => `${d.severity} ${d.summary}`)).toEqual([
       "warning deploy_kernel is ignored by MAAS",
     ]);
+  });
+});
+
+describe("rackform_deployment rolling", () => {
+  const NEXT = { ...image, version: "2026.07.1" };
+  const NEXT_LABEL = "custom/ubuntu-gpu-2026.07.1";
+
+  it("once rolling is recorded, a new image plans in place; switched on with the image, it still replaces", () => {
+    const m = { id: "abc" } as FakeMachine;
+    const planOf = (state: DeploymentState, priv: PrivateState = {}) => {
+      const p = { ...state, image: NEXT, rolling: true };
+      const out = planDeployment({ ...req(), private: priv, config: p, plan: p, state });
+      return { out, replaces: (out?.requiresReplace ?? []).map((x) => formatPath(x)) };
+    };
+    const rolled = planOf(recorded(m, { rolling: true }));
+    expect(rolled.replaces).toEqual([]);
+    expect(rolled.out?.plan?.image_ref).toBe(`ubuntu-gpu@2026.07.1 sha256:${SHA}`);
+    expect(planOf(recorded(m)).replaces).toEqual(["image.version"]);
+    // A reimage offered before and not done (the backend still reports the old image) is offered again.
+    const again = { ...recorded(m, { rolling: true }), image: NEXT };
+    const p = { ...again };
+    const pending = planDeployment({ ...req(), private: { rolling_from: LABEL }, config: p, plan: p, state: again });
+    expect([pending?.plan?.deployed_image, pending?.requiresReplace]).toEqual([UNKNOWN, []]);
+    // Without that mark, the same state is an image changed out of band: a replacement.
+    const oob = planDeployment({ ...req(), private: {}, config: p, plan: p, state: again });
+    expect(oob?.requiresReplace?.map((x) => formatPath(x))).toEqual(["deployed_image"]);
+  });
+
+  it("the update records the image, offers the reimage to the member, and the offer releases and deploys", async () => {
+    const { fake, m } = maas();
+    Object.assign(m, { state: "deployed", status: "Deployed", image: LABEL, power: "on" });
+    const st = recorded(m, { rolling: true });
+    const { deps, rollouts } = fakeDeps(fake);
+    const r = req();
+    const s = await updateDeployment({ ...r, plan: { ...st, image: NEXT, deployed_image: UNKNOWN }, state: st }, deps);
+    // THEN the state records the new image while deployed_image still says what runs; nothing was deployed yet
+    expect([s?.image.version, s?.deployed_image]).toEqual(["2026.07.1", LABEL]);
+    expect(fake.calls).toEqual([`read ${m.id}`]);
+    expect(r.private.value).toEqual({ rolling_from: LABEL });
+    // WHEN the member runs the offer
+    const offers = rollouts.take(`maas:${m.id}`);
+    const step = req();
+    expect(await offers.reimage?.run(step)).toBe("done");
+    // THEN the machine was released and deployed with the new image
+    expect(fake.calls.slice(1)).toEqual([`release ${m.id}`, `deploy ${m.id}`]);
+    expect(m.image).toBe(NEXT_LABEL);
+    expect(step.diagnostics.items).toEqual([]);
+  });
+
+  it("an update that changes no image offers nothing", async () => {
+    const { fake, m } = maas();
+    Object.assign(m, { state: "deployed", status: "Deployed", image: LABEL, power: "on" });
+    const st = recorded(m, { rolling: true });
+    const { deps, rollouts } = fakeDeps(fake);
+    const r = typedRequest({ rolling_from: "custom/old" });
+    await updateDeployment({ ...r, plan: { ...st, timeouts: null }, state: st }, deps);
+    expect(rollouts.take(`maas:${m.id}`)).toEqual({});
+    expect(r.private.value).toEqual({});
   });
 });

@@ -56,6 +56,12 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly firmware?: { [key: string]: string };
   /**
+  * The image the gate judges, usually rackform_deployment.x.image_ref of a rolling deployment. When it changes on a recorded gate, the gate runs again inside the rolling reimage that the node's rackform_cluster_member (whose image_ref is the same) carries out after the new image is deployed: this resource records the change in place with passed unknown, and the next refresh reads the new run's verdict and evidence. First recorded, it re-runs nothing. @default not followed (an image change reaches the gate as a replacement of machine_id)
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#image_ref Acceptance#image_ref}
+  */
+  readonly imageRef?: string;
+  /**
   * timeouts block
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#timeouts Acceptance#timeouts}
@@ -322,6 +328,7 @@ export class Acceptance extends cdktf.TerraformResource {
     this._bmcGpuCount = config.bmcGpuCount;
     this._allowXid = config.allowXid;
     this._firmware = config.firmware;
+    this._imageRef = config.imageRef;
     this._timeouts.internalValue = config.timeouts;
   }
 
@@ -459,6 +466,22 @@ export class Acceptance extends cdktf.TerraformResource {
     return this._firmware;
   }
 
+  // image_ref - computed: false, optional: true, required: false
+  private _imageRef?: string; 
+  public get imageRef() {
+    return this.getStringAttribute('image_ref');
+  }
+  public set imageRef(value: string) {
+    this._imageRef = value;
+  }
+  public resetImageRef() {
+    this._imageRef = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get imageRefInput() {
+    return this._imageRef;
+  }
+
   // passed - computed: true, optional: false, required: false
   public get passed() {
     return this.getBooleanAttribute('passed');
@@ -509,6 +532,7 @@ export class Acceptance extends cdktf.TerraformResource {
       bmc_gpu_count: cdktf.numberToTerraform(this._bmcGpuCount),
       allow_xid: cdktf.booleanToTerraform(this._allowXid),
       firmware: cdktf.hashMapper(cdktf.stringToTerraform)(this._firmware),
+      image_ref: cdktf.stringToTerraform(this._imageRef),
       timeouts: acceptanceTimeoutsToTerraform(this._timeouts.internalValue),
     };
   }
@@ -562,6 +586,12 @@ export class Acceptance extends cdktf.TerraformResource {
         isBlock: false,
         type: "map",
         storageClassType: "stringMap",
+      },
+      image_ref: {
+        value: cdktf.stringToHclTerraform(this._imageRef),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
       },
       timeouts: {
         value: acceptanceTimeoutsToHclTerraform(this._timeouts.internalValue),

@@ -44,6 +44,12 @@ export interface ClusterMemberConfig extends cdktf.TerraformMetaArguments {
   */
   readonly taints?: ClusterMemberTaints[] | cdktf.IResolvable;
   /**
+  * The image the node runs, usually rackform_deployment.x.image_ref of a rolling deployment (rolling = true). When it changes on a recorded member, this member's in-place update carries out the node's whole rolling reimage in one step: a disruption-budget slot (max_unavailable), drain, the reimage its deployment offered, the gate its rackform_acceptance (image_ref the same) offered, rejoin, slot given back. One step per node means a node holding a slot never waits on another engine operation, so any -parallelism rolls the whole rack in one apply. A node whose drain, reimage or gate fails keeps the old image_ref here and stays out of service (quarantined with the gate's evidence); the others go on, and the next apply retries it. First recorded, it reimages nothing. @default not followed (a reimage reaches the member as a replacement of gate_id)
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#image_ref ClusterMember#image_ref}
+  */
+  readonly imageRef?: string;
+  /**
   * Drain before leaving on destroy (and, when the member is destroyed for good, remove the node from the scheduler). false: destroy only forgets the node, which stays in the scheduler, keeps running jobs and accepts new ones. @default true
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#drain_on_destroy ClusterMember#drain_on_destroy}
@@ -508,6 +514,7 @@ export class ClusterMember extends cdktf.TerraformResource {
     this._features = config.features;
     this._labels = config.labels;
     this._taints.internalValue = config.taints;
+    this._imageRef = config.imageRef;
     this._drainOnDestroy = config.drainOnDestroy;
     this._maxUnavailable = config.maxUnavailable;
     this._waitForRegistration = config.waitForRegistration;
@@ -618,6 +625,22 @@ export class ClusterMember extends cdktf.TerraformResource {
     return this._taints.internalValue;
   }
 
+  // image_ref - computed: false, optional: true, required: false
+  private _imageRef?: string; 
+  public get imageRef() {
+    return this.getStringAttribute('image_ref');
+  }
+  public set imageRef(value: string) {
+    this._imageRef = value;
+  }
+  public resetImageRef() {
+    this._imageRef = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get imageRefInput() {
+    return this._imageRef;
+  }
+
   // drain_on_destroy - computed: true, optional: true, required: false
   private _drainOnDestroy?: boolean | cdktf.IResolvable; 
   public get drainOnDestroy() {
@@ -704,6 +727,7 @@ export class ClusterMember extends cdktf.TerraformResource {
       features: cdktf.listMapper(cdktf.stringToTerraform, false)(this._features),
       labels: cdktf.hashMapper(cdktf.stringToTerraform)(this._labels),
       taints: cdktf.listMapper(clusterMemberTaintsToTerraform, false)(this._taints.internalValue),
+      image_ref: cdktf.stringToTerraform(this._imageRef),
       drain_on_destroy: cdktf.booleanToTerraform(this._drainOnDestroy),
       max_unavailable: cdktf.numberToTerraform(this._maxUnavailable),
       wait_for_registration: cdktf.booleanToTerraform(this._waitForRegistration),
@@ -748,6 +772,12 @@ export class ClusterMember extends cdktf.TerraformResource {
         isBlock: true,
         type: "list",
         storageClassType: "ClusterMemberTaintsList",
+      },
+      image_ref: {
+        value: cdktf.stringToHclTerraform(this._imageRef),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
       },
       drain_on_destroy: {
         value: cdktf.booleanToHclTerraform(this._drainOnDestroy),

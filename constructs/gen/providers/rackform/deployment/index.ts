@@ -56,6 +56,12 @@ export interface DeploymentConfig extends cdktf.TerraformMetaArguments {
   */
   readonly eraseOnDestroy?: boolean | cdktf.IResolvable;
   /**
+  * Reimage in place, one node at a time, through the node's rackform_cluster_member: a new image name, version, url or sha256 is recorded here in place (the plan reads "update in-place", not "must be replaced"), and the member whose image_ref references this deployment's carries the reimage out in one step within its disruption budget (drain, release and deploy, the gate of the rackform_acceptance whose image_ref references it too, rejoin). Until the backend reports the new image, deployed_image shows the old one and each plan offers the reimage again. It takes effect from the change after the one that records it (a rack switched to rolling in the same change as its image still reimages by replacement, since its members have no image_ref recorded yet). The Rack construct sets it with a disruption budget; without a member referencing image_ref nothing would carry the reimage out. User data and backend settings still replace. @default false
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#rolling Deployment#rolling}
+  */
+  readonly rolling?: boolean | cdktf.IResolvable;
+  /**
   * timeouts block
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#timeouts Deployment#timeouts}
@@ -584,6 +590,7 @@ export class Deployment extends cdktf.TerraformResource {
     this._deployKernel = config.deployKernel;
     this._deployRamdisk = config.deployRamdisk;
     this._eraseOnDestroy = config.eraseOnDestroy;
+    this._rolling = config.rolling;
     this._timeouts.internalValue = config.timeouts;
   }
 
@@ -718,6 +725,27 @@ export class Deployment extends cdktf.TerraformResource {
     return this._eraseOnDestroy;
   }
 
+  // rolling - computed: false, optional: true, required: false
+  private _rolling?: boolean | cdktf.IResolvable; 
+  public get rolling() {
+    return this.getBooleanAttribute('rolling');
+  }
+  public set rolling(value: boolean | cdktf.IResolvable) {
+    this._rolling = value;
+  }
+  public resetRolling() {
+    this._rolling = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get rollingInput() {
+    return this._rolling;
+  }
+
+  // image_ref - computed: true, optional: false, required: false
+  public get imageRef() {
+    return this.getStringAttribute('image_ref');
+  }
+
   // deployed_image - computed: true, optional: false, required: false
   public get deployedImage() {
     return this.getStringAttribute('deployed_image');
@@ -763,6 +791,7 @@ export class Deployment extends cdktf.TerraformResource {
       deploy_kernel: cdktf.stringToTerraform(this._deployKernel),
       deploy_ramdisk: cdktf.stringToTerraform(this._deployRamdisk),
       erase_on_destroy: cdktf.booleanToTerraform(this._eraseOnDestroy),
+      rolling: cdktf.booleanToTerraform(this._rolling),
       timeouts: deploymentTimeoutsToTerraform(this._timeouts.internalValue),
     };
   }
@@ -813,6 +842,12 @@ export class Deployment extends cdktf.TerraformResource {
       },
       erase_on_destroy: {
         value: cdktf.booleanToHclTerraform(this._eraseOnDestroy),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "boolean",
+      },
+      rolling: {
+        value: cdktf.booleanToHclTerraform(this._rolling),
         isBlock: false,
         type: "simple",
         storageClassType: "boolean",

@@ -1,0 +1,89 @@
+/**
+ * rackform_cluster_member's rolling reimage: the whole of one node's recycling in the member's in-place update —
+ * budget slot, drain, the reimage its deployment offered, the gate its acceptance offered, rejoin, slot given back
+ * (../shared/rollout-handover.ts says why it is one engine operation).
+ *
+ * A step that fails leaves the node out of service with the step's diagnostic (a failed gate has quarantined it with
+ * its evidence), gives its slot back as failed (so the halt can name it) and keeps the old image_ref in state, so the
+ * next plan retries this node; the other nodes go on.
+ */
+import { type ApplyRequest, type Diagnostics, path, timeoutMs } from "../../framework/index.js";
+import { addClientError } from "../errors/client-errors.js";
+import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
+import { budgetKey, waitForSlot } from "./cluster-member-budget.js";
+import { converge, fmt, LABEL, nodeOf, site, what } from "./cluster-member-converge.js";
+import type { ClusterMemberDeps } from "./cluster-member-ops.js";
+import { DrainTimeoutError, type SchedulerOps } from "./cluster-member-scheduler.js";
+import { type ClusterMemberPlan, type ClusterMemberState, DEFAULT_TIMEOUT_MS } from "./cluster-member-schema.js";
+
+type Update = ApplyRequest & { plan: ClusterMemberPlan; state: ClusterMemberState };
+
+/** True when the plan carries a new image_ref over a recorded one: a rolling reimage of this node. */
+export function isRollingReimage(plan: { readonly image_ref: unknown }, state: ClusterMemberState): boolean {
+  const ref = plan.image_ref;
+  return state.image_ref !== null && typeof ref === "string" && ref !== state.image_ref;
+}
+
+/**
+ * Carries out the node's rolling reimage; the member's new state, or the recorded one (old image_ref) when a step
+ * failed or nothing could be done, after a diagnostic.
+ */
+export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: SchedulerOps): Promise<ClusterMemberState> {
+  const { plan, state: st, context: ctx, diagnostics: diags } = r;
+  const node = nodeOf(st);
+  const offers = deps.rollouts.take(plan.gate_id ?? st.gate_id ?? "");
+  const steps = [offers.reimage, offers.gate].filter((s) => s !== undefined);
+  const log = ctx.log.with({ resource: "rackform_cluster_member", node });
+  if (steps.length === 0) {
+    // Nothing offered in this apply (the deployment already runs the image, its gate already judged): record it.
+    log.info("rolling reimage: nothing left to do on this node, recording the image");
+    return (await converge({ ops, pollMs: deps.pollMs, ctx, plan, prior: st, diags })) ?? st;
+  }
+  const total = timeoutMs({ timeouts: st.timeouts }, "delete", DEFAULT_TIMEOUT_MS.delete);
+  const slot = { ctx, budget: deps.budget, state: st, priv: r.private.value, ms: total, what: what(st), diags };
+  const waited = await waitForSlot({ ...slot, shared: (k) => ops.shared(k) });
+  if (waited === undefined) return st;
+  const names = [node, st.gate_id];
+  const ms = waited > 0 ? Math.max(total - waited, 1_000) : total;
+  log.info("rolling reimage: draining", { timeoutMs: ms, steps: steps.map((s) => s.what) });
+  try {
+    await bounded(ctx, ms + deps.pollMs + 30_000, "update", what(st), (signal) =>
+      ops.drain(node, ms, deps.pollMs, signal),
+    );
+  } catch (e) {
+    deps.budget.release(names, "did not drain", log);
+    reportNotDrained({ diags, st, ops, ms }, e);
+    return st;
+  }
+  for (const step of steps) {
+    log.info(`rolling reimage: ${step.what}`);
+    if ((await step.run({ context: ctx, diagnostics: diags })) === "failed") {
+      await deps.budget.releaseFailed(names, `failed: ${step.what}`, log, diags);
+      return st;
+    }
+  }
+  // The reimaged node registers anew (its daemon on the new image): wait for it as a create does, then join it.
+  const s = await converge({ ops, pollMs: deps.pollMs, ctx, plan, prior: null, diags });
+  deps.budget.release(names, s?.joined === true ? "rejoined" : "did not rejoin", log);
+  if (typeof plan.max_unavailable === "number") await deps.budget.dropStale(node, ops.shared(budgetKey(plan)), log);
+  await deps.budget.settle();
+  return s ?? st;
+}
+
+/** The diagnostic of a drain that failed: out of time (naming what still runs) or a client error. */
+export function reportNotDrained(
+  d: { readonly diags: Diagnostics; readonly st: ClusterMemberState; readonly ops: SchedulerOps; readonly ms: number },
+  e: unknown,
+): void {
+  const { diags, st, ops, ms } = d;
+  if (e instanceof DrainTimeoutError || e instanceof OperationTimeoutError) {
+    const running = e instanceof DrainTimeoutError ? e.running : e.message;
+    diags.error(
+      "Node did not drain in time",
+      `${what(st)} did not drain within ${fmt(ms)}: ${running}.\n` +
+        `Nothing was killed or evicted by force. The node stays ${ops.kind === "slurm" ? "DRAIN-flagged" : "cordoned"}, so no new work lands on it, and stays in state. ` +
+        "Let the work finish (or move it yourself), then destroy again; or raise timeouts.delete.",
+      path("timeouts", "delete"),
+    );
+  } else addClientError(diags, e, `drain the node in ${LABEL[ops.kind]}`, site(st));
+}

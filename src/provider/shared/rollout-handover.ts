@@ -1,0 +1,60 @@
+/**
+ * The hand-over of a rolling reimage between the resources of one node's chain, within one apply.
+ *
+ * With `rolling = true`, an image change of a deployed machine is not a replacement chain (drain in the member's
+ * destroy, release and deploy in the deployment's, the gate in the acceptance's create, the join in the member's
+ * create: six engine operations per node, which a waiting drain could starve of the engine's parallelism). The engine
+ * orders the in-place updates deployment → acceptance → cluster member; the first two only record the change and
+ * offer their step here, keyed by the machine id, and the member's update runs the whole node in one operation:
+ * budget slot, drain, the offered reimage, the offered gate, rejoin, slot released. A node holding a slot therefore
+ * never waits on another engine operation, so no parallelism can deadlock the rollout.
+ *
+ * An offer lives in this process only. Each offering resource plans its update again until its step is seen done
+ * (the deployment while its backend reports the old image, the acceptance while its verdict is pending), so a retry
+ * after a failure or a crash offers again.
+ */
+import type { Context, Diagnostics } from "../../framework/index.js";
+
+/** What a step of a rolling reimage gets: the member's context (its deadline included) and diagnostics. */
+export interface StepRequest {
+  readonly context: Context;
+  readonly diagnostics: Diagnostics;
+}
+
+/** The outcome of a step: done, or failed after a diagnostic (the node then stays out of service). */
+export type StepOutcome = "done" | "failed";
+
+/** A step offered by a resource: the reimage by rackform_deployment, the gate by rackform_acceptance. */
+export interface OfferedStep {
+  /** What it does, as a log line and a diagnostic name it, e.g. "reimage to ubuntu-gpu 2026.07". */
+  readonly what: string;
+  run(r: StepRequest): Promise<StepOutcome>;
+}
+
+/** The steps offered for one machine in this apply. */
+export interface Offers {
+  readonly reimage?: OfferedStep;
+  readonly gate?: OfferedStep;
+}
+
+/** Offers by machine id ("maas:4y3h7n"), taken once by the member that carries them out. */
+export class RolloutHandovers {
+  private readonly offers = new Map<string, { reimage?: OfferedStep; gate?: OfferedStep }>();
+
+  /** Offers the reimage of `machineId` (a later offer replaces an earlier one). */
+  offerReimage(machineId: string, step: OfferedStep): void {
+    this.offers.set(machineId, { ...this.offers.get(machineId), reimage: step });
+  }
+
+  /** Offers the gate run of `machineId`. */
+  offerGate(machineId: string, step: OfferedStep): void {
+    this.offers.set(machineId, { ...this.offers.get(machineId), gate: step });
+  }
+
+  /** The steps offered for `machineId`, removed: each runs once. */
+  take(machineId: string): Offers {
+    const o = this.offers.get(machineId) ?? {};
+    this.offers.delete(machineId);
+    return o;
+  }
+}
