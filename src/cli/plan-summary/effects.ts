@@ -299,6 +299,14 @@ function image(c: ResourceChange, ev: Set<NodeEvent>): string {
       if (after === "on" && (before === "off" || before === "unknown")) {
         return before === "off" ? "power on (host found off)" : "power on (host power unknown: BMC did not answer)";
       }
+      // A rolling deployment: the node's cluster member carries the reimage out, one node at a time.
+      if (
+        version(c, "before") !== version(c, "after") ||
+        attr(c.change, "after", "deployed_image").kind === "unknown"
+      ) {
+        ev.add("reimage");
+        return `${reimage(c)} (rolling, in place)`;
+      }
       return updated(c);
     }
     default:
@@ -319,6 +327,13 @@ function failures(c: ResourceChange): string {
   }
 }
 
+/** A gate whose run a rolling reimage carries out: a new image_ref over a recorded one, or a run still to come. */
+function rollingGate(c: ResourceChange): boolean {
+  const before = attr(c.change, "before", "image_ref");
+  if (before.kind !== "known") return false;
+  return changedAttrs(c).includes("image_ref") || attr(c.change, "before", "passed").kind === "absent";
+}
+
 function acceptance(c: ResourceChange, ev: Set<NodeEvent>): string {
   switch (kindOf(c)) {
     case "create":
@@ -330,6 +345,10 @@ function acceptance(c: ResourceChange, ev: Set<NodeEvent>): string {
       if (knownText(attr(c.change, "before", "passed")) === "false") return `re-run (no longer passing${failures(c)})`;
       return uncoveredPolicy(c) ? `re-run (evidence does not cover ${uncoveredPolicy(c)})` : "re-run";
     case "update": {
+      if (rollingGate(c)) {
+        ev.add("acceptance");
+        return "re-run after the rolling reimage";
+      }
       // An edited policy the evidence covers runs nothing: the gate only records it.
       const covered = coveredPolicy(c);
       if (covered) return covered;
@@ -364,6 +383,10 @@ function cluster(c: ResourceChange, ev: Set<NodeEvent>): string {
       return drain === "false" ? `leave${where}` : `drain, leave${where}`;
     }
     case "update":
+      if (changedAttrs(c).includes("image_ref") && knownText(attr(c.change, "before", "image_ref")) !== undefined) {
+        ev.add("rejoin");
+        return `drain, reimage, gate, rejoin${where} (one step, within the budget)`;
+      }
       return knownText(attr(c.change, "before", "joined")) === "false" ? "rejoin (not joined now)" : updated(c);
     default:
       return "";
