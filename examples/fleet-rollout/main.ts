@@ -31,7 +31,9 @@ new Fleet(app, "fleet", {
   image,
   acceptance,
   backend: new MaasBackend(app, "maas", { url: lab.maas!.url }),
-  cluster: new SlurmCluster(app, "slurm", { url: lab.slurm!.url, user: lab.slurm!.user }),
+  // At most one node of the partition out of service at once, whichever rack's stack (or runner) drains it; with it
+  // an image bump is each node's rolling reimage, carried out by its cluster member.
+  cluster: new SlurmCluster(app, "slurm", { url: lab.slurm!.url, user: lab.slurm!.user, maxUnavailable: 1 }),
   redfish: { username: lab.nodes[0].bmc.username, caFile: lab.ca },
   canary: 1,
   stateBackend: { kind: "pg" }, // connection string from RACKFORM_PG_CONN_STR

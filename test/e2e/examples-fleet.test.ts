@@ -1,8 +1,10 @@
 /**
- * The fleet example as users run it: `cdktf deploy '*' --auto-approve` of fleet-rollout (3 racks, a canary wave, state
- * in PostgreSQL) under Terraform and under OpenTofu against the lab. A wave-1 acceptance failure halts the deploy
- * before any request reaches a wave-2 BMC; once the fault is gone the racks converge in waves; locking holds. On day 2
- * an image bump with maxUnavailable 1 rolls every node of the three stacks, one at a time across the stacks.
+ * The fleet example as users run it: `cdktf deploy '*' --auto-approve` of fleet-rollout (3 racks of 4, a canary wave,
+ * state in PostgreSQL, maxUnavailable 1) under Terraform and under OpenTofu against the lab. A wave-1 acceptance
+ * failure halts the deploy before any request reaches a wave-2 BMC; once the fault is gone the racks converge in
+ * waves; locking holds. On day 2 image bumps roll every node of the three stacks in place, one at a time across the
+ * stacks, at the engine's default parallelism and at --terraform-parallelism=2; a bump whose canary nodes fail their
+ * gates halts with the evidence, wave 2 untouched, and one deploy after the fix finishes it.
  */
 import { createHash } from "node:crypto";
 import { readFile, symlink, writeFile } from "node:fs/promises";
@@ -11,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MaasClient } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
 import { CDKTF_FLAGS, CdktfProject, capture, outputOf } from "../support/cdktf.js";
-import { ENGINES, type Engine, engine } from "../support/engines.js";
+import { ENGINES, engine } from "../support/engines.js";
 import {
   DEPLOY_TIMEOUT_MS,
   exampleEnv,
@@ -33,11 +35,11 @@ beforeAll(async () => {
   cliConfig = await freshInstall([builtProvider()]);
 });
 
-/** Each engine rolls one image bump: a bump takes minutes, and the two together cover both ways pipelines run it. */
-const BUMPS: Record<Engine["name"], { extra: readonly string[]; how: string }> = {
-  terraform: { extra: [], how: "at the engine's default parallelism" },
-  tofu: { extra: ["--terraform-parallelism=2"], how: "at --terraform-parallelism=2" },
-};
+/** The two ways a pipeline runs an image bump: the engine's default parallelism, and one far below the nodes. */
+const BUMPS: readonly { version: string; extra: readonly string[]; how: string }[] = [
+  { version: "2026.07.1", extra: [], how: "at the engine's default parallelism" },
+  { version: "2026.08.1", extra: ["--terraform-parallelism=2"], how: "at --terraform-parallelism=2" },
+];
 
 describe.each(ENGINES)("the fleet example under %s", (name) => {
   describe("fleet-rollout (3 racks, 2 waves, state in PostgreSQL)", () => {
@@ -47,7 +49,7 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
     let p: CdktfProject;
     beforeAll(async () => {
       pg = await testDatabase(name);
-      ({ lab, labFile } = await rackLab(3, 2));
+      ({ lab, labFile } = await rackLab(3, 4));
       p = await CdktfProject.create(
         "fleet-rollout",
         engine(name),
@@ -132,14 +134,20 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
     /** An image bump to `version` deployed with `cdktf deploy '*' <extra>`: every node rolled, one out at a time. */
     async function rollImage(version: string, extra: readonly string[]): Promise<void> {
       const nodes = lab.info.nodes.map((n) => n.name);
-      // GIVEN the app with a new image version (its rackform_image in the canary stack) and maxUnavailable 1
+      // GIVEN the app with a new image version (its rackform_image in the canary stack), maxUnavailable 1 as before
       await bumpedApp(p, lab, version);
       const sampler = sampleSlurm(lab, nodes, 50);
       // WHEN every stack is deployed, waves as before
       const deploy = await p.run(["deploy", "*", "--auto-approve", ...extra, ...CDKTF_FLAGS]);
       const samples = await sampler.stop();
-      // THEN it converges: every node runs the new image, joined; never two nodes of the partition out at once
+      // THEN it converges in place (nothing destroyed): every node runs the new image, joined; never two nodes of the
+      // partition out at once
       expect(deploy.code, outputOf(deploy)).toBe(0);
+      const applied = [
+        ...deploy.stdout.matchAll(/Apply complete! Resources: (\d+) added, (\d+) changed, (\d+) destroyed/g),
+      ];
+      expect(applied.length, outputOf(deploy)).toBe(3);
+      expect(applied.map((m) => [m[1], m[3]])).toEqual(applied.map(() => ["0", "0"]));
       expect(Math.max(...samples.map((x) => x.out.length)), version).toBe(1);
       expect(new Set(samples.flatMap((x) => x.out))).toEqual(new Set(nodes));
       expect(await slurmStates(lab, nodes)).toEqual(nodes.map((n) => [n, "IDLE"]));
@@ -148,10 +156,55 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
       await expectNoDiff(p);
     }
 
-    const bump = BUMPS[name];
+    for (const bump of BUMPS) {
+      it(
+        `day 2: an image bump rolls every node of the three stacks in place through cdktf deploy '*' (no -target) ${bump.how}, one node of the partition out at a time`,
+        () => rollImage(bump.version, bump.extra),
+        DEPLOY_TIMEOUT_MS,
+      );
+    }
+
     it(
-      `day 2: an image bump with maxUnavailable 1 rolls every node of the three stacks through cdktf deploy '*' (no -target) ${bump.how}, one node of the partition out at a time`,
-      () => rollImage("2026.07.1", bump.extra),
+      "day 2: a bump whose canary nodes fail their gates halts with the evidence, wave 2 untouched; after the fix one deploy finishes it",
+      async () => {
+        const nodes = lab.info.nodes.map((n) => n.name);
+        const canaryRack = lab.info.nodes[0].rack;
+        const canary = nodes.filter((n) => rackOf(n) === canaryRack);
+        const wave2 = nodes.filter((n) => rackOf(n) !== canaryRack);
+        const failing = [canary[1], canary[2]];
+        // GIVEN two canary nodes whose NCCL bandwidth will fall short after their reimage
+        for (const node of failing) lab.world.faults.add({ kind: "marginal-nccl", node, value: 300 });
+        await bumpedApp(p, lab, "2026.09.1");
+        const sampler = sampleSlurm(lab, nodes, 50);
+        // WHEN every stack is deployed
+        const deploy = await p.run(["deploy", "*", "--auto-approve", ...CDKTF_FLAGS]);
+        const samples = await sampler.stop();
+        // THEN the deploy fails (it does not hang) naming the gate's measured value against its threshold
+        expect(deploy.code, outputOf(deploy)).not.toBe(0);
+        const out = outputOf(deploy).replace(/\s+/g, " ");
+        expect(out).toContain("measured all_reduce busbw 300 GB/s; threshold ≥ 370 GB/s");
+        expect(Math.max(...samples.map((x) => x.out.length))).toBe(1);
+        // AND a failed node is quarantined (MAAS Broken) with its evidence; every other canary node is joined
+        const statuses = new Map(await maasStatuses(lab, nodes));
+        const broken = canary.filter((n) => statuses.get(n) === "Broken");
+        expect(broken.length).toBeGreaterThanOrEqual(1);
+        expect(broken.every((n) => failing.includes(n))).toBe(true);
+        const states = new Map(await slurmStates(lab, nodes));
+        for (const n of canary.filter((x) => !broken.includes(x))) expect(states.get(n), n).toBe("IDLE");
+        // AND wave 2 never started: its nodes run the previous image, joined
+        const images = await maasImages(lab);
+        for (const n of wave2) expect([images.get(n), states.get(n)], n).toEqual(["ubuntu-gpu-2026.08.1", "IDLE"]);
+
+        // WHEN the faults are cleared and the app deployed once more
+        lab.world.faults.clear();
+        const again = await p.run(["deploy", "*", "--auto-approve", ...CDKTF_FLAGS]);
+        // THEN the rollout finishes: every node on the new image, joined, and nothing left to plan
+        expect(again.code, outputOf(again)).toBe(0);
+        expect(await slurmStates(lab, nodes)).toEqual(nodes.map((n) => [n, "IDLE"]));
+        const after = await maasImages(lab);
+        expect(nodes.map((n) => after.get(n))).toEqual(nodes.map(() => "ubuntu-gpu-2026.09.1"));
+        await expectNoDiff(p);
+      },
       DEPLOY_TIMEOUT_MS,
     );
 
@@ -208,9 +261,9 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
           TERRAFORM_BINARY_NAME: engine(name).bin,
           PGPASSWORD: pg.password,
         });
-        // THEN every rack row counts its 2 nodes joined, and nothing else
+        // THEN every rack row counts its 4 nodes joined, and nothing else
         expect(once.code, outputOf(once)).toBe(0);
-        const rows = once.stdout.split("\n").filter((l) => /^\S+\s+2\s+(0\s+){8}2\s*$/.test(l));
+        const rows = once.stdout.split("\n").filter((l) => /^\S+\s+4\s+(0\s+){8}4\s*$/.test(l));
         expect(rows, once.stdout).toHaveLength(3);
         // AND the read-only pg backend created no schema, table or index, and no secret was printed
         expect(await pg.query("SELECT count(*) FROM information_schema.tables")).toEqual(tablesBefore);
@@ -236,7 +289,6 @@ async function bumpedApp(p: CdktfProject, lab: Lab, version: string): Promise<vo
     .replace(/version: "[^"]+"/, `version: "${version}"`)
     .replace(/ubuntu-gpu-[\d.]+\.qcow2/, file)
     .replace(/sha256: "[0-9a-f]{64}"/, `sha256: "${sha}"`)
-    .replace("user: lab.slurm!.user }", "user: lab.slurm!.user, maxUnavailable: 1 }")
     .replace('"../lab-file.js"', JSON.stringify(join(ROOT, "examples", "lab-file.js")));
   expect(app).toContain("maxUnavailable: 1");
   expect(app).toContain(sha);
