@@ -82,3 +82,38 @@ describe("plan-summary on acceptance-policy edits", () => {
     expect(md(plan([change]))).toContain("re-check: update (evidence, nccl_min_busbw_gbps, passed)");
   });
 });
+
+describe("plan-summary on a rolling reimage", () => {
+  it("shows the deployment's in-place reimage, the gate re-run after it and the member's one step", () => {
+    const ref = (v: string) => `ubuntu-gpu@${v} sha256:ab`;
+    const image = (version: string) => ({ name: "ubuntu-gpu", version, sha256: "ab" });
+    const deployment = rc(
+      "rackform_deployment",
+      "n1",
+      ["update"],
+      { id: "maas:abc", machine_id: "maas:abc", rolling: true, image: image("2026.06.2"), image_ref: ref("2026.06.2") },
+      { id: "maas:abc", machine_id: "maas:abc", rolling: true, image: image("2026.07.1"), image_ref: ref("2026.07.1") },
+    );
+    const acceptance = rc(
+      "rackform_acceptance",
+      "n1",
+      ["update"],
+      { ...gate, evidence, image_ref: ref("2026.06.2") },
+      { ...gate, evidence, image_ref: ref("2026.07.1") },
+      { after_unknown: { passed: true } },
+    );
+    const member = rc(
+      "rackform_cluster_member",
+      "n1",
+      ["update"],
+      { scheduler: "slurm", node: "r01-n01", gate_id: "maas:abc", joined: true, image_ref: ref("2026.06.2") },
+      { scheduler: "slurm", node: "r01-n01", gate_id: "maas:abc", joined: true, image_ref: ref("2026.07.1") },
+      { after_unknown: { state: true } },
+    );
+    const text = md(plan([deployment, acceptance, member]));
+    expect(text).toContain(
+      "| reimage 2026.06.2 → 2026.07.1 (rolling, in place) | re-run after the rolling reimage | " +
+        "drain, reimage, gate, rejoin slurm (one step, within the budget) |",
+    );
+  });
+});
