@@ -1,7 +1,8 @@
 // Records the golden plans that test/unit/cli/plan-summary.test.ts summarises: real `show -json` output of real plans
 // of the demo rack (8 nodes via MAAS, Terraform) against the lab — create, reimage, partial failure, destroy, and the
-// day-2 plans: rollout (a reimage under max_unavailable = 2 with one node removed) and drift (an outlet switched off
-// and a GPU lost behind the engine's back); and of a 4-node rack with one BlueField-3 per node built by the Rack
+// day-2 plans: rollout (a reimage by replacement under max_unavailable = 2 with one node removed), rolling (the same
+// change on a rolling rack: each node reimaged in place by its member) and drift (an outlet switched off and a GPU lost
+// behind the engine's back); and of a 4-node rack with one BlueField-3 per node built by the Rack
 // construct (test/support/rack-dpu.ts): dpu-bfb (the flavor's BFB version changed) and dpu-mode (its mode changed);
 // and rename (one node of a converged 4-node rack renamed).
 // Secrets never reach the files: variable values are replaced and every lab credential is searched for before writing.
@@ -90,7 +91,8 @@ async function main() {
       await uploadGoldenImage(day2, REIMAGE);
       const secrets = labSecrets(day2);
       const nodes = day2.info.nodes.map((n) => n.name);
-      const budget = { maxUnavailable: 2 };
+      // Reimaged by replacement (not rolling): the chain of six operations per node the summary shows.
+      const budget = { maxUnavailable: 2, rolling: false };
       const w = await rackStack(eng, cliConfig, day2, "maas", nodes, budget);
       await w.ok(["init", "-no-color"]);
       await w.ok(["apply", "-auto-approve", "-no-color"]);
@@ -106,6 +108,24 @@ async function main() {
       await record(w, "drift", [], secrets);
     } finally {
       await day2.close();
+    }
+
+  // the same reimage on a rolling rack (max_unavailable = 2 recorded with rolling deployments): in place per node
+  const rolling = wanted("rolling") ? await testLab(8) : undefined;
+  if (rolling)
+    try {
+      await uploadGoldenImage(rolling);
+      await uploadGoldenImage(rolling, REIMAGE);
+      const secrets = labSecrets(rolling);
+      const nodes = rolling.info.nodes.map((n) => n.name);
+      const budget = { maxUnavailable: 2 };
+      const w = await rackStack(eng, cliConfig, rolling, "maas", nodes, budget);
+      await w.ok(["init", "-no-color"]);
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      await w.write({ "main.tf": rackConfig(rolling, "maas", nodes.slice(0, -1), { ...budget, image: REIMAGE }) });
+      await record(w, "rolling", [], secrets);
+    } finally {
+      await rolling.close();
     }
 
   // two nodes fail the acceptance gate (NCCL below threshold); the plan after that apply

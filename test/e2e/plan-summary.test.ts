@@ -52,16 +52,19 @@ function expectedCounts(changes: readonly Planned[]): string {
   // an outlet created, or switched back on (drift), powers its node on
   const powersOn = (a: string, c: Planned) =>
     a === "create" || (a === "update" && c.before?.power_state !== "On" && c.after?.power_state === "On");
+  // a rolling reimage: the deployment and member change in place, the image version or image_ref moving
+  const rolled = (a: string, c: Planned) =>
+    a === "update" && c.before?.image_ref != null && c.before.image_ref !== c.after?.image_ref;
   const counted: [number, string][] = [
     [n("rackform_pdu_outlet", powersOn), "power on"],
     [n("rackform_machine", (a) => a === "create"), "enroll"],
     [n("rackform_machine", (a) => a === "delete"), "release"],
     [n("rackform_deployment", (a) => a === "create"), "deploy"],
-    [n("rackform_deployment", replaced), "reimage"],
+    [n("rackform_deployment", (a, c) => replaced(a) || rolled(a, c)), "reimage"],
     [n("rackform_deployment", (a) => a === "delete"), "undeploy (disks erased)"],
     [n("rackform_acceptance", (a) => a === "create" || a === "update" || replaced(a)), "run acceptance"],
     [n("rackform_cluster_member", (a) => a === "create"), "join the cluster"],
-    [n("rackform_cluster_member", replaced), "drain and rejoin"],
+    [n("rackform_cluster_member", (a, c) => replaced(a) || rolled(a, c)), "drain and rejoin"],
     [n("rackform_cluster_member", (a) => a === "delete"), "leave the cluster"],
   ];
   return counted
@@ -172,7 +175,8 @@ describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
         await uploadGoldenImage(lab);
         await uploadGoldenImage(lab, REIMAGE);
         const nodes = lab.info.nodes.map((n) => n.name);
-        const budget = { maxUnavailable: 2 };
+        // Reimaged by replacement (not rolling), as the recorded rollout was; the rolling rack is the next test's.
+        const budget = { maxUnavailable: 2, rolling: false };
         const w = await rackStack(engine(name), cliConfig, lab, "maas", nodes, budget);
         await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes, budget)) });
         await w.ok(["init", "-no-color"]);
@@ -204,6 +208,28 @@ describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
         );
         const drift = await review(await showPlan(w), "drift");
         expect(drift).toMatch(/\| r01-n02 +\| outlet power_state On → Off; BMC conformant true → false;/);
+      });
+
+      it("summarises the same change on a rolling rack: each node reimaged in place by its member, at most 2 out", async () => {
+        await lab?.close();
+        lab = await testLab(8);
+        await uploadGoldenImage(lab);
+        await uploadGoldenImage(lab, REIMAGE);
+        const nodes = lab.info.nodes.map((n) => n.name);
+        const budget = { maxUnavailable: 2 };
+        const w = await rackStack(engine(name), cliConfig, lab, "maas", nodes, budget);
+        await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes, budget)) });
+        await w.ok(["init", "-no-color"]);
+        await w.ok(["apply", "-auto-approve", "-no-color"]);
+        await w.write({
+          "main.tf": cdktfNames(rackConfig(lab, "maas", nodes.slice(0, -1), { ...budget, image: REIMAGE })),
+        });
+        const rolling = await review(await showPlan(w), "rolling");
+        expect(rolling).toContain(
+          "Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, under max_unavailable = 2.",
+        );
+        expect(rolling).toContain("(rolling, in place)");
+        expect(rolling).not.toContain("without a drain");
       });
     });
 

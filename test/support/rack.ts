@@ -68,6 +68,8 @@ export interface RackOptions {
   readonly maxUnavailable?: number;
   /** The scheduler every node joins. @default "slurm" */
   readonly scheduler?: "slurm" | "kubernetes";
+  /** Reimage in place through each member (DemoConfigOptions.rolling). @default true when maxUnavailable is set */
+  readonly rolling?: boolean;
 }
 
 /** The demo configuration for `nodes` on `backend` (main.tf of a rack stack); rewrite it to change the rack. */
@@ -80,6 +82,7 @@ export function rackConfig(
   const extra = {
     ...(opts.maxUnavailable !== undefined ? { maxUnavailable: opts.maxUnavailable } : {}),
     ...(opts.scheduler !== undefined ? { scheduler: opts.scheduler } : {}),
+    ...(opts.rolling !== undefined ? { rolling: opts.rolling } : {}),
   };
   return demoConfig(lab.info, opts.image ?? GOLDEN_IMAGE, { backend, nodes, ...extra });
 }

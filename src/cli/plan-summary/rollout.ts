@@ -48,6 +48,11 @@ interface Group {
 function kindOf(c: ResourceChange): Kind {
   const a = c.change.actions;
   if (a.includes("delete")) return a.includes("create") ? "replace" : "delete";
+  // A rolling reimage (a new image_ref over a recorded one): the member's update drains within its budget too.
+  const before = attr(c.change, "before", "image_ref");
+  const after = attr(c.change, "after", "image_ref");
+  if (a.includes("update") && before.kind === "known" && JSON.stringify(before) !== JSON.stringify(after))
+    return "replace";
   return "other";
 }
 

@@ -279,6 +279,7 @@ function offerGate(r: ApplyRequest & { plan: AcceptancePlan; state: AcceptanceSt
   const plan = r.plan;
   deps.rollouts.offerGate(id, {
     what: `the acceptance gate of ${m.id}`,
+    failure: "failed its acceptance gate",
     async run(step) {
       // The run's test record is this resource's to remember at its next refresh, not the member's.
       const scratch = { value: {}, set() {} };

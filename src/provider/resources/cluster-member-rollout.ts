@@ -58,7 +58,7 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
   for (const step of steps) {
     log.info(`rolling reimage: ${step.what}`);
     if ((await step.run({ context: ctx, diagnostics: diags })) === "failed") {
-      await deps.budget.releaseFailed(names, `failed: ${step.what}`, log, diags);
+      await deps.budget.releaseFailed(names, step.failure, log, diags);
       return st;
     }
   }

@@ -327,6 +327,7 @@ export function offerReimage(
   const image = imageSpecOf(r.plan);
   return {
     what: `reimage ${m.id} with ${image.name} ${image.version}`,
+    failure: "failed to deploy",
     async run(step) {
       await releaseMachine({ ...step, state: r.state }, deps, m);
       if (step.diagnostics.hasError()) return "failed";

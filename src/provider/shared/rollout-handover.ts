@@ -28,6 +28,8 @@ export type StepOutcome = "done" | "failed";
 export interface OfferedStep {
   /** What it does, as a log line and a diagnostic name it, e.g. "reimage to ubuntu-gpu 2026.07". */
   readonly what: string;
+  /** Why the node stays out when the step fails, as the halt names it, e.g. "failed its acceptance gate". */
+  readonly failure: string;
   run(r: StepRequest): Promise<StepOutcome>;
 }
 

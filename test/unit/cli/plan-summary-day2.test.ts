@@ -206,7 +206,7 @@ describe("plan-summary never prints a 'reimage X → X' cell", () => {
   });
 
   it("holds on every golden plan", () => {
-    for (const name of ["create", "reimage", "partial-failure", "destroy", "rollout", "drift"]) {
+    for (const name of ["create", "reimage", "partial-failure", "destroy", "rollout", "rolling", "drift"]) {
       expect(md(planFixture(name)), name).not.toMatch(/reimage (\S+) → \1 /);
     }
   });

@@ -12,7 +12,7 @@ import {
 } from "../../../src/cli/plan-summary/index.js";
 import { fakeIo, planFixture, planFixtureText } from "../../support/plan-json.js";
 
-const GOLDEN = ["create", "reimage", "partial-failure", "destroy", "rollout", "drift"] as const;
+const GOLDEN = ["create", "reimage", "partial-failure", "destroy", "rollout", "rolling", "drift"] as const;
 const md = (plan: PlanJson, label?: string, source = "plan.json") =>
   renderMarkdown(summarise([{ plan, source, ...(label ? { label } : {}) }]));
 

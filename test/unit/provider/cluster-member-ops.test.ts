@@ -453,6 +453,7 @@ describe("rackform_cluster_member rolling reimage", () => {
   function offer(f: ReturnType<typeof fakeDeps>, rollouts: RolloutHandovers, n: string, failGate = false) {
     rollouts.offerReimage(`maas:${n}`, {
       what: `reimage ${n}`,
+      failure: "failed to deploy",
       run: async () => {
         f.calls.push(`reimage ${n}`);
         // The reimaged node registers anew, drained until it rejoins.
@@ -463,6 +464,7 @@ describe("rackform_cluster_member rolling reimage", () => {
     });
     rollouts.offerGate(`maas:${n}`, {
       what: `gate ${n}`,
+      failure: "failed its acceptance gate",
       run: async (step) => {
         f.calls.push(`gate ${n}`);
         if (!failGate) return "done";
