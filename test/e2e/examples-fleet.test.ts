@@ -1,5 +1,6 @@
 /**
- * The fleet example as users run it: `cdktf deploy '*' --auto-approve` of fleet-rollout (3 racks of 4, a canary wave,
+ * The fleet example as users run it, from an app of its own with the packed packages installed from their tarballs:
+ * `cdktf deploy '*' --auto-approve` of fleet-rollout (3 racks of 4, a canary wave,
  * state in PostgreSQL, maxUnavailable 1) under Terraform and under OpenTofu against the lab. A wave-1 acceptance
  * failure halts the deploy before any request reaches a wave-2 BMC; once the fault is gone the racks converge in
  * waves; locking holds. On day 2 image bumps roll every node of the three stacks in place, one at a time across the
@@ -7,7 +8,8 @@
  * gates halts with the evidence, wave 2 untouched, and one deploy after the fix finishes it.
  */
 import { createHash } from "node:crypto";
-import { readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MaasClient } from "../../src/clients/maas/index.js";
@@ -24,6 +26,7 @@ import {
   slurmStates,
   synthStacks,
 } from "../support/examples.js";
+import { installPacked, packTarballs } from "../support/packed-app.js";
 import type { Postgres } from "../support/postgres.js";
 import { sampleSlurm } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
@@ -47,6 +50,7 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
     let labFile: string;
     let pg: Postgres;
     let p: CdktfProject;
+    let packs: string | undefined;
     beforeAll(async () => {
       pg = await testDatabase(name);
       ({ lab, labFile } = await rackLab(3, 4));
@@ -62,11 +66,16 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
           TF_CLI_ARGS_apply: "-lock-timeout=10m",
         }),
       );
+      // The app of a platform team's own: the packed packages installed from their tarballs, the example's code.
+      packs = await mkdtemp(join(tmpdir(), "rf-fleet-packs-"));
+      await installPacked(p.dir, await packTarballs(packs));
+      await writeApp(p, lab);
       await synthStacks(p);
     });
     afterAll(async () => {
       await lab?.close();
       await pg?.stop();
+      if (packs) await rm(packs, { recursive: true, force: true });
     });
 
     const rackOf = (node: string) => lab.info.nodes.find((n) => n.name === node)!.rack;
@@ -135,7 +144,7 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
     async function rollImage(version: string, extra: readonly string[]): Promise<void> {
       const nodes = lab.info.nodes.map((n) => n.name);
       // GIVEN the app with a new image version (its rackform_image in the canary stack), maxUnavailable 1 as before
-      await bumpedApp(p, lab, version);
+      await writeApp(p, lab, version);
       const sampler = sampleSlurm(lab, nodes, 50);
       // WHEN every stack is deployed, waves as before
       const deploy = await p.run(["deploy", "*", "--auto-approve", ...extra, ...CDKTF_FLAGS]);
@@ -174,7 +183,7 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
         const failing = [canary[1], canary[2]];
         // GIVEN two canary nodes whose NCCL bandwidth will fall short after their reimage
         for (const node of failing) lab.world.faults.add({ kind: "marginal-nccl", node, value: 300 });
-        await bumpedApp(p, lab, "2026.09.1");
+        await writeApp(p, lab, "2026.09.1");
         const sampler = sampleSlurm(lab, nodes, 50);
         // WHEN every stack is deployed
         const deploy = await p.run(["deploy", "*", "--auto-approve", ...CDKTF_FLAGS]);
@@ -277,28 +286,30 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
 });
 
 /**
- * Points the project at a copy of the fleet example with image `version` (served by the lab, sha256 of its bytes) and
- * `maxUnavailable: 1` on the cluster, as a pipeline's image bump would change the app.
+ * Points the project at a copy of the fleet example in its own directory (where the packed packages are installed),
+ * with image `version` (served by the lab, sha256 of its bytes) when one is given, as a pipeline's image bump would
+ * change the app. The example's maxUnavailable 1 stays.
  */
-async function bumpedApp(p: CdktfProject, lab: Lab, version: string): Promise<void> {
-  const file = `ubuntu-gpu-${version}.qcow2`;
-  const bytes = `ubuntu-gpu-${version}`;
-  lab.images.put(file, bytes);
-  const sha = createHash("sha256").update(bytes).digest("hex");
-  const src = await readFile(join(ROOT, "examples", "fleet-rollout", "main.ts"), "utf8");
-  const app = src
-    .replace(/version: "[^"]+"/, `version: "${version}"`)
-    .replace(/ubuntu-gpu-[\d.]+\.qcow2/, file)
-    .replace(/sha256: "[0-9a-f]{64}"/, `sha256: "${sha}"`)
-    .replace('"../lab-file.js"', JSON.stringify(join(ROOT, "examples", "lab-file.js")));
+async function writeApp(p: CdktfProject, lab: Lab, version?: string): Promise<void> {
+  let app = (await readFile(join(ROOT, "examples", "fleet-rollout", "main.ts"), "utf8")).replace(
+    '"../lab-file.js"',
+    JSON.stringify(join(ROOT, "examples", "lab-file.js")),
+  );
+  if (version !== undefined) {
+    const file = `ubuntu-gpu-${version}.qcow2`;
+    const bytes = `ubuntu-gpu-${version}`;
+    lab.images.put(file, bytes);
+    const sha = createHash("sha256").update(bytes).digest("hex");
+    app = app
+      .replace(/version: "[^"]+"/, `version: "${version}"`)
+      .replace(/ubuntu-gpu-[\d.]+\.qcow2/, file)
+      .replace(/sha256: "[0-9a-f]{64}"/, `sha256: "${sha}"`);
+    expect(app).toContain(sha);
+  }
   expect(app).toContain("maxUnavailable: 1");
-  expect(app).toContain(sha);
   const main = join(p.dir, "main.ts");
   await writeFile(main, app);
-  // The copy imports @rackform/constructs by name, as the example does: from the checkout's node_modules.
-  await symlink(join(ROOT, "node_modules"), join(p.dir, "node_modules")).catch((e: NodeJS.ErrnoException) => {
-    if (e.code !== "EEXIST") throw e;
-  });
+  // @rackform/constructs and cdktf resolve from the app's own node_modules (the tarballs); tsx is the checkout's.
   const config = JSON.parse(await readFile(join(p.dir, "cdktf.json"), "utf8")) as { app: string };
   config.app = `${join(ROOT, "node_modules", ".bin", "tsx")} ${main}`;
   await writeFile(join(p.dir, "cdktf.json"), `${JSON.stringify(config, null, 2)}\n`);

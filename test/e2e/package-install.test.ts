@@ -19,27 +19,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IronicClient } from "../../src/clients/ironic/index.js";
 import { SlurmClient } from "../../src/clients/slurm/index.js";
 import { CDKTF_FLAGS, CdktfProject, capture, outputOf } from "../support/cdktf.js";
-import { ENGINES, engine, type RunResult } from "../support/engines.js";
+import { ENGINES, engine } from "../support/engines.js";
 import { DEPLOY_TIMEOUT_MS } from "../support/examples.js";
+import { installPacked, npmEnv, ok, packTarballs } from "../support/packed-app.js";
 import { ROOT } from "../support/rackform-e2e.js";
 
 /** The app's files, as docs/own-app.md shows them. */
 const FIXTURE = join(ROOT, "test", "fixtures", "own-app");
-/** What the app installs from the npm registry beside the two tarballs (npm's cache first). */
-const REGISTRY_DEPS = ["cdktf@^0.21.0", "constructs@^10.4.2", "typescript@5.9", "@types/node@20"];
-
-/** The environment of an npm run: none of the npm_* variables an enclosing `npm test` sets, no prompts. */
-function npmEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")));
-  return { ...env, CI: "1", NO_UPDATE_NOTIFIER: "1" };
-}
-
-async function ok(bin: string, args: readonly string[], cwd: string, env = npmEnv()): Promise<RunResult> {
-  const r = await capture(bin, args, cwd, env);
-  if (r.code !== 0) throw new Error(`${bin} ${args.join(" ")} exited ${r.code}\n${outputOf(r)}`);
-  return r;
-}
-
 /** Packages a package's JS imports by bare specifier (not relative, not a Node builtin). */
 /** The provider executable bundled with its dependencies (scripts/bundle-provider.mjs): dist/main.js and its chunks. */
 function isBundle(file: string): boolean {
@@ -100,17 +86,9 @@ let labFile: LabFile;
 let cliConfig: string;
 
 beforeAll(async () => {
-  // npm pack in the checkout. --ignore-scripts: the packages' prepack runs `npm run build`, which the suite's set-up
-  // has done; building again here would swap dist/ under the other test files running meanwhile.
+  // npm pack in the checkout (the suite's set-up built it).
   packs = await mkdtemp(join(tmpdir(), "rf-packs-"));
-  const pack = await ok(
-    "npm",
-    ["pack", "--ignore-scripts", "--json", "--pack-destination", packs, "--workspaces", "--include-workspace-root"],
-    ROOT,
-  );
-  const tarballs = (JSON.parse(pack.stdout) as { name: string; filename: string }[]).map((p) =>
-    join(packs, p.filename),
-  );
+  const tarballs = await packTarballs(packs);
   expect(tarballs.map((t) => t.slice(packs.length + 1)).sort()).toEqual([
     "rackform-0.1.0.tgz",
     "rackform-constructs-0.1.0.tgz",
@@ -119,8 +97,7 @@ beforeAll(async () => {
   // A fresh app outside the repository: npm init, the tarballs and the registry packages, its own three files.
   app = await mkdtemp(join(tmpdir(), "rf-own-app-"));
   expect(relative(ROOT, app).startsWith("..")).toBe(true);
-  await ok("npm", ["init", "-y"], app);
-  await ok("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs, ...REGISTRY_DEPS], app);
+  await installPacked(app, tarballs);
   for (const f of ["main.ts", "cdktf.json", "tsconfig.json"]) await copyFile(join(FIXTURE, f), join(app, f));
 
   // The installed bins: the provider mirror for both engines, and the lab (a 2-node rack, instant timings).
