@@ -31,6 +31,11 @@ export interface TimeProfile {
   readonly powerSyncMs: number;
   /** Ironic [conductor]power_failure_recovery_interval: re-reads of nodes in power-failure maintenance (real: 300 s). */
   readonly powerRecoveryMs: number;
+  /**
+   * MAAS's power-action retry unit: a failed power change is retried after 1, 2, 2, 4, 6, 8 and 12 of these
+   * (provisioningserver.drivers.power DEFAULT_WAITING_POLICY, in seconds on a real region: 1000).
+   */
+  readonly powerRetryUnitMs: number;
 }
 
 /** Profiles by name: `instant` for unit tests, `demo` for an 8-node rack well under a minute, `realistic` for soak tests. */
@@ -51,6 +56,7 @@ export const PROFILES: Readonly<Record<string, TimeProfile>> = {
     nodeMonitorGraceMs: 0,
     powerSyncMs: 0,
     powerRecoveryMs: 0,
+    powerRetryUnitMs: 0,
   },
   demo: {
     name: "demo",
@@ -68,6 +74,7 @@ export const PROFILES: Readonly<Record<string, TimeProfile>> = {
     nodeMonitorGraceMs: 1_000,
     powerSyncMs: 1_000,
     powerRecoveryMs: 3_000,
+    powerRetryUnitMs: 50,
   },
   realistic: {
     name: "realistic",
@@ -85,6 +92,7 @@ export const PROFILES: Readonly<Record<string, TimeProfile>> = {
     nodeMonitorGraceMs: 40_000,
     powerSyncMs: 60_000,
     powerRecoveryMs: 300_000,
+    powerRetryUnitMs: 1_000,
   },
 };
 

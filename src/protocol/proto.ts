@@ -4,7 +4,8 @@
  * executable needs no file beside it.
  */
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
+import type * as protoLoader from "@grpc/proto-loader";
+import protobuf from "protobufjs";
 import { DESCRIPTOR } from "./descriptor.gen.js";
 
 /** Options shared by server and test clients: field names as in the .proto, enums as names, bytes as Buffers. */
@@ -34,30 +35,52 @@ export interface ProtocolServices {
 
 let loaded: ProtocolServices | undefined;
 
-function at(root: grpc.GrpcObject, dotted: string): grpc.ServiceClientConstructor {
-  let node: unknown = root;
-  for (const part of dotted.split(".")) node = (node as Record<string, unknown>)[part];
-  if (typeof node !== "function") throw new Error(`proto service ${dotted} not found in the protocol descriptor`);
-  return node as grpc.ServiceClientConstructor;
+/** grpc-js's definition of one service, built straight from protobufjs types. */
+function serviceDefinition(root: protobuf.Root, dotted: string): grpc.ServiceDefinition {
+  const service = root.lookupService(dotted);
+  const def: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const m of service.methodsArray) {
+    const req = m.resolvedRequestType!;
+    const res = m.resolvedResponseType!;
+    def[m.name] = {
+      path: `/${dotted}/${m.name}`,
+      requestStream: !!m.requestStream,
+      responseStream: !!m.responseStream,
+      requestSerialize: (v) => Buffer.from(req.encode(req.fromObject(v as Record<string, unknown>)).finish()),
+      requestDeserialize: (b: Buffer) => req.toObject(req.decode(b), LOADER_OPTIONS),
+      responseSerialize: (v) => Buffer.from(res.encode(res.fromObject(v as Record<string, unknown>)).finish()),
+      responseDeserialize: (b: Buffer) => res.toObject(res.decode(b), LOADER_OPTIONS),
+      originalName: m.name.charAt(0).toLowerCase() + m.name.slice(1),
+    };
+  }
+  return def as grpc.ServiceDefinition;
 }
 
-/** Loads (once) and returns the service definitions. */
+/**
+ * Loads (once) and returns the service definitions. Built from protobufjs types directly, with the conversions
+ * @grpc/proto-loader would make (LOADER_OPTIONS), but without the file descriptors it also encodes for reflection:
+ * those were a large share of every provider process's start, and the engines start several per command.
+ */
 export function loadProtocol(): ProtocolServices {
   if (loaded) return loaded;
-  const def = protoLoader.fromJSON(DESCRIPTOR as unknown as Parameters<typeof protoLoader.fromJSON>[0], LOADER_OPTIONS);
-  const root = grpc.loadPackageDefinition(def);
-  const clients = {
-    Provider: at(root, "tfplugin6.Provider"),
-    GRPCController: at(root, "plugin.GRPCController"),
-    GRPCStdio: at(root, "plugin.GRPCStdio"),
-    Health: at(root, "grpc.health.v1.Health"),
-  };
+  const root = protobuf.Root.fromJSON(DESCRIPTOR as unknown as protobuf.INamespace);
+  root.resolveAll();
+  const provider = serviceDefinition(root, "tfplugin6.Provider");
+  const controller = serviceDefinition(root, "plugin.GRPCController");
+  const stdio = serviceDefinition(root, "plugin.GRPCStdio");
+  const health = serviceDefinition(root, "grpc.health.v1.Health");
+  const make = (def: grpc.ServiceDefinition, name: string) => grpc.makeGenericClientConstructor(def, name);
   loaded = {
-    provider: clients.Provider.service,
-    controller: clients.GRPCController.service,
-    stdio: clients.GRPCStdio.service,
-    health: clients.Health.service,
-    clients,
+    provider,
+    controller,
+    stdio,
+    health,
+    clients: {
+      Provider: make(provider, "Provider"),
+      GRPCController: make(controller, "GRPCController"),
+      GRPCStdio: make(stdio, "GRPCStdio"),
+      Health: make(health, "Health"),
+    },
   };
   return loaded;
 }

@@ -32,7 +32,9 @@ export function getProviderSchema(s: ServerState): GetProviderSchemaResponse {
     resourceSchemas,
     dataSourceSchemas,
     // planDestroy stays off: the engine then skips PlanResourceChange for destroy (plugin-protocol.md §7).
-    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: false },
+    // getProviderSchemaOptional: every process serves every RPC without this call first, so an engine that cached the
+    // schema from its first provider process of a command spares the later ones building and sending it again.
+    serverCapabilities: { planDestroy: false, getProviderSchemaOptional: true },
     diagnostics: diags.items,
   };
 }

@@ -4,14 +4,17 @@
  * of N terraform_data resources under the same engine, which measures the engine's own cost of N resources.
  * Prints wall time of each, Redfish requests per BMC (from the lab's request log, by method and path), and the ratio.
  * Run: npm run build && npm run bench:refresh -- [--nodes 64] [--rounds 3] [--engine terraform] [--detail]
+ * [--cpu-prof DIR] (one extra plan of each kind after the rounds, the provider profiled into DIR by a preload;
+ * `node scripts/cpu-prof-top.mjs DIR/<file>` prints its top costs)
  */
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { startLab } from "../../src/lab/index.js";
 import { engine as findEngine, Workdir } from "../support/engines.js";
-import { builtProvider, freshInstall, providerBlock } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, providerBlock, ROOT } from "../support/rackform-e2e.js";
 
 const { values } = parseArgs({
   options: {
@@ -19,10 +22,28 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     engine: { type: "string", default: "terraform" },
     detail: { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
   },
 });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * CPU seconds (user + system) of this process's waited-for children and theirs (/proc/self/stat cutime + cstime):
+ * the engine and the provider processes it starts. Less noisy than wall time on a shared machine.
+ */
+function childCpu(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  // After "pid (comm) ": field 3 (state) is index 0, so cutime (16) and cstime (17) are indexes 13 and 14.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/** Runs `f` and returns its wall seconds and the CPU seconds its child processes used. */
+async function timed<T>(f: () => Promise<T>): Promise<{ wall: number; cpu: number; out: T }> {
+  const [t, c] = [performance.now(), childCpu()];
+  const out = await f();
+  return { wall: (performance.now() - t) / 1000, cpu: childCpu() - c, out };
+}
 
 async function main(): Promise<void> {
   const n = Number(values.nodes);
@@ -57,19 +78,21 @@ async function main(): Promise<void> {
       await w.ok(["apply", "-auto-approve", "-no-color"]);
     }
     const walls = { bmc: [] as number[], data: [] as number[], norefresh: [] as number[] };
+    const cpus = { bmc: [] as number[], data: [] as number[], norefresh: [] as number[] };
     for (let round = 1; round <= rounds; round++) {
-      let t = performance.now();
-      const r0 = await wd.run(["plan", "-no-color", "-detailed-exitcode"]);
-      walls.data.push((performance.now() - t) / 1000);
-      if (r0.code !== 0) throw new Error(`terraform_data plan was not empty (exit ${r0.code})\n${r0.stdout}`);
+      const d = await timed(() => wd.run(["plan", "-no-color", "-detailed-exitcode"]));
+      walls.data.push(d.wall);
+      cpus.data.push(d.cpu);
+      if (d.out.code !== 0) throw new Error(`terraform_data plan was not empty (exit ${d.out.code})\n${d.out.stdout}`);
       // The same plan without refresh: the engine and the provider process alone, no Redfish.
-      t = performance.now();
-      await wb.ok(["plan", "-no-color", "-refresh=false"]);
-      walls.norefresh.push((performance.now() - t) / 1000);
+      const o = await timed(() => wb.ok(["plan", "-no-color", "-refresh=false"]));
+      walls.norefresh.push(o.wall);
+      cpus.norefresh.push(o.cpu);
       const before = lab.requests.last();
-      t = performance.now();
-      const r = await wb.run(["plan", "-no-color", "-detailed-exitcode"]);
-      walls.bmc.push((performance.now() - t) / 1000);
+      const b = await timed(() => wb.run(["plan", "-no-color", "-detailed-exitcode"]));
+      walls.bmc.push(b.wall);
+      cpus.bmc.push(b.cpu);
+      const r = b.out;
       if (r.code !== 0) throw new Error(`rackform_bmc plan was not empty (exit ${r.code})\n${r.stdout}\n${r.stderr}`);
       const reqs = lab.requests.since(before).filter((e) => e.target !== undefined && lab.world.node(e.target));
       const perBmc = new Map<string, number>();
@@ -78,7 +101,8 @@ async function main(): Promise<void> {
       console.log(
         `round ${round}: no-op plan of ${n} rackform_bmc ${walls.bmc.at(-1)!.toFixed(2)} s, of ${n} terraform_data ` +
           `${walls.data.at(-1)!.toFixed(2)} s, of rackform_bmc without refresh ${walls.norefresh.at(-1)!.toFixed(2)} s; Redfish requests ${reqs.length} (per BMC max ${Math.max(...counts)}, ` +
-          `mean ${(reqs.length / n).toFixed(1)})`,
+          `mean ${(reqs.length / n).toFixed(1)}); CPU of engine and provider processes ${cpus.bmc.at(-1)!.toFixed(2)} s ` +
+          `(without refresh ${cpus.norefresh.at(-1)!.toFixed(2)} s; terraform_data ${cpus.data.at(-1)!.toFixed(2)} s)`,
       );
       if (values.detail) {
         const first = lab.info.nodes[0].name;
@@ -86,9 +110,28 @@ async function main(): Promise<void> {
           console.log(`  ${e.method} ${e.path}${e.query ? `?${e.query}` : ""} ${e.status}`);
       }
     }
+    const prof = values["cpu-prof"];
+    if (prof) {
+      // NODE_OPTIONS reaches the provider through the engine (node refuses --cpu-prof there: a preload profiles).
+      for (const [what, args] of [
+        ["refresh", ["plan", "-no-color"]],
+        ["norefresh", ["plan", "-no-color", "-refresh=false"]],
+      ] as const) {
+        const dir = join(prof, what);
+        const preload = join(ROOT, "scripts", "cpu-prof-preload.cjs");
+        const env = { NODE_OPTIONS: `--require ${preload}`, RACKFORM_CPU_PROF_DIR: dir };
+        const r = await wb.run([...args], { env });
+        if (r.code !== 0) throw new Error(`profiled plan failed (exit ${r.code})\n${r.stderr}`);
+        console.log(`cpu profile of the provider during a no-op plan (${what}) in ${dir}`);
+      }
+    }
     const b = median(walls.bmc);
     const d = median(walls.data);
     const o = median(walls.norefresh);
+    console.log(
+      `median CPU (engine + provider processes): rackform_bmc ${median(cpus.bmc).toFixed(2)} s, without refresh ` +
+        `${median(cpus.norefresh).toFixed(2)} s, terraform_data ${median(cpus.data).toFixed(2)} s`,
+    );
     console.log(
       `median (${eng.name}, ${rounds} rounds): rackform_bmc ${b.toFixed(2)} s, terraform_data ${d.toFixed(2)} s, ` +
         `ratio ${(b / d).toFixed(2)}; rackform_bmc without refresh ${o.toFixed(2)} s (refresh itself ≈ ${(b - o).toFixed(2)} s)`,

@@ -4,7 +4,18 @@
  * custom CA, request coalescing of concurrent GETs, typed errors and redaction of every secret.
  */
 import { Readable } from "node:stream";
-import { Pool } from "undici";
+import type { Pool } from "undici";
+
+/**
+ * undici, loaded on the first request: most of the engine's provider processes (its schema and validation ones, a
+ * plan without refresh) send no HTTP request at all, and loading it is a measurable part of a process's start.
+ */
+let undici: Promise<{ Pool: typeof Pool }> | undefined;
+const loadUndici = () => {
+  // The bundled provider sees undici (CommonJS) through a dynamic import as a namespace with only `default`.
+  undici ??= import("undici").then((m) => ({ Pool: m.Pool ?? (m as unknown as { default: typeof m }).default.Pool }));
+  return undici;
+};
 import {
   ClientConfigError,
   type ClientErrorContext,
@@ -134,7 +145,7 @@ export class HttpCore {
    */
   async stream(req: Omit<HttpRequest, "method" | "json" | "body" | "okStatus" | "discardBody">): Promise<HttpStream> {
     const url = this.checkUrl(req.url);
-    const { pool, gate } = this.poolFor(url.origin);
+    const { pool, gate } = await this.poolFor(url.origin);
     const release = await gate.acquire(req.signal);
     try {
       this.log(`GET ${safeUrl(url)} (streamed)`);
@@ -201,7 +212,7 @@ export class HttpCore {
     const timer = setTimeout(() => overall.abort(), totalMs);
     const signal = req.signal ? AbortSignal.any([req.signal, overall.signal]) : overall.signal;
     const repeatable = req.idempotent ?? IDEMPOTENT_METHODS.has(method);
-    const { pool, gate } = this.poolFor(url.origin);
+    const { pool, gate } = await this.poolFor(url.origin);
     const headers = this.headersFor(req);
     const body = req.json !== undefined ? JSON.stringify(req.json) : req.body;
     try {
@@ -277,9 +288,13 @@ export class HttpCore {
 
   private readonly rand = (): number => (this.opts.random ?? Math.random)();
 
-  private poolFor(origin: string): { pool: Pool; gate: Semaphore } {
+  private async poolFor(origin: string): Promise<{ pool: Pool; gate: Semaphore }> {
     let entry = this.pools.get(origin);
     if (!entry) {
+      const { Pool } = await loadUndici();
+      // Another request to this origin may have made its pool while undici loaded.
+      entry = this.pools.get(origin);
+      if (entry) return entry;
       const { tls, limit } = this.originSettings.get(origin) ?? { tls: this.tls, limit: this.limit };
       const pool = new Pool(origin, {
         connections: limit,

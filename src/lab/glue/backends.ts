@@ -10,7 +10,7 @@ import { installWarewulfAcceptance } from "../acceptance/warewulf.js";
 import type { BcmApi } from "../bcm/index.js";
 import { createIronicApi, type IronicApi, redfishBmc } from "../ironic/index.js";
 import type { LabClock } from "../maas/clock.js";
-import { createMaasApi, type MaasApi, redfishPowerDriver } from "../maas/index.js";
+import { createMaasApi, MAAS_WAITING_POLICY_MS, type MaasApi, redfishPowerDriver } from "../maas/index.js";
 import { createKubernetesApi, createSlurmApi, type KubernetesApi, type SlurmApi } from "../scheduler/index.js";
 import type { Clock } from "../time.js";
 import { createWarewulfApi, type WarewulfApi } from "../warewulf/index.js";
@@ -163,7 +163,11 @@ function createLabMaas(world: World, timers: LabClock, apiKey: string, reach: Bm
   return createMaasApi({
     apiKeys: [apiKey],
     clock: timers,
-    power: redfishPowerDriver(reach),
+    // MAAS retries a failed power change on its waiting policy, its unit scaled by the time profile.
+    power: redfishPowerDriver({
+      ...reach,
+      retryWaitsMs: MAAS_WAITING_POLICY_MS.map((ms) => (ms / 1000) * t.duration("powerRetryUnitMs")),
+    }),
     gate: (method, path) => world.faults.take("http-status", { service: "maas", method, path }),
     delays: {
       commissionMs: t.duration("commissionMs"),

@@ -17,6 +17,7 @@ export type {
   StatusListener,
 } from "./lifecycle-types.js";
 export {
+  MAAS_WAITING_POLICY_MS,
   memoryPowerDriver,
   type PowerDriver,
   type PowerParams,

@@ -31,6 +31,33 @@ export interface RedfishPowerDriverOptions {
   readonly timeoutMs?: number;
   /** Connection pool (destroy it to drop kept-alive BMC connections at shutdown). @default Node's global agent */
   readonly agent?: Agent;
+  /**
+   * Pauses between attempts of a power change, as MAAS's PowerDriver.perform_power makes them: every failure but a
+   * refused credential (its PowerAuthError, which is fatal) is retried after the next pause, and the last failure is
+   * reported. @default MAAS_WAITING_POLICY_MS
+   */
+  readonly retryWaitsMs?: readonly number[];
+}
+
+/** MAAS's DEFAULT_WAITING_POLICY (provisioningserver/drivers/power/__init__.py): 1, 2, 2, 4, 6, 8, 12 seconds. */
+export const MAAS_WAITING_POLICY_MS: readonly number[] = [1, 2, 2, 4, 6, 8, 12].map((s) => s * 1000);
+
+/** A refused credential: MAAS gives up at once (PowerAuthError), every other power error is retried. */
+class PowerAuthError extends Error {}
+
+/** Runs a power change with MAAS's retries: one attempt per pause, the pause after each failure. */
+async function withRetries(waits: readonly number[], change: () => Promise<void>): Promise<void> {
+  let last: unknown;
+  for (const wait of waits.length > 0 ? waits : [0]) {
+    try {
+      return await change();
+    } catch (e) {
+      if (e instanceof PowerAuthError) throw e;
+      last = e;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+  throw last;
 }
 
 const SETTLE_POLL_MS = 50;
@@ -58,7 +85,7 @@ export function redfishPowerDriver(opts: RedfishPowerDriverOptions = {}): PowerD
 
   async function ok(params: PowerParams, method: string, path: string, body?: unknown): Promise<BmcReply> {
     const r = await call(params, method, path, body);
-    if (r.status === 401) throw new Error("Redfish BMC rejected the power credentials (HTTP 401)");
+    if (r.status === 401) throw new PowerAuthError("Redfish BMC rejected the power credentials (HTTP 401)");
     if (r.status >= 400) throw new Error(`Redfish ${method} ${path} returned HTTP ${r.status}`);
     return r;
   }
@@ -89,21 +116,24 @@ export function redfishPowerDriver(opts: RedfishPowerDriverOptions = {}): PowerD
     await ok(params, "POST", target, { ResetType: resetType });
   }
 
+  const waits = opts.retryWaitsMs ?? MAAS_WAITING_POLICY_MS;
   return {
-    async powerOn(params) {
-      const path = await systemPath(params);
-      if (opts.setPxeBoot ?? true) {
-        await ok(params, "PATCH", path, {
-          Boot: { BootSourceOverrideEnabled: "Once", BootSourceOverrideTarget: "Pxe" },
-        });
-      }
-      const current = String((await settled(params, path))?.PowerState ?? "");
-      await reset(params, path, current === "On" ? "ForceRestart" : "On");
-    },
-    async powerOff(params) {
-      const path = await systemPath(params);
-      if (String((await settled(params, path))?.PowerState ?? "") !== "Off") await reset(params, path, "ForceOff");
-    },
+    powerOn: (params) =>
+      withRetries(waits, async () => {
+        const path = await systemPath(params);
+        if (opts.setPxeBoot ?? true) {
+          await ok(params, "PATCH", path, {
+            Boot: { BootSourceOverrideEnabled: "Once", BootSourceOverrideTarget: "Pxe" },
+          });
+        }
+        const current = String((await settled(params, path))?.PowerState ?? "");
+        await reset(params, path, current === "On" ? "ForceRestart" : "On");
+      }),
+    powerOff: (params) =>
+      withRetries(waits, async () => {
+        const path = await systemPath(params);
+        if (String((await settled(params, path))?.PowerState ?? "") !== "Off") await reset(params, path, "ForceOff");
+      }),
     async queryPowerState(params) {
       return state(params, await systemPath(params));
     },

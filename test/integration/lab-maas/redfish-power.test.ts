@@ -43,6 +43,27 @@ describe("redfishPowerDriver", () => {
     expect(String(err)).not.toContain("wrong-pass");
   });
 
+  it("retries a failed power change on MAAS's waiting policy, but not a refused credential", async () => {
+    const driver = redfishPowerDriver({ caPem: tls.caPem, retryWaitsMs: [0, 0, 0] });
+    bmc.power = "Off";
+    bmc.resets.length = 0;
+    // Two busy answers: the third attempt powers on.
+    bmc.failNext = 2;
+    await driver.powerOn(params());
+    expect(bmc.resets).toEqual(["On"]);
+    // Busy beyond the policy: the last failure is reported.
+    bmc.failNext = 10;
+    await expect(driver.powerOff(params())).rejects.toThrow(/HTTP 503/);
+    expect(bmc.failNext).toBe(7);
+    bmc.failNext = 0;
+    // A refused credential is not retried.
+    const started = bmc.patches.length;
+    await expect(driver.powerOn({ ...params(), power_pass: "wrong-pass" })).rejects.toThrow(/HTTP 401/);
+    expect(bmc.patches.length).toBe(started);
+    bmc.power = "Off";
+    bmc.resets.length = 0;
+  });
+
   it("fails when the BMC certificate does not chain to the given CA", async () => {
     const driver = redfishPowerDriver({ caPem: makeTls().caPem });
     await expect(driver.queryPowerState(params())).rejects.toThrow(/Redfish request/);

@@ -50,12 +50,14 @@ export interface RedfishStandIn {
   power: "On" | "Off";
   resets: string[];
   patches: unknown[];
+  /** How many of the next requests answer 503 (a BMC busy or resetting). */
+  failNext: number;
   close(): Promise<void>;
 }
 
 /** Starts the stand-in BMC on 127.0.0.1:0 with basic auth user/password. */
 export async function startRedfish(tls: TlsMaterial, user: string, password: string): Promise<RedfishStandIn> {
-  const state: Omit<RedfishStandIn, "address" | "close"> = { power: "Off", resets: [], patches: [] };
+  const state: Omit<RedfishStandIn, "address" | "close"> = { power: "Off", resets: [], patches: [], failNext: 0 };
   const system = "/redfish/v1/Systems/System.Embedded.1";
   const server: Server = createServer({ cert: tls.certPem, key: tls.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -65,6 +67,10 @@ export async function startRedfish(tls: TlsMaterial, user: string, password: str
         res.writeHead(status, body === undefined ? {} : { "Content-Type": "application/json" });
         res.end(body === undefined ? undefined : JSON.stringify(body));
       };
+      if (state.failNext > 0) {
+        state.failNext--;
+        return send(503, { error: { message: "busy" } });
+      }
       const expected = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
       if (req.headers.authorization !== expected) return send(401, { error: { message: "unauthorized" } });
       const path = (req.url ?? "").replace(/\/$/, "");
