@@ -6,16 +6,6 @@
 import { Readable } from "node:stream";
 import type { Pool } from "undici";
 
-/**
- * undici, loaded on the first request: most of the engine's provider processes (its schema and validation ones, a
- * plan without refresh) send no HTTP request at all, and loading it is a measurable part of a process's start.
- */
-let undici: Promise<{ Pool: typeof Pool }> | undefined;
-const loadUndici = () => {
-  // The bundled provider sees undici (CommonJS) through a dynamic import as a namespace with only `default`.
-  undici ??= import("undici").then((m) => ({ Pool: m.Pool ?? (m as unknown as { default: typeof m }).default.Pool }));
-  return undici;
-};
 import {
   ClientConfigError,
   type ClientErrorContext,
@@ -44,6 +34,17 @@ import {
 } from "./retry.js";
 import { Semaphore } from "./semaphore.js";
 import { type ResolvedTls, resolveTls, type TlsOptions } from "./tls.js";
+
+/**
+ * undici, loaded on the first request: most of the engine's provider processes (its schema and validation ones, a
+ * plan without refresh) send no HTTP request at all, and loading it is a measurable part of a process's start.
+ */
+let undici: Promise<{ Pool: typeof Pool }> | undefined;
+const loadUndici = () => {
+  // The bundled provider sees undici (CommonJS) through a dynamic import as a namespace with only `default`.
+  undici ??= import("undici").then((m) => ({ Pool: m.Pool ?? (m as unknown as { default: typeof m }).default.Pool }));
+  return undici;
+};
 
 export type { Body, HttpCoreOptions, HttpRequest, HttpResponse, HttpStream } from "./core-types.js";
 
