@@ -45,6 +45,9 @@ export function ironicClientFlow(g: IronicFlowGround): void {
     await g.client().setProvisionState(nodeUuid, target);
     await g.client().waitForProvisionState(nodeUuid, "available", {
       ...g.poll.state,
+      // fake-hardware cleans with no steps: the conductor holds the node in `cleaning` for a moment only, which a
+      // poll at the usual pace missed once on a loaded machine.
+      pollMs: 20,
       onProgress: (n) => seen.push(String(n.provisionState)),
     });
     return seen;
