@@ -170,21 +170,30 @@ describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
         await lab?.close();
       });
 
-      it("summarises the rollout and the drift plans: 8 nodes (not 9), at most 2 out at once; causes beside fixes", async () => {
+      /**
+       * A fresh lab's 8-node rack converged under `budget`, then configured with the last node removed while the
+       * others get a new image version: the rack's workdir, its nodes and the budget.
+       */
+      async function reimageWithOneRemoved(budget: { maxUnavailable: number; rolling?: boolean }) {
+        await lab?.close();
         lab = await testLab(8);
         await uploadGoldenImage(lab);
         await uploadGoldenImage(lab, REIMAGE);
         const nodes = lab.info.nodes.map((n) => n.name);
-        // Reimaged by replacement (not rolling), as the recorded rollout was; the rolling rack is the next test's.
-        const budget = { maxUnavailable: 2, rolling: false };
         const w = await rackStack(engine(name), cliConfig, lab, "maas", nodes, budget);
         await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes, budget)) });
         await w.ok(["init", "-no-color"]);
         await w.ok(["apply", "-auto-approve", "-no-color"]);
-        // the last node removed from the rack while the others are reimaged
         await w.write({
           "main.tf": cdktfNames(rackConfig(lab, "maas", nodes.slice(0, -1), { ...budget, image: REIMAGE })),
         });
+        return { w, nodes };
+      }
+
+      it("summarises the rollout and the drift plans: 8 nodes (not 9), at most 2 out at once; causes beside fixes", async () => {
+        // Reimaged by replacement (not rolling), as the recorded rollout was; the rolling rack is the next test's.
+        const budget = { maxUnavailable: 2, rolling: false };
+        const { w, nodes } = await reimageWithOneRemoved(budget);
         const rollout = await review(await showPlan(w), "rollout");
         expect(rollout).toContain(
           "Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, under max_unavailable = 2.",
@@ -211,19 +220,7 @@ describe.each(ENGINES)("plan-summary on real plans under %s", (name) => {
       });
 
       it("summarises the same change on a rolling rack: each node reimaged in place by its member, at most 2 out", async () => {
-        await lab?.close();
-        lab = await testLab(8);
-        await uploadGoldenImage(lab);
-        await uploadGoldenImage(lab, REIMAGE);
-        const nodes = lab.info.nodes.map((n) => n.name);
-        const budget = { maxUnavailable: 2 };
-        const w = await rackStack(engine(name), cliConfig, lab, "maas", nodes, budget);
-        await w.write({ "main.tf": cdktfNames(rackConfig(lab, "maas", nodes, budget)) });
-        await w.ok(["init", "-no-color"]);
-        await w.ok(["apply", "-auto-approve", "-no-color"]);
-        await w.write({
-          "main.tf": cdktfNames(rackConfig(lab, "maas", nodes.slice(0, -1), { ...budget, image: REIMAGE })),
-        });
+        const { w } = await reimageWithOneRemoved({ maxUnavailable: 2 });
         const rolling = await review(await showPlan(w), "rolling");
         expect(rolling).toContain(
           "Rollout, slurm partition gpu: 7 nodes reimaged and 1 removed, under max_unavailable = 2.",
