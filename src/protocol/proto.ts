@@ -70,16 +70,21 @@ export function loadProtocol(): ProtocolServices {
   const stdio = serviceDefinition(root, "plugin.GRPCStdio");
   const health = serviceDefinition(root, "grpc.health.v1.Health");
   const make = (def: grpc.ServiceDefinition, name: string) => grpc.makeGenericClientConstructor(def, name);
+  let clients: ProtocolServices["clients"] | undefined;
   loaded = {
     provider,
     controller,
     stdio,
     health,
-    clients: {
-      Provider: make(provider, "Provider"),
-      GRPCController: make(controller, "GRPCController"),
-      GRPCStdio: make(stdio, "GRPCStdio"),
-      Health: make(health, "Health"),
+    // Only tests and tools dial a provider: the serving process never builds these.
+    get clients() {
+      clients ??= {
+        Provider: make(provider, "Provider"),
+        GRPCController: make(controller, "GRPCController"),
+        GRPCStdio: make(stdio, "GRPCStdio"),
+        Health: make(health, "Health"),
+      };
+      return clients;
     },
   };
   return loaded;

@@ -264,35 +264,37 @@ export class RedfishFleet {
   }
 
   /** The route of a request, after authentication (404 when none). */
+  /** The route a request matches and the handler context for it (`ctx(body)`), after authentication. */
   private resolve(target: Target, method: string, path: string, req: IncomingMessage) {
     const m = (target.kind === "dpu" ? dpuRouter : router).match(path);
     const store = this.sessions.get(req.socket.localAddress ?? "") as SessionStore;
     const anonymous = m?.route.anonymous?.includes(method) ?? false;
     const user = anonymous ? "" : authenticate(store, req.headers);
     if (!m) throw new RedfishError(404, "ResourceNotFound", ["Resource", path]);
-    return { m, store, user };
-  }
-
-  /** A POST to a route that reads its own body (a firmware push), else undefined. */
-  private upload(target: Target, method: string, path: string, req: IncomingMessage): Promise<Reply> | undefined {
-    if (method !== "POST" || target.kind !== "bmc" || !router.match(path)?.route.upload) return undefined;
-    const { m, store, user } = this.resolve(target, method, path, req);
-    const ctx: Ctx = {
-      world: this.opts.world,
+    const world = this.opts.world;
+    const ctx = (body: unknown): Ctx => ({
+      world,
       target,
       sessions: store,
       method,
       path,
       params: m.params,
       headers: req.headers,
-      body: undefined,
+      body,
       user,
-    };
-    return (m.route.upload as NonNullable<typeof m.route.upload>)(ctx, req);
+    });
+    return { m, ctx };
+  }
+
+  /** A POST to a route that reads its own body (a firmware push), else undefined. */
+  private upload(target: Target, method: string, path: string, req: IncomingMessage): Promise<Reply> | undefined {
+    if (method !== "POST" || target.kind !== "bmc" || !router.match(path)?.route.upload) return undefined;
+    const { m, ctx } = this.resolve(target, method, path, req);
+    return (m.route.upload as NonNullable<typeof m.route.upload>)(ctx(undefined), req);
   }
 
   private dispatch(target: Target, method: string, path: string, req: IncomingMessage, raw: string): Reply {
-    const { m, store, user } = this.resolve(target, method, path, req);
+    const { m, ctx } = this.resolve(target, method, path, req);
     const handler = m.route.methods[method as keyof typeof m.route.methods];
     if (!handler) {
       const allow = [...Object.keys(m.route.methods), ...(m.route.upload ? ["POST"] : [])];
@@ -306,18 +308,7 @@ export class RedfishFleet {
         throw new RedfishError(400, "MalformedJSON");
       }
     }
-    const ctx: Ctx = {
-      world: this.opts.world,
-      target,
-      sessions: store,
-      method,
-      path,
-      params: m.params,
-      headers: req.headers,
-      body,
-      user,
-    };
-    return handler(ctx);
+    return handler(ctx(body));
   }
 
   /**

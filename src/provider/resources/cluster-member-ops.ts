@@ -19,8 +19,9 @@ import { addClientError } from "../errors/client-errors.js";
 import { warnTransientRead } from "../shared/read-hold.js";
 import type { RolloutHandovers } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
-import { budgetKey, type MemberBudget, PRIVATE_MAX_UNAVAILABLE, waitForSlot } from "./cluster-member-budget.js";
+import { budgetKey, type MemberBudget, PRIVATE_MAX_UNAVAILABLE } from "./cluster-member-budget.js";
 import { ABSENT, converge, kindOf, LABEL, nodeOf, site, stateOf, what } from "./cluster-member-converge.js";
+import { drainInBudget } from "./cluster-member-drain.js";
 import {
   leaveForGood,
   PRIVATE_SUCCESSOR,
@@ -28,7 +29,7 @@ import {
   successorOf,
   withoutSuccessor,
 } from "./cluster-member-removal.js";
-import { isRollingReimage, reportNotDrained, rollNode } from "./cluster-member-rollout.js";
+import { isRollingReimage, rollNode } from "./cluster-member-rollout.js";
 import { kubernetesOps, type Observed, type SchedulerOps, slurmOps } from "./cluster-member-scheduler.js";
 import {
   type ClusterMemberConfig,
@@ -207,29 +208,16 @@ export async function deleteMember(
   if (st.drain_on_destroy === false) return;
   const ops = opsFor(st, deps, r.diagnostics);
   if (!ops) return;
-  const total = timeoutMs({ timeouts: st.timeouts }, "delete", DEFAULT_TIMEOUT_MS.delete);
   const { context: ctx, diagnostics: diags } = r;
   const { budget, pollMs } = deps;
   const node = nodeOf(st);
   deps.tearingDown();
-  const slot = { ctx, budget, state: st, priv: r.private.value, ms: total, what: what(st), diags };
-  const waited = await waitForSlot({ ...slot, shared: (k) => ops.shared(k) });
-  if (waited === undefined) return;
-  // A wait for the budget counts against timeouts.delete too.
-  const ms = waited > 0 ? Math.max(total - waited, 1_000) : total;
-  ctx.log.info("draining before leaving", { scheduler: ops.kind, node, timeoutMs: ms });
-  try {
-    // The drain's own deadline fires first and says what still runs; the outer bound only catches a hung call.
-    await bounded(ctx, ms + pollMs + 30_000, "delete", what(st), (signal) => ops.drain(node, ms, pollMs, signal));
-    // Removed from the rack (not the destroy half of a reimage): the node leaves its scheduler for real.
-    if (removedForGood(st, r.private.value)) {
-      const onError = (e: unknown) => addClientError(diags, e, `remove the node from ${LABEL[ops.kind]}`, site(st));
-      await leaveForGood({ ctx, ops, node, what: what(st), budget, diags, onError });
-    }
-  } catch (e) {
-    // This node will not be recycled in this run; the rollout goes on without it.
-    budget.release([node], "did not drain", ctx.log);
-    reportNotDrained({ diags, st, ops, ms }, e);
+  const drain = { ctx, ops, budget, pollMs, state: st, priv: r.private.value, diags, op: "delete" as const };
+  if (!(await drainInBudget({ ...drain, names: [node] }))) return;
+  // Removed from the rack (not the destroy half of a reimage): the node leaves its scheduler for real.
+  if (removedForGood(st, r.private.value)) {
+    const onError = (e: unknown) => addClientError(diags, e, `remove the node from ${LABEL[ops.kind]}`, site(st));
+    await leaveForGood({ ctx, ops, node, what: what(st), budget, diags, onError });
   }
 }
 
@@ -252,9 +240,9 @@ export function planMember(
   const id = successorOf(plan);
   let next: ClusterMemberConfig | undefined;
   if (id !== null && plan.id !== id) next = { ...plan, id };
-  if (state?.joined === false) next = { ...(next ?? plan), joined: true, state: UNKNOWN };
-  // A rolling reimage: the update drains, reimages, gates and rejoins the node.
-  if (state && isRollingReimage(plan, state)) next = { ...(next ?? plan), joined: true, state: UNKNOWN };
+  // Read back as not joined, or a rolling reimage (the update drains, reimages, gates and rejoins the node).
+  if (state && (state.joined === false || isRollingReimage(plan, state)))
+    next = { ...(next ?? plan), joined: true, state: UNKNOWN };
   return next ? { plan: next, private: priv } : { private: priv };
 }
 

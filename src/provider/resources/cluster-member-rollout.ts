@@ -7,14 +7,13 @@
  * its evidence), gives its slot back as failed (so the halt can name it) and keeps the old image_ref in state, so the
  * next plan retries this node; the other nodes go on.
  */
-import { type ApplyRequest, type Diagnostics, path, timeoutMs } from "../../framework/index.js";
-import { addClientError } from "../errors/client-errors.js";
-import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
-import { budgetKey, waitForSlot } from "./cluster-member-budget.js";
-import { converge, fmt, LABEL, nodeOf, site, what } from "./cluster-member-converge.js";
+import type { ApplyRequest } from "../../framework/index.js";
+import { budgetKey } from "./cluster-member-budget.js";
+import { converge, nodeOf } from "./cluster-member-converge.js";
+import { drainInBudget } from "./cluster-member-drain.js";
 import type { ClusterMemberDeps } from "./cluster-member-ops.js";
-import { DrainTimeoutError, type SchedulerOps } from "./cluster-member-scheduler.js";
-import { type ClusterMemberPlan, type ClusterMemberState, DEFAULT_TIMEOUT_MS } from "./cluster-member-schema.js";
+import type { SchedulerOps } from "./cluster-member-scheduler.js";
+import type { ClusterMemberPlan, ClusterMemberState } from "./cluster-member-schema.js";
 
 type Update = ApplyRequest & { plan: ClusterMemberPlan; state: ClusterMemberState };
 
@@ -39,22 +38,10 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
     log.info("rolling reimage: nothing left to do on this node, recording the image");
     return (await converge({ ops, pollMs: deps.pollMs, ctx, plan, prior: st, diags })) ?? st;
   }
-  const total = timeoutMs({ timeouts: st.timeouts }, "delete", DEFAULT_TIMEOUT_MS.delete);
-  const slot = { ctx, budget: deps.budget, state: st, priv: r.private.value, ms: total, what: what(st), diags };
-  const waited = await waitForSlot({ ...slot, shared: (k) => ops.shared(k) });
-  if (waited === undefined) return st;
   const names = [node, st.gate_id];
-  const ms = waited > 0 ? Math.max(total - waited, 1_000) : total;
-  log.info("rolling reimage: draining", { timeoutMs: ms, steps: steps.map((s) => s.what) });
-  try {
-    await bounded(ctx, ms + deps.pollMs + 30_000, "update", what(st), (signal) =>
-      ops.drain(node, ms, deps.pollMs, signal),
-    );
-  } catch (e) {
-    deps.budget.release(names, "did not drain", log);
-    reportNotDrained({ diags, st, ops, ms }, e);
-    return st;
-  }
+  const drain = { ctx, ops, budget: deps.budget, pollMs: deps.pollMs, state: st, priv: r.private.value, diags };
+  log.info("rolling reimage", { steps: steps.map((s) => s.what) });
+  if (!(await drainInBudget({ ...drain, op: "update", names }))) return st;
   for (const step of steps) {
     log.info(`rolling reimage: ${step.what}`);
     if ((await step.run({ context: ctx, diagnostics: diags })) === "failed") {
@@ -68,22 +55,4 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
   if (typeof plan.max_unavailable === "number") await deps.budget.dropStale(node, ops.shared(budgetKey(plan)), log);
   await deps.budget.settle();
   return s ?? st;
-}
-
-/** The diagnostic of a drain that failed: out of time (naming what still runs) or a client error. */
-export function reportNotDrained(
-  d: { readonly diags: Diagnostics; readonly st: ClusterMemberState; readonly ops: SchedulerOps; readonly ms: number },
-  e: unknown,
-): void {
-  const { diags, st, ops, ms } = d;
-  if (e instanceof DrainTimeoutError || e instanceof OperationTimeoutError) {
-    const running = e instanceof DrainTimeoutError ? e.running : e.message;
-    diags.error(
-      "Node did not drain in time",
-      `${what(st)} did not drain within ${fmt(ms)}: ${running}.\n` +
-        `Nothing was killed or evicted by force. The node stays ${ops.kind === "slurm" ? "DRAIN-flagged" : "cordoned"}, so no new work lands on it, and stays in state. ` +
-        "Let the work finish (or move it yourself), then destroy again; or raise timeouts.delete.",
-      path("timeouts", "delete"),
-    );
-  } else addClientError(diags, e, `drain the node in ${LABEL[ops.kind]}`, site(st));
 }

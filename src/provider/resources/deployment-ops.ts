@@ -179,7 +179,8 @@ export async function updateDeployment(
       );
       return undefined;
     }
-    offerIfRolling(r, deps, m, f);
+    // A new image that would not deploy is refused here, before the member drains anything: nothing is recorded.
+    if (!(await offerIfRolling(r, deps, m, f))) return state;
     return withFacts(plan, m, f);
   } catch (e) {
     reportBackendError(diags, e, "read the machine", machineIdSite(m.backend, m.id));
@@ -190,24 +191,28 @@ export async function updateDeployment(
 /**
  * A rolling deployment whose machine runs another image than the planned one offers its reimage to the node's
  * cluster member, and remembers (private data) the image it ran, so the next plan offers it again until it is done.
+ * The new image is checked first as a deploy would (config, image.url answering): false after a diagnostic, nothing
+ * offered.
  */
-function offerIfRolling(
+async function offerIfRolling(
   r: ApplyRequest & { plan: DeploymentPlan; state: DeploymentState },
   deps: DeploymentDeps,
   m: Machine,
   f: MachineFacts,
-): void {
+): Promise<boolean> {
   const { [PRIVATE_ROLLING_FROM]: _, ...rest } = r.private.value;
   const rolling = r.plan.rolling === true && r.state.rolling === true;
   const source = rolling ? knownImageSource(r.plan) : undefined;
   const running = f.image ?? r.state.deployed_image ?? "";
   if (!source || running === imageLabel(m.backend, imageSpecOf(source))) {
     r.private.set(rest);
-    return;
+    return true;
   }
+  if (!(await deployTarget(r, deps))) return false;
   deps.rollouts.offerReimage(`${m.backend}:${m.id}`, offerReimage(r, deps, m));
   r.private.set({ ...rest, [PRIVATE_ROLLING_FROM]: running });
   r.context.log.info("reimage offered to the cluster member", { backend: m.backend, id: m.id, from: running });
+  return true;
 }
 
 /** The machine's facts and host power, or undefined when it holds no deployment any more. */

@@ -391,6 +391,26 @@ describe("rackform_deployment rolling", () => {
     expect(step.diagnostics.items).toEqual([]);
   });
 
+  it("a new image whose url does not answer is refused at the update: nothing offered, nothing recorded", async () => {
+    const fake = new FakeBackend("ironic");
+    const m = fake.seed({ name: "n1", state: "deployed", status: "active" });
+    const url = "https://images.example.com/ubuntu.qcow2";
+    const st = { ...recorded(m, { rolling: true }), machine_id: `ironic:${m.id}`, image: { ...image, url } };
+    const { deps, rollouts } = fakeDeps(fake, "HEAD answered HTTP 404");
+    const r = req();
+    const s = await updateDeployment(
+      { ...r, plan: { ...st, image: { ...NEXT, url }, deployed_image: UNKNOWN }, state: st },
+      deps,
+    );
+    // THEN the error names the url, the state stays as recorded, and the member gets no reimage to carry out
+    expect(r.diagnostics.items.map((d) => `${d.summary} @ ${formatPath(d.attribute)}`)).toEqual([
+      "Image URL does not answer @ ",
+    ]);
+    expect(s).toBe(st);
+    expect(rollouts.take(`ironic:${m.id}`)).toEqual({});
+    expect(r.private.value).toEqual({});
+  });
+
   it("an update that changes no image offers nothing", async () => {
     const { fake, m } = maas();
     Object.assign(m, { state: "deployed", status: "Deployed", image: LABEL, power: "on" });
