@@ -10,6 +10,7 @@ export {
 } from "./acceptance/signals.js";
 export { type BackendInfo, type BackendPorts, type Backends, SLURM_USER } from "./glue/backends.js";
 export { type JoinMode, type JoinTarget, joinTargets, slurmdDynamic } from "./glue/joins.js";
+export { type LabFirmwareFile, labFirmwareFile } from "./images/firmware-files.js";
 export {
   DEMO_IMAGE_FILE,
   demoImageContent,
@@ -33,7 +34,7 @@ export {
 } from "./time.js";
 export { type DpuMode, FACTORY_BFB, type LabDpu } from "./world/dpu.js";
 export { type Fault, type FaultKind, type FaultSpec, Faults } from "./world/faults.js";
-export { type DefaultSpecOptions, defaultSpec, hgxH100 } from "./world/generate.js";
+export { type DefaultSpecOptions, defaultSpec, hgxH100, type NodeOverride } from "./world/generate.js";
 export { type BmcState, type LabNode, type LabPdu, type PowerState, World } from "./world/model.js";
 export {
   LAB_SPEC_SCHEMA,

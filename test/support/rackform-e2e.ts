@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import { install, type ProviderPackage } from "../../src/cli/install.js";
-import { type Lab, startLab } from "../../src/lab/index.js";
+import { type DefaultSpecOptions, defaultSpec, type Lab, startLab } from "../../src/lab/index.js";
 import { until } from "./until.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -28,10 +28,17 @@ export async function freshInstall(pkgs: readonly ProviderPackage[]): Promise<st
   return (await install(home, pkgs)).cliConfigPath;
 }
 
+/** What a test lab's generated spec varies beyond its node count. */
+export interface TestLabOptions {
+  /** Per-node firmware versions and BIOS values (defaultSpec's option), e.g. a rack of mixed firmware. */
+  readonly nodeOverrides?: DefaultSpecOptions["nodeOverrides"];
+}
+
 /** A lab for one test file, profile `instant` unless told otherwise. */
-export async function testLab(nodes = 4, profile = "instant"): Promise<Lab> {
+export async function testLab(nodes = 4, profile = "instant", opts: TestLabOptions = {}): Promise<Lab> {
   const stateDir = await mkdtemp(join(tmpdir(), "rf-lab-"));
-  return startLab({ nodes, profile, stateDir });
+  if (!opts.nodeOverrides) return startLab({ nodes, profile, stateDir });
+  return startLab({ spec: defaultSpec({ nodes, nodeOverrides: opts.nodeOverrides }), profile, stateDir });
 }
 
 /** A test file's lab and the CLI config of the installed provider, set by the hooks e2eGround registers. */
@@ -41,11 +48,11 @@ export interface E2eGround {
 }
 
 /** Registers a file's beforeAll (a testLab of `nodes`, the built provider installed) and afterAll (the lab closed). */
-export function e2eGround(nodes = 4): E2eGround {
+export function e2eGround(nodes = 4, opts: TestLabOptions = {}): E2eGround {
   let lab: Lab | undefined;
   let cliConfig: string | undefined;
   beforeAll(async () => {
-    lab = await testLab(nodes);
+    lab = await testLab(nodes, "instant", opts);
     cliConfig = await freshInstall([builtProvider()]);
   });
   afterAll(async () => {

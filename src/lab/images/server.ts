@@ -1,9 +1,11 @@
 /**
  * The lab's image server: plain HTTP on 127.0.0.1, like the web server an operator puts golden images on for Ironic
- * (instance_info.image_source) and MAAS uploads. It serves the demo's images by their names and answers GET, ranged
- * GET and HEAD the way a static web server does; tests add, replace or remove files to see a 404 or a bad checksum.
+ * (instance_info.image_source) and MAAS uploads. It serves the demo's images and lab firmware images
+ * (firmware-files.ts) by their names and answers GET, ranged GET and HEAD the way a static web server does; tests add,
+ * replace or remove files to see a 404 or a bad checksum.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { firmwareFileContent } from "./firmware-files.js";
 
 /** A demo golden image file: `<name>-<version>.qcow2`, whose bytes are the text `<name>-<version>`. */
 export const DEMO_IMAGE_FILE = /^([a-z0-9][a-z0-9._-]*-[A-Za-z0-9][A-Za-z0-9._+-]*)\.qcow2$/;
@@ -40,7 +42,7 @@ export interface ImageServer {
   close(): Promise<void>;
 }
 
-/** The image server's file table: explicit files first, then the demo naming rule; removed files answer 404. */
+/** The image server's file table: explicit files first, then the naming rules; removed files answer 404. */
 class Catalogue {
   private readonly files = new Map<string, Buffer>();
   private readonly removed = new Set<string>();
@@ -60,6 +62,8 @@ class Catalogue {
     const explicit = this.files.get(file);
     if (explicit) return explicit;
     if (IPA_FILES[file] !== undefined) return Buffer.from(IPA_FILES[file]);
+    const firmware = firmwareFileContent(file);
+    if (firmware) return firmware;
     const m = DEMO_IMAGE_FILE.exec(file);
     return m ? Buffer.from(m[1]) : undefined;
   }

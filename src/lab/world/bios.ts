@@ -274,13 +274,48 @@ export const BIOS_FLAVOURS: Readonly<Record<VendorStyle, BiosFlavour>> = {
   contoso: AMI,
 };
 
-/** A new node's BIOS: every attribute at its initial value, nothing staged. */
-export function initialBios(vendor: VendorStyle, model: string): BiosState {
+/**
+ * Problems with a node's BIOS overrides (spec `hardware.bios`) for its vendor's registry, one sentence each naming the
+ * attribute: a name the registry lacks, or a value of the wrong type or outside the enumeration or bounds. Read-only
+ * attributes may be overridden (they are the factory's values).
+ */
+export function biosOverrideProblems(
+  vendor: VendorStyle,
+  overrides: Readonly<Record<string, unknown>>,
+): { readonly attribute: string; readonly problem: string }[] {
+  const flavour = BIOS_FLAVOURS[vendor];
+  const defs = new Map(flavour.attributes.map((a) => [a.name, a]));
+  return Object.entries(overrides).flatMap(([name, v]) => {
+    const a = defs.get(name);
+    if (!a) {
+      const known = flavour.attributes.map((x) => x.name).join(", ");
+      return [{ attribute: name, problem: `unknown BIOS attribute "${name}" for ${vendor} (${known})` }];
+    }
+    const bad = refuseValue(a, name, v);
+    if (!bad) return [];
+    const allowed = a.values ? ` (${a.values.join(", ")})` : a.type === "Integer" ? ` (${a.lower}..${a.upper})` : "";
+    return [{ attribute: name, problem: `${JSON.stringify(v)} is not a valid ${a.type} for "${name}"${allowed}` }];
+  });
+}
+
+/**
+ * A new node's BIOS: every attribute at its initial value, or at `overrides`' (spec `hardware.bios`), nothing staged.
+ * Throws naming `node` and the attribute when an override does not fit the vendor's registry.
+ */
+export function initialBios(
+  vendor: VendorStyle,
+  model: string,
+  overrides: Readonly<Record<string, BiosValue>> = {},
+  node = "(unnamed)",
+): BiosState {
+  const problems = biosOverrideProblems(vendor, overrides);
+  if (problems.length > 0)
+    throw new Error(`node "${node}" hardware.bios: ${problems.map((p) => p.problem).join("; ")}`);
   const flavour = BIOS_FLAVOURS[vendor];
   const current = Object.fromEntries(
     flavour.attributes.map((a) => [a.name, a.initial === "model" ? model : a.initial]),
   );
-  return { flavour, current, staged: {}, messages: [] };
+  return { flavour, current: { ...current, ...overrides }, staged: {}, messages: [] };
 }
 
 /** Why a setting is refused, as the Base registry's MessageId and its arguments. */

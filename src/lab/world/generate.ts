@@ -22,6 +22,21 @@ export interface DefaultSpecOptions {
   readonly dpus?: number;
   /** The DPUs' mode at lab start. @default "DpuMode" */
   readonly dpuMode?: "DpuMode" | "NicMode";
+  /**
+   * Per-node changes to the generated hardware: firmware versions replacing the vendor's factory ones, and BIOS
+   * attribute values (spec `hardware.bios`, names from the node's vendor registry). Called once per node, in order.
+   * @default none: every node of a vendor alike
+   */
+  readonly nodeOverrides?: (
+    index: number,
+    node: { readonly name: string; readonly vendor: VendorStyle },
+  ) => NodeOverride | undefined;
+}
+
+/** What `DefaultSpecOptions.nodeOverrides` may change on one node. */
+export interface NodeOverride {
+  readonly firmware?: Partial<HardwareSpec["firmware"]>;
+  readonly bios?: NonNullable<HardwareSpec["bios"]>;
 }
 
 const ALL_VENDORS: readonly VendorStyle[] = ["nvidia-dgx", "dell", "supermicro", "hpe", "lenovo", "contoso"];
@@ -64,6 +79,14 @@ export function hgxH100(vendor: VendorStyle): HardwareSpec {
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 
+/** The HGX H100 hardware of a node of `vendor`, with `o`'s firmware versions and BIOS values. */
+function nodeHardware(vendor: VendorStyle, o: NodeOverride | undefined): HardwareSpec {
+  const base = hgxH100(vendor);
+  if (!o) return base;
+  const firmware = Object.fromEntries(Object.entries(o.firmware ?? {}).filter(([, v]) => v !== undefined));
+  return { ...base, firmware: { ...base.firmware, ...firmware }, ...(o.bios ? { bios: { ...o.bios } } : {}) };
+}
+
 /** A lab of `nodes` HGX H100 nodes, 8 per rack and 2 PDUs per rack by default; deterministic for given options. */
 export function defaultSpec(opts: DefaultSpecOptions = {}): LabSpec {
   const total = opts.nodes ?? 8;
@@ -91,15 +114,16 @@ export function defaultSpec(opts: DefaultSpecOptions = {}): LabSpec {
     const j = i % perRack;
     const rack = racks[r].name;
     const vendor = vendors[i % vendors.length];
+    const name = `${rack}-n${pad(j + 1, 2)}`;
     nodes.push({
-      name: `${rack}-n${pad(j + 1, 2)}`,
+      name,
       rack,
       // 5U per HGX node, as in a real rack; closer when more nodes are asked for than a rack of 50U holds that way.
       u: 2 + j * Math.max(1, Math.min(5, Math.floor(50 / perRack))),
       pdu: pdus[r * pdusPerRack + (j % pdusPerRack)].id,
       outlet: Math.floor(j / pdusPerRack) + 1,
       vendor,
-      hardware: hgxH100(vendor),
+      hardware: nodeHardware(vendor, opts.nodeOverrides?.(i, { name, vendor })),
       ...(opts.initialOutlet ? { initialOutlet: opts.initialOutlet } : {}),
       ...(opts.dpus ? { dpus: opts.dpus } : {}),
       ...(opts.dpuMode ? { dpuMode: opts.dpuMode } : {}),

@@ -1,4 +1,4 @@
-/** A new node of the world: its vendor's ids, serials, NIC ports and GPUs, factory firmware and BIOS. */
+/** A new node of the world: its vendor's ids, serials, NIC ports and GPUs, factory firmware and BIOS (with the spec's overrides). */
 import { initialBios } from "./bios.js";
 import { macFor, serialFor, uuidFor } from "./ids.js";
 import type { LabNode, NicPort } from "./model.js";
@@ -45,6 +45,6 @@ export function makeNode(n: NodeSpec, address: string, now: number): LabNode {
     virtualMedia: { image: null, inserted: false, writeProtected: true },
     generation: 1,
     tasks: [],
-    bios: initialBios(n.vendor, n.hardware.model),
+    bios: initialBios(n.vendor, n.hardware.model, n.hardware.bios, n.name),
   };
 }

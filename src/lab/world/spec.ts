@@ -3,6 +3,7 @@
  * of the bad field, before anything listens.
  */
 import { Ajv, type ErrorObject } from "ajv";
+import { biosOverrideProblems } from "./bios.js";
 import { QUIRK_NAMES, type Quirk } from "./quirks.js";
 
 /** BMC personalities: they differ in resource ids and details so that clients must discover by links. */
@@ -37,6 +38,12 @@ export interface HardwareSpec {
   readonly gpus?: GpuSpec;
   /** Firmware versions by component: bmc, bios, gpu, nic. */
   readonly firmware: { readonly bmc: string; readonly bios: string; readonly gpu?: string; readonly nic: string };
+  /**
+   * BIOS attribute values this node starts with instead of its vendor's defaults (world/bios.ts `BIOS_FLAVOURS`), by
+   * attribute name, e.g. `{ "SriovGlobalEnable": "Enabled" }`; a name outside the vendor's registry fails validation.
+   * @default the vendor's initial values
+   */
+  readonly bios?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /** A rack. `index` is used in addresses (127.10.<index>.n). */
@@ -186,6 +193,10 @@ export const LAB_SPEC_SCHEMA = obj(
                 ["model", "count", "memoryGiB"],
               ),
               firmware: obj({ bmc: str, bios: str, gpu: str, nic: str }, ["bmc", "bios", "nic"]),
+              bios: {
+                type: "object",
+                additionalProperties: { type: ["string", "number", "boolean"] },
+              },
             },
             ["manufacturer", "model", "cpu", "memory", "disks", "nics", "firmware"],
           ),
@@ -206,7 +217,7 @@ export class LabSpecError extends Error {
   }
 }
 
-const ajv = new Ajv({ allErrors: true, strict: true });
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 const validateShape = ajv.compile<LabSpec>(LAB_SPEC_SCHEMA);
 
 function describe(e: ErrorObject): string {
@@ -217,7 +228,10 @@ function describe(e: ErrorObject): string {
   return `${at}: ${e.message}`;
 }
 
-/** Validates shape and cross references (unique names, known racks/PDUs, outlet in range and not shared). */
+/**
+ * Validates shape and cross references (unique names, known racks/PDUs, outlet in range and not shared) and each
+ * node's BIOS overrides against its vendor's registry.
+ */
 export function validateLabSpec(input: unknown): LabSpec {
   if (!validateShape(input)) throw new LabSpecError((validateShape.errors ?? []).map(describe));
   const spec = input;
@@ -255,6 +269,8 @@ export function validateLabSpec(input: unknown): LabSpec {
       if (addresses.has(n.address)) problems.push(`nodes.${i}.address: duplicate address ${n.address}`);
       addresses.add(n.address);
     }
+    for (const p of biosOverrideProblems(n.vendor, n.hardware.bios ?? {}))
+      problems.push(`nodes.${i}.hardware.bios.${p.attribute}: node "${n.name}": ${p.problem}`);
   });
   if (problems.length > 0) throw new LabSpecError(problems);
   return spec;

@@ -1,19 +1,31 @@
 /**
  * Integration: the lab BMC's BIOS over plain HTTPS — Bios with @Redfish.Settings, the settings object (GET overlay,
  * PATCH staging checked against the AttributeRegistry with Base registry errors), the registry published through
- * /redfish/v1/Registries, staged settings applied at the next host power-on, and the bios-settings-ignored fault.
+ * /redfish/v1/Registries, staged settings applied at the next host power-on, the bios-settings-ignored fault, and a
+ * node whose spec overrides BIOS values and firmware versions (`hardware.bios`, defaultSpec's nodeOverrides).
  */
+
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { defaultSpec, startLab } from "../../../src/lab/index.js";
 import { call, control, type Json, powerOutlet, startTestLab, systemPath, type TestLab } from "./lab-client.js";
 
 let t: TestLab;
 /** Node index by vendor style (defaultSpec cycles nvidia-dgx, dell, supermicro, hpe). */
 const DGX = 0;
 const DELL = 1;
+const SUPERMICRO = 2;
 const HPE = 3;
+/** The Supermicro node's spec overrides (AMI names), as an e2e rack's "wrong BIOS" nodes are made. */
+const OVERRIDE = {
+  bios: { Iommu: "Disabled", NumaNodesPerSocket: "NPS4" },
+  firmware: { bios: "2.0b", bmc: "01.02.03" },
+};
 
 beforeAll(async () => {
-  t = await startTestLab({ nodes: 4 });
+  const spec = defaultSpec({ nodes: 4, nodeOverrides: (i) => (i === SUPERMICRO ? OVERRIDE : undefined) });
+  t = await startTestLab({ spec });
   for (const n of t.lab.info.nodes) await powerOutlet(t, n.name);
 });
 afterEach(() => t.lab.world.faults.clear());
@@ -51,6 +63,31 @@ describe("Bios resource and registry", () => {
     expect(hpe).not.toHaveProperty("SysProfile");
     const dgx = (await biosOf(DGX)).bios.Attributes;
     expect(dgx).toMatchObject({ Iommu: "Auto", NumaNodesPerSocket: "Auto", SystemProductName: "DGXH100" });
+  });
+
+  it("starts a node with its spec's BIOS overrides (the rest at the vendor's values) and firmware versions", async () => {
+    const { bios, bmc, sys } = await biosOf(SUPERMICRO);
+    expect(bios.Attributes).toMatchObject({
+      Iommu: "Disabled",
+      NumaNodesPerSocket: "NPS4",
+      SriovSupport: "Enabled",
+      SystemProductName: "SYS-821GE-TNHR",
+    });
+    expect((await biosOf(DGX)).bios.Attributes).toMatchObject({ Iommu: "Auto", NumaNodesPerSocket: "Auto" });
+    expect((await call(t, bmc, "GET", sys)).body.BiosVersion).toBe("2.0b");
+    const inventory = (await call(t, bmc, "GET", "/redfish/v1/UpdateService/FirmwareInventory")).body;
+    const versions = await Promise.all(
+      inventory.Members.map(async (m: Json) => (await call(t, bmc, "GET", m["@odata.id"])).body.Version),
+    );
+    expect(versions).toEqual(expect.arrayContaining(["2.0b", "01.02.03", "28.39.1002"]));
+  });
+
+  it("refuses to start a lab whose node overrides a BIOS attribute its vendor's registry lacks, naming both", async () => {
+    const spec = defaultSpec({ nodes: 2, nodeOverrides: (i) => (i === DELL ? { bios: { Iommu: "Enabled" } } : {}) });
+    const stateDir = join(tmpdir(), "rackform-lab-never-started");
+    await expect(startLab({ spec, stateDir, backends: false })).rejects.toThrow(
+      /nodes\.1\.hardware\.bios\.Iommu: node "r01-n02": unknown BIOS attribute "Iommu" for dell/,
+    );
   });
 
   it("publishes the AttributeRegistry through Registries: MessageRegistryFile Location (en) → registry", async () => {

@@ -1,13 +1,13 @@
 /**
  * Integration: multipart HTTP push updates on the lab BMC over plain HTTPS — the UpdateService's
  * MultipartHttpPushUri and HttpPushUriOptions, a push applied Immediately or staged OnReset (activated by the next
- * host reset), a body fed in tiny chunks, refusals (415, 400), and the faults bad-signature, component-busy and
- * power-lost-mid-update.
+ * host reset), a body fed in tiny chunks, refusals (415, 400), the image server's firmware files (plain and -badsig),
+ * and the faults bad-signature, component-busy and power-lost-mid-update.
  */
 import { Readable } from "node:stream";
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { labFirmwareImage } from "../../../src/lab/index.js";
+import { labFirmwareFile, labFirmwareImage } from "../../../src/lab/index.js";
 import {
   call,
   control,
@@ -146,6 +146,22 @@ describe("UpdateService multipart push", () => {
     expect(faulted.TaskState).toBe("Exception");
     expect(faulted.Messages[0].Message).toContain("'ok.rfimg'");
     expect(await version("bios")).toBe(before);
+  });
+
+  it("pushes the image server's firmware files: the plain one activates at reset, the -badsig one ends in Exception", async () => {
+    const fetched = async (name: string) =>
+      Buffer.from(await (await fetch(`${t.lab.images.url}${name}`)).arrayBuffer());
+    const good = labFirmwareFile("bios", "2.4.0");
+    const staged = await task(
+      await push(form({ "@Redfish.OperationApplyTime": "OnReset" }, await fetched(good.name), good.name)),
+    );
+    expect(staged.TaskState).toBe("Completed");
+    const bad = labFirmwareFile("bios", "2.5.0", { badSignature: true });
+    const failed = await task(await push(form({}, await fetched(bad.name), bad.name)));
+    expect(failed).toMatchObject({ TaskState: "Exception", TaskStatus: "Critical" });
+    expect(failed.Messages[0].Message).toContain(`'${bad.name}' failed signature verification`);
+    await reset();
+    expect(await version("bios")).toBe("2.4.0");
   });
 
   it("component-busy answers the first push 503 with Retry-After, the next one 202", async () => {

@@ -82,6 +82,54 @@ describe("defaultSpec and the world", () => {
   });
 });
 
+describe("per-node firmware and BIOS overrides", () => {
+  const world = (spec: unknown) => new World(spec as never, new LabTime(new ManualClock(), profileByName("instant")));
+  /** Node 1 of defaultSpec is a Dell, node 2 a Supermicro (AMI names). */
+  const overridden = () =>
+    defaultSpec({
+      nodes: 3,
+      nodeOverrides: (_i, n) =>
+        n.vendor === "dell" ? { firmware: { bios: "2.2.9" }, bios: { SriovGlobalEnable: "Enabled" } } : undefined,
+    });
+
+  it("defaultSpec's nodeOverrides sets one node's firmware versions and BIOS values; the world starts with them", () => {
+    const spec = validateLabSpec(overridden());
+    expect(spec.nodes[1].hardware).toMatchObject({ firmware: { bios: "2.2.9", bmc: "7.10.30.00" } });
+    expect(spec.nodes[1].hardware.bios).toEqual({ SriovGlobalEnable: "Enabled" });
+    expect(spec.nodes[0].hardware.bios).toBeUndefined();
+    const dell = world(spec).node(spec.nodes[1].name);
+    expect(dell?.firmware.bios).toBe("2.2.9");
+    expect(dell?.bios.current).toMatchObject({ SriovGlobalEnable: "Enabled", SysProfile: "PerfPerWattOptimizedDapc" });
+    expect(world(spec).node(spec.nodes[2].name)?.bios.current.Iommu).toBe("Auto");
+  });
+
+  it("refuses an override the node's vendor registry lacks or cannot hold, naming node and attribute", () => {
+    const spec = structuredClone(overridden()) as Json;
+    spec.nodes[2].hardware.bios = { SriovGlobalEnable: "Enabled", Iommu: "Sometimes" }; // a Dell name on an AMI BIOS
+    spec.nodes[0].hardware.bios = { Iommu: ["Enabled"] };
+    const problems = (() => {
+      try {
+        validateLabSpec(spec);
+        return [];
+      } catch (e) {
+        return (e as LabSpecError).problems;
+      }
+    })();
+    expect(problems).toEqual(["nodes.0.hardware.bios.Iommu: must be string,number,boolean"]);
+    delete spec.nodes[0].hardware.bios;
+    expect(() => validateLabSpec(spec)).toThrow(LabSpecError);
+    try {
+      validateLabSpec(spec);
+    } catch (e) {
+      expect((e as LabSpecError).problems).toEqual([
+        expect.stringMatching(/^nodes\.2\.hardware\.bios\.SriovGlobalEnable: node "r01-n03": unknown BIOS attribute/),
+        'nodes.2.hardware.bios.Iommu: node "r01-n03": "Sometimes" is not a valid Enumeration for "Iommu" (Enabled, Disabled, Auto)',
+      ]);
+    }
+    expect(() => world(spec)).toThrow('node "r01-n03" hardware.bios: unknown BIOS attribute "SriovGlobalEnable"');
+  });
+});
+
 describe("time", () => {
   it("scales profile durations by the speed factor and rejects unknown profiles", () => {
     const t = new LabTime(new ManualClock(), profileByName("demo"), 4);
