@@ -9,6 +9,7 @@ import { bmcResource } from "./resources/bmc.js";
 import { clusterMemberResource } from "./resources/cluster-member.js";
 import { deploymentResource } from "./resources/deployment.js";
 import { dpuResource } from "./resources/dpu.js";
+import { firmwareResource } from "./resources/firmware.js";
 import { imageResource } from "./resources/image.js";
 import { machineResource } from "./resources/machine.js";
 import { pduOutletResource } from "./resources/pdu-outlet.js";
@@ -41,6 +42,7 @@ export function rackformProvider(opts: RackformProviderOptions = {}): Provider {
     pduOutletResource(),
     bmcResource(),
     dpuResource(),
+    firmwareResource(),
     machineResource(),
     deploymentResource(),
     acceptanceResource(),

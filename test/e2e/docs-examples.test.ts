@@ -14,9 +14,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultSpec, type Lab, startLab } from "../../src/lab/index.js";
+import { defaultSpec, type Lab, labFirmwareFile, startLab } from "../../src/lab/index.js";
 import {
   BFB,
+  BIOS_IMAGE,
   EXAMPLE_VARIABLES,
   type ExampleVariableName,
   IMAGE,
@@ -67,6 +68,7 @@ const PAGES: Record<Engine["name"], readonly Page[]> = {
     { file: "resources/machine.md", type: "rackform_machine" },
     // No hand upload: the example's rackform_image puts the image in MAAS before the deployment.
     { file: "resources/acceptance.md", type: "rackform_acceptance" },
+    { file: "resources/firmware.md", type: "rackform_firmware" },
   ],
 };
 
@@ -91,10 +93,17 @@ beforeAll(async () => {
   const bytes = Buffer.from(`${IMAGE.name}-${IMAGE.version}`);
   expect(createHash("sha256").update(bytes).digest("hex")).toBe(IMAGE.sha256);
   expect(GOLDEN_IMAGE.sha256).toBe(IMAGE.sha256);
+  // The firmware example's BIOS image: the lab's image of that version (its sha256 as the example pins it).
+  const bios = labFirmwareFile("bios", BIOS_IMAGE.version);
+  expect(bios.sha256).toBe(BIOS_IMAGE.sha256);
+  const files = new Map([
+    [`/${IMAGE.name}-${IMAGE.version}.qcow2`, bytes],
+    [`/${bios.name}`, bios.bytes],
+  ]);
   imageServer = createServer((req, res) => {
-    const found = req.url === `/${IMAGE.name}-${IMAGE.version}.qcow2`;
-    res.writeHead(found ? 200 : 404, { "Content-Length": found ? bytes.length : 0 });
-    res.end(found && req.method !== "HEAD" ? bytes : undefined);
+    const body = files.get(req.url ?? "");
+    res.writeHead(body ? 200 : 404, { "Content-Length": body ? body.length : 0 });
+    res.end(body && req.method !== "HEAD" ? body : undefined);
   });
   await new Promise<void>((r) => imageServer.listen(0, "127.0.0.1", r));
   imageUrl = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}/${IMAGE.name}-${IMAGE.version}.qcow2`;
@@ -149,6 +158,7 @@ function labValues(lab: Lab): Record<ExampleVariableName, string> {
     image_url: imageUrl,
     dpu_endpoint: node.dpus?.[0]?.url ?? "https://127.0.0.1:1",
     bfb_url: `${new URL(imageUrl).origin}/${BFB.version}.bfb`,
+    bios_image_url: new URL(`firmware-bios-${BIOS_IMAGE.version}.rfimg`, imageUrl).href,
   };
 }
 

@@ -56,6 +56,7 @@ export const E2E_ENGINES: Readonly<Record<string, readonly EngineName[]>> = {
   "rack-warewulf.test.ts": TF,
   "rack-bcm.test.ts": TOFU,
   "dpu.test.ts": TF,
+  "firmware.test.ts": BOTH, // bad input: each a diagnostic before any write
   "rack-dpu.test.ts": TOFU,
   "machine.test.ts": TF,
   "deployment.test.ts": TOFU,

@@ -31,7 +31,7 @@ import type {
   SystemState,
   TaskSnapshot,
 } from "./types.js";
-import { runSimpleUpdate, type SimpleUpdateOptions } from "./update.js";
+import { pollTask, runningTasks, runSimpleUpdate, type SimpleUpdateOptions } from "./update.js";
 
 /** Options of a RedfishClient. */
 export interface RedfishClientOptions {
@@ -337,6 +337,16 @@ export class RedfishClient {
   async pushFirmware(req: PushRequest, opts: SimpleUpdateOptions = {}): Promise<TaskSnapshot> {
     const update = await this.t.getJson(await serviceLink(this.t, "UpdateService"));
     return runMultipartPush(this.t, this.core, pushTarget(update), req, opts);
+  }
+
+  /** Update tasks that have not ended (a crashed run's), to follow instead of starting a second update. */
+  runningUpdates(): Promise<TaskSnapshot[]> {
+    return runningTasks(this.t);
+  }
+
+  /** Follows a task (e.g. one runningUpdates found) to its end; throws TASK_FAILED / TASK_TIMEOUT. */
+  followTask(task: TaskSnapshot, opts: SimpleUpdateOptions = {}): Promise<TaskSnapshot> {
+    return pollTask(this.t, this.core, task.uri, task, opts);
   }
 
   /** BIOS settings of a system (bios.ts); `systemId` may be left out when the BMC has exactly one. */

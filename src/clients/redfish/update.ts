@@ -64,8 +64,8 @@ export async function followUpdate(
   before: TasksBefore,
   opts: SimpleUpdateOptions,
 ): Promise<TaskSnapshot> {
-  let uri = await findTask(t, core, started, before);
-  let snap = firstSnapshot(started, core, uri);
+  const uri = await findTask(t, core, started, before);
+  const snap = firstSnapshot(started, core, uri);
   if (!uri) {
     if (started.status !== 202) return snap; // The BMC applied it synchronously (200/204 without a task).
     throw new RedfishError(
@@ -74,6 +74,22 @@ export async function followUpdate(
       { method: "POST", url: started.url, status: 202 },
     );
   }
+  return pollTask(t, core, uri, snap, opts);
+}
+
+/**
+ * Polls the task at `uri` (a Task or a task monitor) from its snapshot `snap` until it ends; resolves with the final
+ * snapshot or throws TASK_FAILED / TASK_TIMEOUT. Also how a re-apply follows a task a crashed run left running.
+ */
+export async function pollTask(
+  t: RedfishTransport,
+  core: HttpCore,
+  taskUri: string,
+  first: TaskSnapshot,
+  opts: SimpleUpdateOptions,
+): Promise<TaskSnapshot> {
+  let uri = taskUri;
+  let snap = first;
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? abortableSleep;
   const deadline = now() + (opts.timeoutMs ?? 1_800_000);
@@ -118,6 +134,19 @@ export async function listTasks(t: RedfishTransport): Promise<TasksBefore> {
   } catch {
     return { refs: new Set() };
   }
+}
+
+/** The update tasks of TaskService that have not ended (a re-apply after a crash follows them, never starts anew). */
+export async function runningTasks(t: RedfishTransport): Promise<TaskSnapshot[]> {
+  const { refs } = await listTasks(t);
+  const out: TaskSnapshot[] = [];
+  for (const ref of refs) {
+    const json = await t.getJson(ref).catch(() => undefined);
+    if (!isObj(json) || !("TaskState" in json)) continue;
+    const snap = parseTask(json, ref);
+    if (!isTerminalTaskState(snap.state)) out.push(snap);
+  }
+  return out;
 }
 
 /** Task links in a body's @Message.ExtendedInfo MessageArgs (top level or under `error`): paths, or iDRAC job ids. */

@@ -27,6 +27,12 @@ export interface ProviderTimings {
    * @default 60_000: long enough for an engine to start an image's create it walks at the same time.
    */
   readonly imageUploadGraceMs?: number;
+  /**
+   * How long after the reset that activates staged firmware the inventory may take to report the new versions
+   * (BMCs apply some images during POST and reboot again) before an update counts as not reached.
+   * @default 1_200_000 (20 min)
+   */
+  readonly firmwareSettleMs?: number;
 }
 
 /**
@@ -47,5 +53,5 @@ export const DEFAULT_TIMINGS: ProviderTimings = {
 export function timingsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderTimings {
   const n = Number(env.RACKFORM_TEST_POLL_MS);
   if (!env.RACKFORM_TEST_POLL_MS || !Number.isInteger(n) || n < 1 || n > 5_000) return DEFAULT_TIMINGS;
-  return { readyPollMs: n, backendPollMs: n, memberPollMs: n, imageUploadGraceMs: 25 * n };
+  return { readyPollMs: n, backendPollMs: n, memberPollMs: n, imageUploadGraceMs: 25 * n, firmwareSettleMs: 40 * n };
 }

@@ -24,6 +24,7 @@ export const EXAMPLE_VARIABLES = {
   slurm_token: { description: "JWT of the Slurm user (scontrol token).", sensitive: true },
   dpu_endpoint: { description: "Redfish address of the node's BlueField-3 DPU BMC, e.g. https://10.0.1.7." },
   bfb_url: { description: "Where the DPU's BMC downloads the pinned .bfb from (http or https)." },
+  bios_image_url: { description: "Where rackform reads the node's BIOS firmware image from (http or https)." },
   image_url: {
     description: "Where the golden image is served (Ironic downloads it from there; rackform streams it to MAAS).",
   },
@@ -169,6 +170,37 @@ export const DPU = `resource "rackform_dpu" "${NODE.id}" {
   rshim = "bmc"
 }
 `;
+
+/** The BIOS image the firmware example pins (the lab serves it at var.bios_image_url with this sha256). */
+export const BIOS_IMAGE = {
+  version: "2.3.1",
+  sha256: "a92166eed0a6726e9be137fb5e521be41ad2f6e47d02dc5623e7b96b619ea2ad",
+} as const;
+
+export const FIRMWARE = `resource "rackform_firmware" "${NODE.id}" {
+  endpoint = rackform_bmc.${NODE.id}.endpoint
+  components = {
+    # Named as the BMC's FirmwareInventory names the item (its Id or Name)
+    BIOS = {
+      version = "${BIOS_IMAGE.version}"
+      url     = var.bios_image_url
+      sha256  = "${BIOS_IMAGE.sha256}"
+    }
+  }
+  bios = {
+    SriovGlobalEnable = "Enabled" # AttributeRegistry names: these are a Dell PowerEdge's
+    ProcVirtualization = "Enabled"
+  }
+}
+`;
+
+/** A machine enrolled only once its firmware baseline and BIOS settings are in place. */
+export function machineAfterFirmware(backend: "maas" | "ironic"): string {
+  return machine(backend).replace(
+    /\n}\n$/,
+    `\n  depends_on   = [rackform_firmware.${NODE.id}] # enrolled on the baseline firmware\n}\n`,
+  );
+}
 
 /** A machine enrolled only once its DPU is in mode and on its BFB. */
 export function machineAfterDpu(backend: "maas" | "ironic"): string {

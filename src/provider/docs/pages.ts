@@ -10,12 +10,14 @@ import {
   configuration,
   DPU,
   deployment,
+  FIRMWARE,
   IMAGE,
   IMAGE_ID,
   image,
   MEMBER,
   machine,
   machineAfterDpu,
+  machineAfterFirmware,
   NODE,
   OUTLET,
 } from "./hcl-parts.js";
@@ -90,6 +92,19 @@ export const PAGE_DOCS: Readonly<Record<string, PageDocs>> = {
         "from the configuration (and the credentials, when set there) as an in-place update that installs nothing " +
         "when the DPU already runs `bfb.version`:",
       [["rackform_dpu", "https://10.0.1.7"]],
+    ),
+  },
+
+  rackform_firmware: {
+    example: configuration(
+      { backend: "maas" },
+      ["pdu_endpoint", "bmc_endpoint", "bios_image_url"],
+      `${OUTLET}\n${BMC}\n${FIRMWARE}\n${machineAfterFirmware("maas")}`,
+    ),
+    import: importSection(
+      "By the BMC's address, which is the resource's `id`; the next plan takes `components` and `bios` from the " +
+        "configuration in place, and pushes nothing to a node that already runs them:",
+      [["rackform_firmware", "https://10.0.0.5"]],
     ),
   },
 

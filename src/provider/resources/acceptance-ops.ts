@@ -32,7 +32,7 @@ import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../er
 import { warnTransientRead } from "../shared/read-hold.js";
 import type { RolloutHandovers } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
-import { rollingGatePending } from "./acceptance-plan.js";
+import { followsRollout, rollingGatePending } from "./acceptance-plan.js";
 import { type AcceptancePlan, type AcceptanceState, paramsOf, thresholdsOf } from "./acceptance-schema.js";
 import { failureLines, judge, type Verdict } from "./acceptance-verdict.js";
 import { parseMachineId } from "./deployment-schema.js";
@@ -222,7 +222,7 @@ async function refresh(r: Refresh, deps: AcceptanceDeps): Promise<AcceptanceStat
       if (!f) return null;
       const healthy = !UNHEALTHY.has(f.state);
       // A rolling reimage's gate still to run: no verdict until evidence other than the recorded one appears.
-      const pending = st.passed === null && st.image_ref !== null;
+      const pending = st.passed === null && followsRollout(st);
       if (seen && f.testsMark === seen.mark) {
         if (pending) return keepEvidence(base, st, id, healthy ? null : false);
         return keepEvidence(base, st, id, healthy && (seen.verdict ?? st.passed === true));

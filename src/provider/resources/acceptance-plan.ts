@@ -52,14 +52,25 @@ function planPolicyEdit(
 }
 
 /**
- * A rolling reimage's gate: image_ref changed from a recorded one, or a gate run of one still to come (passed null).
+ * A rolling update's gate: image_ref changed from a recorded one, firmware_ref changed, or a gate run of one still to
+ * come (passed null).
  * The update records it in place and offers the run to the node's cluster member.
  */
-export function rollingGatePending(st: AcceptanceState, plan: Pick<AcceptanceConfig, "image_ref">): boolean {
+export function rollingGatePending(
+  st: AcceptanceState,
+  plan: Pick<AcceptanceConfig, "image_ref" | "firmware_ref">,
+): boolean {
   const ref = plan.image_ref;
-  if (st.image_ref === null || ref === null || isUnknownValue(ref)) return false;
-  return ref !== st.image_ref || st.passed === null;
+  const fw = plan.firmware_ref;
+  const image = st.image_ref !== null && ref !== null && !isUnknownValue(ref);
+  const firmware = fw !== null && !isUnknownValue(fw);
+  if (image && (ref !== st.image_ref || st.passed === null)) return true;
+  return firmware && (fw !== st.firmware_ref || (st.passed === null && st.firmware_ref !== null));
 }
+
+/** Whether a recorded gate follows a rolling update (its pending verdict is a run still to come). */
+export const followsRollout = (st: Pick<AcceptanceState, "image_ref" | "firmware_ref">): boolean =>
+  st.image_ref !== null || st.firmware_ref !== null;
 
 /**
  * The plan of an update: a rolling reimage's gate is recorded in place (passed unknown); a node that no longer
@@ -68,7 +79,9 @@ export function rollingGatePending(st: AcceptanceState, plan: Pick<AcceptanceCon
 export function planAcceptance(r: PlanRequest<Schema>): PlanChange<Schema> | undefined {
   const { state: st, plan } = r;
   if (st === null || plan === null) return undefined;
-  if (st.passed !== false && rollingGatePending(st, plan)) return { plan: { ...plan, passed: UNKNOWN } };
+  // A firmware_ref not known yet may turn out a rolling update's gate: its verdict is not known either.
+  const maybe = isUnknownValue(plan.firmware_ref);
+  if (st.passed !== false && (maybe || rollingGatePending(st, plan))) return { plan: { ...plan, passed: UNKNOWN } };
   // A degraded node: re-run the gate. (A tainted failed run is replaced by the engine anyway.)
   if (st.passed === false) return { plan: { ...plan, passed: UNKNOWN }, requiresReplace: [path("passed")] };
   return planPolicyEdit(st, plan, r.diagnostics);

@@ -153,6 +153,13 @@ export const acceptanceSchema = {
         "in place with passed unknown, and the next refresh reads the new run's verdict and evidence. First recorded, " +
         "it re-runs nothing. @default not followed (an image change reaches the gate as a replacement of machine_id)",
     }),
+    firmware_ref: attr.string({
+      optional: true,
+      description:
+        "The firmware baseline the gate judges: rackform_firmware.x.ref of the node. When it changes, the gate runs " +
+        "again inside the node's rolling update that its rackform_cluster_member (firmware_ref the same) carries " +
+        "out once the new firmware runs, as for image_ref. @default not followed",
+    }),
     passed: attr.bool({
       computed: true,
       description:

@@ -6,6 +6,7 @@
 import {
   type ApplyRequest,
   type Diagnostics,
+  isUnknownValue,
   type PlanChange,
   type PlanRequest,
   path,
@@ -241,8 +242,8 @@ export function planMember(
   let next: ClusterMemberConfig | undefined;
   if (id !== null && plan.id !== id) next = { ...plan, id };
   // Read back as not joined, or a rolling reimage (the update drains, reimages, gates and rejoins the node).
-  if (state && (state.joined === false || isRollingReimage(plan, state)))
-    next = { ...(next ?? plan), joined: true, state: UNKNOWN };
+  const rolls = (st: ClusterMemberState) => isRollingReimage(plan, st) || isUnknownValue(plan.firmware_ref);
+  if (state && (state.joined === false || rolls(state))) next = { ...(next ?? plan), joined: true, state: UNKNOWN };
   return next ? { plan: next, private: priv } : { private: priv };
 }
 

@@ -17,9 +17,17 @@ import type { ClusterMemberPlan, ClusterMemberState } from "./cluster-member-sch
 
 type Update = ApplyRequest & { plan: ClusterMemberPlan; state: ClusterMemberState };
 
-/** True when the plan carries a new image_ref over a recorded one: a rolling reimage of this node. */
-export function isRollingReimage(plan: { readonly image_ref: unknown }, state: ClusterMemberState): boolean {
+/**
+ * True when the plan carries a new image_ref over a recorded one, or a new firmware_ref: a rolling update of this
+ * node.
+ */
+export function isRollingReimage(
+  plan: { readonly image_ref: unknown; readonly firmware_ref: unknown },
+  state: ClusterMemberState,
+): boolean {
   const ref = plan.image_ref;
+  const fw = plan.firmware_ref;
+  if (typeof fw === "string" && fw !== state.firmware_ref) return true;
   return state.image_ref !== null && typeof ref === "string" && ref !== state.image_ref;
 }
 
@@ -30,8 +38,9 @@ export function isRollingReimage(plan: { readonly image_ref: unknown }, state: C
 export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: SchedulerOps): Promise<ClusterMemberState> {
   const { plan, state: st, context: ctx, diagnostics: diags } = r;
   const node = nodeOf(st);
-  const offers = deps.rollouts.take(plan.gate_id ?? st.gate_id ?? "");
-  const steps = [offers.reimage, offers.gate].filter((s) => s !== undefined);
+  const machineId = plan.gate_id ?? st.gate_id ?? "";
+  const offers = deps.rollouts.take(machineId, plan.firmware_ref);
+  const steps = [offers.reimage, offers.firmware, offers.gate].filter((s) => s !== undefined);
   const log = ctx.log.with({ resource: "rackform_cluster_member", node });
   if (steps.length === 0) {
     // Nothing offered in this apply (the deployment already runs the image, its gate already judged): record it.
@@ -44,7 +53,9 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
   if (!(await drainInBudget({ ...drain, op: "update", names }))) return st;
   for (const step of steps) {
     log.info(`rolling reimage: ${step.what}`);
-    if ((await step.run({ context: ctx, diagnostics: diags })) === "failed") {
+    // The reimage's deploy boots the node: firmware staged for the next reset is active after it.
+    const rebooted = offers.reimage !== undefined && step !== offers.reimage;
+    if ((await step.run({ context: ctx, diagnostics: diags, machineId, rebooted })) === "failed") {
       await deps.budget.releaseFailed(names, step.failure, log, diags);
       return st;
     }

@@ -137,6 +137,16 @@ export const clusterMemberSchema = {
         "service (quarantined with the gate's evidence); the others go on, and the next apply retries it. First " +
         "recorded, it reimages nothing. @default not followed (a reimage reaches the member as a replacement of gate_id)",
     }),
+    firmware_ref: attr.string({
+      optional: true,
+      description:
+        "The firmware baseline the node runs: rackform_firmware.x.ref of the node (a rolling one). When it changes " +
+        "on a recorded member, this member's in-place update runs the node's rolling update as for image_ref: a " +
+        "budget slot, drain, the reset its rackform_firmware offered (shared with the reimage's boot when the " +
+        "image changes in the same apply), the new versions and settings checked, the gate its rackform_acceptance " +
+        "(firmware_ref the same) offered, rejoin. A node whose update fails is quarantined with the update's " +
+        "evidence and keeps the old firmware_ref here; the others go on. @default not followed",
+    }),
     drain_on_destroy: attr.bool({
       optional: true,
       computed: true,

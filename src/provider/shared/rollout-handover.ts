@@ -15,16 +15,23 @@
  */
 import type { Context, Diagnostics } from "../../framework/index.js";
 
-/** What a step of a rolling reimage gets: the member's context (its deadline included) and diagnostics. */
+/** What a step of a rolling update gets: the member's context (its deadline included) and diagnostics. */
 export interface StepRequest {
   readonly context: Context;
   readonly diagnostics: Diagnostics;
+  /** The machine being rolled ("maas:4y3h7n"): a failed firmware step quarantines it. */
+  readonly machineId: string;
+  /** Whether the node has already booted in this roll (a reimage's deploy), so staged firmware is active. */
+  readonly rebooted: boolean;
 }
 
 /** The outcome of a step: done, or failed after a diagnostic (the node then stays out of service). */
 export type StepOutcome = "done" | "failed";
 
-/** A step offered by a resource: the reimage by rackform_deployment, the gate by rackform_acceptance. */
+/**
+ * A step offered by a resource: the reimage by rackform_deployment, the firmware reset by rackform_firmware, the gate
+ * by rackform_acceptance.
+ */
 export interface OfferedStep {
   /** What it does, as a log line and a diagnostic name it, e.g. "reimage to ubuntu-gpu 2026.07". */
   readonly what: string;
@@ -36,12 +43,15 @@ export interface OfferedStep {
 /** The steps offered for one machine in this apply. */
 export interface Offers {
   readonly reimage?: OfferedStep;
+  readonly firmware?: OfferedStep;
   readonly gate?: OfferedStep;
 }
 
 /** Offers by machine id ("maas:4y3h7n"), taken once by the member that carries them out. */
 export class RolloutHandovers {
   private readonly offers = new Map<string, { reimage?: OfferedStep; gate?: OfferedStep }>();
+  /** Firmware resets by the baseline's ref (rackform_firmware knows its BMC, not the machine). */
+  private readonly firmware = new Map<string, OfferedStep>();
 
   /** Offers the reimage of `machineId` (a later offer replaces an earlier one). */
   offerReimage(machineId: string, step: OfferedStep): void {
@@ -53,10 +63,17 @@ export class RolloutHandovers {
     this.offers.set(machineId, { ...this.offers.get(machineId), gate: step });
   }
 
-  /** The steps offered for `machineId`, removed: each runs once. */
-  take(machineId: string): Offers {
+  /** Offers the firmware reset of the node whose baseline is `ref` (rackform_firmware's ref). */
+  offerFirmware(ref: string, step: OfferedStep): void {
+    this.firmware.set(ref, step);
+  }
+
+  /** The steps offered for `machineId` (and its baseline `firmwareRef`), removed: each runs once. */
+  take(machineId: string, firmwareRef?: string | null): Offers {
     const o = this.offers.get(machineId) ?? {};
     this.offers.delete(machineId);
-    return o;
+    const firmware = firmwareRef ? this.firmware.get(firmwareRef) : undefined;
+    if (firmwareRef) this.firmware.delete(firmwareRef);
+    return firmware ? { ...o, firmware } : o;
   }
 }

@@ -2,6 +2,7 @@
 export * as pduOutlet from './pdu-outlet';
 export * as bmc from './bmc';
 export * as dpu from './dpu';
+export * as firmware from './firmware';
 export * as machine from './machine';
 export * as deployment from './deployment';
 export * as acceptance from './acceptance';

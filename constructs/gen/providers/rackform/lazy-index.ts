@@ -2,6 +2,7 @@
 Object.defineProperty(exports, 'pduOutlet', { get: function () { return require('./pdu-outlet'); } });
 Object.defineProperty(exports, 'bmc', { get: function () { return require('./bmc'); } });
 Object.defineProperty(exports, 'dpu', { get: function () { return require('./dpu'); } });
+Object.defineProperty(exports, 'firmware', { get: function () { return require('./firmware'); } });
 Object.defineProperty(exports, 'machine', { get: function () { return require('./machine'); } });
 Object.defineProperty(exports, 'deployment', { get: function () { return require('./deployment'); } });
 Object.defineProperty(exports, 'acceptance', { get: function () { return require('./acceptance'); } });

@@ -62,6 +62,12 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly imageRef?: string;
   /**
+  * The firmware baseline the gate judges: rackform_firmware.x.ref of the node. When it changes, the gate runs again inside the node's rolling update that its rackform_cluster_member (firmware_ref the same) carries out once the new firmware runs, as for image_ref. @default not followed
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#firmware_ref Acceptance#firmware_ref}
+  */
+  readonly firmwareRef?: string;
+  /**
   * timeouts block
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#timeouts Acceptance#timeouts}
@@ -329,6 +335,7 @@ export class Acceptance extends cdktf.TerraformResource {
     this._allowXid = config.allowXid;
     this._firmware = config.firmware;
     this._imageRef = config.imageRef;
+    this._firmwareRef = config.firmwareRef;
     this._timeouts.internalValue = config.timeouts;
   }
 
@@ -482,6 +489,22 @@ export class Acceptance extends cdktf.TerraformResource {
     return this._imageRef;
   }
 
+  // firmware_ref - computed: false, optional: true, required: false
+  private _firmwareRef?: string; 
+  public get firmwareRef() {
+    return this.getStringAttribute('firmware_ref');
+  }
+  public set firmwareRef(value: string) {
+    this._firmwareRef = value;
+  }
+  public resetFirmwareRef() {
+    this._firmwareRef = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get firmwareRefInput() {
+    return this._firmwareRef;
+  }
+
   // passed - computed: true, optional: false, required: false
   public get passed() {
     return this.getBooleanAttribute('passed');
@@ -533,6 +556,7 @@ export class Acceptance extends cdktf.TerraformResource {
       allow_xid: cdktf.booleanToTerraform(this._allowXid),
       firmware: cdktf.hashMapper(cdktf.stringToTerraform)(this._firmware),
       image_ref: cdktf.stringToTerraform(this._imageRef),
+      firmware_ref: cdktf.stringToTerraform(this._firmwareRef),
       timeouts: acceptanceTimeoutsToTerraform(this._timeouts.internalValue),
     };
   }
@@ -589,6 +613,12 @@ export class Acceptance extends cdktf.TerraformResource {
       },
       image_ref: {
         value: cdktf.stringToHclTerraform(this._imageRef),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      firmware_ref: {
+        value: cdktf.stringToHclTerraform(this._firmwareRef),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

@@ -50,6 +50,12 @@ export interface ClusterMemberConfig extends cdktf.TerraformMetaArguments {
   */
   readonly imageRef?: string;
   /**
+  * The firmware baseline the node runs: rackform_firmware.x.ref of the node (a rolling one). When it changes on a recorded member, this member's in-place update runs the node's rolling update as for image_ref: a budget slot, drain, the reset its rackform_firmware offered (shared with the reimage's boot when the image changes in the same apply), the new versions and settings checked, the gate its rackform_acceptance (firmware_ref the same) offered, rejoin. A node whose update fails is quarantined with the update's evidence and keeps the old firmware_ref here; the others go on. @default not followed
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#firmware_ref ClusterMember#firmware_ref}
+  */
+  readonly firmwareRef?: string;
+  /**
   * Drain before leaving on destroy (and, when the member is destroyed for good, remove the node from the scheduler). false: destroy only forgets the node, which stays in the scheduler, keeps running jobs and accepts new ones. @default true
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#drain_on_destroy ClusterMember#drain_on_destroy}
@@ -515,6 +521,7 @@ export class ClusterMember extends cdktf.TerraformResource {
     this._labels = config.labels;
     this._taints.internalValue = config.taints;
     this._imageRef = config.imageRef;
+    this._firmwareRef = config.firmwareRef;
     this._drainOnDestroy = config.drainOnDestroy;
     this._maxUnavailable = config.maxUnavailable;
     this._waitForRegistration = config.waitForRegistration;
@@ -641,6 +648,22 @@ export class ClusterMember extends cdktf.TerraformResource {
     return this._imageRef;
   }
 
+  // firmware_ref - computed: false, optional: true, required: false
+  private _firmwareRef?: string; 
+  public get firmwareRef() {
+    return this.getStringAttribute('firmware_ref');
+  }
+  public set firmwareRef(value: string) {
+    this._firmwareRef = value;
+  }
+  public resetFirmwareRef() {
+    this._firmwareRef = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get firmwareRefInput() {
+    return this._firmwareRef;
+  }
+
   // drain_on_destroy - computed: true, optional: true, required: false
   private _drainOnDestroy?: boolean | cdktf.IResolvable; 
   public get drainOnDestroy() {
@@ -728,6 +751,7 @@ export class ClusterMember extends cdktf.TerraformResource {
       labels: cdktf.hashMapper(cdktf.stringToTerraform)(this._labels),
       taints: cdktf.listMapper(clusterMemberTaintsToTerraform, false)(this._taints.internalValue),
       image_ref: cdktf.stringToTerraform(this._imageRef),
+      firmware_ref: cdktf.stringToTerraform(this._firmwareRef),
       drain_on_destroy: cdktf.booleanToTerraform(this._drainOnDestroy),
       max_unavailable: cdktf.numberToTerraform(this._maxUnavailable),
       wait_for_registration: cdktf.booleanToTerraform(this._waitForRegistration),
@@ -775,6 +799,12 @@ export class ClusterMember extends cdktf.TerraformResource {
       },
       image_ref: {
         value: cdktf.stringToHclTerraform(this._imageRef),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      firmware_ref: {
+        value: cdktf.stringToHclTerraform(this._firmwareRef),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

@@ -1,0 +1,187 @@
+/**
+ * rackform_firmware's read, plan, delete and import as top-level functions of (typed request, deps); create and
+ * update (the convergence) are in firmware-apply.ts. Tests call them with fake deps.
+ */
+import { isNotFound } from "../../clients/classify.js";
+import {
+  isUnknownValue,
+  type PlanChange,
+  type PlanRequest,
+  path,
+  type TypedRequest,
+  timeoutMs,
+  UNKNOWN,
+} from "../../framework/index.js";
+import { addClientError } from "../errors/client-errors.js";
+import { checkEndpointScheme } from "../shared/endpoint.js";
+import { warnTransientRead } from "../shared/read-hold.js";
+import { bounded } from "../shared/timeouts.js";
+import type { FirmwareBmc, FirmwareDeps } from "./firmware-deps.js";
+import {
+  type Baseline,
+  type NodeFacts,
+  pendingOf,
+  refOf,
+  settingsOf,
+  updateOrder,
+  versionsOf,
+} from "./firmware-model.js";
+import {
+  DEFAULT_TIMEOUT_MS,
+  type FirmwareConfig,
+  type FirmwarePlan,
+  type FirmwareState,
+  type firmwareSchema,
+} from "./firmware-schema.js";
+
+type Schema = typeof firmwareSchema;
+
+/** The BMC's origin. */
+export const originOf = (endpoint: string): string => new URL(endpoint).origin;
+
+/** The error site of a node's BMC. */
+export function site(origin: string) {
+  return { what: `BMC ${origin}`, endpointPath: path("endpoint"), notFoundPath: path("endpoint") };
+}
+
+/** The configured baseline (an empty one when none is given). */
+export function baselineOf(v: Pick<FirmwareState, "components">): Baseline {
+  return v.components ?? {};
+}
+
+/** Boolean text as the BMC's values read back (true/false), so "True" plans nothing once applied. */
+export function biosWanted(v: Pick<FirmwareState, "bios">): Record<string, string> {
+  const norm = (t: string) => (/^(true|false)$/i.test(t.trim()) ? t.trim().toLowerCase() : t);
+  return Object.fromEntries(Object.entries(v.bios ?? {}).map(([k, t]) => [k, norm(t)]));
+}
+
+/** Reads the node's FirmwareInventory, its power and (when settings are wanted) its BIOS. */
+export async function observe(bmc: FirmwareBmc, withBios: boolean): Promise<NodeFacts> {
+  const [inventory, system] = await Promise.all([bmc.firmwareInventory(), bmc.getSystem()]);
+  const bios = withBios ? await bmc.bios().read() : undefined;
+  return { inventory, power: system.powerState, ...(bios ? { bios } : {}) };
+}
+
+/** The state from what the node reports, with the configured inputs and this run's evidence. */
+export function recorded(
+  base: FirmwarePlan | FirmwareState,
+  facts: NodeFacts,
+  messages: readonly string[],
+): FirmwareState {
+  const origin = originOf(base.endpoint);
+  const baseline = baselineOf(base);
+  const wanted = biosWanted(base);
+  return {
+    ...base,
+    id: origin,
+    rolling: base.rolling === true,
+    versions: versionsOf(facts.inventory, baseline),
+    bios_settings: settingsOf(facts.bios, Object.keys(wanted)),
+    bios_pending: pendingOf(facts.bios),
+    ref: refOf(origin, baseline, wanted),
+    update_order: updateOrder(baseline),
+    last_update_messages: [...messages],
+  };
+}
+
+/** Re-reads the versions and settings; null when the BMC no longer has the system (404). */
+export async function readFirmware(
+  r: TypedRequest & { state: FirmwareState },
+  deps: FirmwareDeps,
+): Promise<FirmwareState | null> {
+  const st = r.state;
+  const origin = originOf(st.endpoint);
+  const ms = timeoutMs({ timeouts: st.timeouts }, "read", DEFAULT_TIMEOUT_MS.read);
+  try {
+    const facts = await bounded(r.context, ms, "read", `reading the firmware of ${origin}`, () =>
+      observe(deps.bmc(origin), Object.keys(st.bios ?? {}).length > 0),
+    );
+    return recorded(st, facts, st.last_update_messages ?? []);
+  } catch (e) {
+    if (isNotFound(e)) return null;
+    if (warnTransientRead(r.diagnostics, e, `the firmware of ${origin}`)) return st;
+    addClientError(r.diagnostics, e, "read the node's firmware", site(origin));
+    return st;
+  }
+}
+
+const same = (a: Readonly<Record<string, string>> | null, b: Readonly<Record<string, string>>) =>
+  a !== null && Object.keys(a).length === Object.keys(b).length && Object.entries(b).every(([k, v]) => a[k] === v);
+
+/** The wanted versions by component, when every one is known. */
+function plannedVersions(config: FirmwareConfig): Record<string, string> | undefined {
+  const c = config.components;
+  if (c === null) return {};
+  if (isUnknownValue(c)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, t] of Object.entries(c)) {
+    if (isUnknownValue(t) || isUnknownValue(t.version) || isUnknownValue(t.url) || isUnknownValue(t.sha256))
+      return undefined;
+    out[k] = t.version;
+  }
+  return out;
+}
+
+/**
+ * The plan: `ref` and `update_order` from the configuration; the versions and settings the apply converges to,
+ * shown against the ones read (an in-place update when they differ); a warning for settings someone else staged.
+ */
+export function planFirmware(r: PlanRequest<Schema>, deps: FirmwareDeps): PlanChange<Schema> | undefined {
+  const plan = r.plan;
+  if (!plan) return undefined;
+  checkEndpointScheme(plan.endpoint, deps.allowHttp, path("endpoint"), r.diagnostics);
+  const versions = plannedVersions(plan);
+  const bios = plan.bios;
+  if (isUnknownValue(plan.endpoint) || versions === undefined || isUnknownValue(bios)) return undefined;
+  if (bios !== null && Object.values(bios).some(isUnknownValue)) return undefined;
+  const known = { ...plan, components: plan.components, bios: bios as Record<string, string> | null };
+  const wanted = biosWanted(known as Pick<FirmwareState, "bios">);
+  const baseline = (plan.components ?? {}) as Baseline;
+  const origin = originOf(plan.endpoint);
+  const next: FirmwareConfig = { ...plan, ref: refOf(origin, baseline, wanted), update_order: updateOrder(baseline) };
+  const st = r.state;
+  if (st === null) return { plan: next };
+  const pending = Object.entries(st.bios_pending ?? {});
+  if (pending.length > 0) {
+    r.diagnostics.warning(
+      "BIOS settings staged outside rackform",
+      `The BIOS of ${origin} has settings staged that apply at its next reset: ${pending.map(([k, v]) => `${k} = ${v}`).join(", ")}. rackform does not overwrite them unless bios names them; clear them on the BMC if they are not meant to apply.`,
+      path("bios_pending"),
+    );
+  }
+  const converged = same(st.versions, versions) && same(st.bios_settings, wanted) && st.ref === next.ref;
+  if (converged) {
+    const kept = { versions: st.versions, bios_settings: st.bios_settings, bios_pending: st.bios_pending };
+    return { plan: { ...next, ...kept, last_update_messages: st.last_update_messages } };
+  }
+  // Only components and settings the last read found are shown moving; a new one is known after apply.
+  const versionsKnown = Object.keys(versions).every((k) => st.versions !== null && k in st.versions);
+  const settingsKnown = Object.keys(wanted).every((k) => st.bios_settings !== null && k in st.bios_settings);
+  return {
+    plan: {
+      ...next,
+      versions: versionsKnown ? versions : UNKNOWN,
+      bios_settings: settingsKnown ? wanted : UNKNOWN,
+      bios_pending: UNKNOWN,
+      last_update_messages: UNKNOWN,
+    },
+  };
+}
+
+/** A baseline is a wish on hardware: destroy forgets it (no firmware is rolled back, no setting undone). */
+export function deleteFirmware(): void {}
+
+/** The BMC's address; the baseline stays empty until the configuration gives one. */
+export function importFirmware(r: TypedRequest & { id: string }): Partial<FirmwareState> | undefined {
+  let u: URL;
+  try {
+    u = new URL(r.id.trim());
+  } catch {
+    r.diagnostics.error(
+      "Invalid import id for rackform_firmware",
+      `Expected the BMC's address, e.g. https://10.0.0.5; got ${JSON.stringify(r.id)}.`,
+    );
+    return undefined;
+  }
+  return { id: u.origin, endpoint: u.origin, rolling: false, last_update_messages: [] };
+}

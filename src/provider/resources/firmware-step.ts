@@ -1,0 +1,133 @@
+/**
+ * The reset that activates staged firmware and BIOS settings, and the check that they took: run at once by
+ * rackform_firmware on a node not in service, or offered to the node's cluster member (rollout-handover.ts), which
+ * runs it drained, inside the disruption budget — after the reimage's deploy when the image changes in the same apply
+ * (that boot activated them: no second reset). A failed update quarantines the node with its evidence.
+ */
+
+import { abortableSleep } from "../../clients/http/retry.js";
+import { timeoutMs } from "../../framework/index.js";
+import { QUARANTINE_PREFIX } from "../backends/backend.js";
+import { BACKEND_TRAITS } from "../backends/traits.js";
+import { describeMove, firmwarePlan } from "../shared/firmware-plan.js";
+import type { StepRequest } from "../shared/rollout-handover.js";
+import { bounded } from "../shared/timeouts.js";
+import { parseMachineId } from "./deployment-schema.js";
+import type { Run, Work } from "./firmware-apply.js";
+import { type NodeFacts, refOf } from "./firmware-model.js";
+import { baselineOf, biosWanted, observe } from "./firmware-ops.js";
+import { DEFAULT_TIMEOUT_MS } from "./firmware-schema.js";
+
+/** Whether a System PowerState means the host runs (or is starting). */
+export const isHostOn = (p: string | undefined): boolean => p === "On" || p === "PoweringOn";
+
+async function waitPower(run: Run, on: boolean): Promise<void> {
+  for (;;) {
+    const s = await run.bmc.getSystem();
+    if (isHostOn(s.powerState) === on && s.powerState !== "PoweringOn") return;
+    await abortableSleep(run.deps.pollMs, run.signal);
+  }
+}
+
+/** What still differs after the reset: components behind the baseline and settings not applied. */
+function behind(run: Run, work: Work, facts: NodeFacts): string[] {
+  const moves = firmwarePlan(facts.inventory, baselineOf(run.plan)).moves;
+  const out = moves.map((m) => `${m.component} still reports ${m.from} after the reset, not ${m.to}`);
+  for (const [k, v] of Object.entries(work.settings)) {
+    const now = facts.bios?.attributes[k];
+    if (now !== v) out.push(`BIOS ${k} is ${JSON.stringify(now)} after the reset, not ${JSON.stringify(v)}`);
+  }
+  return out;
+}
+
+/** The BIOS's own report of settings it refused at the last apply (SettingsFailed), for the named settings. */
+function refused(work: Work, facts: NodeFacts): string[] {
+  const names = new Set(Object.keys(work.toWrite));
+  return (facts.bios?.lastApplyMessages ?? [])
+    .filter((m) => /SettingsFailed$/.test(m.messageId) && m.properties.some((p) => names.has(p.split("/").pop() ?? p)))
+    .map((m) => `the BIOS refused ${m.properties.join(", ")} at the reset (${m.messageId})`);
+}
+
+/** Polls until the versions and settings are reached, the BIOS reports a refusal, or settleMs passes. */
+async function verify(run: Run, work: Work): Promise<{ facts: NodeFacts; evidence: string[] }> {
+  run.progress.step = "read the versions and settings back after the reset";
+  const deadline = Date.now() + run.deps.settleMs;
+  for (;;) {
+    const facts = await observe(run.bmc, work.facts.bios !== undefined);
+    const left = behind(run, work, facts);
+    if (left.length === 0) return { facts, evidence: [] };
+    const no = refused(work, facts);
+    if (no.length > 0 || Date.now() >= deadline) return { facts, evidence: [...left, ...no] };
+    await abortableSleep(run.deps.pollMs, run.signal);
+  }
+}
+
+/**
+ * Resets the host once (powers it on when off, and off again after) unless it already booted in this roll, then
+ * verifies; the facts read and the evidence of what was not reached (empty when everything was).
+ */
+export async function resetAndVerify(
+  run: Run,
+  work: Work,
+  rebooted: boolean,
+): Promise<{ facts: NodeFacts; evidence: string[] }> {
+  const wasOn = isHostOn((await run.bmc.getSystem()).powerState);
+  if (!rebooted) {
+    run.progress.step = "reset the host to activate the staged firmware and settings";
+    run.ctx.log.info("host reset for the staged firmware and settings", { endpoint: run.origin, was_on: wasOn });
+    await run.bmc.power(wasOn ? "ForceRestart" : "On");
+    await waitPower(run, true);
+  }
+  const result = await verify(run, work);
+  if (!rebooted && !wasOn) {
+    run.progress.step = "power the host off again";
+    await run.bmc.power("ForceOff");
+    await waitPower(run, false);
+  }
+  return result;
+}
+
+/** Quarantines the rolled node in its backend with the update's evidence; how it ended, for the diagnostic. */
+async function quarantine(run: Run, step: StepRequest, evidence: readonly string[]): Promise<string> {
+  const m = parseMachineId(step.machineId);
+  if (!m) return "NOT quarantined (no machine id); take it out of service by hand";
+  const reason = `${QUARANTINE_PREFIX}: firmware update: ${evidence.join("; ")}`.slice(0, 255);
+  try {
+    await run.deps.backend(m.backend).quarantine(m.id, reason, run.signal);
+    return BACKEND_TRAITS[m.backend].quarantined;
+  } catch (e) {
+    return `NOT quarantined (${(e as Error).message}); take it out of service by hand`;
+  }
+}
+
+/**
+ * Offers the node's reset to its cluster member: run drained inside the budget, it verifies and, when the update
+ * failed (here, staging: `failed`; or after the reset), quarantines the node with the evidence.
+ */
+export function offerReset(run: Run, work: Work, failed: readonly string[]): void {
+  const ref = refOf(run.origin, baselineOf(run.plan), biosWanted(run.plan));
+  const settings = Object.keys(work.toWrite).length;
+  const changes = [...work.moves.map((m) => describeMove(m)), ...(settings ? [`${settings} BIOS settings`] : [])];
+  run.deps.rollouts.offerFirmware(ref, {
+    what:
+      failed.length > 0
+        ? `quarantine ${run.origin} after its failed firmware update`
+        : `firmware ${changes.join(", ")}`,
+    failure: "failed its firmware update",
+    async run(step) {
+      const ms = timeoutMs({ timeouts: run.plan.timeouts }, "update", DEFAULT_TIMEOUT_MS.update);
+      return bounded(step.context, ms, "update", `the firmware reset of ${run.origin}`, async (signal) => {
+        const r: Run = { ...run, ctx: step.context, diags: step.diagnostics, signal, progress: { step: "" } };
+        const evidence = failed.length > 0 ? [...failed] : (await resetAndVerify(r, work, step.rebooted)).evidence;
+        if (evidence.length === 0) return "done";
+        const how = await quarantine(r, step, evidence);
+        step.diagnostics.error(
+          "Firmware update failed",
+          `${run.origin} (${step.machineId}): ${evidence.join("; ")}\nThe node is ${how} and stays out of service; the others go on. Fix the image or the BMC, then apply again: the update and the gate run again.`,
+        );
+        return "failed";
+      });
+    },
+  });
+  run.ctx.log.info("firmware reset offered to the cluster member", { endpoint: run.origin, changes });
+}
