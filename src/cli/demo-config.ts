@@ -31,9 +31,46 @@ export interface DemoConfigOptions {
    * @default true when maxUnavailable is set
    */
   readonly rolling?: boolean;
+  /**
+   * Firmware baselines and BIOS settings by node name (rackform_firmware between the BMC and the machine, its ref
+   * followed by the gate and member so a change rolls the node within the budget). @default none
+   */
+  readonly firmware?: Readonly<Record<string, NodeFirmware>>;
+}
+
+/** One node's firmware baseline (component → image) and BIOS settings. */
+export interface NodeFirmware {
+  readonly components: Readonly<
+    Record<string, { readonly version: string; readonly url: string; readonly sha256: string }>
+  >;
+  readonly bios?: Readonly<Record<string, string>>;
 }
 
 const q = JSON.stringify;
+
+/** The node's rackform_firmware and the lines it adds to its machine, gate and member (none without a baseline). */
+function firmwareParts(id: string, fw: NodeFirmware | undefined) {
+  if (!fw) return { resource: "", machine: "", ref: "" };
+  const comps = Object.entries(fw.components)
+    .map(([k, t]) => `    ${q(k)} = { version = ${q(t.version)}, url = ${q(t.url)}, sha256 = ${q(t.sha256)} }\n`)
+    .join("");
+  const bios = Object.entries(fw.bios ?? {})
+    .map(([k, v]) => `    ${k} = ${q(v)}\n`)
+    .join("");
+  const resource = `resource "rackform_firmware" "${id}" {
+  endpoint = rackform_bmc.${id}.endpoint
+  components = {
+${comps}  }
+${bios ? `  bios = {\n${bios}  }\n` : ""}  rolling  = true # on a running node the member resets it, within max_unavailable
+}
+
+`;
+  return {
+    resource,
+    machine: `  depends_on   = [rackform_firmware.${id}] # enrolled on the baseline firmware\n`,
+    ref: `  firmware_ref = rackform_firmware.${id}.ref # a firmware change is this node's rolling update\n`,
+  };
+}
 
 /** Where the lab serves images (its image server; a lab file from before it had one: the old placeholder host). */
 export function imagesBase(info: LabInfo): string {
@@ -72,6 +109,7 @@ function node(info: LabInfo, n: LabInfo["nodes"][number], opts: DemoConfigOption
   const pdu = info.pdus.find((p) => p.id === n.pdu)!;
   const id = n.name.replaceAll("-", "_");
   const rolling = rollingLines(id, opts);
+  const fw = firmwareParts(id, opts.firmware?.[n.name]);
   return `# ---- ${n.name} (rack ${n.rack}, U${n.u}) ----
 resource "rackform_pdu_outlet" "${id}" {
   endpoint    = ${q(pdu.url)}
@@ -86,12 +124,12 @@ resource "rackform_bmc" "${id}" {
   depends_on = [rackform_pdu_outlet.${id}]
 }
 
-resource "rackform_machine" "${id}" {
+${fw.resource}resource "rackform_machine" "${id}" {
   name         = ${q(n.name)}
   backend      = ${q(opts.backend ?? "maas")}
   bmc_endpoint = rackform_bmc.${id}.endpoint
   macs         = [rackform_bmc.${id}.macs[0]]
-}
+${fw.machine}}
 
 resource "rackform_deployment" "${id}" {
   machine_id = rackform_machine.${id}.id
@@ -106,14 +144,14 @@ resource "rackform_acceptance" "${id}" {
   burn_in             = "72h"
   expected_gpu_count  = 8
   bmc_gpu_count       = rackform_bmc.${id}.gpu_count # a GPU lost on a running node re-runs the gate
-${rolling.gate}}
+${rolling.gate}${fw.ref}}
 
 resource "rackform_cluster_member" "${id}" {
   scheduler  = "${opts.scheduler ?? "slurm"}"
   node       = ${q(n.name)}
 ${opts.scheduler === "kubernetes" ? `  labels     = { "nvidia.com/gpu.product" = "H100" }` : `  features   = ["h100"]`}
   gate_id    = rackform_acceptance.${id}.id # a new gate (reimage) drains the node first, then rejoins it
-${maxUnavailableField(opts)}${rolling.member}}
+${maxUnavailableField(opts)}${rolling.member}${fw.ref}}
 `;
 }
 

@@ -57,6 +57,8 @@ export const E2E_ENGINES: Readonly<Record<string, readonly EngineName[]>> = {
   "rack-bcm.test.ts": TOFU,
   "dpu.test.ts": TF,
   "firmware.test.ts": BOTH, // bad input: each a diagnostic before any write
+  "rack-firmware-maas.test.ts": TF,
+  "rack-firmware-ironic.test.ts": TOFU,
   "rack-dpu.test.ts": TOFU,
   "machine.test.ts": TF,
   "deployment.test.ts": TOFU,

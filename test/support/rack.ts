@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { expect } from "vitest";
 import { uploadImages } from "../../src/cli/demo.js";
-import { type DemoImage, demoConfig } from "../../src/cli/demo-config.js";
+import { type DemoConfigOptions, type DemoImage, demoConfig } from "../../src/cli/demo-config.js";
 import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
 import { SlurmClient } from "../../src/clients/slurm/index.js";
 import type { Lab } from "../../src/lab/index.js";
@@ -70,6 +70,8 @@ export interface RackOptions {
   readonly scheduler?: "slurm" | "kubernetes";
   /** Reimage in place through each member (DemoConfigOptions.rolling). @default true when maxUnavailable is set */
   readonly rolling?: boolean;
+  /** Firmware baselines and BIOS settings by node name (DemoConfigOptions.firmware). @default none */
+  readonly firmware?: DemoConfigOptions["firmware"];
 }
 
 /** The demo configuration for `nodes` on `backend` (main.tf of a rack stack); rewrite it to change the rack. */
@@ -83,6 +85,7 @@ export function rackConfig(
     ...(opts.maxUnavailable !== undefined ? { maxUnavailable: opts.maxUnavailable } : {}),
     ...(opts.scheduler !== undefined ? { scheduler: opts.scheduler } : {}),
     ...(opts.rolling !== undefined ? { rolling: opts.rolling } : {}),
+    ...(opts.firmware !== undefined ? { firmware: opts.firmware } : {}),
   };
   return demoConfig(lab.info, opts.image ?? GOLDEN_IMAGE, { backend, nodes, ...extra });
 }

@@ -257,7 +257,7 @@ export async function updateAcceptance(
   r: ApplyRequest & { plan: AcceptancePlan; state: AcceptanceState },
   deps: AcceptanceDeps,
 ): Promise<AcceptanceState | undefined> {
-  if (r.state.passed !== false && rollingGatePending(r.state, r.plan)) return offerGate(r, deps);
+  if (rollingGatePending(r.state, r.plan)) return offerGate(r, deps);
   if (whollyKnown(r.plan)) return r.plan;
   const ms = timeoutMs({ timeouts: r.plan.timeouts }, "update", DEFAULT_TIMEOUT_MS.update);
   const s = await refresh({ ...r, base: r.plan, ms, read: false }, deps);

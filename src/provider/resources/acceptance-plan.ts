@@ -81,7 +81,9 @@ export function planAcceptance(r: PlanRequest<Schema>): PlanChange<Schema> | und
   if (st === null || plan === null) return undefined;
   // A firmware_ref not known yet may turn out a rolling update's gate: its verdict is not known either.
   const maybe = isUnknownValue(plan.firmware_ref);
-  if (st.passed !== false && (maybe || rollingGatePending(st, plan))) return { plan: { ...plan, passed: UNKNOWN } };
+  // A rolling update's gate runs in it, also on a node out of service (a failed firmware update quarantined it):
+  // replacing the gate would replace its member too, whose create takes no rolling step.
+  if (rollingGatePending(st, plan) || (maybe && st.passed !== false)) return { plan: { ...plan, passed: UNKNOWN } };
   // A degraded node: re-run the gate. (A tainted failed run is replaced by the engine anyway.)
   if (st.passed === false) return { plan: { ...plan, passed: UNKNOWN }, requiresReplace: [path("passed")] };
   return planPolicyEdit(st, plan, r.diagnostics);

@@ -92,7 +92,12 @@ export function updateOrder(baseline: Baseline, inventory: readonly FirmwareInfo
   return Object.keys(baseline).sort((a, b) => cls(a) - cls(b) || a.localeCompare(b));
 }
 
-/** What the baseline asks of the node at `origin`: the address and a digest of components and settings. */
+/**
+ * The baseline part of `ref`: the node's BMC address and a digest of its components and settings. The whole ref adds
+ * a count of the applies that had to change the node (`<address>#<digest>/<n>`, nextRef), so it moves exactly when
+ * the node must be reset — a new baseline it does not run yet, or a version or setting changed by hand — and a
+ * cluster member that follows it rolls the node then and only then.
+ */
 export function refOf(origin: string, baseline: Baseline, bios: Readonly<Record<string, string>>): string {
   const canon = (o: object) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
   const components = Object.fromEntries(
@@ -104,4 +109,10 @@ export function refOf(origin: string, baseline: Baseline, bios: Readonly<Record<
     .update(JSON.stringify({ components, bios: canon(bios) }))
     .digest("hex");
   return `${origin}#${digest.slice(0, 16)}`;
+}
+
+/** The ref of an apply that changes the node: the count after the recorded ref's, with the baseline's digest. */
+export function nextRef(recorded: string | null, base: string): string {
+  const n = recorded ? Number(/\/(\d+)$/.exec(recorded)?.[1] ?? 0) : 0;
+  return `${base}/${n + 1}`;
 }

@@ -20,6 +20,7 @@ import type { FirmwareBmc, FirmwareDeps } from "./firmware-deps.js";
 import {
   type Baseline,
   type NodeFacts,
+  nextRef,
   pendingOf,
   refOf,
   settingsOf,
@@ -78,7 +79,7 @@ export function recorded(
     versions: versionsOf(facts.inventory, baseline),
     bios_settings: settingsOf(facts.bios, Object.keys(wanted)),
     bios_pending: pendingOf(facts.bios),
-    ref: refOf(origin, baseline, wanted),
+    ref: typeof base.ref === "string" ? base.ref : `${refOf(origin, baseline, wanted)}/0`,
     update_order: updateOrder(baseline),
     last_update_messages: [...messages],
   };
@@ -138,7 +139,8 @@ export function planFirmware(r: PlanRequest<Schema>, deps: FirmwareDeps): PlanCh
   const wanted = biosWanted(known as Pick<FirmwareState, "bios">);
   const baseline = (plan.components ?? {}) as Baseline;
   const origin = originOf(plan.endpoint);
-  const next: FirmwareConfig = { ...plan, ref: refOf(origin, baseline, wanted), update_order: updateOrder(baseline) };
+  const base = refOf(origin, baseline, wanted);
+  const next: FirmwareConfig = { ...plan, ref: nextRef(null, base), update_order: updateOrder(baseline) };
   const st = r.state;
   if (st === null) return { plan: next };
   const pending = Object.entries(st.bios_pending ?? {});
@@ -149,10 +151,11 @@ export function planFirmware(r: PlanRequest<Schema>, deps: FirmwareDeps): PlanCh
       path("bios_pending"),
     );
   }
-  const converged = same(st.versions, versions) && same(st.bios_settings, wanted) && st.ref === next.ref;
+  const converged = same(st.versions, versions) && same(st.bios_settings, wanted);
   if (converged) {
+    // Nothing to reset: the ref stays, so no cluster member rolls the node for it.
     const kept = { versions: st.versions, bios_settings: st.bios_settings, bios_pending: st.bios_pending };
-    return { plan: { ...next, ...kept, last_update_messages: st.last_update_messages } };
+    return { plan: { ...next, ref: st.ref, ...kept, last_update_messages: st.last_update_messages } };
   }
   // Only components and settings the last read found are shown moving; a new one is known after apply.
   const versionsKnown = Object.keys(versions).every((k) => st.versions !== null && k in st.versions);
@@ -160,6 +163,7 @@ export function planFirmware(r: PlanRequest<Schema>, deps: FirmwareDeps): PlanCh
   return {
     plan: {
       ...next,
+      ref: nextRef(st.ref, base),
       versions: versionsKnown ? versions : UNKNOWN,
       bios_settings: settingsKnown ? wanted : UNKNOWN,
       bios_pending: UNKNOWN,

@@ -106,9 +106,11 @@ export const firmwareSchema = {
     ref: attr.string({
       computed: true,
       description:
-        "What this baseline asks of the node (the BMC's address and a digest of `components` and `bios`): give it " +
-        "to the node's rackform_cluster_member and rackform_acceptance as `firmware_ref`, so a change rolls the " +
-        "node inside its disruption budget and re-runs its gate.",
+        "The baseline as the node must run it, `<BMC address>#<digest of components and bios>/<n>`, where n counts " +
+        "the applies that had to change the node: it moves exactly when an apply must reset the node (a baseline it " +
+        "does not run yet, a version or setting changed by hand) and stays when the node already runs it. Give it " +
+        "to the node's rackform_cluster_member and rackform_acceptance as `firmware_ref`, so that reset is a " +
+        "rolling update inside the disruption budget and the gate runs again.",
     }),
     update_order: attr.list("string", {
       computed: true,

@@ -6,7 +6,7 @@
  */
 
 import { abortableSleep } from "../../clients/http/retry.js";
-import { timeoutMs } from "../../framework/index.js";
+import { isUnknownValue, timeoutMs } from "../../framework/index.js";
 import { QUARANTINE_PREFIX } from "../backends/backend.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import { describeMove, firmwarePlan } from "../shared/firmware-plan.js";
@@ -105,7 +105,11 @@ async function quarantine(run: Run, step: StepRequest, evidence: readonly string
  * failed (here, staging: `failed`; or after the reset), quarantines the node with the evidence.
  */
 export function offerReset(run: Run, work: Work, failed: readonly string[]): void {
-  const ref = refOf(run.origin, baselineOf(run.plan), biosWanted(run.plan));
+  const planned = run.plan.ref;
+  const ref =
+    isUnknownValue(planned) || planned === null
+      ? refOf(run.origin, baselineOf(run.plan), biosWanted(run.plan))
+      : planned;
   const settings = Object.keys(work.toWrite).length;
   const changes = [...work.moves.map((m) => describeMove(m)), ...(settings ? [`${settings} BIOS settings`] : [])];
   run.deps.rollouts.offerFirmware(ref, {

@@ -249,7 +249,7 @@ describe("rackform_acceptance in a rolling reimage", () => {
   const OLD = "ubuntu-gpu@1 sha256:aa";
   const NEW = "ubuntu-gpu@2 sha256:bb";
 
-  it("a new image_ref plans the gate in place with passed unknown; a first one, or a failed gate, does not", () => {
+  it("a new image_ref plans the gate in place with passed unknown, also over a failed gate; a first one does not, nor a failed gate with no roll", () => {
     const m = { id: "abc" } as FakeMachine;
     const planOf = (st: AcceptanceState) => {
       const p = { ...st, image_ref: NEW };
@@ -258,9 +258,12 @@ describe("rackform_acceptance in a rolling reimage", () => {
     const rolled = planOf(passed(m, { image_ref: OLD }));
     expect([rolled?.plan?.passed, rolled?.requiresReplace]).toEqual([UNKNOWN, undefined]);
     expect(planOf(passed(m))).toBeUndefined();
-    expect(planOf(passed(m, { image_ref: OLD, passed: false }))?.requiresReplace?.map((x) => formatPath(x))).toEqual([
-      "passed",
-    ]);
+    // A node out of service (a failed gate or firmware update quarantined it) re-runs its gate inside the roll.
+    const failed = planOf(passed(m, { image_ref: OLD, passed: false }));
+    expect([failed?.plan?.passed, failed?.requiresReplace]).toEqual([UNKNOWN, undefined]);
+    const still = passed(m, { image_ref: NEW, passed: false });
+    const replaced = planAcceptance({ ...req(), private: {}, config: still, plan: still, state: still });
+    expect(replaced?.requiresReplace?.map((x) => formatPath(x))).toEqual(["passed"]);
     // A gate run still to come (passed null under a recorded image_ref) is planned again, until a refresh judges it.
     const pending = passed(m, { image_ref: NEW, passed: null });
     const again = planAcceptance({ ...req(), private: {}, config: pending, plan: pending, state: pending });

@@ -515,6 +515,56 @@ describe("rackform_cluster_member rolling reimage", () => {
     expect(budget.inUse("slurm:gpu")).toEqual([]);
   });
 
+  it("a new firmware_ref rolls the node through its firmware step, told whether a reimage already booted it", async () => {
+    const budget = new DisruptionBudget({ tickMs: 5 });
+    const f = fakeDeps("slurm", budget);
+    const rollouts = f.deps.rollouts as RolloutHandovers;
+    const seen: boolean[] = [];
+    const firmware = (n: string) => ({
+      what: `firmware ${n}`,
+      failure: "failed its firmware update",
+      run: async (step: { rebooted: boolean; machineId: string }) => {
+        f.calls.push(`firmware ${n} ${step.machineId}`);
+        seen.push(step.rebooted);
+        return "done" as const;
+      },
+    });
+    f.nodes.set("n1", { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
+    f.nodes.set("n2", { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
+    // n1: firmware only (its image unchanged); n2: a reimage and firmware in the same apply.
+    rollouts.offerFirmware("fw-n1/2", firmware("n1"));
+    offer(f, rollouts, "n2");
+    rollouts.offerFirmware("fw-n2/2", firmware("n2"));
+    const p1 = { ...rolled("n1"), image_ref: OLD, firmware_ref: "fw-n1/2" };
+    const planned = planMember({
+      ...req(),
+      config: p1,
+      plan: p1,
+      state: { ...member("n1"), firmware_ref: "fw-n1/1" },
+      private: {},
+    });
+    expect(planned?.plan?.joined).toBe(true);
+    const r1 = req();
+    const s1 = await updateMember({ ...r1, plan: p1, state: { ...member("n1"), firmware_ref: "fw-n1/1" } }, f.deps);
+    const r2 = req();
+    const p2 = { ...rolled("n2"), firmware_ref: "fw-n2/2" };
+    const s2 = await updateMember({ ...r2, plan: p2, state: { ...member("n2"), firmware_ref: "fw-n2/1" } }, f.deps);
+    expect([r1.diagnostics.items, r2.diagnostics.items]).toEqual([[], []]);
+    expect([s1?.firmware_ref, s2?.firmware_ref, s2?.image_ref]).toEqual(["fw-n1/2", "fw-n2/2", NEW]);
+    const steps = f.calls.filter((c) => /^(drain|reimage|firmware|gate|join) /.test(c));
+    expect(steps).toEqual([
+      "drain n1",
+      "firmware n1 maas:n1",
+      "join n1",
+      "drain n2",
+      "reimage n2",
+      "firmware n2 maas:n2",
+      "gate n2",
+      "join n2",
+    ]);
+    expect(seen).toEqual([false, true]);
+  });
+
   it("a node failing its gate keeps the old image_ref, stays out, and frees its slot for the next", async () => {
     const budget = new DisruptionBudget({ tickMs: 5 });
     const f = fakeDeps("slurm", budget);
