@@ -5,13 +5,15 @@
  */
 
 /**
- * Every stage, in the order a converging node walks the first nine; the others are off the happy path: trouble
+ * Every stage, in the order a converging node walks the first ten (`firmware`: its rackform_firmware baseline is
+ * recorded and its machine not enrolled yet); the others are off the happy path: trouble
  * (failed, quarantined) and a node on its way out of service (draining in its scheduler, releasing in its backend —
  * MAAS "Releasing" and "Disk erasing", Ironic undeploy and its cleaning).
  */
 export const STAGES = [
   "off",
   "bmc-up",
+  "firmware",
   "enrolled",
   "commissioning",
   "ready",
@@ -32,6 +34,7 @@ export type Stage = (typeof STAGES)[number];
 export const STAGE_LABEL: Readonly<Record<Stage, string>> = {
   off: "off",
   "bmc-up": "BMC up",
+  firmware: "firmware",
   enrolled: "enrolled",
   commissioning: "commissioning",
   ready: "ready",
@@ -49,6 +52,7 @@ export const STAGE_LABEL: Readonly<Record<Stage, string>> = {
 export const STAGE_COLOUR: Readonly<Record<Stage, string>> = {
   off: "#9aa0a6",
   "bmc-up": "#b4a7d6",
+  firmware: "#8e7cc3",
   enrolled: "#9fc5e8",
   commissioning: "#6fa8dc",
   ready: "#3d85c6",
@@ -63,18 +67,19 @@ export const STAGE_COLOUR: Readonly<Record<Stage, string>> = {
 };
 
 /** The stages a node passes on its way to `joined`, in order (the ETA sums what is left of them). */
-export const PATH: readonly Stage[] = STAGES.slice(0, 9);
+export const PATH: readonly Stage[] = STAGES.slice(0, STAGES.indexOf("joined") + 1);
 
 /** Stages a node stays in until someone acts: nothing is left to wait for. */
 export const SETTLED: ReadonlySet<Stage> = new Set<Stage>(["joined", "failed", "quarantined"]);
 
 /** The chain's resource types, by the link of the chain they record. */
-export type ChainLink = "outlet" | "bmc" | "machine" | "deployment" | "acceptance" | "member";
+export type ChainLink = "outlet" | "bmc" | "firmware" | "machine" | "deployment" | "acceptance" | "member";
 
 /** The chain's resource type of each link. */
 export const LINK_TYPE: Readonly<Record<ChainLink, string>> = {
   outlet: "rackform_pdu_outlet",
   bmc: "rackform_bmc",
+  firmware: "rackform_firmware",
   machine: "rackform_machine",
   deployment: "rackform_deployment",
   acceptance: "rackform_acceptance",
@@ -105,11 +110,23 @@ export function evidenceFailures(evidence: unknown): string | undefined {
   }
 }
 
+/** The evidence of a firmware update that failed (tainted, or its last_update_messages), else undefined. */
+function firmwareFailure(firmware: RecordedResource | undefined): string | undefined {
+  if (!firmware) return undefined;
+  const raw = firmware.values.last_update_messages;
+  const messages = Array.isArray(raw) ? raw.filter((m): m is string => typeof m === "string" && m !== "") : [];
+  if (messages.length > 0) return `firmware update failed: ${messages.join("; ")}`;
+  return firmware.tainted ? "firmware update failed" : undefined;
+}
+
 /** The stage a node's chain in state says it has reached (no live read). */
 export function stageFromState(chain: Partial<Record<ChainLink, RecordedResource>>): StageReading {
-  const { member, acceptance, deployment, machine, bmc, outlet } = chain;
+  const { member, acceptance, deployment, machine, firmware, bmc, outlet } = chain;
   // An outlet switched off takes the whole node down, whatever its chain reached before.
   if (outlet?.values.power_state === "Off" && (bmc || machine)) return { stage: "off", detail: "outlet switched off" };
+  // A failed firmware update: a node in service (rolling) is quarantined by its member, any other has failed.
+  const fwFailed = firmwareFailure(firmware);
+  if (fwFailed) return { stage: member ? "quarantined" : "failed", detail: fwFailed };
   if (member && !member.tainted) {
     if (member.values.joined === true) return { stage: "joined" };
     const state = String(member.values.state ?? "");
@@ -127,6 +144,7 @@ export function stageFromState(chain: Partial<Record<ChainLink, RecordedResource
     if (machine.tainted) return { stage: "failed", detail: "enrolment or commissioning failed" };
     return { stage: "ready" };
   }
+  if (firmware) return { stage: "firmware" };
   if (bmc) return bmc.tainted ? { stage: "failed", detail: "BMC check failed" } : { stage: "bmc-up" };
   return { stage: "off" };
 }

@@ -19,6 +19,7 @@ const OWNER: Readonly<Record<ChainType, string>> = {
   rackform_pdu_outlet: "outlet",
   rackform_bmc: "BMC",
   rackform_dpu: "DPU",
+  rackform_firmware: "firmware",
   rackform_machine: "machine",
   rackform_deployment: "host",
   rackform_acceptance: "acceptance",
@@ -46,11 +47,15 @@ const CAUSES: Readonly<Record<ChainType, readonly string[]>> = {
     "boot_source_override_enabled",
   ],
   rackform_dpu: ["mode", "bfb"],
+  rackform_firmware: ["versions", "bios_settings"],
   rackform_machine: ["state"],
   rackform_deployment: ["power_state", "deployed_image", "status"],
   rackform_acceptance: ["passed"],
   rackform_cluster_member: ["joined", "state"],
 };
+
+/** Maps whose drift reads entry by entry: a BMC's firmware, a firmware baseline's versions and BIOS settings. */
+const MAPS = new Set(["firmware", "versions", "bios_settings"]);
 
 /** Machine and deployment states a deployment of this configuration moves to itself: not a hand change. */
 const OWN_STATES = new Set(["deployed", "Deployed", "active"]);
@@ -102,7 +107,7 @@ function causesOf(c: ResourceChange, relevant: ReadonlySet<string>, retried: boo
       out.push(v("before") === v("after") ? `${owner} BFB changed` : `${owner} BFB ${v("before")} → ${v("after")}`);
     } else if (display(from) === display(to)) out.push(`${owner} ${name} changed`);
     else if (scalar(from) && scalar(to)) out.push(`${owner} ${name} ${display(from)} → ${display(to)}`);
-    else if (name === "firmware") out.push(...mapCauses(c, owner, name));
+    else if (MAPS.has(name)) out.push(...mapCauses(c, owner, name));
     else {
       const len = (s: Shown) => (s.kind === "known" && Array.isArray(s.value) ? s.value.length : undefined);
       const [a, b] = [len(from), len(to)];

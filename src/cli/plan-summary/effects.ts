@@ -3,9 +3,11 @@
  * ("reimage 2026.06.2 → 2026.07.1") and the events it counts ("reimage", "leave", …).
  */
 
-import { coveredPolicy, uncoveredPolicy } from "./acceptance-policy.js";
+import { changedAttrs, kindOf, tainted, updated } from "./change-kind.js";
+import { firmware } from "./firmware.js";
 import type { ChainType, PlanNode } from "./nodes.js";
 import type { ResourceChange } from "./plan-json.js";
+import { acceptance, cluster } from "./service.js";
 import { attr, current, display, knownText } from "./values.js";
 
 /** An event counted per rack; the disruptive ones raise the warning banner. */
@@ -16,6 +18,8 @@ export type NodeEvent =
   | "dpu-setup"
   | "dpu-mode"
   | "bfb-install"
+  | "firmware-baseline"
+  | "firmware"
   | "enroll"
   | "re-enroll"
   | "rename"
@@ -33,6 +37,7 @@ export const DISRUPTIVE: ReadonlySet<NodeEvent> = new Set<NodeEvent>([
   "power-cycle",
   "power-off",
   "dpu-mode",
+  "firmware",
   "re-enroll",
   "rename",
   "release",
@@ -43,7 +48,7 @@ export const DISRUPTIVE: ReadonlySet<NodeEvent> = new Set<NodeEvent>([
 ]);
 
 /** The table columns, one per step of the chain. */
-export type Column = "power" | "bmc" | "dpu" | "machine" | "image" | "acceptance" | "cluster";
+export type Column = "power" | "bmc" | "dpu" | "firmware" | "machine" | "image" | "acceptance" | "cluster";
 
 /** What the plan does to one node. */
 export interface NodeEffects {
@@ -56,37 +61,6 @@ export interface NodeEffects {
   /** The node's old and new name when the plan renames its machine (a replacement: re-enrolled and reimaged). */
   readonly renamed?: { readonly from: string; readonly to: string };
 }
-
-type Kind = "create" | "delete" | "replace" | "update" | "none";
-
-function kindOf(c: ResourceChange): Kind {
-  const a = c.change.actions;
-  if (a.includes("create") && a.includes("delete")) return "replace";
-  if (a.includes("create")) return "create";
-  if (a.includes("delete")) return "delete";
-  if (a.includes("update")) return "update";
-  return "none";
-}
-
-const tainted = (c: ResourceChange) => c.action_reason === "replace_because_tainted";
-
-/** Top-level attributes whose value differs between before and after (for "update (features)"). */
-function changedAttrs(c: ResourceChange): string[] {
-  const before = (c.change.before ?? {}) as Record<string, unknown>;
-  const after = (c.change.after ?? {}) as Record<string, unknown>;
-  const unknown = (c.change.after_unknown ?? {}) as Record<string, unknown>;
-  const keys = new Set([...Object.keys(after), ...Object.keys(unknown)]);
-  return [...keys]
-    .filter((k) => k !== "id" && k !== "timeouts")
-    .filter((k) => unknown[k] === true || JSON.stringify(before[k]) !== JSON.stringify(after[k]))
-    .filter((k) => k in after || before[k] !== undefined)
-    .sort();
-}
-
-const updated = (c: ResourceChange) => {
-  const attrs = changedAttrs(c);
-  return attrs.length > 0 ? `update (${attrs.join(", ")})` : "update";
-};
 
 /**
  * "BMC address https://10.0.1.7 → https://10.2.1.7" when an update moves the device to another address (the
@@ -314,89 +288,11 @@ function image(c: ResourceChange, ev: Set<NodeEvent>): string {
   }
 }
 
-/** The failures the last gate recorded in its evidence (rackform-acceptance/v1), as a reviewer reads them. */
-function failures(c: ResourceChange): string {
-  const evidence = knownText(attr(c.change, "before", "evidence"));
-  if (!evidence) return "";
-  try {
-    const parsed = JSON.parse(evidence) as { failures?: unknown };
-    const list = Array.isArray(parsed.failures) ? parsed.failures.filter((f) => typeof f === "string") : [];
-    return list.length > 0 ? `: ${list.slice(0, 2).join("; ")}${list.length > 2 ? "; …" : ""}` : "";
-  } catch {
-    return "";
-  }
-}
-
-/** A gate whose run a rolling reimage carries out: a new image_ref over a recorded one, or a run still to come. */
-function rollingGate(c: ResourceChange): boolean {
-  const before = attr(c.change, "before", "image_ref");
-  if (before.kind !== "known") return false;
-  return changedAttrs(c).includes("image_ref") || attr(c.change, "before", "passed").kind === "absent";
-}
-
-function acceptance(c: ResourceChange, ev: Set<NodeEvent>): string {
-  switch (kindOf(c)) {
-    case "create":
-      ev.add("acceptance");
-      return "run";
-    case "replace":
-      ev.add("acceptance");
-      if (tainted(c)) return `re-run (failed last apply${failures(c)})`;
-      if (knownText(attr(c.change, "before", "passed")) === "false") return `re-run (no longer passing${failures(c)})`;
-      return uncoveredPolicy(c) ? `re-run (evidence does not cover ${uncoveredPolicy(c)})` : "re-run";
-    case "update": {
-      if (rollingGate(c)) {
-        ev.add("acceptance");
-        return "re-run after the rolling reimage";
-      }
-      // An edited policy the evidence covers runs nothing: the gate only records it.
-      const covered = coveredPolicy(c);
-      if (covered) return covered;
-      ev.add("acceptance");
-      return `re-check: ${updated(c)}`;
-    }
-    case "delete":
-      return "drop the record";
-    default:
-      return "";
-  }
-}
-
-function cluster(c: ResourceChange, ev: Set<NodeEvent>): string {
-  const scheduler = knownText(current(c.change, "scheduler"));
-  const where = scheduler ? ` ${scheduler}` : "";
-  switch (kindOf(c)) {
-    case "create":
-      ev.add("join");
-      return `join${where}`;
-    case "replace": {
-      ev.add("rejoin");
-      // Onto another node name (a rename): the old node leaves its scheduler for good, the new one joins.
-      const [from, to] = (["before", "after"] as const).map((side) => knownText(attr(c.change, side, "node")));
-      if (from !== undefined && to !== undefined && from !== to)
-        return `drain, leave as ${from}, join${where} as ${to}`;
-      return `drain, rejoin${where}`;
-    }
-    case "delete": {
-      ev.add("leave");
-      const drain = knownText(attr(c.change, "before", "drain_on_destroy"));
-      return drain === "false" ? `leave${where}` : `drain, leave${where}`;
-    }
-    case "update":
-      if (changedAttrs(c).includes("image_ref") && knownText(attr(c.change, "before", "image_ref")) !== undefined) {
-        ev.add("rejoin");
-        return `drain, reimage, gate, rejoin${where} (one step, within the budget)`;
-      }
-      return knownText(attr(c.change, "before", "joined")) === "false" ? "rejoin (not joined now)" : updated(c);
-    default:
-      return "";
-  }
-}
-
 const COLUMN_OF: Readonly<Record<ChainType, Column>> = {
   rackform_pdu_outlet: "power",
   rackform_bmc: "bmc",
   rackform_dpu: "dpu",
+  rackform_firmware: "firmware",
   rackform_machine: "machine",
   rackform_deployment: "image",
   rackform_acceptance: "acceptance",
@@ -411,6 +307,8 @@ function cell(type: ChainType, c: ResourceChange, ev: Set<NodeEvent>): string {
       return bmc(c);
     case "rackform_dpu":
       return dpu(c, ev);
+    case "rackform_firmware":
+      return firmware(c, ev);
     case "rackform_machine":
       return machine(c, ev);
     case "rackform_deployment":

@@ -20,6 +20,8 @@ const EVENT_ORDER: readonly NodeEvent[] = [
   "dpu-setup",
   "dpu-mode",
   "bfb-install",
+  "firmware-baseline",
+  "firmware",
   "enroll",
   "re-enroll",
   "rename",
@@ -40,6 +42,8 @@ const COUNTED: Readonly<Record<NodeEvent, string>> = {
   "dpu-setup": "DPU set up",
   "dpu-mode": "DPU mode change (host power-cycle)",
   "bfb-install": "BFB install",
+  "firmware-baseline": "firmware baseline",
+  firmware: "firmware update (host reset)",
   enroll: "enroll",
   "re-enroll": "re-enroll",
   rename: "rename (reimage)",
@@ -58,6 +62,7 @@ const WILL: Partial<Record<NodeEvent, string>> = {
   "power-cycle": "be power-cycled",
   "power-off": "be powered off",
   "dpu-mode": "be power-cycled for a DPU mode change",
+  firmware: "be reset for a firmware update",
   undeploy: "be undeployed (disks erased)",
   "re-enroll": "be re-enrolled",
   release: "be released from the backend",
@@ -69,6 +74,7 @@ const BANNER_ORDER: readonly NodeEvent[] = [
   "power-cycle",
   "power-off",
   "dpu-mode",
+  "firmware",
   "undeploy",
   "re-enroll",
   "release",
@@ -80,6 +86,7 @@ const COLUMNS: readonly [Column, string][] = [
   ["power", "Power"],
   ["bmc", "BMC"],
   ["dpu", "DPU"],
+  ["firmware", "Firmware"],
   ["machine", "Machine"],
   ["image", "Image"],
   ["acceptance", "Acceptance"],
@@ -143,7 +150,13 @@ export function banner(racks: readonly RackSummary[]): string | undefined {
   return shown.length > 0 ? shown.join("\n>\n") : undefined;
 }
 
-const OUT_BY: readonly OutBy[] = ["reimaged", "re-enrolled", "drained and rejoined", "removed"];
+const OUT_BY: readonly OutBy[] = [
+  "reimaged",
+  "re-enrolled",
+  "reset for a firmware update",
+  "drained and rejoined",
+  "removed",
+];
 
 /** "7 nodes reimaged and 1 removed". */
 function outText(drained: ReadonlyMap<OutBy, number>, undrained: number): string {

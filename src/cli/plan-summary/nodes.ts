@@ -3,7 +3,7 @@
  * says `rackform_machine.Rack_r12_u07_machine_1A2B3C4D`), so the chain is rebuilt from the plan itself: references in
  * `configuration` (deployment.machine_id → machine, member.gate_id → acceptance, bmc depends_on outlet, machine
  * depends_on its DPUs, …) and equal
- * attribute values (deployment.machine_id = machine.id, machine.name = member.node, …), and for resources removed from
+ * attribute values (firmware.endpoint = bmc.endpoint, deployment.machine_id = machine.id, machine.name = member.node, …), and for resources removed from
  * the configuration by the dependencies the engine recorded in state (a removed node's BMC `depends_on` its outlet),
  * so that a removed node's outlet is part of that node, not a node of its own.
  */
@@ -15,6 +15,7 @@ export const CHAIN_TYPES = [
   "rackform_pdu_outlet",
   "rackform_bmc",
   "rackform_dpu",
+  "rackform_firmware",
   "rackform_machine",
   "rackform_deployment",
   "rackform_acceptance",
@@ -37,6 +38,7 @@ const isChain = (t: string): t is ChainType => (CHAIN_TYPES as readonly string[]
 const VALUE_LINKS: readonly (readonly [ChainType, string, ChainType, string])[] = [
   ["rackform_bmc", "endpoint", "rackform_machine", "bmc_endpoint"],
   ["rackform_bmc", "endpoint", "rackform_dpu", "host_endpoint"],
+  ["rackform_bmc", "endpoint", "rackform_firmware", "endpoint"],
   ["rackform_machine", "id", "rackform_deployment", "machine_id"],
   ["rackform_deployment", "id", "rackform_acceptance", "machine_id"],
   ["rackform_acceptance", "id", "rackform_cluster_member", "gate_id"],

@@ -5,13 +5,14 @@
  * is set, or more nodes out at once than the budget (drains without a budget, nodes that go out without any drain).
  * Only nodes count: a node is one chain (nodes.ts), whatever resources of it the plan changes.
  */
+import { refMoves } from "./change-kind.js";
 import { DISRUPTIVE, type NodeEffects, type NodeEvent } from "./effects.js";
 import type { PlanNode } from "./nodes.js";
 import type { ResourceChange } from "./plan-json.js";
 import { attr, current, knownText } from "./values.js";
 
 /** How a node leaves service in this plan. */
-export type OutBy = "re-enrolled" | "reimaged" | "removed" | "drained and rejoined";
+export type OutBy = "re-enrolled" | "reimaged" | "reset for a firmware update" | "removed" | "drained and rejoined";
 
 /** One budget's rollout. */
 export interface Rollout {
@@ -48,12 +49,9 @@ interface Group {
 function kindOf(c: ResourceChange): Kind {
   const a = c.change.actions;
   if (a.includes("delete")) return a.includes("create") ? "replace" : "delete";
-  // A rolling reimage (a new image_ref over a recorded one): the member's update drains within its budget too.
-  const before = attr(c.change, "before", "image_ref");
-  const after = attr(c.change, "after", "image_ref");
-  if (a.includes("update") && before.kind === "known" && JSON.stringify(before) !== JSON.stringify(after))
-    return "replace";
-  return "other";
+  // A rolling reimage or firmware update (a new image_ref or firmware_ref over a recorded one): the member's update
+  // drains within its budget too.
+  return refMoves(c, "image_ref") || refMoves(c, "firmware_ref") ? "replace" : "other";
 }
 
 /** The budget key's words for a member: Slurm by its partitions as state recorded them, Kubernetes whole. */
@@ -80,7 +78,9 @@ const outBy = (kind: Kind, events: ReadonlySet<NodeEvent>): OutBy =>
       ? "re-enrolled"
       : events.has("reimage")
         ? "reimaged"
-        : "drained and rejoined";
+        : events.has("firmware")
+          ? "reset for a firmware update"
+          : "drained and rejoined";
 
 /** The rollouts of one plan's nodes, by budget in name order; budgets nothing goes out of are left out. */
 export function rollouts(nodes: readonly PlanNode[], effects: readonly NodeEffects[]): Rollout[] {

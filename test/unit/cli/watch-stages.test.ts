@@ -4,9 +4,12 @@
  * backend word alone, then with what state recorded for a node on its first deploy and during a rolling reimage.
  */
 import { describe, expect, it } from "vitest";
-import { type Stage, type StageReading, stageFromState } from "../../../src/cli/stages.js";
+import { PATH, STAGE_LABEL, STAGES, type Stage, type StageReading, stageFromState } from "../../../src/cli/stages.js";
 import { type BackendReading, liveStage, nodeStage, type SchedulerReading } from "../../../src/cli/stages-live.js";
 import { EtaTracker } from "../../../src/cli/watch/eta.js";
+import { WatchModel } from "../../../src/cli/watch/model.js";
+import { watchPage } from "../../../src/cli/watch/page.js";
+import type { StateResource } from "../../../src/cli/watch/sources.js";
 
 const maas = (status: string, more: Partial<BackendReading> = {}): BackendReading => ({
   backend: "maas",
@@ -209,5 +212,67 @@ describe("rackform watch: the ETA is blank while nothing progresses", () => {
     // a node draining or releasing is off the path: no figure either
     eta.observe("b", "releasing", 341_000);
     expect(eta.remainingMs(["a", "b"], 342_000)).toBeUndefined();
+  });
+});
+
+describe("rackform watch: the firmware stage", () => {
+  const bmc = { values: { endpoint: "https://127.10.1.1" } };
+  const firmware = (more: Record<string, unknown> = {}, tainted = false) => ({
+    values: { endpoint: "https://127.10.1.1", versions: { BIOS: "2.3" }, last_update_messages: [], ...more },
+    tainted,
+  });
+
+  it("sits between BMC up and enrolled on the path, with its label and colour in the one stage model", () => {
+    expect(PATH.slice(0, 4)).toEqual(["off", "bmc-up", "firmware", "enrolled"]);
+    expect(PATH.at(-1)).toBe("joined");
+    expect(STAGES).toContain("firmware");
+    expect(STAGE_LABEL.firmware).toBe("firmware");
+  });
+
+  it("is a node whose firmware baseline is recorded and its machine not yet; past it once the machine is", () => {
+    expect(stageFromState({ bmc, firmware: firmware() })).toEqual({ stage: "firmware" });
+    expect(stageFromState({ bmc, firmware: firmware(), machine: { values: { id: "maas:m1" } } }).stage).toBe("ready");
+  });
+
+  it("a failed update is failed with its evidence; quarantined when the node's member carried it out", () => {
+    const messages = ["BIOS: Image signature check failed", "iDRAC firmware: version 7.10 not reached"];
+    const failed = firmware({ last_update_messages: messages }, true);
+    expect(stageFromState({ bmc, firmware: failed })).toEqual({
+      stage: "failed",
+      detail: `firmware update failed: ${messages.join("; ")}`,
+    });
+    expect(stageFromState({ bmc, firmware: firmware({}, true) })).toEqual({
+      stage: "failed",
+      detail: "firmware update failed",
+    });
+    const member = { values: { joined: true } };
+    expect(stageFromState({ bmc, firmware: firmware({ last_update_messages: messages }), member })).toEqual({
+      stage: "quarantined",
+      detail: `firmware update failed: ${messages.join("; ")}`,
+    });
+  });
+
+  it("ties the firmware to its node by the BMC's endpoint in state, and shows the stage on the page's legend", () => {
+    const resources: StateResource[] = [
+      {
+        address: "rackform_bmc.a_bmc",
+        mode: "managed",
+        type: "rackform_bmc",
+        name: "a_bmc",
+        values: { endpoint: "https://127.10.1.1" },
+      },
+      {
+        address: "rackform_firmware.a_firmware",
+        mode: "managed",
+        type: "rackform_firmware",
+        name: "a_firmware",
+        values: { endpoint: "https://127.10.1.1/", versions: { BIOS: "2.3" }, last_update_messages: [] },
+      },
+    ];
+    const s = new WatchModel().update([{ label: "r1", read: { resources } }], { byName: new Map(), errors: [] }, 0);
+    expect(s.racks[0].nodes.map((n) => [n.name, n.stage])).toEqual([["https://127.10.1.1", "firmware"]]);
+    const html = watchPage(s);
+    expect(html).toContain('"firmware":"firmware"');
+    expect(html).toMatch(/const ORDER=\[[^\]]*"bmc-up","firmware","enrolled"/);
   });
 });
