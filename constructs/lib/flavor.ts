@@ -1,10 +1,20 @@
 /**
  * A flavor: the hardware profile and firmware baseline every node of a rack must match before it is enrolled
- * (rackform_bmc `expected`), and the fabric whose line rate sets the acceptance gate's NCCL threshold.
+ * (rackform_bmc `expected`; images and BIOS settings converged by rackform_firmware), and the fabric whose line rate
+ * sets the acceptance gate's NCCL threshold.
  */
 import { Construct } from "constructs";
 import type { BmcExpected } from "../gen/providers/rackform/bmc/index.js";
 import { DPUS_SCHEMA } from "./private/dpu-spec.js";
+import {
+  BIOS_SCHEMA,
+  biosProblems,
+  biosText,
+  FIRMWARE_SCHEMA,
+  type FirmwareSettings,
+  imagesOf,
+  versionsOf,
+} from "./private/firmware-spec.js";
 import { type PropsSchema, validateProps } from "./private/validate.js";
 
 /** The GPUs a node must have. */
@@ -33,6 +43,19 @@ export interface BfbSpec {
   readonly sha256: string;
 }
 
+/** A firmware image pinned by version, URL and checksum, flashed through the node's BMC (rackform_firmware). */
+export interface FirmwareImage {
+  /** The version the FirmwareInventory item reports once the image runs, e.g. "2.3.1" (letters, digits, . _ + - :). */
+  readonly version: string;
+  /** Where rackform reads the image from (http or https); it is streamed to the BMC. */
+  readonly url: string;
+  /** sha256 of the image, 64 hex digits, checked before anything is sent to the BMC. */
+  readonly sha256: string;
+}
+
+/** A BIOS setting's value; numbers and booleans are written as text ("4", "true"), as the provider takes them. */
+export type BiosValue = string | number | boolean;
+
 /** The BlueField-3 DPUs every node carries, each converged through its own BMC (rackform_dpu). */
 export interface DpuSpec {
   /** DPUs per node, 1..4; each node of a Rack gives that many DPU BMC addresses (RackNode.dpus). */
@@ -55,8 +78,20 @@ export interface FlavorProps {
   readonly cpuSockets?: number;
   /** Exact number of network ports with a MAC address. @default not checked */
   readonly nicCount?: number;
-  /** Firmware baseline: component (FirmwareInventory Id or Name) → exact version, e.g. { BIOS: "2.3.1" }. @default not checked */
-  readonly firmware?: Readonly<Record<string, string>>;
+  /**
+   * Firmware baseline by component, named as the BMC's FirmwareInventory names it (an item's Id or Name, e.g. "BIOS",
+   * "iDRAC firmware"). A version (`{ BIOS: "2.3.1" }`) is checked by the node's rackform_bmc: a node running another
+   * fails before enrollment. An image (`{ BIOS: { version, url, sha256 } }`) is flashed by the node's
+   * rackform_firmware after its BMC and before its enrollment, and on a node in service by its cluster member inside
+   * the disruption budget. @default not checked
+   */
+  readonly firmware?: Readonly<Record<string, string | FirmwareImage>>;
+  /**
+   * BIOS settings by AttributeRegistry name, e.g. { ProcVirtualization: "Enabled", SriovGlobalEnable: "Enabled" },
+   * staged by the node's rackform_firmware and applied at its one reset; settings not named are left as they are.
+   * @default not set
+   */
+  readonly bios?: Readonly<Record<string, BiosValue>>;
   /** The scale-out fabric. @default one 400 Gb/s rail per GPU */
   readonly fabric?: FabricSpec;
   /** BlueField-3 DPUs every node carries: mode, pinned BFB, rshim policy. @default none */
@@ -89,15 +124,8 @@ const SCHEMA: PropsSchema = {
     minMemoryGiB: count("GiB", 1 << 20),
     cpuSockets: count("CPU sockets", 16),
     nicCount: count("NICs", 256),
-    firmware: {
-      type: "object",
-      additionalProperties: {
-        type: "string",
-        minLength: 1,
-        expect: "a firmware version",
-        fix: 'give the exact version, e.g. "2.3.1"',
-      },
-    },
+    firmware: FIRMWARE_SCHEMA,
+    bios: BIOS_SCHEMA,
     fabric: {
       type: "object",
       additionalProperties: false,
@@ -126,8 +154,10 @@ export class Flavor extends Construct {
   readonly cpuSockets: number | undefined;
   /** NIC count, if checked. */
   readonly nicCount: number | undefined;
-  /** The firmware baseline (may be empty). */
-  readonly firmware: Readonly<Record<string, string>>;
+  /** The firmware baseline as given: versions the BMC checks, images rackform_firmware flashes (may be empty). */
+  readonly firmware: Readonly<Record<string, string | FirmwareImage>>;
+  /** The BIOS settings as rackform_firmware takes them, values as text (may be empty). */
+  readonly bios: Readonly<Record<string, string>>;
   /** Fabric line rate in GB/s, as NCCL reports bus bandwidth: rails × railGbps / 8 (400 GB/s for 8 × 400 Gb/s). */
   readonly fabricLineRateGBps: number;
   /** The DPUs every node carries, defaults filled in; undefined when the flavor has none. */
@@ -136,19 +166,37 @@ export class Flavor extends Construct {
   /** Validates the props; throws RackformValidationError naming the field and the fix. */
   constructor(scope: Construct, id: string, props: FlavorProps) {
     super(scope, id);
-    validateProps(this, SCHEMA, props);
+    validateProps(this, SCHEMA, props, (base) => biosProblems(base, props.bios));
     this.gpus = { ...props.gpus };
     this.minMemoryGiB = props.minMemoryGiB;
     this.cpuSockets = props.cpuSockets;
     this.nicCount = props.nicCount;
-    this.firmware = { ...(props.firmware ?? {}) };
+    this.firmware = Object.fromEntries(
+      Object.entries(props.firmware ?? {}).map(([name, v]) => [name, typeof v === "string" ? v : { ...v }]),
+    );
+    this.bios = Object.fromEntries(Object.entries(props.bios ?? {}).map(([name, v]) => [name, biosText(v)]));
     this.fabricLineRateGBps = ((props.fabric?.rails ?? props.gpus.count) * (props.fabric?.railGbps ?? 400)) / 8;
     const d = props.dpus;
     this.dpus = d && { count: d.count, mode: d.mode ?? "DpuMode", bfb: { ...d.bfb }, rshim: d.rshim ?? "bmc" };
   }
 
-  /** The rackform_bmc `expected` block, plus the node's own MACs when given. */
+  /**
+   * What each node's rackform_firmware converges: the components given as images and the BIOS settings; undefined
+   * when the flavor has neither (a Rack then adds no rackform_firmware).
+   */
+  toFirmwareSettings(): FirmwareSettings | undefined {
+    const components = imagesOf(this.firmware);
+    const bios = Object.keys(this.bios).length > 0 ? { ...this.bios } : undefined;
+    if (!components && !bios) return undefined;
+    return { ...(components ? { components } : {}), ...(bios ? { bios } : {}) };
+  }
+
+  /**
+   * The rackform_bmc `expected` block, plus the node's own MACs when given. Its firmware is the components given as
+   * versions: one given as an image is not checked there, since the BMC is read before rackform_firmware flashes it.
+   */
   toBmcExpected(macs?: readonly string[]): BmcExpected {
+    const versions = versionsOf(this.firmware);
     return {
       gpuModel: this.gpus.model,
       gpuCount: this.gpus.count,
@@ -156,7 +204,7 @@ export class Flavor extends Construct {
       ...(this.cpuSockets !== undefined ? { cpuCount: this.cpuSockets } : {}),
       ...(this.nicCount !== undefined ? { nicCount: this.nicCount } : {}),
       ...(macs && macs.length > 0 ? { macs: [...macs] } : {}),
-      ...(Object.keys(this.firmware).length > 0 ? { firmware: { ...this.firmware } } : {}),
+      ...(Object.keys(versions).length > 0 ? { firmware: versions } : {}),
       ...(this.dpus ? { dpuCount: this.dpus.count } : {}),
     };
   }

@@ -1,14 +1,16 @@
 /**
  * A rack: PDUs and nodes by U position and outlet. For every node it creates the chain a node walks, each resource
  * taking the previous one's id so the engine orders a node's steps and runs nodes in parallel:
- * rackform_pdu_outlet → rackform_bmc → rackform_dpu (one per DPU of the flavor, see private/rack-dpus.ts) →
- * rackform_machine → rackform_deployment (after the image's rackform_image, see Image.resourceFor) →
- * rackform_acceptance →
+ * rackform_pdu_outlet → rackform_bmc → rackform_firmware (when the flavor has firmware images or BIOS settings, see
+ * private/rack-firmware.ts) → rackform_dpu (one per DPU of the flavor, see private/rack-dpus.ts) → rackform_machine →
+ * rackform_deployment (after the image's rackform_image, see Image.resourceFor) → rackform_acceptance →
  * rackform_cluster_member (gate_id = the acceptance id, so a new gate drains and rejoins the node); the gate follows
- * the BMC's gpu_count (bmc_gpu_count), so a GPU lost on a running node re-runs it and quarantines the node.
+ * the BMC's gpu_count (bmc_gpu_count), so a GPU lost on a running node re-runs it and quarantines the node; with a
+ * rackform_firmware, the gate and the member follow its `ref` (firmware_ref), so a baseline change is the node's
+ * rolling update inside the disruption budget.
  * Logical ids are `<node>_outlet`, `<node>_bmc`, `<node>_machine`, `<node>_deployment`, `<node>_acceptance` and
- * `<node>_member` (and `<node>_dpu0`, `<node>_dpu1`, … when the flavor has DPUs), with the node name's characters
- * outside [A-Za-z0-9_] as "_" (see constructs/README.md).
+ * `<node>_member` (and `<node>_firmware`, `<node>_dpu0`, `<node>_dpu1`, … when the flavor has them), with the node
+ * name's characters outside [A-Za-z0-9_] as "_" (see constructs/README.md).
  */
 import { type TerraformResource, TerraformStack, Token } from "cdktf";
 import { Construct } from "constructs";
@@ -17,6 +19,7 @@ import { Bmc } from "../gen/providers/rackform/bmc/index.js";
 import { ClusterMember } from "../gen/providers/rackform/cluster-member/index.js";
 import { Deployment, type DeploymentImage } from "../gen/providers/rackform/deployment/index.js";
 import type { Dpu } from "../gen/providers/rackform/dpu/index.js";
+import type { Firmware } from "../gen/providers/rackform/firmware/index.js";
 import { Machine } from "../gen/providers/rackform/machine/index.js";
 import { PduOutlet } from "../gen/providers/rackform/pdu-outlet/index.js";
 import type { RackformProvider } from "../gen/providers/rackform/provider/index.js";
@@ -25,10 +28,12 @@ import type { IBackend } from "./backend.js";
 import type { ICluster, MemberSettings } from "./cluster.js";
 import type { Flavor } from "./flavor.js";
 import type { Image } from "./image.js";
+import type { FirmwareSettings } from "./private/firmware-spec.js";
 import { bmcUrl } from "./private/formats.js";
 import { throwInvalid } from "./private/invalid.js";
 import { type ChainSuffix, logicalId, sanitize } from "./private/names.js";
 import { dpuChain } from "./private/rack-dpus.js";
+import { firmwareStep } from "./private/rack-firmware.js";
 import { rackRuleProblems } from "./private/rack-rules.js";
 import { RACK_SCHEMA } from "./private/rack-schema.js";
 import { withoutTokenStacks } from "./private/token-stacks.js";
@@ -100,6 +105,8 @@ export interface NodeChain {
   readonly outlet: PduOutlet;
   /** Its BMC, checked against the flavor. */
   readonly bmc: Bmc;
+  /** Its firmware baseline and BIOS settings, converged before the machine is enrolled (undefined without them). */
+  readonly firmware: Firmware | undefined;
   /** Its DPUs, converged to the flavor's mode and BFB before the machine is enrolled (empty without DPUs). */
   readonly dpus: readonly Dpu[];
   /** Its machine in the backend. */
@@ -115,6 +122,8 @@ export interface NodeChain {
 /** What every node's chain of a rack shares. */
 interface ChainSettings {
   readonly flavor: Flavor;
+  /** What each node's rackform_firmware converges (undefined: no rackform_firmware). */
+  readonly firmware: FirmwareSettings | undefined;
   readonly backend: IBackend;
   readonly cluster: ICluster;
   readonly userData: string;
@@ -168,6 +177,7 @@ export class Rack extends Construct {
     this.provider = addRackformProvider(this, { redfish, backend, cluster });
     const settings: ChainSettings = {
       flavor,
+      firmware: flavor.toFirmwareSettings(),
       backend,
       cluster,
       userData: props.userData ?? `#cloud-config\nrackform-join: ${cluster.scheduler}\n`,
@@ -205,7 +215,10 @@ export class Rack extends Construct {
         dependsOn: [outlet],
       }),
     );
-    const dpus = dpuChain(this, n, c.flavor, bmc);
+    const firmware = firmwareStep(this, n, c.firmware, bmc);
+    const dpus = dpuChain(this, n, c.flavor, bmc, firmware);
+    // The host is enrolled only on its baseline firmware and once its DPUs run their mode and BFB.
+    const before = [...(firmware ? [firmware] : []), ...dpus];
     const firstMac = Token.asString(bmc.interpolationForAttribute("macs[0]"));
     const machine = named(
       new Machine(this, id("machine"), {
@@ -214,11 +227,12 @@ export class Rack extends Construct {
         bmcEndpoint: bmc.endpoint,
         macs: n.macs && n.macs.length > 0 ? [...n.macs] : [firstMac],
         ...c.backend.machineFields(),
-        // The host is enrolled only once its DPUs run their mode and BFB.
-        ...(dpus.length > 0 ? { dependsOn: dpus } : {}),
+        ...(before.length > 0 ? { dependsOn: before } : {}),
       }),
     );
     const rolling = c.member.maxUnavailable !== undefined;
+    // A baseline change re-runs the gate inside the node's rolling update, which its member carries out.
+    const firmwareRef = firmware ? { firmwareRef: firmware.ref } : {};
     const deployment = named(
       new Deployment(this, id("deployment"), {
         machineId: machine.id,
@@ -238,6 +252,7 @@ export class Rack extends Construct {
         bmcGpuCount: bmc.gpuCount,
         ...c.gate,
         ...(rolling ? { imageRef: deployment.imageRef } : {}),
+        ...firmwareRef,
       }),
     );
     const member = named(
@@ -248,9 +263,10 @@ export class Rack extends Construct {
         maxUnavailable: c.member.maxUnavailable,
         ...c.member.config,
         ...(rolling ? { imageRef: deployment.imageRef } : {}),
+        ...firmwareRef,
       }),
     );
-    return { name: n.name, outlet, bmc, dpus, machine, deployment, acceptance, member };
+    return { name: n.name, outlet, bmc, firmware, dpus, machine, deployment, acceptance, member };
   }
 
   /** The chain of the node named `name`; throws when the rack has no such node. */

@@ -1,7 +1,8 @@
 /**
  * The constructs' output against the real provider schema: stacks using every option (MAAS + Slurm with partition
- * check and disruption budget; Ironic with basic auth + Kubernetes with taints; a BlueField-3 DPU per node) pass `validate` under Terraform and
- * OpenTofu with the built provider. Catches bindings in constructs/gen that have drifted from the provider.
+ * check and disruption budget; Ironic with basic auth + Kubernetes with taints; a BlueField-3 DPU per node; a firmware
+ * image and BIOS settings, so a rackform_firmware per node) pass `validate` under Terraform and OpenTofu with the
+ * built provider. Catches bindings in constructs/gen that have drifted from the provider.
  */
 import { Testing } from "cdktf";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -34,7 +35,11 @@ function kitchenSink(backend: "maas" | "ironic"): string {
     minMemoryGiB: 1024,
     cpuSockets: 2,
     nicCount: 10,
-    firmware: { BIOS: "2.3.1" },
+    firmware: {
+      "iDRAC firmware": "7.10.30.00",
+      BIOS: { version: "2.3.1", url: "http://images.lab/b.bin", sha256: SHA },
+    },
+    bios: { ProcVirtualization: "Enabled", SriovGlobalEnable: true, NumaNodesPerSocket: 2 },
     dpus: {
       count: 1,
       mode: "DpuMode",

@@ -1,7 +1,10 @@
 /** Logical ids: predictable resource names so plans, imports and `state mv` can be written from a node's name. */
 
-/** The chain's resources, in the order a node walks them, with the logical id suffix of each. */
-export const CHAIN_SUFFIXES = ["outlet", "bmc", "machine", "deployment", "acceptance", "member"] as const;
+/**
+ * The chain's resources, in the order a node walks them, with the logical id suffix of each ("firmware" only when the
+ * flavor has images or BIOS settings; a node's DPUs, between firmware and machine, are named by rack-dpus.ts).
+ */
+export const CHAIN_SUFFIXES = ["outlet", "bmc", "firmware", "machine", "deployment", "acceptance", "member"] as const;
 
 /** One of CHAIN_SUFFIXES. */
 export type ChainSuffix = (typeof CHAIN_SUFFIXES)[number];

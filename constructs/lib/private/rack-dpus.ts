@@ -1,12 +1,14 @@
 /**
  * A Rack's DPUs: the rules tying each node's DPU BMC addresses to its flavor's `dpus`, and the rackform_dpu resources
- * of a node's chain — one per DPU, after the node's BMC (so after its outlet), each power-cycling the host through
- * that BMC when its mode changes; the node's rackform_machine then depends on them, so the host is enrolled only once
- * every DPU runs its mode and pinned BFB. The DPU BMCs are reached with the rack's Redfish account (the provider's).
+ * of a node's chain — one per DPU, after the node's BMC (so after its outlet) and its rackform_firmware when it has
+ * one (a mode change power-cycles the host through that BMC: never in the middle of a flash); the node's
+ * rackform_machine then depends on them, so the host is enrolled only once every DPU runs its mode and pinned BFB.
+ * The DPU BMCs are reached with the rack's Redfish account (the provider's).
  */
 import type { Construct } from "constructs";
 import type { Bmc } from "../../gen/providers/rackform/bmc/index.js";
 import { Dpu } from "../../gen/providers/rackform/dpu/index.js";
+import type { Firmware } from "../../gen/providers/rackform/firmware/index.js";
 import type { ValidationProblem } from "../errors.js";
 import type { Flavor } from "../flavor.js";
 import type { RackNode, RackProps } from "../rack.js";
@@ -59,8 +61,8 @@ export function dpuProblems(base: string, p: RackProps): ValidationProblem[] {
   return problems;
 }
 
-/** The rackform_dpu resources of node `n`, after its BMC (empty when the flavor has no DPUs). */
-export function dpuChain(scope: Construct, n: RackNode, flavor: Flavor, bmc: Bmc): Dpu[] {
+/** The rackform_dpu resources of node `n`, after its BMC and firmware (empty when the flavor has no DPUs). */
+export function dpuChain(scope: Construct, n: RackNode, flavor: Flavor, bmc: Bmc, firmware?: Firmware): Dpu[] {
   const spec = flavor.dpus;
   if (!spec) return [];
   return (n.dpus ?? []).map((address, k) => {
@@ -70,7 +72,7 @@ export function dpuChain(scope: Construct, n: RackNode, flavor: Flavor, bmc: Bmc
       mode: spec.mode,
       bfb: { ...spec.bfb },
       rshim: spec.rshim,
-      dependsOn: [bmc],
+      dependsOn: firmware ? [bmc, firmware] : [bmc],
     });
     d.overrideLogicalId(d.node.id);
     return d;

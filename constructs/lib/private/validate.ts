@@ -101,6 +101,8 @@ export function schemaProblems(base: string, schema: PropsSchema, data: unknown)
   // ajv reports an anyOf's branches before the anyOf itself: per field, prefer the error whose schema says `expect`.
   const byPath = new Map<string, ErrorObject>();
   for (const e of validate.errors ?? []) {
+    // An if/then/else's own error only says a branch failed; the branch's errors name the field.
+    if (e.keyword === "if") continue;
     const key = e.keyword === "required" ? `${e.instancePath}#${e.params.missingProperty}` : e.instancePath;
     const had = byPath.get(key);
     if (!had || (!(had.parentSchema as PropsSchema)?.expect && (e.parentSchema as PropsSchema)?.expect))
