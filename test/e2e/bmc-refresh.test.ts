@@ -1,5 +1,5 @@
 /**
- * Issue 12: what a no-op plan of rackform_bmc costs each BMC, counted in the lab's request log, under the real
+ * Issue 12: what a no-op plan of rackform_bmc (and the node's rackform_firmware, issue 29) costs each BMC, counted in the lab's request log, under the real
  * engines — and that the cheap refresh still finds drift and records a changed power state. One BMC per feature mode: `$expand` and ETags (one of them
  * with a boot override, which changes the System after create), `$expand` without ETags, and neither.
  */
@@ -43,6 +43,12 @@ describe.each(ENGINES)("rackform_bmc refresh cost under %s", (name) => {
     firmware  = { BIOS = ${JSON.stringify(node.firmware.bios)} }
   }
 ${MODES[i].boot ? '  boot_source_override_target = "Pxe"\n' : ""}}
+
+# The node's BIOS settings held too: its refresh reads through what the BMC's refresh found (no request of its own).
+resource "rackform_firmware" ${JSON.stringify(n.name)} {
+  endpoint = rackform_bmc.${n.name}.endpoint
+  bios     = { BootMode = "Uefi" }
+}
 `;
     });
     w = await Workdir.create(engine(name), cliConfig, { "main.tf": providerBlock(lab) + hcl.join("\n") });
@@ -87,9 +93,9 @@ ${MODES[i].boot ? '  boot_source_override_target = "Pxe"\n' : ""}}
       if (MODES[i].cheap) expect(sent.length, n).toBeLessThanOrEqual(5);
     }
     const state = JSON.parse((await w.ok(["show", "-json", "-no-color"])).stdout) as {
-      values: { root_module: { resources: { name: string; values: Record<string, unknown> }[] } };
+      values: { root_module: { resources: { type: string; name: string; values: Record<string, unknown> }[] } };
     };
-    for (const r of state.values.root_module.resources) {
+    for (const r of state.values.root_module.resources.filter((x) => x.type === "rackform_bmc")) {
       expect(r.values.power_state, r.name).toBe(lab.world.powerState(lab.world.node(r.name)!));
       expect(r.values.power_state, r.name).not.toBe(was.get(r.name));
     }

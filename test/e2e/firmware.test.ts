@@ -9,9 +9,10 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultSpec, type Lab, labFirmwareFile, startLab } from "../../src/lab/index.js";
+import { type Clock, defaultSpec, type Lab, labFirmwareFile, startLab } from "../../src/lab/index.js";
 import { ENGINES, engine, Workdir } from "../support/engines.js";
-import { builtProvider, freshInstall, providerBlock } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, providerBlock, providerPids, providersExited } from "../support/rackform-e2e.js";
+import { sleep, until } from "../support/until.js";
 
 let lab: Lab;
 let cliConfig: string;
@@ -170,4 +171,81 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_firmware under %
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(writesTo(nodeB, 0).filter((x) => /UpdateService/.test(x))).toEqual([]);
   });
+});
+
+/** The system clock that can be held still (an update task then stays running) and let go again. */
+class HeldClock implements Clock {
+  private offset = 0;
+  private heldAt: number | undefined;
+  now(): number {
+    return this.heldAt ?? Date.now() + this.offset;
+  }
+  sleep(ms: number): Promise<void> {
+    return new Promise((r) => setTimeout(r, Math.max(0, ms)));
+  }
+  hold(): void {
+    this.heldAt = this.now();
+  }
+  release(): void {
+    if (this.heldAt === undefined) return;
+    this.offset = this.heldAt - Date.now();
+    this.heldAt = undefined;
+  }
+}
+
+const SLOW = { timeoutMs: 60_000, everyMs: 50 };
+
+describe.each(ENGINES.map((n, i) => [n, i] as const))("SIGKILL of %s during a firmware update", (name, i) => {
+  it("the re-apply follows the task still running instead of starting a second, and converges", async () => {
+    // GIVEN a lab whose update tasks take time (demo profile), its clock held still once the push is in
+    const clock = new HeldClock();
+    const stateDir = await mkdtemp(join(tmpdir(), "rf-lab-fwkill-"));
+    const spec = defaultSpec({ nodes: 2, vendors: ["dell"], initialOutlet: "On" });
+    const killLab = await startLab({ spec, profile: "demo", clock, stateDir, backends: false });
+    try {
+      const n = killLab.info.nodes[i].name;
+      const f = labFirmwareFile("bios", BIOS);
+      const hcl = `resource "rackform_firmware" "n" {
+  endpoint   = ${JSON.stringify(killLab.info.nodes[i].bmc.url)}
+  components = { BIOS = { version = "${BIOS}", url = "${killLab.images.url}${f.name}", sha256 = "${f.sha256}" } }
+}
+`;
+      const w = await Workdir.create(engine(name), cliConfig, { "main.tf": providerBlock(killLab) + hcl });
+      await w.ok(["init", "-no-color"]);
+      const node = killLab.world.node(n)!;
+      await sleep(1_500); // the BMCs boot (the demo profile's bmcBootMs) before time is held
+      clock.hold();
+      let enginePid = 0;
+      const run = w.run(["apply", "-auto-approve", "-no-color"], { onSpawn: (pid) => (enginePid = pid) });
+      // WHEN the engine is killed while the BMC runs the update task
+      await until("the update task to start", () => node.tasks.length > 0, SLOW);
+      const pids = await providerPids(enginePid);
+      process.kill(enginePid, "SIGKILL");
+      expect((await run).signal).toBe("SIGKILL");
+      await providersExited(pids, SLOW.timeoutMs);
+      expect(killLab.world.taskPercent(node.tasks[0])).toBeLessThan(100);
+      // AND applied again while the task still runs
+      const since = killLab.requests.last();
+      const again = w.run(["apply", "-auto-approve", "-no-color", "-lock=false"]);
+      await until("the re-apply to poll the running task", () =>
+        killLab.requests.since(since).some((e) => e.method === "GET" && e.path.includes(`/${node.tasks[0].id}`)),
+      );
+      await sleep(1_000);
+      // THEN no second update was started, nor even asked for (a BMC refuses one while a task runs), while the
+      // first ran; once it ends the node converges
+      expect(node.tasks).toHaveLength(1);
+      const pushes = killLab.requests.since(since).filter((e) => e.method === "POST" && /UpdateService/.test(e.path));
+      expect(pushes).toEqual([]);
+      clock.release();
+      const r = await again;
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const [first, ...later] = node.tasks;
+      for (const t of later) expect(t.startedAt).toBeGreaterThanOrEqual(first.startedAt + first.durationMs);
+      expect(node.firmware.bios).toBe(BIOS);
+      expect((await w.run(["plan", "-detailed-exitcode", "-no-color"])).code).toBe(0);
+    } finally {
+      clock.release();
+      await killLab.close();
+    }
+  }, 180_000);
 });

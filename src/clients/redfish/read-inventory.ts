@@ -4,9 +4,10 @@
  */
 import type { HttpStatusError } from "../errors.js";
 import { mapLimit } from "../http/semaphore.js";
+import type { BiosValue } from "./bios-registry.js";
 import { expandLevels, getExpanded, Prefetched } from "./expand.js";
 import { collectInventory, isDeadLink } from "./inventory.js";
-import { link, members, parseFirmware } from "./parse.js";
+import { isObj, link, members, parseFirmware } from "./parse.js";
 import type { RedfishTransport } from "./transport.js";
 import type { FirmwareInfo, Inventory, RedfishJson, RefreshTag } from "./types.js";
 
@@ -96,7 +97,16 @@ export async function inventoryFrom(
 ): Promise<Inventory> {
   const src = new Prefetched(t);
   if (systemTag) src.add(system);
-  const inv = await collectInventory(src, system, fw.firmware, opts.parallel, opts.warnings, opts.knownBmcFirmware);
+  const collected = await collectInventory(
+    src,
+    system,
+    fw.firmware,
+    opts.parallel,
+    opts.warnings,
+    opts.knownBmcFirmware,
+  );
+  const bios = expandedBios(system);
+  const inv = bios ? { ...collected, biosAttributes: bios } : collected;
   // Nothing the inventory rests on may lie outside the System's expansion (members below MaxLevels, chassis or OEM
   // links): a change there would not change its tag. The Manager is the one exception: its FirmwareVersion is the
   // BMC's firmware, which FirmwareInventory (covered) lists too on every BMC we know; a BMC that listed it only under
@@ -104,4 +114,16 @@ export async function inventoryFrom(
   const uncovered = src.fetched.filter((r) => !/^#Manager(Collection)?\./.test(r.type));
   if (!systemTag || !fw.covered || uncovered.length > 0) return inv;
   return { ...inv, refresh: { system: systemTag, ...(fw.tag ? { firmware: fw.tag } : {}) } };
+}
+
+/** The Bios `Attributes` the System's expansion carries inline (none when the BMC did not expand its Bios link). */
+function expandedBios(system: RedfishJson): Record<string, BiosValue> | undefined {
+  const bios = isObj(system.Bios) ? system.Bios : undefined;
+  const attrs = bios && isObj(bios.Attributes) ? bios.Attributes : undefined;
+  if (!attrs) return undefined;
+  const out: Record<string, BiosValue> = {};
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[k] = v;
+  }
+  return out;
 }

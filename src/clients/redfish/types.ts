@@ -94,6 +94,8 @@ export interface Inventory {
   readonly biosVersion?: string;
   /** FirmwareVersion of the Manager (the BMC) that manages the system. */
   readonly bmcFirmwareVersion?: string;
+  /** The Bios `Attributes`, when the System's expansion carried them inline (no request of their own). */
+  readonly biosAttributes?: Readonly<Record<string, string | number | boolean | null>>;
   /** Linked resources skipped because they answered 404/500 or were not JSON: `skipped <url>: HTTP 404` (the client always sets it). */
   readonly warnings?: readonly string[];
   /** Tags of the expanded reads this inventory came from; absent when the BMC offers no `$expand` (see expand.ts). */

@@ -47,7 +47,7 @@ export interface BmcDeps {
   /** The client of one BMC (its origin), with the provider's redfish credentials. */
   redfishClient(endpoint: string): BmcClient;
   /** Host power seen through BMCs in this process, for the deployments read after them (host-sightings.ts). */
-  readonly sightings: Pick<HostSightings, "saw" | "lost">;
+  readonly sightings: Pick<HostSightings, "saw" | "lost" | "sawFirmware">;
 }
 
 /** The deps of the configured provider. */
@@ -208,8 +208,11 @@ export async function readBmc(r: ApplyRequest & { state: BmcState }, deps: BmcDe
   }
   if (found === "unchanged") {
     sighted(deps, r.state);
+    deps.sightings.sawFirmware(r.state.endpoint, "unchanged");
     return r.state;
   }
+  const { firmware, biosAttributes: bios } = found.d.inv;
+  deps.sightings.sawFirmware(r.state.endpoint, { firmware, ...(bios ? { bios } : {}) });
   return recordRead(r, deps, found.d, found.next);
 }
 

@@ -9,10 +9,10 @@ import { abortableSleep } from "../../clients/http/retry.js";
 import type { ImageSourceInfo } from "../../clients/images/source.js";
 import type { BiosValue } from "../../clients/redfish/index.js";
 import {
+  type ApplyRequest,
   type Context,
   type Diagnostics,
   isUnknownValue,
-  type TypedRequest,
   timeoutMs,
   type Unknown,
 } from "../../framework/index.js";
@@ -22,7 +22,7 @@ import { bounded } from "../shared/timeouts.js";
 import { checkComponents, checkImages, checkSettings } from "./firmware-checks.js";
 import type { FirmwareBmc, FirmwareDeps } from "./firmware-deps.js";
 import { type NodeFacts, settingsToWrite, typedSettings } from "./firmware-model.js";
-import { baselineOf, biosWanted, observe, originOf, recorded, site } from "./firmware-ops.js";
+import { baselineOf, biosWanted, observe, originOf, PRIVATE_VERIFIED, recorded, site } from "./firmware-ops.js";
 import { DEFAULT_TIMEOUT_MS, type FirmwarePlan, type FirmwareState } from "./firmware-schema.js";
 import { isHostOn, offerReset, resetAndVerify } from "./firmware-step.js";
 
@@ -162,29 +162,34 @@ function reportFailure(run: Run, evidence: readonly string[]): void {
   );
 }
 
-/** The converged (or failed, with evidence) state after the checks passed. */
-async function converge(run: Run, work: Work): Promise<FirmwareState> {
+/**
+ * The converged (or failed, with evidence) state after the checks passed; `verified` when it was read from the node
+ * (not so for what a rolling update only staged for the node's member).
+ */
+async function converge(run: Run, work: Work): Promise<{ state: FirmwareState; verified: boolean }> {
+  const verified = (state: FirmwareState) => ({ state, verified: true });
   const { plan } = run;
-  if (work.moves.length === 0 && Object.keys(work.toWrite).length === 0) return recorded(plan, work.facts, []);
+  if (work.moves.length === 0 && Object.keys(work.toWrite).length === 0)
+    return verified(recorded(plan, work.facts, []));
   const inService = plan.rolling === true && isHostOn(work.facts.power);
   const failed = await stage(run, work);
   if (inService) {
     // The node may run jobs: the reset (or the quarantine of a failed push) is its cluster member's to run.
     offerReset(run, work, failed);
     const st = recorded(plan, work.facts, failed);
+    const versions = plannedOr(plan.versions, st.versions);
     return {
-      ...st,
-      versions: plannedOr(plan.versions, st.versions),
-      bios_settings: plannedOr(plan.bios_settings, st.bios_settings),
+      state: { ...st, versions, bios_settings: plannedOr(plan.bios_settings, st.bios_settings) },
+      verified: false,
     };
   }
   if (failed.length > 0) {
     reportFailure(run, failed);
-    return recorded(plan, await observe(run.bmc, work.facts.bios !== undefined), failed);
+    return verified(recorded(plan, await observe(run.bmc, work.facts.bios !== undefined), failed));
   }
   const { facts, evidence } = await resetAndVerify(run, work, false);
   if (evidence.length > 0) reportFailure(run, evidence);
-  return recorded(plan, facts, evidence);
+  return verified(recorded(plan, facts, evidence));
 }
 
 /** A planned map when known (what the roll converges to), else what was read. */
@@ -194,7 +199,7 @@ function plannedOr<T>(planned: T | Unknown, read: T): T {
 
 /** Create and update: the state to record, or undefined after a diagnostic that leaves nothing to record. */
 export async function applyFirmware(
-  r: TypedRequest & { plan: FirmwarePlan },
+  r: ApplyRequest & { plan: FirmwarePlan },
   deps: FirmwareDeps,
   op: "create" | "update",
 ): Promise<FirmwareState | undefined> {
@@ -206,7 +211,10 @@ export async function applyFirmware(
     return await bounded(ctx, ms, op, `converging the firmware of ${origin}`, async (signal) => {
       const run: Run = { ctx, deps, plan, bmc: deps.bmc(origin), origin, diags, signal, progress };
       const work = await prepare(run);
-      return work ? await converge(run, work) : undefined;
+      if (!work) return undefined;
+      const done = await converge(run, work);
+      r.private.set({ ...r.private.value, [PRIVATE_VERIFIED]: done.verified });
+      return done.state;
     });
   } catch (e) {
     addClientError(diags, e, progress.step, site(origin));

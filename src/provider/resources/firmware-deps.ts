@@ -4,6 +4,7 @@ import type { RedfishClient } from "../../clients/redfish/index.js";
 import type { Backend, BackendName } from "../backends/backend.js";
 import { backendFor } from "../backends/index.js";
 import type { ProviderData } from "../config/config.js";
+import type { HostSightings } from "../shared/host-sightings.js";
 import type { RolloutHandovers } from "../shared/rollout-handover.js";
 
 /** The part of a BMC's Redfish client the firmware resource uses. */
@@ -33,6 +34,8 @@ export interface FirmwareDeps {
   image(url: string, signal?: AbortSignal): Promise<ImageSourceInfo>;
   /** The backend a machine id names (a failed rolling update quarantines the node there). */
   backend(name: BackendName): Backend;
+  /** What this process's rackform_bmc reads found of each BMC's firmware (a refresh reads through it). */
+  readonly sightings: Pick<HostSightings, "firmwareOf">;
   /** Where a rolling update offers the node's reset to its cluster member. */
   readonly rollouts: Pick<RolloutHandovers, "offerFirmware">;
 }
@@ -50,6 +53,7 @@ export function firmwareDeps(providerData: unknown): FirmwareDeps {
     bmc: (origin) => data.redfishClient(origin),
     image: (url, signal) => urlImageSource(data.core, url, signal),
     backend: (name) => backendFor(data, name),
+    sightings: data.sightings,
     rollouts: data.rollouts,
   };
 }

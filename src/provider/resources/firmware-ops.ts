@@ -4,6 +4,7 @@
  */
 import { isNotFound } from "../../clients/classify.js";
 import {
+  type ApplyRequest,
   isUnknownValue,
   type PlanChange,
   type PlanRequest,
@@ -14,6 +15,7 @@ import {
 } from "../../framework/index.js";
 import { addClientError } from "../errors/client-errors.js";
 import { checkEndpointScheme } from "../shared/endpoint.js";
+import type { FirmwareSighting } from "../shared/host-sightings.js";
 import { warnTransientRead } from "../shared/read-hold.js";
 import { bounded } from "../shared/timeouts.js";
 import type { FirmwareBmc, FirmwareDeps } from "./firmware-deps.js";
@@ -56,12 +58,15 @@ export function biosWanted(v: Pick<FirmwareState, "bios">): Record<string, strin
   return Object.fromEntries(Object.entries(v.bios ?? {}).map(([k, t]) => [k, norm(t)]));
 }
 
-/** Reads the node's FirmwareInventory, its power and (when settings are wanted) its BIOS. */
+/** Reads the node's FirmwareInventory and power, and its BIOS when settings are wanted (an apply's read). */
 export async function observe(bmc: FirmwareBmc, withBios: boolean): Promise<NodeFacts> {
   const [inventory, system] = await Promise.all([bmc.firmwareInventory(), bmc.getSystem()]);
   const bios = withBios ? await bmc.bios().read() : undefined;
   return { inventory, power: system.powerState, ...(bios ? { bios } : {}) };
 }
+
+/** Private state: the recorded versions and settings were read from the node (not only staged for its member). */
+export const PRIVATE_VERIFIED = "read_from_node";
 
 /** The state from what the node reports, with the configured inputs and this run's evidence. */
 export function recorded(
@@ -85,18 +90,45 @@ export function recorded(
   };
 }
 
+/**
+ * A refresh's read, through what this process's rackform_bmc read just found where it can: that read's
+ * FirmwareInventory (no request of its own), and when it found the node unchanged since its last full read, the
+ * versions and settings recorded from the node stand (a BIOS setting or firmware only changes through a reset, which
+ * changes the System). Settings, and a node with no such sighting (no rackform_bmc, a BMC it could not read), are read
+ * from the BMC.
+ */
+async function refreshFacts(
+  bmc: FirmwareBmc,
+  st: FirmwareState,
+  seen: FirmwareSighting | undefined,
+): Promise<NodeFacts | "unchanged"> {
+  const withBios = Object.keys(st.bios ?? {}).length > 0;
+  if (seen === "unchanged") return "unchanged";
+  if (seen === undefined || (withBios && !seen.bios)) return observe(bmc, withBios);
+  if (!withBios || !seen.bios) return { inventory: seen.firmware };
+  // The expansion carries the current settings, not the settings object: what was staged stands as recorded.
+  const pending = st.bios_pending ?? {};
+  const bios = { ref: "", attributes: seen.bios, applyTimes: [], pending, lastApplyMessages: [] };
+  return { inventory: seen.firmware, bios };
+}
+
 /** Re-reads the versions and settings; null when the BMC no longer has the system (404). */
 export async function readFirmware(
-  r: TypedRequest & { state: FirmwareState },
+  r: ApplyRequest & { state: FirmwareState },
   deps: FirmwareDeps,
 ): Promise<FirmwareState | null> {
   const st = r.state;
   const origin = originOf(st.endpoint);
   const ms = timeoutMs({ timeouts: st.timeouts }, "read", DEFAULT_TIMEOUT_MS.read);
+  const verified = r.private.value[PRIVATE_VERIFIED] === true;
+  // An "unchanged" sighting vouches for values read from the node, not for ones only staged for its member.
+  const seen = deps.sightings.firmwareOf(st.endpoint);
   try {
     const facts = await bounded(r.context, ms, "read", `reading the firmware of ${origin}`, () =>
-      observe(deps.bmc(origin), Object.keys(st.bios ?? {}).length > 0),
+      refreshFacts(deps.bmc(origin), st, seen === "unchanged" && !verified ? undefined : seen),
     );
+    if (facts === "unchanged") return st;
+    r.private.set({ ...r.private.value, [PRIVATE_VERIFIED]: true });
     return recorded(st, facts, st.last_update_messages ?? []);
   } catch (e) {
     if (isNotFound(e)) return null;

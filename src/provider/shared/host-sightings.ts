@@ -6,7 +6,19 @@
  * to the same BMC, for every node of every plan). Anything but a fresh "On" — no sighting, an old one, "Off", a BMC
  * that did not answer, a BMC that serves more than one host — and the deployment asks the backend as before, so a
  * host switched off is found either way.
+ *
+ * Firmware is seen the same way: rackform_bmc's read confirms (or re-reads) the BMC's FirmwareInventory, and the
+ * node's rackform_firmware, read after it, takes the versions from it instead of asking the BMC again.
  */
+import type { BiosValue, FirmwareInfo } from "../../clients/redfish/index.js";
+
+/**
+ * A BMC's FirmwareInventory as a refresh just read it (with the Bios attributes when its System expansion carried
+ * them), or "unchanged" since the read's fingerprint.
+ */
+export type FirmwareSighting =
+  | { readonly firmware: readonly FirmwareInfo[]; readonly bios?: Readonly<Record<string, BiosValue>> }
+  | "unchanged";
 
 /** How long a sighting stands: the reads of one node's chain follow each other within seconds. */
 export const SIGHTING_MAX_AGE_MS = 60_000;
@@ -26,6 +38,7 @@ export class HostSightings {
   /** BMCs seen with more than one system: which host a machine is cannot be told by the endpoint alone. */
   private readonly shared = new Set<string>();
   private readonly bmcOf = new Map<string, string>();
+  private readonly firmware = new Map<string, { readonly seen: FirmwareSighting; readonly at: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -45,7 +58,26 @@ export class HostSightings {
   /** The BMC at `endpoint` went unanswered: what was seen of it no longer stands. */
   lost(endpoint: string): void {
     const o = originOf(endpoint);
-    if (o) this.power.delete(o);
+    if (!o) return;
+    this.power.delete(o);
+    this.firmware.delete(o);
+  }
+
+  /**
+   * rackform_bmc's read of the BMC at `endpoint` found its FirmwareInventory (read or rebuilt just now), or
+   * "unchanged": its expanded System and FirmwareInventory (with the System's Bios, where the BMC expands it) answered
+   * as at its last full read.
+   */
+  sawFirmware(endpoint: string, seen: FirmwareSighting): void {
+    const o = originOf(endpoint);
+    if (o) this.firmware.set(o, { seen, at: this.now() });
+  }
+
+  /** What this process's rackform_bmc read found of the BMC's firmware within `maxAgeMs`, if it read it. */
+  firmwareOf(endpoint: string, maxAgeMs = SIGHTING_MAX_AGE_MS): FirmwareSighting | undefined {
+    const o = originOf(endpoint);
+    const s = o === undefined ? undefined : this.firmware.get(o);
+    return s && this.now() - s.at <= maxAgeMs ? s.seen : undefined;
   }
 
   /** The machine `machineId` (`<backend>:<id>`, as rackform_deployment names it) is the host behind `endpoint`. */
