@@ -149,6 +149,8 @@ function fakeDeps(nodes: Record<string, FakeNode>, allowHttp = false) {
     sightings: {
       saw: (endpoint, system, power) => void seen.push(`saw ${endpoint} ${system} ${power}`),
       lost: (endpoint) => void seen.push(`lost ${endpoint}`),
+      // The firmware a read found, for the node's rackform_firmware (firmware-ops.test.ts covers its use).
+      sawFirmware: () => undefined,
     },
   };
   return { deps, calls, seen };

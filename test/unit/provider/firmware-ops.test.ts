@@ -14,8 +14,9 @@ import {
   updateOrder,
   versionsOf,
 } from "../../../src/provider/resources/firmware-model.js";
-import { planFirmware } from "../../../src/provider/resources/firmware-ops.js";
+import { PRIVATE_VERIFIED, planFirmware, readFirmware } from "../../../src/provider/resources/firmware-ops.js";
 import type { FirmwareState } from "../../../src/provider/resources/firmware-schema.js";
+import type { FirmwareSighting } from "../../../src/provider/shared/host-sightings.js";
 import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
 const SHA = "a".repeat(64);
@@ -103,5 +104,65 @@ describe("rackform_firmware's plan", () => {
   it("plain http is refused at plan without redfish.allow_http", () => {
     const { r } = planOf(null, { endpoint: "http://10.0.0.5" });
     expect(diagnosticLines(r.diagnostics)[0]).toMatch(/^error .* @ endpoint$/);
+  });
+});
+
+describe("rackform_firmware's refresh", () => {
+  const endpoint = "https://10.0.0.5";
+  const st = {
+    id: endpoint,
+    endpoint,
+    components: { BIOS: target("2.3") },
+    bios: { Sriov: "Enabled" },
+    rolling: true,
+    versions: { BIOS: "2.3" },
+    bios_settings: { Sriov: "Enabled" },
+    bios_pending: {},
+    ref: "x/1",
+    update_order: ["BIOS"],
+    last_update_messages: [],
+    timeouts: null,
+  } as FirmwareState;
+  /** Deps whose BMC logs every read, and a sighting as rackform_bmc's read left it. */
+  function depsSeeing(seen: FirmwareSighting | undefined) {
+    const calls: string[] = [];
+    const logged =
+      <T>(what: string, v: T) =>
+      async () => {
+        calls.push(what);
+        return v;
+      };
+    const bmc = {
+      firmwareInventory: logged("inventory", [{ id: "BIOS", name: "BIOS", version: "2.1" }]),
+      getSystem: logged("system", { powerState: "On" }),
+      bios: () => ({ read: logged("bios", { attributes: { Sriov: "Disabled" }, pending: {} }) }),
+    };
+    const deps = { bmc: () => bmc, sightings: { firmwareOf: () => seen } } as unknown as FirmwareDeps;
+    return { deps, calls };
+  }
+
+  it("a node its BMC's read found unchanged keeps what was read from it, with no request", async () => {
+    const { deps, calls } = depsSeeing("unchanged");
+    const out = await readFirmware({ ...typedRequest({ [PRIVATE_VERIFIED]: true }), state: st }, deps);
+    expect([out, calls]).toEqual([st, []]);
+  });
+
+  it("values only staged for the member are read from the node even when the BMC looks unchanged", async () => {
+    const { deps, calls } = depsSeeing("unchanged");
+    const r = { ...typedRequest({ [PRIVATE_VERIFIED]: false }), state: st };
+    const out = await readFirmware(r, deps);
+    expect([out?.versions, out?.bios_settings, calls]).toEqual([
+      { BIOS: "2.1" },
+      { Sriov: "Disabled" },
+      ["inventory", "system", "bios"],
+    ]);
+    expect(r.private.value[PRIVATE_VERIFIED]).toBe(true);
+  });
+
+  it("a changed node is read from the BMC's own read: inventory and expanded Bios, no request", async () => {
+    const seen = { firmware: [{ id: "BIOS", name: "BIOS", version: "2.1" }], bios: { Sriov: "Disabled" } };
+    const { deps, calls } = depsSeeing(seen);
+    const out = await readFirmware({ ...typedRequest(), state: st }, deps);
+    expect([out?.versions, out?.bios_settings, calls]).toEqual([{ BIOS: "2.1" }, { Sriov: "Disabled" }, []]);
   });
 });
