@@ -6,7 +6,7 @@
  */
 import { RedfishError } from "../errors.js";
 import { type AttributeRegistry, type BiosValue, parseAttributeRegistry } from "./bios-registry.js";
-import { isObj, link, members, str } from "./parse.js";
+import { isObj, lastSegment, link, members, str } from "./parse.js";
 import type { RedfishTransport } from "./transport.js";
 import type { RedfishJson } from "./types.js";
 
@@ -97,7 +97,11 @@ export async function readAttributeRegistry(
 ): Promise<AttributeRegistry | undefined> {
   const registries = link(await t.root(), "Registries");
   if (!registries) return undefined;
-  const files = await Promise.all(members(await t.getJson(registries)).map((r) => t.getJson(r)));
+  const refs = members(await t.getJson(registries));
+  // A member's Id is its URI's last segment (DSP0266): read the file named like the registry (or its family) first,
+  // and every file only when no member is named so.
+  const likely = refs.filter((r) => family(lastSegment(r)) === family(registryId));
+  const files = await Promise.all((likely.length > 0 ? likely : refs).map((r) => t.getJson(r)));
   const named = (f: RedfishJson, match: (id: string) => boolean) =>
     [f.Id, f.Registry].some((x) => typeof x === "string" && match(x));
   const file =

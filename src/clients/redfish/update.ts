@@ -5,6 +5,7 @@
 import { RedfishError } from "../errors.js";
 import type { HttpCore, HttpResponse } from "../http/core.js";
 import { abortableSleep } from "../http/retry.js";
+import { expandLevels, getExpanded } from "./expand.js";
 import { isObj, isTerminalTaskState, link, members, parseTask } from "./parse.js";
 import type { RedfishTransport } from "./transport.js";
 import type { RedfishJson, TaskSnapshot } from "./types.js";
@@ -138,10 +139,18 @@ export async function listTasks(t: RedfishTransport): Promise<TasksBefore> {
 
 /** The update tasks of TaskService that have not ended (a re-apply after a crash follows them, never starts anew). */
 export async function runningTasks(t: RedfishTransport): Promise<TaskSnapshot[]> {
-  const { refs } = await listTasks(t);
+  const { collection, refs } = await listTasks(t);
+  if (!collection) return [];
+  // Where the service expands, the tasks come in one read of the collection; members it left out are read by link.
+  const expanded =
+    expandLevels(await t.root()) > 0 ? (await getExpanded(t, collection, 1).catch(() => undefined))?.json : undefined;
+  const inline = new Map<string, RedfishJson>();
+  for (const m of Array.isArray(expanded?.Members) ? expanded.Members : []) {
+    if (isObj(m) && typeof m["@odata.id"] === "string" && "TaskState" in m) inline.set(m["@odata.id"], m);
+  }
   const out: TaskSnapshot[] = [];
   for (const ref of refs) {
-    const json = await t.getJson(ref).catch(() => undefined);
+    const json = inline.get(ref) ?? (await t.getJson(ref).catch(() => undefined));
     if (!isObj(json) || !("TaskState" in json)) continue;
     const snap = parseTask(json, ref);
     if (!isTerminalTaskState(snap.state)) out.push(snap);

@@ -42,7 +42,7 @@ export interface ProviderTimings {
 export const DEFAULT_TIMINGS: ProviderTimings = {
   readyPollMs: { minMs: 1_000, maxMs: 10_000 },
   backendPollMs: { minMs: 1_000, maxMs: 30_000 },
-  memberPollMs: 5_000,
+  memberPollMs: 2_000,
 };
 
 /**

@@ -1,4 +1,5 @@
 /** What rackform_firmware's handlers use, and its builder from the configured provider. */
+import type { PollSpec } from "../../clients/http/poll.js";
 import { type ImageSourceInfo, urlImageSource } from "../../clients/images/source.js";
 import type { RedfishClient } from "../../clients/redfish/index.js";
 import type { Backend, BackendName } from "../backends/backend.js";
@@ -40,12 +41,13 @@ export interface FirmwareDeps {
   readonly rollouts: Pick<RolloutHandovers, "offerFirmware">;
 }
 
-const pollOf = (p: unknown, fallback: number) => (typeof p === "number" ? p : fallback);
+/** The floor of the BMC pace: a reset and the read-back after it are short steps, polled at the floor. */
+const pollOf = (p: PollSpec): number => (typeof p === "number" ? p : p.minMs);
 
 /** The deps of the configured provider. */
 export function firmwareDeps(providerData: unknown): FirmwareDeps {
   const data = providerData as ProviderData;
-  const poll = pollOf(data.timings.readyPollMs, 5_000);
+  const poll = pollOf(data.timings.readyPollMs);
   return {
     allowHttp: data.redfish.allowHttp,
     pollMs: poll,
