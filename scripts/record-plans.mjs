@@ -4,7 +4,8 @@
 // change on a rolling rack: each node reimaged in place by its member) and drift (an outlet switched off and a GPU lost
 // behind the engine's back); and of a 4-node rack with one BlueField-3 per node built by the Rack
 // construct (test/support/rack-dpu.ts): dpu-bfb (the flavor's BFB version changed) and dpu-mode (its mode changed);
-// and rename (one node of a converged 4-node rack renamed).
+// and rename (one node of a converged 4-node rack renamed); and firmware (a rolling rack holding a firmware baseline,
+// three of its nodes drifted from it).
 // Secrets never reach the files: variable values are replaced and every lab credential is searched for before writing.
 // Run after changing the provider or the demo configuration: `npm run build && node --import tsx scripts/record-plans.mjs`
 // (RACKFORM_PLAN_ENGINE=tofu records with OpenTofu instead; RACKFORM_PLANS=rollout,drift records only those scenarios,
@@ -15,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { engine, Workdir } from "../test/support/engines.ts";
 import { goldenImage, rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../test/support/rack.ts";
+import { baseline, firmwareLab, OLD } from "../test/support/firmware-rack.ts";
 import { BFB_V1, BFB_V2, dpuLab, dpuRackEnv, dpuRackJson } from "../test/support/rack-dpu.ts";
 import { builtProvider, freshInstall, ROOT, testLab } from "../test/support/rackform-e2e.ts";
 
@@ -182,6 +184,23 @@ async function main() {
     } finally {
       await dpus.lab.close();
       rmSync(dpus.stateDir, { recursive: true, force: true });
+    }
+
+  // a converged rolling 8-node rack holding a firmware baseline: two nodes back on an old BIOS, one with SR-IOV off
+  const firmware = wanted("firmware") ? await firmwareLab() : undefined;
+  if (firmware)
+    try {
+      const secrets = labSecrets(firmware);
+      const nodes = firmware.info.nodes.map((n) => n.name);
+      const opts = { maxUnavailable: 2, firmware: baseline(firmware, nodes) };
+      const w = await rackStack(eng, cliConfig, firmware, "maas", nodes, opts);
+      await w.ok(["init", "-no-color"]);
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      for (const n of nodes.slice(0, 2)) firmware.world.node(n).firmware.bios = OLD;
+      firmware.world.node(nodes[2]).bios.current.SriovGlobalEnable = "Disabled";
+      await record(w, "firmware", [], secrets);
+    } finally {
+      await firmware.close();
     }
 
   // As `npm run lint` wants them (biome folds short arrays), so that re-recording shows only real differences.

@@ -27,9 +27,9 @@ import {
   uploadGoldenImage,
 } from "./rack.js";
 
-const BIOS = "9.1.0";
+export const BIOS = "9.1.0";
 const BMC = "9.2.0";
-const OLD = "8.0.0";
+export const OLD = "8.0.0";
 
 /** An 8-node lab of one vendor (one BIOS registry, one BMC name) on the demo profile at 4× speed. */
 export async function firmwareLab(): Promise<Lab> {
@@ -45,7 +45,7 @@ function image(c: "bios" | "bmc", version: string) {
 }
 
 /** The rack's baseline, the same on every node. */
-function baseline(lab: Lab, nodes: readonly string[]) {
+export function baseline(lab: Lab, nodes: readonly string[]) {
   const at = (c: "bios" | "bmc", v: string) => {
     const { name, ...t } = image(c, v);
     return { ...t, url: `${lab.images.url}${name}` };
