@@ -19,7 +19,10 @@ export interface BiosState {
   readonly registryId?: string;
   /** Where pending settings are written; undefined when the BIOS takes no settings. */
   readonly settingsRef?: string;
-  /** The apply times the settings object accepts (`@Redfish.Settings.SupportedApplyTimes`); empty when unstated. */
+  /**
+   * The apply times the settings object accepts (`@Redfish.Settings.SupportedApplyTimes`); empty when unstated (then
+   * no `@Redfish.SettingsApplyTime` is sent: some BMCs refuse it).
+   */
   readonly applyTimes: readonly string[];
   /** Settings staged and not applied yet: those of the settings object that differ from the current ones. */
   readonly pending: Readonly<Record<string, BiosValue>>;
@@ -114,9 +117,16 @@ export async function readAttributeRegistry(
 }
 
 /**
- * Stages `attributes` in the settings object, to apply at the next reset: `@Redfish.SettingsApplyTime` OnReset where
- * the BIOS lists it (or lists nothing, as the annotation is then optional), else the service's own default (some
- * Supermicro and older iDRAC firmware, which apply staged settings at the next reset regardless). Returns which.
+ * Stages `attributes` in the settings object, to apply at the next reset: `@Redfish.SettingsApplyTime` OnReset only
+ * where the BIOS lists OnReset in `SupportedApplyTimes`. Where it lists none the annotation is left out and the
+ * service's own default holds: a Supermicro BMC without SupportedApplyTimes refuses the property outright (400
+ * PropertyUnknown; bmclib PR #458, live on an AS-1114S), and such BMCs apply staged settings at the next reset anyway
+ * (Supermicro's Redfish reference guide, HPE iLO's pending settings area). Returns which.
+ *
+ * Dell iDRAC refuses any settings PATCH while a BIOS config job it created from an earlier OnReset PATCH still waits
+ * for its reset (400 IDRAC…SYS011 "Pending configuration values are already committed"): then the waiting job is
+ * deleted (iDRAC discards its pending values with it) and the merged settings — those pending and `attributes` —
+ * are staged again in one PATCH, which creates one new job (as bmclib's Dell provider recovers).
  */
 export async function stageBiosSettings(
   t: RedfishTransport,
@@ -124,19 +134,54 @@ export async function stageBiosSettings(
   attributes: Readonly<Record<string, BiosValue>>,
   signal?: AbortSignal,
 ): Promise<ApplyTime> {
-  if (!bios.settingsRef) {
+  const settingsRef = bios.settingsRef;
+  if (!settingsRef) {
     throw new RedfishError(
       "RACKFORM_ERR_REDFISH_NOT_FOUND",
       `${t.origin} BIOS ${bios.ref} takes no settings (no @Redfish.Settings SettingsObject)`,
     );
   }
-  const onReset = bios.applyTimes.length === 0 || bios.applyTimes.includes("OnReset");
-  const json = {
-    Attributes: attributes,
-    ...(onReset ? { "@Redfish.SettingsApplyTime": { ApplyTime: "OnReset" } } : {}),
-  };
-  await t.send("PATCH", bios.settingsRef, { json, ...(signal ? { signal } : {}) });
+  const onReset = bios.applyTimes.includes("OnReset");
+  const patch = (attrs: Readonly<Record<string, BiosValue>>) =>
+    t.send("PATCH", settingsRef, {
+      json: { Attributes: attrs, ...(onReset ? { "@Redfish.SettingsApplyTime": { ApplyTime: "OnReset" } } : {}) },
+      ...(signal ? { signal } : {}),
+    });
+  try {
+    await patch(attributes);
+  } catch (e) {
+    if (!pendingJobConflict(e) || !(await deleteWaitingBiosJob(t, signal))) throw e;
+    await patch({ ...bios.pending, ...attributes });
+  }
   return onReset ? "OnReset" : "unstated";
+}
+
+/** iDRAC's refusal of a settings PATCH because a config job waits for its reset (SYS011). */
+function pendingJobConflict(e: unknown): boolean {
+  const x = e as { status?: unknown; messageId?: unknown; message?: unknown };
+  if (x?.status !== 400) return false;
+  return /\.SYS011$/.test(String(x.messageId ?? "")) || /already committed/i.test(String(x.message ?? ""));
+}
+
+/**
+ * Deletes the BIOS configuration job that waits for a reset, found through the service root's JobService (a job whose
+ * Oem.Dell.JobType is BIOSConfiguration, not finished and not started). False when there is none to delete.
+ */
+async function deleteWaitingBiosJob(t: RedfishTransport, signal?: AbortSignal): Promise<boolean> {
+  const service = link(await t.root(), "JobService");
+  const jobsRef = service ? link(await t.getJson(service, signal), "Jobs") : undefined;
+  if (!jobsRef) return false;
+  for (const ref of members(await t.getJson(jobsRef, signal))) {
+    const job = await t.getJson(ref, signal);
+    const dell = isObj(job.Oem) && isObj(job.Oem.Dell) ? job.Oem.Dell : {};
+    const waiting =
+      ["New", "Pending", "Starting", "Scheduled"].includes(str(job.JobState) ?? "") && !dell.ActualRunningStartTime;
+    if (dell.JobType === "BIOSConfiguration" && waiting) {
+      await t.send("DELETE", ref, signal ? { signal } : {});
+      return true;
+    }
+  }
+  return false;
 }
 
 /** BIOS operations on one system of a BMC (RedfishClient.bios). */

@@ -1,38 +1,24 @@
 /**
  * BIOS settings through Redfish: `Systems/{id}/Bios` (current Attributes, the AttributeRegistry's id and the
- * `@Redfish.Settings` annotation naming the settings object), `Bios/Settings` (GET: current values overlaid with the
- * staged ones; PATCH: stage, checked against the registry), and the registry itself published through
+ * `@Redfish.Settings` annotation naming the settings object), the settings object per vendor shape
+ * (bios-settings.ts: `Bios/Settings`, or Supermicro's `Bios/SD`), and the registry itself published through
  * `/redfish/v1/Registries` (a MessageRegistryFile whose `Location[]` names the AttributeRegistry document). Shapes
  * follow DSP0266 "Settings resource", the Bios and AttributeRegistry schemas (DSP8010) and the DMTF mockup
  * public-rackmount1 (Systems/437XR1138R2/Bios, Registries) and DSP2046 AttributeRegistry example.
  */
-import { type BiosAttribute, type BiosFlavour, type BiosValue, checkStage, stage } from "../world/bios.js";
+import type { BiosAttribute, BiosFlavour } from "../world/bios.js";
 import type { LabNode, World } from "../world/model.js";
+import { biosPath, getSettings, patchSettings, settingsPath, shapeOf } from "./bios-settings.js";
 import { BASE_REGISTRY, RedfishError } from "./errors.js";
-import {
-  bmcNode,
-  type Ctx,
-  collection,
-  get,
-  iso,
-  link,
-  objectBody,
-  ok,
-  type Reply,
-  type Route,
-  systemOf,
-} from "./router.js";
+import { bmcNode, type Ctx, collection, get, iso, link, type Route, systemOf } from "./router.js";
 
 const REGISTRIES = "/redfish/v1/Registries";
-/** Apply times the settings object takes (a BIOS reads its settings at POST). */
-const APPLY_TIMES = ["OnReset"];
-
-const biosPath = (n: LabNode) => `/redfish/v1/Systems/${n.systemId}/Bios`;
 const registryDoc = (f: BiosFlavour) => `${REGISTRIES}/${f.fileId}/${f.registryId}.json`;
 
-/** The Bios resource: current attributes and where settings go. */
+/** The Bios resource: current attributes and where settings go (per the vendor's shape). */
 function biosBody(n: LabNode): Record<string, unknown> {
   const b = n.bios;
+  const listed = shapeOf(n).applyTimes;
   return {
     "@odata.type": "#Bios.v1_2_3.Bios",
     "@odata.id": biosPath(n),
@@ -42,8 +28,8 @@ function biosBody(n: LabNode): Record<string, unknown> {
     Attributes: { ...b.current },
     "@Redfish.Settings": {
       "@odata.type": "#Settings.v1_4_0.Settings",
-      SettingsObject: link(`${biosPath(n)}/Settings`),
-      SupportedApplyTimes: APPLY_TIMES,
+      SettingsObject: link(settingsPath(n)),
+      ...(listed ? { SupportedApplyTimes: [...listed] } : {}),
       ...(b.appliedAt !== undefined ? { Time: iso(b.appliedAt) } : {}),
       Messages: b.messages.map((m) => ({
         "@odata.type": "#Message.v1_3_0.Message",
@@ -55,59 +41,6 @@ function biosBody(n: LabNode): Record<string, unknown> {
       })),
     },
   };
-}
-
-/** The settings object: what the BIOS will hold after the next reset. */
-function settingsBody(n: LabNode): Record<string, unknown> {
-  const b = n.bios;
-  return {
-    "@odata.type": "#Bios.v1_2_3.Bios",
-    "@odata.id": `${biosPath(n)}/Settings`,
-    Id: "Settings",
-    Name: "BIOS Configuration Pending Settings",
-    AttributeRegistry: b.flavour.registryId,
-    Attributes: { ...b.current, ...b.staged },
-    "@Redfish.SettingsApplyTime": {
-      "@odata.type": "#Settings.v1_4_0.PreferredApplyTime",
-      ApplyTime: "OnReset",
-      "ApplyTime@Redfish.AllowableValues": APPLY_TIMES,
-    },
-  };
-}
-
-/** The PATCH's ApplyTime, which must be one the settings object supports. */
-function checkApplyTime(v: unknown): void {
-  const prop = "@Redfish.SettingsApplyTime";
-  if (typeof v !== "object" || v === null || Array.isArray(v))
-    throw new RedfishError(400, "PropertyValueTypeError", [JSON.stringify(v), prop]);
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    if (k === "@odata.type") continue;
-    if (k !== "ApplyTime") throw new RedfishError(400, "PropertyUnknown", [`${prop}/${k}`]);
-    if (typeof x !== "string")
-      throw new RedfishError(400, "PropertyValueTypeError", [JSON.stringify(x), `${prop}/${k}`]);
-    if (!APPLY_TIMES.includes(x)) throw new RedfishError(400, "PropertyValueNotInList", [x, `${prop}/${k}`]);
-  }
-}
-
-/** Stages Attributes for the next reset; the whole PATCH is judged before anything is staged. */
-function patchSettings(ctx: Ctx): Reply {
-  const n = systemOf(ctx);
-  const body = objectBody(ctx);
-  let wanted: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) {
-    if (k === "@Redfish.SettingsApplyTime") checkApplyTime(v);
-    else if (k === "Attributes") {
-      if (typeof v !== "object" || v === null || Array.isArray(v))
-        throw new RedfishError(400, "PropertyValueTypeError", [JSON.stringify(v), k]);
-      wanted = v as Record<string, unknown>;
-    } else if (k === "Id" || k === "Name" || k === "AttributeRegistry") {
-      throw new RedfishError(400, "PropertyNotWritable", [k]);
-    } else if (!k.startsWith("@odata.")) throw new RedfishError(400, "PropertyUnknown", [k]);
-  }
-  const refused = checkStage(n.bios, wanted);
-  if (refused) throw new RedfishError(400, refused.key, refused.args);
-  stage(n.bios, wanted as Record<string, BiosValue>);
-  return ok(settingsBody(n));
 }
 
 function registryAttribute(a: BiosAttribute, model: string): Record<string, unknown> {
@@ -182,10 +115,8 @@ function fileOf(ctx: Ctx): LabNode {
 /** Routes of Bios, its settings object and the Registries collection. */
 export const biosRoutes: Route[] = [
   { pattern: "/redfish/v1/Systems/:sys/Bios", methods: get((ctx) => biosBody(systemOf(ctx))) },
-  {
-    pattern: "/redfish/v1/Systems/:sys/Bios/Settings",
-    methods: { GET: (ctx) => ok(settingsBody(systemOf(ctx))), PATCH: patchSettings },
-  },
+  { pattern: "/redfish/v1/Systems/:sys/Bios/Settings", methods: { GET: getSettings, PATCH: patchSettings } },
+  { pattern: "/redfish/v1/Systems/:sys/Bios/SD", methods: { GET: getSettings, PATCH: patchSettings } },
   {
     pattern: REGISTRIES,
     methods: get((ctx) =>

@@ -1,5 +1,6 @@
 /** The BMC's services beside the system: Managers, Chassis, UpdateService, TaskService, Bios and Registries. */
 import { biosRoutes } from "./bios.js";
+import { biosJobRoutes } from "./bios-jobs.js";
 import { chassisRoutes } from "./chassis.js";
 import { managerRoutes } from "./managers.js";
 import type { Route } from "./router.js";
@@ -13,4 +14,5 @@ export const serviceRoutes: Route[] = [
   ...updateServiceRoutes,
   ...taskServiceRoutes,
   ...biosRoutes,
+  ...biosJobRoutes,
 ];

@@ -67,6 +67,8 @@ function serviceRoot(ctx: Ctx): Reply {
     Tasks: link("/redfish/v1/TaskService"),
     UpdateService: link("/redfish/v1/UpdateService"),
     Registries: link("/redfish/v1/Registries"),
+    // iDRAC lists its JobService (BIOS config jobs, redfish/bios-jobs.ts).
+    ...(n.spec.vendor === "dell" ? { JobService: link("/redfish/v1/JobService") } : {}),
   });
 }
 

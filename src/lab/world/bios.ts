@@ -5,6 +5,7 @@
  * or power cycle), as a BIOS reads its settings at POST; the `bios-settings-ignored` fault makes one power-on ignore
  * them (they stay pending and the Messages say SettingsFailed, as in the DMTF public-rackmount1 mockup).
  */
+import type { BiosJob } from "./bios-shapes.js";
 import type { VendorStyle } from "./spec.js";
 
 /** A BIOS attribute value as Redfish carries it. */
@@ -61,6 +62,8 @@ export interface BiosState {
   messages: BiosApplyMessage[];
   /** When staged values were last applied (or refused), simulated ms. */
   appliedAt?: number;
+  /** Dell-style configuration jobs created by PATCHes with OnReset, oldest first (bios-shapes.ts). */
+  readonly jobs: BiosJob[];
 }
 
 const ENABLED = ["Enabled", "Disabled"];
@@ -315,7 +318,7 @@ export function initialBios(
   const current = Object.fromEntries(
     flavour.attributes.map((a) => [a.name, a.initial === "model" ? model : a.initial]),
   );
-  return { flavour, current: { ...current, ...overrides }, staged: {}, messages: [] };
+  return { flavour, current: { ...current, ...overrides }, staged: {}, messages: [], jobs: [] };
 }
 
 /** Why a setting is refused, as the Base registry's MessageId and its arguments. */

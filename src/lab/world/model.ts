@@ -4,7 +4,8 @@
  * so 1,000 nodes need no timers and a manual clock drives everything in tests.
  */
 import type { LabTime } from "../time.js";
-import { applyStaged, type BiosState } from "./bios.js";
+import type { BiosState } from "./bios.js";
+import { BIOS_SHAPES, biosAtPowerOn, scheduledJob } from "./bios-shapes.js";
 import { DpuClock, dpuAddress, type LabDpu, makeDpu } from "./dpu.js";
 import { type FaultSpec, Faults, type FaultTarget } from "./faults.js";
 import { serialFor } from "./ids.js";
@@ -288,7 +289,8 @@ export class World {
   /**
    * What a power-on does before the host runs: images staged OnReset are activated (or, with the
    * `power-lost-mid-update` fault, lost: the old version stays) and staged BIOS settings applied (or, with
-   * `bios-settings-ignored`, left pending with SettingsFailed messages).
+   * `bios-settings-ignored`, left pending with SettingsFailed messages) — on Dell only through a scheduled config job
+   * (world/bios-shapes.ts).
    */
   private atPowerOn(node: LabNode): void {
     const scope = { node: node.spec.name };
@@ -300,9 +302,11 @@ export class World {
       t.activation = lost ? "rolled-back" : "activated";
       t.applied = true;
     }
-    const pending = Object.keys(node.bios.staged).length > 0;
+    // On a vendor with config jobs (Dell) only a scheduled job applies pending values, so only then is a fault used.
+    const jobless = !BIOS_SHAPES[node.spec.vendor].configJobs || scheduledJob(node.bios) !== undefined;
+    const pending = Object.keys(node.bios.staged).length > 0 && jobless;
     const ignored = pending && this.faults.take("bios-settings-ignored", scope) !== undefined;
-    applyStaged(node.bios, this.now(), ignored);
+    biosAtPowerOn(node.bios, node.spec.vendor, this.now(), ignored);
   }
 
   /** Starts a firmware update task; it completes after firmwareUpdateMs of simulated time. */

@@ -63,18 +63,31 @@ describe("Redfish BIOS settings", () => {
     expect(reg?.attributes.get("ProcVirtualization")?.allowed).toEqual(["Enabled", "Disabled"]);
   });
 
-  it("stages settings in the settings object for the next reset", async () => {
+  it("stages settings in the settings object, without an apply time where the BIOS lists none (the mockup)", async () => {
     const { server, client } = await rackmount();
     const ops = client.bios();
     const bios = await ops.read();
-    expect(await ops.stage(bios, { ProcTurboMode: "Enabled", NicBoot2: "Disabled" })).toBe("OnReset");
+    expect(bios.applyTimes).toEqual([]);
+    expect(await ops.stage(bios, { ProcTurboMode: "Enabled", NicBoot2: "Disabled" })).toBe("unstated");
     const patch = server.seen.find((s) => s.method === "PATCH");
     expect(patch?.path).toBe(`${BIOS}/Settings`);
+    expect(JSON.parse(patch?.body ?? "{}")).toEqual({ Attributes: { ProcTurboMode: "Enabled", NicBoot2: "Disabled" } });
+    expect((await ops.read()).pending).toEqual({ AdminPhone: "(404) 555-1212", EmbeddedSata: "Ahci" });
+  });
+
+  it("asks for OnReset where the BIOS lists it in SupportedApplyTimes", async () => {
+    const { server, client } = await rackmount();
+    server.override(BIOS, (j) => ({
+      ...j,
+      "@Redfish.Settings": { ...(j["@Redfish.Settings"] as object), SupportedApplyTimes: ["OnReset", "Immediate"] },
+    }));
+    const ops = client.bios();
+    expect(await ops.stage(await ops.read(), { NicBoot2: "Disabled" })).toBe("OnReset");
+    const patch = server.seen.find((s) => s.method === "PATCH");
     expect(JSON.parse(patch?.body ?? "{}")).toEqual({
-      Attributes: { ProcTurboMode: "Enabled", NicBoot2: "Disabled" },
+      Attributes: { NicBoot2: "Disabled" },
       "@Redfish.SettingsApplyTime": { ApplyTime: "OnReset" },
     });
-    expect((await ops.read()).pending).toEqual({ AdminPhone: "(404) 555-1212", EmbeddedSata: "Ahci" });
   });
 
   it("leaves out the apply time where the BIOS lists apply times without OnReset", async () => {
