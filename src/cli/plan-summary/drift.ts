@@ -71,12 +71,14 @@ function differing(c: ResourceChange): string[] {
 }
 
 /** "firmware HostBIOS_0 1.6.7 → 1.7.0" for each component of a map that changed; sensitive ones stay hidden. */
-function mapCauses(c: ResourceChange, owner: string, name: string): string[] {
+function mapCauses(c: ResourceChange, owner: string, name: string, installed: ReadonlySet<string>): string[] {
   const side = (v: unknown) => ((v as Record<string, unknown> | null)?.[name] ?? {}) as Record<string, unknown>;
   const [before, after] = [side(c.change.before), side(c.change.after)];
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  // A BMC's firmware moved to a version the node's own baseline installs: rackform_firmware did it, not a hand.
+  const ours = (k: string) => c.type === "rackform_bmc" && installed.has(String(after[k]));
   return [...keys]
-    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]) && !ours(k))
     .sort()
     .map(
       (k) =>
@@ -85,7 +87,12 @@ function mapCauses(c: ResourceChange, owner: string, name: string): string[] {
 }
 
 /** The causes one drifted resource shows; `retried`: its node retries a step that failed in the last apply. */
-function causesOf(c: ResourceChange, relevant: ReadonlySet<string>, retried: boolean): string[] {
+function causesOf(
+  c: ResourceChange,
+  relevant: ReadonlySet<string>,
+  retried: boolean,
+  installed: ReadonlySet<string>,
+): string[] {
   if (!isChainType(c.type)) return [];
   const owner = OWNER[c.type];
   if (c.change.after === null || c.change.after === undefined) return [`${owner} deleted outside rackform`];
@@ -107,7 +114,7 @@ function causesOf(c: ResourceChange, relevant: ReadonlySet<string>, retried: boo
       out.push(v("before") === v("after") ? `${owner} BFB changed` : `${owner} BFB ${v("before")} → ${v("after")}`);
     } else if (display(from) === display(to)) out.push(`${owner} ${name} changed`);
     else if (scalar(from) && scalar(to)) out.push(`${owner} ${name} ${display(from)} → ${display(to)}`);
-    else if (MAPS.has(name)) out.push(...mapCauses(c, owner, name));
+    else if (MAPS.has(name)) out.push(...mapCauses(c, owner, name, installed));
     else {
       const len = (s: Shown) => (s.kind === "known" && Array.isArray(s.value) ? s.value.length : undefined);
       const [a, b] = [len(from), len(to)];
@@ -115,6 +122,19 @@ function causesOf(c: ResourceChange, relevant: ReadonlySet<string>, retried: boo
         a !== b && a !== undefined && b !== undefined ? `${owner} ${name}: ${a} → ${b}` : `${owner} ${name} changed`,
       );
     }
+  }
+  return out;
+}
+
+/** The versions each node's rackform_firmware installs (its configured components), by node name. */
+function baselineVersions(plan: PlanJson, nameOf: ReadonlyMap<string, string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const c of plan.resource_changes ?? []) {
+    if (c.type !== "rackform_firmware") continue;
+    const name = nameOf.get(c.address) ?? c.address;
+    const components = ((c.change.after ?? {}) as { components?: Record<string, { version?: unknown }> }).components;
+    const versions = Object.values(components ?? {}).map((t) => String(t?.version));
+    out.set(name, new Set([...(out.get(name) ?? []), ...versions]));
   }
   return out;
 }
@@ -134,6 +154,7 @@ export function driftByNode(
     relevant.set(r.resource, attrs);
     if (r.attribute.length > 0) attrs.add(String(r.attribute[0]));
   }
+  const installed = baselineVersions(plan, nameOf);
   const byNode = new Map<string, string[]>();
   const rank = (c: ResourceChange) => (CHAIN_TYPES as readonly string[]).indexOf(c.type);
   // the chain's order: an outlet switched off reads before the BMC it silenced
@@ -141,7 +162,12 @@ export function driftByNode(
   for (const c of drift) {
     if (c.mode !== "managed" || c.change.actions.every((a) => a === "no-op" || a === "read")) continue;
     const name = nameOf.get(c.address) ?? c.address;
-    const causes = causesOf(c, relevant.get(c.address) ?? new Set(), retried.has(name));
+    const causes = causesOf(
+      c,
+      relevant.get(c.address) ?? new Set(),
+      retried.has(name),
+      installed.get(name) ?? new Set(),
+    );
     if (causes.length === 0) continue;
     byNode.set(name, [...(byNode.get(name) ?? []), ...causes]);
   }

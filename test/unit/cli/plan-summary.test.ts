@@ -12,7 +12,7 @@ import {
 } from "../../../src/cli/plan-summary/index.js";
 import { fakeIo, planFixture, planFixtureText } from "../../support/plan-json.js";
 
-const GOLDEN = ["create", "reimage", "partial-failure", "destroy", "rollout", "rolling", "drift"] as const;
+const GOLDEN = ["create", "reimage", "partial-failure", "destroy", "rollout", "rolling", "drift", "firmware"] as const;
 const md = (plan: PlanJson, label?: string, source = "plan.json") =>
   renderMarkdown(summarise([{ plan, source, ...(label ? { label } : {}) }]));
 
@@ -27,11 +27,12 @@ describe("plan-summary on the golden plans", () => {
     await expect(out.stdout).toMatchFileSnapshot(`__snapshots__/${name}.md`);
   });
 
-  it("finds the 8 nodes of every golden plan, each with its whole chain of 6 resources", () => {
+  it("finds the 8 nodes of every golden plan, each with its whole chain of 6 resources (7 with a firmware baseline)", () => {
     for (const name of GOLDEN) {
       const { nodes, others } = planNodes(planFixture(name));
       expect(nodes.map((n) => n.name)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `r01-n0${i}`));
-      for (const n of nodes) expect([...n.changes.values()].flat(), `${name} ${n.name}`).toHaveLength(6);
+      const chain = name === "firmware" ? 7 : 6;
+      for (const n of nodes) expect([...n.changes.values()].flat(), `${name} ${n.name}`).toHaveLength(chain);
       expect(others).toEqual([]);
     }
   });
