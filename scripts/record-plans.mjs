@@ -15,8 +15,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { engine, Workdir } from "../test/support/engines.ts";
-import { goldenImage, rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../test/support/rack.ts";
 import { baseline, firmwareLab, OLD } from "../test/support/firmware-rack.ts";
+import { goldenImage, rackConfig, rackStack, slurmNodes, uploadGoldenImage } from "../test/support/rack.ts";
 import { BFB_V1, BFB_V2, dpuLab, dpuRackEnv, dpuRackJson } from "../test/support/rack-dpu.ts";
 import { builtProvider, freshInstall, ROOT, testLab } from "../test/support/rackform-e2e.ts";
 

@@ -26,6 +26,25 @@ const inventory = [
   { id: "Installed-25227-iDRAC", name: "iDRAC firmware", version: "7.10" },
 ];
 
+/** A recorded baseline converged on the node at `endpoint`: BIOS 2.3, SR-IOV on. */
+function stateAt(endpoint: string): FirmwareState {
+  const base = refOf(endpoint, { BIOS: target("2.3") }, { Sriov: "Enabled" });
+  return {
+    id: endpoint,
+    endpoint,
+    components: { BIOS: target("2.3") },
+    bios: { Sriov: "Enabled" },
+    rolling: true,
+    versions: { BIOS: "2.3" },
+    bios_settings: { Sriov: "Enabled" },
+    bios_pending: {},
+    ref: `${base}/1`,
+    update_order: ["BIOS"],
+    last_update_messages: [],
+    timeouts: null,
+  };
+}
+
 describe("rackform_firmware's model", () => {
   it("reads the version each baseline component runs, leaving out a component the node lacks", () => {
     const base = { BIOS: target("2.3"), "iDRAC firmware": target("7.10"), Frobnicator: target("1") };
@@ -58,20 +77,8 @@ describe("rackform_firmware's plan", () => {
   const deps = { allowHttp: false } as FirmwareDeps;
   const endpoint = "https://10.0.0.5";
   const base = refOf(endpoint, { BIOS: target("2.3") }, { Sriov: "Enabled" });
-  const state: FirmwareState = {
-    id: endpoint,
-    endpoint,
-    components: { BIOS: target("2.3") },
-    bios: { Sriov: "Enabled" },
-    rolling: true,
-    versions: { BIOS: "2.3" },
-    bios_settings: { Sriov: "Enabled" },
-    bios_pending: {},
-    ref: `${base}/1`,
-    update_order: ["BIOS"],
-    last_update_messages: [],
-    timeouts: null,
-  };
+  const state = stateAt(endpoint);
+
   const computedUnknown = { versions: UNKNOWN, bios_settings: UNKNOWN, bios_pending: UNKNOWN, ref: UNKNOWN };
   const planOf = (st: FirmwareState | null, cfg: Partial<FirmwareState> = {}) => {
     const p = { ...state, ...cfg, ...computedUnknown, last_update_messages: UNKNOWN };
@@ -109,20 +116,7 @@ describe("rackform_firmware's plan", () => {
 
 describe("rackform_firmware's refresh", () => {
   const endpoint = "https://10.0.0.5";
-  const st = {
-    id: endpoint,
-    endpoint,
-    components: { BIOS: target("2.3") },
-    bios: { Sriov: "Enabled" },
-    rolling: true,
-    versions: { BIOS: "2.3" },
-    bios_settings: { Sriov: "Enabled" },
-    bios_pending: {},
-    ref: "x/1",
-    update_order: ["BIOS"],
-    last_update_messages: [],
-    timeouts: null,
-  } as FirmwareState;
+  const st = stateAt(endpoint);
   /** Deps whose BMC logs every read, and a sighting as rackform_bmc's read left it. */
   function depsSeeing(seen: FirmwareSighting | undefined) {
     const calls: string[] = [];
