@@ -85,7 +85,7 @@ export async function collectInventory(
     collection(link(system, "Processors")),
     pcieDevices(t, system, read, soft),
     systemDrives(system, read, collection, soft),
-    knownBmcFirmware ?? managerFirmware(t, system, soft),
+    knownBmcFirmware ?? managerFirmware(t, system, soft, firmware),
   ]);
   const procSkipped = warnings.slice(skippedBefore).some((w) => w.includes("/Processors"));
 
@@ -152,13 +152,23 @@ function summaryCpus(system: RedfishJson, found: number, skipped: boolean): CpuI
   }));
 }
 
-/** FirmwareVersion of the manager that manages the system (Links.ManagedBy, else the service's only manager). */
+/**
+ * FirmwareVersion of the manager that manages the system (Links.ManagedBy, else the service's only manager); the
+ * version FirmwareInventory lists for that Manager (its RelatedItem) where it does, without reading the Manager.
+ */
 async function managerFirmware(
   t: JsonSource,
   system: RedfishJson,
   soft: (ref: string) => Promise<RedfishJson | undefined>,
+  firmware: readonly FirmwareInfo[],
 ): Promise<string | undefined> {
   let ref = isObj(system.Links) ? linkList(system.Links.ManagedBy)[0] : undefined;
+  // FirmwareInventory lists the BMC's own firmware with the Manager as its RelatedItem: no read of the Manager.
+  const trim = (u: string) => u.replace(/\/+$/, "");
+  const listed = ref
+    ? firmware.find((f) => f.version && f.relatedItems?.some((r) => trim(r) === trim(ref ?? "")))
+    : undefined;
+  if (listed?.version) return listed.version;
   if (!ref) {
     const col = link(await t.root(), "Managers");
     const all = col ? members((await soft(col)) ?? {}) : [];

@@ -228,11 +228,13 @@ export function simpleStorageDrives(json: RedfishJson): DriveInfo[] {
 /** A SoftwareInventory entry. */
 export function parseFirmware(json: RedfishJson): FirmwareInfo {
   const odataId = str(json["@odata.id"]) ?? "";
+  const related = linkList(json.RelatedItem);
   return {
     id: str(json.Id) ?? lastSegment(odataId),
     name: str(json.Name),
     version: str(json.Version),
     ...(odataId ? { odataId } : {}),
+    ...(related.length > 0 ? { relatedItems: related } : {}),
   };
 }
 

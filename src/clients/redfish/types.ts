@@ -73,6 +73,8 @@ export interface FirmwareInfo {
   readonly version?: string;
   /** The inventory item's URI, which an update's Targets name. */
   readonly odataId?: string;
+  /** What the item is the firmware of (RelatedItem), e.g. the Manager for the BMC's own firmware. */
+  readonly relatedItems?: readonly string[];
 }
 
 /** The hardware inventory of one system. */

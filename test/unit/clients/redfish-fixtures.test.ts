@@ -78,6 +78,7 @@ describe("parsers on sushy samples", () => {
       name: "Contoso BMC Firmware",
       version: "1.45.455b66-rev4",
       odataId: "/redfish/v1/UpdateService/FirmwareInventory/BMC",
+      relatedItems: ["/redfish/v1/Managers/1"],
     });
     const done = p.parseTask(sushy("task.json"), "/x");
     expect(done).toMatchObject({ state: "Completed", percentComplete: 100, messages: ["Property SKU is read only."] });
