@@ -45,7 +45,7 @@ export const bmcSchema = {
     "service in the same apply. A refresh of a conforming node reads only what it must where the BMC offers " +
     "$expand (the service root, the session's login and logout, and one conditional GET each of the expanded " +
     "System and FirmwareInventory), also when they changed (the node is re-read from them, and its Manager when " +
-    "its firmware changed); without $expand, or without a previous full read, everything is read. " +
+    "its firmware changed and FirmwareInventory does not list the BMC's own firmware); without $expand, or without a previous full read, everything is read. " +
     "Credentials come from the provider's redfish block. Destroy only forgets the " +
     "BMC: it powers nothing off and changes no setting. Import with the endpoint or the system's URL.",
   attributes: {
