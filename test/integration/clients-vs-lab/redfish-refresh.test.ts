@@ -84,7 +84,10 @@ describe("inventory in every feature mode", () => {
         // Root, login, Systems, the expanded System, UpdateService, the expanded FirmwareInventory (which lists the
         // BMC's own firmware with its Manager as RelatedItem, so the Manager is not read).
         expect(s.requests.length, `${m.name}: ${s.requests.join("\n")}`).toBe(6);
-        expect(s.requests.some((r) => r.includes("/Managers/")), m.name).toBe(false);
+        expect(
+          s.requests.some((r) => r.includes("/Managers/")),
+          m.name,
+        ).toBe(false);
         expect(expanded.length, m.name).toBe(2);
         expect(s.refresh?.system.path, m.name).toMatch(/\?\$expand=\.\(\$levels=3\)$/);
         expect(s.refresh?.system.etag !== undefined, m.name).toBe(m.etags);
