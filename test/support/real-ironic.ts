@@ -77,6 +77,9 @@ node_locked_retry_attempts = 1
 [fake]
 # The fake vendor passthru (first_method) holds the node lock this long: a deterministic window for a 409 NodeLocked.
 vendor_delay = 2
+# A fake deploy holds the node lock this long: the parity scenario's undeploy sent right after a deploy meets its 409
+# on a loaded machine too (without it the lock lasted a few hundred ms, and a slow request could miss it).
+deploy_delay = 1
 
 [redfish]
 # The lab BMC answers at once; fewer, shorter retries keep a failure quick and visible.

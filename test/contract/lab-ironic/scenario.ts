@@ -87,7 +87,8 @@ export async function runScenario(base: string): Promise<Record<string, unknown>
   out.provide = await walk(base, uuid, { target: "provide" });
   out.maintenanceOff = (await call(base, "DELETE", `/v1/nodes/${uuid}/maintenance`)).status;
   out.extras = scrub(await extras(base, uuid, name));
-  // Deploying holds the node's lock (~400 ms on real fake-hardware): an undeploy sent at once is refused with 409.
+  // Deploying holds the node's lock (real fake-hardware with [fake]deploy_delay = 1): an undeploy sent at once is
+  // refused with 409.
   const deploy = await call(base, "PUT", `/v1/nodes/${uuid}/states/provision`, { body: { target: "active" } });
   const locked = await call(base, "PUT", `/v1/nodes/${uuid}/states/provision`, { body: { target: "deleted" } });
   out.locked = scrub({ deploy: deploy.status, status: locked.status, error: decodeError(locked) });
