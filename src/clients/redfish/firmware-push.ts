@@ -5,8 +5,9 @@
  * hashed in one streamed pass and compared with the sha256 the user gave: a mismatch sends nothing.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { RackformClientError, RedfishError } from "../errors.js";
-import type { HttpCore } from "../http/core.js";
+import { isClientError, RackformClientError, RedfishError } from "../errors.js";
+import type { HttpCore, HttpResponse } from "../http/core.js";
+import { abortableSleep, parseRetryAfter } from "../http/retry.js";
 import type { ImageSourceInfo } from "../images/source.js";
 import { isObj, str } from "./parse.js";
 import type { RedfishTransport } from "./transport.js";
@@ -112,11 +113,44 @@ export async function runMultipartPush(
   }
   const { boundary, length, body } = multipart(req, target.onReset);
   const before = await listTasks(t);
-  const started = await t.send("POST", target.multipartUri, {
-    body,
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(length) },
-    totalTimeoutMs: opts.timeoutMs ?? 1_800_000,
-    ...(opts.signal ? { signal: opts.signal } : {}),
-  });
-  return followUpdate(t, core, started, before, opts);
+  const uri = target.multipartUri;
+  const post = () =>
+    t.send("POST", uri, {
+      body,
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(length) },
+      totalTimeoutMs: opts.timeoutMs ?? 1_800_000,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  return followUpdate(t, core, await postUntilTaken(t, core, post, opts), before, opts);
+}
+
+/** Pushes sent again at most this often after the BMC refused them as busy. */
+const BUSY_ATTEMPTS = 6;
+
+/**
+ * Sends a push until the BMC takes it. The core repeats no POST (a push that dropped mid-upload may have started an
+ * update), but a refusal — 503 or 429, or a documented "busy" MessageId such as ResourceInUse while another update
+ * runs — started nothing: it is sent again (the body is opened afresh) after the BMC's Retry-After, else the poll
+ * interval.
+ */
+async function postUntilTaken(
+  t: RedfishTransport,
+  core: HttpCore,
+  post: () => Promise<HttpResponse>,
+  opts: SimpleUpdateOptions,
+): Promise<HttpResponse> {
+  const sleep = opts.sleep ?? abortableSleep;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await post();
+    } catch (e) {
+      const refused =
+        isClientError(e) && (e.status === 503 || e.status === 429 || e.code === "RACKFORM_ERR_REDFISH_BMC_BUSY");
+      if (!refused || attempt >= BUSY_ATTEMPTS) throw e;
+      const wait =
+        parseRetryAfter(e.headers?.["retry-after"], (opts.now ?? Date.now)()) ?? opts.pollIntervalMs ?? 5_000;
+      core.log(`redfish ${t.origin}: the push was refused (${e.status ?? e.code}); sending it again in ${wait} ms`);
+      await sleep(Math.min(wait, 120_000), opts.signal);
+    }
+  }
 }

@@ -139,17 +139,22 @@ export async function listTasks(t: RedfishTransport): Promise<TasksBefore> {
 
 /** The update tasks of TaskService that have not ended (a re-apply after a crash follows them, never starts anew). */
 export async function runningTasks(t: RedfishTransport): Promise<TaskSnapshot[]> {
-  const { collection, refs } = await listTasks(t);
-  if (!collection) return [];
-  // Where the service expands, the tasks come in one read of the collection; members it left out are read by link.
-  const expanded =
-    expandLevels(await t.root()) > 0 ? (await getExpanded(t, collection, 1).catch(() => undefined))?.json : undefined;
+  let list: RedfishJson;
+  try {
+    const svc = link(await t.root(), "Tasks");
+    const collection = svc ? link(await t.getJson(svc), "Tasks") : undefined;
+    if (!collection) return [];
+    // Where the service expands, the tasks come in one read of the collection; members left out are read by link.
+    list = expandLevels(await t.root()) > 0 ? (await getExpanded(t, collection, 1)).json : await t.getJson(collection);
+  } catch {
+    return []; // No TaskService, or one that cannot be read: no task to follow (as listTasks).
+  }
   const inline = new Map<string, RedfishJson>();
-  for (const m of Array.isArray(expanded?.Members) ? expanded.Members : []) {
+  for (const m of Array.isArray(list.Members) ? list.Members : []) {
     if (isObj(m) && typeof m["@odata.id"] === "string" && "TaskState" in m) inline.set(m["@odata.id"], m);
   }
   const out: TaskSnapshot[] = [];
-  for (const ref of refs) {
+  for (const ref of members(list)) {
     const json = inline.get(ref) ?? (await t.getJson(ref).catch(() => undefined));
     if (!isObj(json) || !("TaskState" in json)) continue;
     const snap = parseTask(json, ref);

@@ -155,3 +155,13 @@ export function addClientError(diags: Diagnostics, err: unknown, action: string,
   const detail = `${site.what}: ${err.message}${server}\n${hint} (${err.code})`.trim();
   diags.error(`Failed to ${action}`, detail, p);
 }
+
+/**
+ * The messages of a failed Redfish update task (the node's evidence: the task's Messages, else the error's own), or
+ * undefined for any other error.
+ */
+export function failedTaskMessages(e: unknown): string[] | undefined {
+  if (!isClientError(e) || e.code !== "RACKFORM_ERR_REDFISH_TASK_FAILED") return undefined;
+  const task = (e as { details?: { task?: { messages?: readonly string[] } } }).details?.task;
+  return task?.messages?.length ? [...task.messages] : [e.message];
+}

@@ -5,7 +5,6 @@
  */
 
 import { isNotFound } from "../../clients/classify.js";
-import { isClientError } from "../../clients/errors.js";
 import type { BlueFieldOps, DpuMode, DpuState as DpuReport, RedfishClient } from "../../clients/redfish/index.js";
 import {
   type Context,
@@ -16,8 +15,9 @@ import {
   timeoutMs,
 } from "../../framework/index.js";
 import type { ProviderData } from "../config/config.js";
-import { addClientError } from "../errors/client-errors.js";
+import { addClientError, failedTaskMessages } from "../errors/client-errors.js";
 import { checkEndpointScheme } from "../shared/endpoint.js";
+import { isHostOn, waitHostPower } from "../shared/host-power.js";
 import { bounded } from "../shared/timeouts.js";
 import type { DpuPlan, DpuState, dpuSchema } from "./dpu-schema.js";
 
@@ -100,31 +100,21 @@ async function observed(ops: DpuOps, v: DpuPlan | DpuRecorded, messages: readonl
   };
 }
 
-/** Waits for the host's power to read `state` (On/Off) through its BMC. */
-async function hostPower(host: HostPowerClient, state: "On" | "Off", ms: number, signal: AbortSignal): Promise<void> {
-  for (;;) {
-    const s = await host.getSystem();
-    if (s.powerState === state) return;
-    if (signal.aborted) throw signal.reason;
-    await new Promise((r) => setTimeout(r, ms));
-  }
-}
-
 /** Power-cycles the host (PERST), leaving it in the power state it had. */
 async function cycleHost(deps: DpuDeps, endpoint: string, signal: AbortSignal): Promise<void> {
   const host = deps.host(origin(endpoint));
   const ms = deps.pollMs;
   const was = (await host.getSystem()).powerState;
-  if (was === "On" || was === "PoweringOn") {
-    await hostPower(host, "On", ms, signal);
+  if (isHostOn(was)) {
+    await waitHostPower(host, "On", ms, signal);
     await host.power("ForceOff");
-    await hostPower(host, "Off", ms, signal);
+    await waitHostPower(host, "Off", ms, signal);
   }
   await host.power("On");
-  await hostPower(host, "On", ms, signal);
-  if (was !== "On" && was !== "PoweringOn") {
+  await waitHostPower(host, "On", ms, signal);
+  if (!isHostOn(was)) {
     await host.power("ForceOff");
-    await hostPower(host, "Off", ms, signal);
+    await waitHostPower(host, "Off", ms, signal);
   }
 }
 
@@ -179,10 +169,8 @@ async function installBfb(run: Run, s: DpuReport): Promise<DpuRecorded | undefin
   try {
     await ops.installBfb(plan.bfb.url, waitOf(run));
   } catch (e) {
-    if (!isClientError(e) || e.code !== "RACKFORM_ERR_REDFISH_TASK_FAILED") throw e;
-    const details = (e as { details?: { task?: { messages?: readonly string[] } } }).details;
-    const task = details?.task;
-    const messages = task?.messages ?? [e.message];
+    const messages = failedTaskMessages(e);
+    if (!messages) throw e;
     addClientError(diags, e, run.progress.step, site(endpoint));
     return await observed(ops, plan, messages);
   }

@@ -5,7 +5,6 @@
  * (firmware-step.ts), which runs it inside the disruption budget.
  */
 import { isClientError } from "../../clients/errors.js";
-import { abortableSleep } from "../../clients/http/retry.js";
 import type { ImageSourceInfo } from "../../clients/images/source.js";
 import type { BiosValue } from "../../clients/redfish/index.js";
 import {
@@ -16,15 +15,16 @@ import {
   timeoutMs,
   type Unknown,
 } from "../../framework/index.js";
-import { addClientError } from "../errors/client-errors.js";
+import { addClientError, failedTaskMessages } from "../errors/client-errors.js";
 import { describeMove, type FirmwareMove, firmwarePlan } from "../shared/firmware-plan.js";
+import { isHostOn } from "../shared/host-power.js";
 import { bounded } from "../shared/timeouts.js";
 import { checkComponents, checkImages, checkSettings } from "./firmware-checks.js";
 import type { FirmwareBmc, FirmwareDeps } from "./firmware-deps.js";
 import { type NodeFacts, settingsToWrite, typedSettings } from "./firmware-model.js";
 import { baselineOf, biosWanted, observe, originOf, PRIVATE_VERIFIED, recorded, site } from "./firmware-ops.js";
 import { DEFAULT_TIMEOUT_MS, type FirmwarePlan, type FirmwareState } from "./firmware-schema.js";
-import { isHostOn, offerReset, resetAndVerify } from "./firmware-step.js";
+import { offerReset, resetAndVerify } from "./firmware-step.js";
 
 /** One convergence under way. */
 export interface Run {
@@ -78,41 +78,16 @@ async function prepare(run: Run): Promise<Work | undefined> {
   return sources ? { facts, moves, sources, settings, toWrite } : undefined;
 }
 
-/** The messages of a failed update task (its evidence), or undefined for any other error. */
-export function taskMessages(e: unknown): string[] | undefined {
-  if (!isClientError(e) || e.code !== "RACKFORM_ERR_REDFISH_TASK_FAILED") return undefined;
-  const task = (e as { details?: { task?: { messages?: readonly string[] } } }).details?.task;
-  return task?.messages?.length ? [...task.messages] : [e.message];
-}
-
-/** A refusal to wait out and send again: 503/429 (Retry-After) or a documented "busy" MessageId. */
-function retryAfterMs(e: unknown, fallback: number): number | undefined {
-  if (!isClientError(e)) return undefined;
-  const status = (e as { status?: number }).status;
-  if (status !== 503 && status !== 429 && e.code !== "RACKFORM_ERR_REDFISH_BMC_BUSY") return undefined;
-  const h = Number((e as { headers?: Record<string, string> }).headers?.["retry-after"]);
-  return Number.isFinite(h) && h >= 0 ? Math.min(h * 1000, 120_000) : fallback;
-}
-
-/** Pushes one image (multipart, staged OnReset; else SimpleUpdate from its URL), waiting out a busy BMC. */
+/** Pushes one image (multipart, staged OnReset; else SimpleUpdate from its URL, where the BMC offers no push). */
 async function push(run: Run, move: FirmwareMove, source: ImageSourceInfo): Promise<void> {
   const wait = { pollIntervalMs: run.deps.pollMs, signal: run.signal };
   const filename = new URL(move.target.url).pathname.split("/").pop() || `${move.component}.bin`;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await run.bmc.pushFirmware({ source, filename, targets: move.targets }, wait);
-      return;
-    } catch (e) {
-      if (isClientError(e) && e.code === "RACKFORM_ERR_REDFISH_ACTION_UNSUPPORTED") {
-        run.ctx.log.info("no MultipartHttpPushUri: SimpleUpdate from the image's URL", { component: move.component });
-        await run.bmc.simpleUpdate(move.target.url, move.targets, wait);
-        return;
-      }
-      const ms = retryAfterMs(e, run.deps.pollMs);
-      if (ms === undefined || attempt >= 6) throw e;
-      run.ctx.log.info("BMC busy: pushing again", { component: move.component, after_ms: ms });
-      await abortableSleep(ms, run.signal);
-    }
+  try {
+    await run.bmc.pushFirmware({ source, filename, targets: move.targets }, wait);
+  } catch (e) {
+    if (!isClientError(e) || e.code !== "RACKFORM_ERR_REDFISH_ACTION_UNSUPPORTED") throw e;
+    run.ctx.log.info("no MultipartHttpPushUri: SimpleUpdate from the image's URL", { component: move.component });
+    await run.bmc.simpleUpdate(move.target.url, move.targets, wait);
   }
 }
 
@@ -128,7 +103,7 @@ async function stage(run: Run, work: Work): Promise<string[]> {
     try {
       await run.bmc.followTask(task, wait);
     } catch (e) {
-      const msgs = taskMessages(e);
+      const msgs = failedTaskMessages(e);
       if (!msgs) throw e;
       run.ctx.log.warn("an earlier update task failed; its images are pushed again", { task: task.uri });
     }
@@ -139,7 +114,7 @@ async function stage(run: Run, work: Work): Promise<string[]> {
     try {
       await push(run, move, work.sources[i]);
     } catch (e) {
-      const msgs = taskMessages(e);
+      const msgs = failedTaskMessages(e);
       if (!msgs) throw e;
       return msgs.map((m) => `${move.component}: ${m}`);
     }

@@ -21,12 +21,11 @@ export interface NodeFacts {
 
 /** The versions the node runs for each baseline component it has (the first behind the baseline, if any). */
 export function versionsOf(inventory: readonly FirmwareInfo[], baseline: Baseline): Record<string, string> {
-  const { moves } = firmwarePlan(inventory, baseline);
+  const { moves, unknown } = firmwarePlan(inventory, baseline);
   const out: Record<string, string> = {};
   for (const [component, target] of Object.entries(baseline)) {
-    const move = moves.find((m) => m.component === component);
-    if (move) out[component] = move.from;
-    else if (firmwarePlan(inventory, { [component]: target }).unknown.length === 0) out[component] = target.version;
+    if (unknown.includes(component)) continue;
+    out[component] = moves.find((m) => m.component === component)?.from ?? target.version;
   }
   return out;
 }

@@ -68,6 +68,15 @@ export async function observe(bmc: FirmwareBmc, withBios: boolean): Promise<Node
 /** Private state: the recorded versions and settings were read from the node (not only staged for its member). */
 export const PRIVATE_VERIFIED = "read_from_node";
 
+/**
+ * The ref an apply records and offers its reset under: the planned one (the member follows it), or — planned unknown —
+ * the baseline's with no apply counted yet.
+ */
+export function refIn(v: FirmwarePlan | FirmwareState): string {
+  if (typeof v.ref === "string") return v.ref;
+  return `${refOf(originOf(v.endpoint), baselineOf(v), biosWanted(v))}/0`;
+}
+
 /** The state from what the node reports, with the configured inputs and this run's evidence. */
 export function recorded(
   base: FirmwarePlan | FirmwareState,
@@ -84,7 +93,7 @@ export function recorded(
     versions: versionsOf(facts.inventory, baseline),
     bios_settings: settingsOf(facts.bios, Object.keys(wanted)),
     bios_pending: pendingOf(facts.bios),
-    ref: typeof base.ref === "string" ? base.ref : `${refOf(origin, baseline, wanted)}/0`,
+    ref: refIn(base),
     update_order: updateOrder(baseline),
     last_update_messages: [...messages],
   };
@@ -167,8 +176,7 @@ export function planFirmware(r: PlanRequest<Schema>, deps: FirmwareDeps): PlanCh
   const bios = plan.bios;
   if (isUnknownValue(plan.endpoint) || versions === undefined || isUnknownValue(bios)) return undefined;
   if (bios !== null && Object.values(bios).some(isUnknownValue)) return undefined;
-  const known = { ...plan, components: plan.components, bios: bios as Record<string, string> | null };
-  const wanted = biosWanted(known as Pick<FirmwareState, "bios">);
+  const wanted = biosWanted({ bios: bios as Record<string, string> | null });
   const baseline = (plan.components ?? {}) as Baseline;
   const origin = originOf(plan.endpoint);
   const base = refOf(origin, baseline, wanted);

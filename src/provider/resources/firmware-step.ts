@@ -6,28 +6,18 @@
  */
 
 import { abortableSleep } from "../../clients/http/retry.js";
-import { isUnknownValue, timeoutMs } from "../../framework/index.js";
+import { timeoutMs } from "../../framework/index.js";
 import { QUARANTINE_PREFIX } from "../backends/backend.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import { describeMove, firmwarePlan } from "../shared/firmware-plan.js";
+import { isHostOn, waitHostPower } from "../shared/host-power.js";
 import type { StepRequest } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
 import { parseMachineId } from "./deployment-schema.js";
 import type { Run, Work } from "./firmware-apply.js";
-import { type NodeFacts, refOf } from "./firmware-model.js";
-import { baselineOf, biosWanted, observe } from "./firmware-ops.js";
+import type { NodeFacts } from "./firmware-model.js";
+import { baselineOf, observe, refIn } from "./firmware-ops.js";
 import { DEFAULT_TIMEOUT_MS } from "./firmware-schema.js";
-
-/** Whether a System PowerState means the host runs (or is starting). */
-export const isHostOn = (p: string | undefined): boolean => p === "On" || p === "PoweringOn";
-
-async function waitPower(run: Run, on: boolean): Promise<void> {
-  for (;;) {
-    const s = await run.bmc.getSystem();
-    if (isHostOn(s.powerState) === on && s.powerState !== "PoweringOn") return;
-    await abortableSleep(run.deps.pollMs, run.signal);
-  }
-}
 
 /** What still differs after the reset: components behind the baseline and settings not applied. */
 function behind(run: Run, work: Work, facts: NodeFacts): string[] {
@@ -76,13 +66,13 @@ export async function resetAndVerify(
     run.progress.step = "reset the host to activate the staged firmware and settings";
     run.ctx.log.info("host reset for the staged firmware and settings", { endpoint: run.origin, was_on: wasOn });
     await run.bmc.power(wasOn ? "ForceRestart" : "On");
-    await waitPower(run, true);
+    await waitHostPower(run.bmc, "On", run.deps.pollMs, run.signal);
   }
   const result = await verify(run, work);
   if (!rebooted && !wasOn) {
     run.progress.step = "power the host off again";
     await run.bmc.power("ForceOff");
-    await waitPower(run, false);
+    await waitHostPower(run.bmc, "Off", run.deps.pollMs, run.signal);
   }
   return result;
 }
@@ -105,11 +95,7 @@ async function quarantine(run: Run, step: StepRequest, evidence: readonly string
  * failed (here, staging: `failed`; or after the reset), quarantines the node with the evidence.
  */
 export function offerReset(run: Run, work: Work, failed: readonly string[]): void {
-  const planned = run.plan.ref;
-  const ref =
-    isUnknownValue(planned) || planned === null
-      ? refOf(run.origin, baselineOf(run.plan), biosWanted(run.plan))
-      : planned;
+  const ref = refIn(run.plan);
   const settings = Object.keys(work.toWrite).length;
   const changes = [...work.moves.map((m) => describeMove(m)), ...(settings ? [`${settings} BIOS settings`] : [])];
   run.deps.rollouts.offerFirmware(ref, {
