@@ -222,14 +222,17 @@ function sampleScheduler(
   look: () => Promise<(readonly [string, boolean])[]>,
 ): { stop(): Promise<SlurmSample[]> } {
   const samples: SlurmSample[] = [];
+  const sample = async () => {
+    const all = new Map(await look());
+    samples.push({
+      joined: nodes.filter((n) => all.get(n) === true),
+      out: nodes.filter((n) => all.get(n) !== true),
+    });
+  };
   let running = true;
   const loop = (async () => {
     while (running) {
-      const all = new Map(await look());
-      samples.push({
-        joined: nodes.filter((n) => all.get(n) === true),
-        out: nodes.filter((n) => all.get(n) !== true),
-      });
+      await sample();
       await new Promise((r) => setTimeout(r, everyMs));
     }
   })();
@@ -238,6 +241,8 @@ function sampleScheduler(
       running = false;
       try {
         await loop;
+        // The state the apply left: a change in its last moments (after the loop's last look) counts too.
+        await sample();
       } finally {
         await client.close();
       }
