@@ -9,8 +9,11 @@ bash scripts/setup.sh --tests
 echo "== lint (biome)"
 npx biome check .
 echo "== typecheck"
-npx tsc --noEmit -p tsconfig.json && npx tsc -p tsconfig.test.json && npx tsc -p constructs/tsconfig.json \
-  && for ex in examples/*/tsconfig.json; do npx tsc -p "$ex" || exit 1; done
+# One command per line: under `set -e` a failure inside an `&&` chain does not stop the script (it went unnoticed).
+npx tsc --noEmit -p tsconfig.json
+npx tsc -p tsconfig.test.json
+npx tsc -p constructs/tsconfig.json
+for ex in examples/*/tsconfig.json; do npx tsc -p "$ex"; done
 echo "== tests"
 export TF_CLI_CONFIG_FILE=/dev/null   # the image may point at a missing file; e2e tests set their own
 # Each e2e file runs under the engine(s) test/setup/e2e-engines.ts gives it (both where the engines differ).

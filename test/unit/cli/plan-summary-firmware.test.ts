@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type PlanJson, planNodes, renderMarkdown, summarise } from "../../../src/cli/plan-summary/index.js";
+import type { ValueMask } from "../../../src/cli/plan-summary/plan-json.js";
 import { plan, rc } from "../../support/plan-json.js";
 
 const flat = (text: string) => text.replace(/ {2,}/g, " ");
@@ -16,7 +17,7 @@ interface Step {
   readonly actions: string[];
   readonly before: Values | null;
   readonly after: Values | null;
-  readonly unknown?: Values;
+  readonly unknown?: { readonly [key: string]: ValueMask };
 }
 const same = (values: Values): Step => ({ actions: ["no-op"], before: values, after: values });
 const moved = (before: Values, after: Values): Step => ({ actions: ["update"], before, after });

@@ -82,6 +82,7 @@ const plan = (m: FakeMachine, o: Partial<AcceptancePlan> = {}): AcceptancePlan =
   expected_gpu_count: null,
   bmc_gpu_count: null,
   image_ref: null,
+  firmware_ref: null,
   allow_xid: false,
   firmware: null,
   passed: UNKNOWN,
@@ -276,7 +277,7 @@ describe("rackform_acceptance in a rolling reimage", () => {
     const s = await updateAcceptance({ ...req(), plan: { ...st, image_ref: NEW, passed: UNKNOWN }, state: st }, deps);
     expect([s?.passed, s?.image_ref, s?.evidence]).toEqual([null, NEW, st.evidence]);
     expect(fake.calls).toEqual([]);
-    const step = req();
+    const step = { ...req(), machineId: `maas:${m.id}`, rebooted: false };
     expect(await rollouts.take(`maas:${m.id}`).gate?.run(step)).toBe("done");
     expect([fake.calls, summaries(step.diagnostics)]).toEqual([[`runAcceptance ${m.id}`], []]);
     // A refresh keeps passed null while the evidence is the recorded one, and judges the run's new evidence.
@@ -293,7 +294,7 @@ describe("rackform_acceptance in a rolling reimage", () => {
     const { m, deps, fake, rollouts } = gated(evidence());
     const st = passed(m, { image_ref: OLD, nccl_min_busbw_gbps: 380 });
     await updateAcceptance({ ...req(), plan: { ...st, image_ref: NEW, passed: UNKNOWN }, state: st }, deps);
-    const step = req();
+    const step = { ...req(), machineId: `maas:${m.id}`, rebooted: false };
     expect(await rollouts.take(`maas:${m.id}`).gate?.run(step)).toBe("failed");
     expect(summaries(step.diagnostics)).toEqual(["error Acceptance gate failed"]);
     expect(fake.calls).toEqual([`runAcceptance ${m.id}`, `quarantine ${m.id}`]);

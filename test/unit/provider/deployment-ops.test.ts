@@ -383,7 +383,7 @@ describe("rackform_deployment rolling", () => {
     expect(r.private.value).toEqual({ rolling_from: LABEL });
     // WHEN the member runs the offer
     const offers = rollouts.take(`maas:${m.id}`);
-    const step = req();
+    const step = { ...req(), machineId: `maas:${m.id}`, rebooted: false };
     expect(await offers.reimage?.run(step)).toBe("done");
     // THEN the machine was released and deployed with the new image
     expect(fake.calls.slice(1)).toEqual([`release ${m.id}`, `deploy ${m.id}`]);
