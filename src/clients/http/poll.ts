@@ -5,7 +5,8 @@
  * every 30 s, and is noticed at most ~1/8 of its own duration (or the ceiling) after it ends. Once peers in the same
  * process (the other machines of a stack, which run the same steps side by side) have finished a step of the same
  * kind, a wait knows about how long it takes: it keeps its pace until just before that, then polls four times as
- * often until a little after, so the end is noticed a small fraction of the step after it happens, not up to 1/8 of it.
+ * often (down to a quarter of the floor) until a little after, so the end is noticed a small fraction of the step after
+ * it happens, not up to 1/8 of it or a whole floor.
  */
 
 import { isTransient } from "../classify.js";
@@ -42,10 +43,13 @@ export function nextPollMs(
   const fraction = spec.fraction ?? 0.125;
   let base = Math.min(spec.maxMs, Math.max(spec.minMs, elapsedMs * fraction));
   if (expectedMs !== undefined && expectedMs > 0) {
+    // Around the expected end the floor drops to a quarter too: a step of seconds, whose end the floor alone would
+    // notice up to a whole floor late, is polled a few more times; a step of minutes never reaches that floor.
+    const dense = spec.minMs / 4;
     const from = expectedMs * EXPECTED_WINDOW.from;
-    if (elapsedMs < from) base = Math.max(spec.minMs, Math.min(base, from - elapsedMs));
+    if (elapsedMs < from) base = Math.max(dense, Math.min(base, from - elapsedMs));
     else if (elapsedMs < expectedMs * EXPECTED_WINDOW.to)
-      base = Math.max(spec.minMs, Math.min(base, (elapsedMs * fraction) / 4));
+      base = Math.max(dense, Math.min(base, (elapsedMs * fraction) / 4));
   }
   const jitter = spec.jitter ?? 0.2;
   return Math.max(1, Math.round(base * (1 + jitter * (2 * random() - 1))));

@@ -5,16 +5,18 @@
  */
 import { createHash } from "node:crypto";
 import type { HttpCore } from "../../clients/http/index.js";
+import { StepDurations } from "../../clients/http/poll.js";
 import { RedfishClient } from "../../clients/redfish/index.js";
 import { DisruptionBudget } from "../budget/disruption-budget.js";
 import { CredentialFingerprints } from "../shared/credential-fingerprint.js";
+import type { HostPace } from "../shared/host-power.js";
 import { HostSightings } from "../shared/host-sightings.js";
 import { ImageWork } from "../shared/image-work.js";
 import { PowerOnStagger, pduCircuit, type StaggerClock } from "../shared/power-on-stagger.js";
 import { RolloutHandovers } from "../shared/rollout-handover.js";
 import type { BackendSettings, RedfishSettings } from "./config.js";
 import { SchedulerClients } from "./scheduler-config.js";
-import { DEFAULT_TIMINGS, type ProviderTimings } from "./timings.js";
+import { DEFAULT_HOST_POLL, DEFAULT_TIMINGS, type ProviderTimings } from "./timings.js";
 
 /** What ProviderData is made of: the resolved settings, the shared HTTP core, and the clocks tests may replace. */
 export interface ProviderDataInit {
@@ -44,6 +46,8 @@ export class ProviderData {
   readonly rollouts = new RolloutHandovers();
   /** Host power this process read from BMCs, which spares deployments a backend's power query (host-sightings.ts). */
   readonly sightings = new HostSightings();
+  /** How long hosts' resets took in this process, so a roll's later nodes are polled around it (host-power.ts). */
+  private readonly hostSteps = new StepDurations();
 
   readonly redfish: RedfishSettings;
   readonly core: HttpCore;
@@ -60,6 +64,11 @@ export class ProviderData {
     this.schedulers = init.schedulers ?? new SchedulerClients();
     this.timings = init.timings ?? DEFAULT_TIMINGS;
     this.stagger = new PowerOnStagger(init.redfish.powerOnIntervalMs, init.powerOnClock);
+  }
+
+  /** How a wait on a host's power or firmware after a reset polls. */
+  get hostPace(): HostPace {
+    return { pace: this.timings.hostPollMs ?? DEFAULT_HOST_POLL, steps: this.hostSteps };
   }
 
   /** The Redfish client of one endpoint, shared by every resource in this process (one session per BMC). */

@@ -11,6 +11,12 @@ import type { PollSpec } from "../../clients/http/poll.js";
 export interface ProviderTimings {
   /** Between two attempts to reach a BMC that is still booting (the client also retries each request). */
   readonly readyPollMs: PollSpec;
+  /**
+   * Between two reads of a host's power or firmware through its BMC while a reset the provider made takes effect
+   * (firmware activation, a DPU's host cycle). Its floor is lower than a booting BMC's: a reset's power change is
+   * over in seconds, one System read each time, and the next nodes of a roll poll densely around what the first took.
+   */
+  readonly hostPollMs?: PollSpec;
   /** Between two status reads of a machine in MAAS or Ironic during a long operation or a host power-on. */
   readonly backendPollMs: PollSpec;
   /** Between two reads of a cluster node while it registers or drains (scheduler reads share one list). */
@@ -35,12 +41,16 @@ export interface ProviderTimings {
   readonly firmwareSettleMs?: number;
 }
 
+/** A host's reset: read every 250 ms at first, then every 1/8 of the time it has taken, at most every 10 s. */
+export const DEFAULT_HOST_POLL: PollSpec = { minMs: 250, maxMs: 10_000 };
+
 /**
  * Real hardware: a BMC boots in 1–3 min, so its polls grow to 10 s; commissioning, deployment and release take
  * 5–20 min, so backend polls grow to 30 s (a step is noticed at most ~1/8 of its duration, or 30 s, after it ends).
  */
 export const DEFAULT_TIMINGS: ProviderTimings = {
   readyPollMs: { minMs: 1_000, maxMs: 10_000 },
+  hostPollMs: DEFAULT_HOST_POLL,
   backendPollMs: { minMs: 1_000, maxMs: 30_000 },
   memberPollMs: 2_000,
 };
@@ -53,5 +63,12 @@ export const DEFAULT_TIMINGS: ProviderTimings = {
 export function timingsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderTimings {
   const n = Number(env.RACKFORM_TEST_POLL_MS);
   if (!env.RACKFORM_TEST_POLL_MS || !Number.isInteger(n) || n < 1 || n > 5_000) return DEFAULT_TIMINGS;
-  return { readyPollMs: n, backendPollMs: n, memberPollMs: n, imageUploadGraceMs: 25 * n, firmwareSettleMs: 40 * n };
+  return {
+    readyPollMs: n,
+    hostPollMs: n,
+    backendPollMs: n,
+    memberPollMs: n,
+    imageUploadGraceMs: 25 * n,
+    firmwareSettleMs: 40 * n,
+  };
 }

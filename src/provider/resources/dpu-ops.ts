@@ -17,7 +17,7 @@ import {
 import type { ProviderData } from "../config/config.js";
 import { addClientError, failedTaskMessages } from "../errors/client-errors.js";
 import { checkEndpointScheme } from "../shared/endpoint.js";
-import { isHostOn, waitHostPower } from "../shared/host-power.js";
+import { type HostPace, isHostOn, waitHostPower } from "../shared/host-power.js";
 import { bounded } from "../shared/timeouts.js";
 import type { DpuPlan, DpuState, dpuSchema } from "./dpu-schema.js";
 
@@ -41,8 +41,10 @@ export type HostPowerClient = Pick<RedfishClient, "getSystem" | "power">;
 /** What rackform_dpu's handlers use. */
 export interface DpuDeps {
   readonly allowHttp: boolean;
-  /** Between two polls of a DPU or of its host's power. */
+  /** Between two polls of a DPU. */
   readonly pollMs: number;
+  /** How the host's power is polled while it is cycled. */
+  readonly hostPace: HostPace;
   /** The DPU BMC at `endpoint` (its origin), with its own credentials when set, else the provider's. */
   dpu(endpoint: string, username: string | undefined, password: string | undefined): DpuOps;
   /** The host's BMC (its origin), with the provider's redfish credentials. */
@@ -56,6 +58,7 @@ export function dpuDeps(providerData: unknown): DpuDeps {
   return {
     allowHttp: data.redfish.allowHttp,
     pollMs: typeof p === "number" ? p : 5_000,
+    hostPace: data.hostPace,
     dpu: (endpoint, username, password) => data.dpuClient(endpoint, username, password).bluefield(),
     host: (endpoint) => data.redfishClient(endpoint),
   };
@@ -103,7 +106,7 @@ async function observed(ops: DpuOps, v: DpuPlan | DpuRecorded, messages: readonl
 /** Power-cycles the host (PERST), leaving it in the power state it had. */
 async function cycleHost(deps: DpuDeps, endpoint: string, signal: AbortSignal): Promise<void> {
   const host = deps.host(origin(endpoint));
-  const ms = deps.pollMs;
+  const ms = deps.hostPace;
   const was = (await host.getSystem()).powerState;
   if (isHostOn(was)) {
     await waitHostPower(host, "On", ms, signal);

@@ -5,6 +5,7 @@ import type { RedfishClient } from "../../clients/redfish/index.js";
 import type { Backend, BackendName } from "../backends/backend.js";
 import { backendFor } from "../backends/index.js";
 import type { ProviderData } from "../config/config.js";
+import type { HostPace } from "../shared/host-power.js";
 import type { HostSightings } from "../shared/host-sightings.js";
 import type { RolloutHandovers } from "../shared/rollout-handover.js";
 
@@ -25,8 +26,10 @@ export type FirmwareBmc = Pick<
 /** What rackform_firmware's handlers use. */
 export interface FirmwareDeps {
   readonly allowHttp: boolean;
-  /** Between two polls of a task, the host's power or the inventory after a reset. */
+  /** Between two polls of an update task. */
   readonly pollMs: number;
+  /** How the host's power and the inventory are polled after a reset. */
+  readonly hostPace: HostPace;
   /** How long the inventory may take after the reset to report the new versions. */
   readonly settleMs: number;
   /** The BMC at an origin, with the provider's redfish credentials. */
@@ -41,7 +44,7 @@ export interface FirmwareDeps {
   readonly rollouts: Pick<RolloutHandovers, "offerFirmware">;
 }
 
-/** The floor of the BMC pace: a reset and the read-back after it are short steps, polled at the floor. */
+/** The floor of the BMC pace: an update task is polled at it. */
 const pollOf = (p: PollSpec): number => (typeof p === "number" ? p : p.minMs);
 
 /** The deps of the configured provider. */
@@ -51,6 +54,7 @@ export function firmwareDeps(providerData: unknown): FirmwareDeps {
   return {
     allowHttp: data.redfish.allowHttp,
     pollMs: poll,
+    hostPace: data.hostPace,
     settleMs: data.timings.firmwareSettleMs ?? 1_200_000,
     bmc: (origin) => data.redfishClient(origin),
     image: (url, signal) => urlImageSource(data.core, url, signal),

@@ -5,12 +5,11 @@
  * (that boot activated them: no second reset). A failed update quarantines the node with its evidence.
  */
 
-import { abortableSleep } from "../../clients/http/retry.js";
 import { timeoutMs } from "../../framework/index.js";
 import { QUARANTINE_PREFIX } from "../backends/backend.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import { describeMove, firmwarePlan } from "../shared/firmware-plan.js";
-import { isHostOn, waitHostPower } from "../shared/host-power.js";
+import { isHostOn, pollHost, waitHostPower } from "../shared/host-power.js";
 import type { StepRequest } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
 import { parseMachineId } from "./deployment-schema.js";
@@ -42,14 +41,14 @@ function refused(work: Work, facts: NodeFacts): string[] {
 async function verify(run: Run, work: Work): Promise<{ facts: NodeFacts; evidence: string[] }> {
   run.progress.step = "read the versions and settings back after the reset";
   const deadline = Date.now() + run.deps.settleMs;
-  for (;;) {
+  return await pollHost(run.deps.hostPace, "firmware read back", run.signal, async () => {
     const facts = await observe(run.bmc, work.facts.bios !== undefined);
     const left = behind(run, work, facts);
-    if (left.length === 0) return { facts, evidence: [] };
+    if (left.length === 0) return { done: true, value: { facts, evidence: [] } };
     const no = refused(work, facts);
-    if (no.length > 0 || Date.now() >= deadline) return { facts, evidence: [...left, ...no] };
-    await abortableSleep(run.deps.pollMs, run.signal);
-  }
+    const done = no.length > 0 || Date.now() >= deadline;
+    return { done, value: { facts, evidence: [...left, ...no] } };
+  });
 }
 
 /**
@@ -66,13 +65,13 @@ export async function resetAndVerify(
     run.progress.step = "reset the host to activate the staged firmware and settings";
     run.ctx.log.info("host reset for the staged firmware and settings", { endpoint: run.origin, was_on: wasOn });
     await run.bmc.power(wasOn ? "ForceRestart" : "On");
-    await waitHostPower(run.bmc, "On", run.deps.pollMs, run.signal);
+    await waitHostPower(run.bmc, "On", run.deps.hostPace, run.signal);
   }
   const result = await verify(run, work);
   if (!rebooted && !wasOn) {
     run.progress.step = "power the host off again";
     await run.bmc.power("ForceOff");
-    await waitHostPower(run.bmc, "Off", run.deps.pollMs, run.signal);
+    await waitHostPower(run.bmc, "Off", run.deps.hostPace, run.signal);
   }
   return result;
 }

@@ -1,19 +1,54 @@
 /** A host's power as its own BMC reports it, for the resources that reset or power-cycle a host themselves. */
+import { nextPollMs, type PollSpec, StepDurations } from "../../clients/http/poll.js";
 import { abortableSleep } from "../../clients/http/retry.js";
 import type { RedfishClient } from "../../clients/redfish/index.js";
 
 /** Whether a ComputerSystem PowerState means the host runs (or is starting). */
 export const isHostOn = (p: string | null | undefined): boolean => p === "On" || p === "PoweringOn";
 
-/** Polls the system's PowerState through its BMC every `pollMs` until it reads `state`; the signal ends the wait. */
+/**
+ * How a wait on a host polls: its pace and what the hosts of this process took for the same step, so that after the
+ * first node of a roll the others are polled densely around the time it took (clients/http/poll.ts).
+ */
+export interface HostPace {
+  readonly pace: PollSpec;
+  readonly steps: StepDurations;
+}
+
+/** A pace without peers' durations (a single wait, or tests). */
+export const hostPace = (pace: PollSpec): HostPace => ({ pace, steps: new StepDurations() });
+
+/**
+ * Polls until `done` answers true, paced by `p` for a step of `kind` (recorded when it ends); the signal ends the wait.
+ * Returns the last answer's value.
+ */
+export async function pollHost<T>(
+  p: HostPace,
+  kind: string,
+  signal: AbortSignal,
+  look: () => Promise<{ done: boolean; value: T }>,
+): Promise<T> {
+  const start = performance.now();
+  for (;;) {
+    const r = await look();
+    const elapsed = performance.now() - start;
+    if (r.done) {
+      p.steps.record(kind, elapsed);
+      return r.value;
+    }
+    await abortableSleep(nextPollMs(p.pace, elapsed, Math.random, p.steps.expectedMs(kind)), signal);
+  }
+}
+
+/** Polls the system's PowerState through its BMC until it reads `state`; the signal ends the wait. */
 export async function waitHostPower(
   bmc: Pick<RedfishClient, "getSystem">,
   state: "On" | "Off",
-  pollMs: number,
+  p: HostPace,
   signal: AbortSignal,
 ): Promise<void> {
-  for (;;) {
-    if ((await bmc.getSystem()).powerState === state) return;
-    await abortableSleep(pollMs, signal);
-  }
+  await pollHost(p, `host power ${state}`, signal, async () => ({
+    done: (await bmc.getSystem()).powerState === state,
+    value: undefined,
+  }));
 }

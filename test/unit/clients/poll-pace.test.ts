@@ -76,6 +76,14 @@ describe("polls around the duration peers took", () => {
     expect(polls.taught).toBeLessThan(polls.alone * 1.3);
   });
 
+  it("notices the end of a step of seconds within a quarter of the floor once peers took it, for a few more polls", () => {
+    // A 3 s step (a short gate in a fast lab): alone, its end is seen on the next whole-floor poll.
+    expect(walk(3_050).lateMs).toBeGreaterThan(900);
+    const taught = walk(3_050, 3_000);
+    expect(taught.lateMs).toBeLessThanOrEqual(250);
+    expect(taught.polls).toBeLessThanOrEqual(walk(3_050).polls + 4);
+  });
+
   it("learns the median of the last steps of each kind, nothing before the first", () => {
     const steps = new StepDurations();
     expect(steps.expectedMs("Deploying→Deployed")).toBeUndefined();

@@ -17,6 +17,7 @@ import {
   updateDpu,
 } from "../../../src/provider/resources/dpu-ops.js";
 import type { DpuConfig, DpuPlan, DpuState } from "../../../src/provider/resources/dpu-schema.js";
+import { hostPace } from "../../../src/provider/shared/host-power.js";
 
 const EP = "https://10.0.1.21";
 const HOST = "https://10.0.1.5";
@@ -111,6 +112,7 @@ function fakeDeps(dpu: FakeDpu) {
   const deps: DpuDeps = {
     allowHttp: false,
     pollMs: 1,
+    hostPace: hostPace(1),
     dpu: (endpoint, user, password) => {
       asked.push(`dpu ${endpoint} ${user} ${password}`);
       return ops;
