@@ -1,6 +1,6 @@
 /**
  * Issue 12: what a no-op plan of rackform_bmc (and the node's rackform_firmware, issue 29) costs each BMC, counted in the lab's request log, under the real
- * engines — and that the cheap refresh still finds drift and records a changed power state. One BMC per feature mode: `$expand` and ETags (one of them
+ * engines — and that the cheap refresh still finds drift, records a changed power state and a component's health (issue 30). One BMC per feature mode: `$expand` and ETags (one of them
  * with a boot override, which changes the System after create), `$expand` without ETags, and neither.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -105,6 +105,47 @@ resource "rackform_firmware" ${JSON.stringify(n.name)} {
     for (const [i, n] of nodes().entries())
       if (MODES[i].cheap)
         expect(lab.requests.since(again).filter((e) => e.target === n).length, n).toBeLessThanOrEqual(5);
+  });
+
+  it("a GPU its BMC reports Critical is found by the refresh in every mode, at no extra request, then cleared", async () => {
+    const faults = nodes().map((n) => lab.world.faults.add({ kind: "gpu-health", node: n }));
+    const health = async () => {
+      const state = JSON.parse((await w.ok(["show", "-json", "-no-color"])).stdout) as {
+        values: { root_module: { resources: { type: string; name: string; values: Record<string, unknown> }[] } };
+      };
+      const bmcs = state.values.root_module.resources.filter((r) => r.type === "rackform_bmc");
+      return new Map(bmcs.map((r) => [r.name, r.values.health as Record<string, string>[]]));
+    };
+    try {
+      // WHEN a scheduled plan runs: a warning names the sick GPU of each node, and the cheap refresh stays cheap
+      const before = lab.requests.last();
+      const plan = await w.run(["plan", "-no-color"]);
+      expect(plan.code, plan.stderr).toBe(0);
+      const out = (plan.stdout + plan.stderr).replace(/[\s│]+/g, " ");
+      for (const n of nodes())
+        expect(out).toContain(
+          `Node health: 1 component not OK: ${new URL(lab.info.nodes.find((x) => x.name === n)!.bmc.url).origin}`,
+        );
+      for (const [i, n] of nodes().entries())
+        if (MODES[i].cheap)
+          expect(lab.requests.since(before).filter((e) => e.target === n).length, n).toBeLessThanOrEqual(5);
+      // AND a refresh records the finding with when it was first seen, kept by the next refresh
+      await w.ok(["apply", "-refresh-only", "-auto-approve", "-no-color"]);
+      const first = await health();
+      for (const n of nodes()) {
+        expect(first.get(n), n).toEqual([
+          expect.objectContaining({ kind: "gpu", health: "Critical", component: "GPU 1", since: expect.any(String) }),
+        ]);
+      }
+      await w.ok(["apply", "-refresh-only", "-auto-approve", "-no-color"]);
+      const again = await health();
+      for (const n of nodes()) expect(again.get(n)?.[0]?.since, n).toBe(first.get(n)?.[0]?.since);
+    } finally {
+      for (const f of faults) lab.world.faults.remove(f.id);
+    }
+    // THEN once the BMC reports it OK again, the refresh clears it
+    await w.ok(["apply", "-refresh-only", "-auto-approve", "-no-color"]);
+    for (const [n, h] of await health()) expect(h, n).toEqual([]);
   });
 
   it("a GPU lost, a NIC's MAC replaced and a firmware version changed are recorded by the refresh in every mode", async () => {

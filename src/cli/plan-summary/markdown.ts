@@ -267,6 +267,25 @@ function driftSections(s: PlanSummary): string[] {
   return out;
 }
 
+/** The "Node health" section of each plan whose refresh found components not OK: node, component, since. */
+function healthSections(s: PlanSummary): string[] {
+  const out: string[] = [];
+  const several = s.plans.length > 1;
+  for (const p of s.plans.filter((x: PlanStatus) => x.health.length > 0)) {
+    const which = several ? ` · ${escapeCell(p.name)}` : "";
+    const rows = p.health.flatMap((n) =>
+      n.findings.map((f) => [
+        escapeCell(n.name),
+        escapeCell(`${f.component} (${f.kind})`),
+        f.health,
+        escapeCell(f.since),
+      ]),
+    );
+    out.push(`### Node health${which}`, "", ...table(["Node", "Component", "Health", "Since"], rows), "");
+  }
+  return out;
+}
+
 function countsLine(r: RackSummary): string {
   return EVENT_ORDER.filter((ev) => (r.counts.get(ev) ?? 0) > 0)
     .map((ev) => `${r.counts.get(ev)} ${COUNTED[ev]}`)
@@ -343,6 +362,7 @@ export function renderMarkdown(s: PlanSummary): string {
   if (warnings.length > 0) out.push(warnings.join("\n>\n"), "");
   out.push(...statusLines(s));
   out.push(...driftSections(s));
+  out.push(...healthSections(s));
   out.push(...wholeChange(s));
   if (s.racks.length > 1) out.push(...overview(s.racks));
   for (const r of s.racks) out.push(...rackSection(r));

@@ -6,6 +6,7 @@
 import type { Stage } from "../stages.js";
 import { type DriftNode, driftByNode } from "./drift.js";
 import { type NodeEffects, type NodeEvent, nodeEffects } from "./effects.js";
+import { type HealthNode, healthByNode } from "./health.js";
 import { planNodes } from "./nodes.js";
 import { stageBefore } from "./now.js";
 import { type ImageChange, imageChanges, type Wave, type WholeBudget, wholeBudgets } from "./order.js";
@@ -46,6 +47,8 @@ export interface PlanStatus {
   readonly errored: boolean;
   readonly incomplete: boolean;
   readonly changes: number;
+  /** Nodes whose BMC reports a component not OK (rackform_bmc's health after the plan's refresh). */
+  readonly health: readonly HealthNode[];
   /** What changed outside the engine since the last apply, by node (or address), with the causes. */
   readonly drift: readonly DriftNode[];
   /** What the plan does to each node, by name (the fix beside a drift's cause). */
@@ -97,6 +100,7 @@ export function summarise(inputs: readonly PlanInput[], waves?: readonly Wave[])
       errored: input.plan.errored === true,
       incomplete: input.plan.complete === false,
       changes: (input.plan.resource_changes ?? []).filter(isChange).length,
+      health: healthByNode(input.plan.resource_changes ?? [], nameOf),
       drift: driftByNode(input.plan, nameOf, new Set(effects.filter((e) => e.retried).map((e) => e.name))),
       effects: new Map(effects.map((e) => [e.name, e])),
       rollouts: rollouts(nodes, effects),

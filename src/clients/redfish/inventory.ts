@@ -10,6 +10,7 @@
 import { HttpStatusError, isClientError, RedfishError } from "../errors.js";
 import { mapLimit } from "../http/semaphore.js";
 import type { JsonSource } from "./expand.js";
+import { finding, memoryFindings, memorySuspect, sortedFindings } from "./health.js";
 import {
   interfaceMac,
   isAbsent,
@@ -102,6 +103,15 @@ export async function collectInventory(
   let gpus = dedupeGpus(procGpus, await pcieGpus(pcie, read, soft), await graphicsLinks(system, collection));
   if (gpus.length === 0) gpus = await oemPciGpus(system, read, collection);
   const mem = isObj(system.MemorySummary) ? system.MemorySummary.TotalSystemMemoryGiB : undefined;
+  const health = sortedFindings([
+    ...procs.flatMap((p) => {
+      const kind = isAbsent(p) ? "other" : parseProcessor(p).kind;
+      return kind === "other" ? [] : finding(kind, p);
+    }),
+    ...pcie.flatMap((d) => (isAbsent(d) ? [] : finding("pcie", d))),
+    ...ifaces.flatMap((i) => finding("nic", i)),
+    ...(memorySuspect(system) ? memoryFindings(system, await collection(link(system, "Memory"))) : []),
+  ]);
   return {
     systemId,
     serial: str(system.SerialNumber),
@@ -116,6 +126,7 @@ export async function collectInventory(
     firmware,
     biosVersion: str(system.BiosVersion),
     bmcFirmwareVersion,
+    health,
     warnings,
   };
 }

@@ -55,6 +55,15 @@ export interface GpuInfo {
   readonly pcieDevice?: string;
 }
 
+/** A component its BMC reports as not healthy (Status.Health Warning or Critical). */
+export interface ComponentHealth {
+  readonly kind: "gpu" | "cpu" | "memory" | "pcie" | "nic";
+  /** Its @odata.id (the component's Redfish URI path). */
+  readonly id: string;
+  readonly name?: string;
+  readonly health: "Warning" | "Critical";
+}
+
 /** A drive, from Storage/Drives or SimpleStorage/Devices. */
 export interface DriveInfo {
   readonly id: string;
@@ -96,6 +105,8 @@ export interface Inventory {
   readonly biosVersion?: string;
   /** FirmwareVersion of the Manager (the BMC) that manages the system. */
   readonly bmcFirmwareVersion?: string;
+  /** Components the BMC reports as Warning or Critical (health.ts); empty when every one is OK. */
+  readonly health?: readonly ComponentHealth[];
   /** The Bios `Attributes`, when the System's expansion carried them inline (no request of their own). */
   readonly biosAttributes?: Readonly<Record<string, string | number | boolean | null>>;
   /** Linked resources skipped because they answered 404/500 or were not JSON: `skipped <url>: HTTP 404` (the client always sets it). */

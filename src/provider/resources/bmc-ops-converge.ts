@@ -11,6 +11,7 @@ import { type Context, type Diagnostics, isUnknownValue, path } from "../../fram
 import { addClientError } from "../errors/client-errors.js";
 import { inventoryChange, nonConformance, origin, site, what } from "./bmc-checks.js";
 import { type Discovered, discover, fingerprintOf, inventoryValues } from "./bmc-discovery.js";
+import { healthValues } from "./bmc-health.js";
 import { identityChange, readdressed, reportDifferentSystem, systemChange, whoAnswers } from "./bmc-identity.js";
 import type { BmcPlan, BmcState } from "./bmc-schema.js";
 
@@ -51,6 +52,7 @@ export function stateOf(v: BmcPlan, d: Discovered, conformant: boolean): BmcStat
     // An import by the BMC's address alone is completed with the system path found.
     id: typeof v.id === "string" && v.id.includes("/Systems/") ? v.id : `${origin(v.endpoint)}${d.sys.odataId}`,
     ...inventoryValues(d),
+    health: healthValues(d.inv.health ?? [], isUnknownValue(v.health) ? null : v.health),
     conformant,
   };
 }

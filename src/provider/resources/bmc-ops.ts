@@ -33,6 +33,7 @@ import {
   refreshedSince,
   withFingerprint,
 } from "./bmc-discovery.js";
+import { warnUnhealthy } from "./bmc-health.js";
 import { checkIdentityAtPlan, readdressed } from "./bmc-identity.js";
 import { type BmcClient, converge, stateOf } from "./bmc-ops-converge.js";
 import type { BmcConfig, BmcPlan, BmcState, bmcSchema } from "./bmc-schema.js";
@@ -180,6 +181,7 @@ function recordRead(r: ApplyRequest & { state: BmcState }, deps: BmcDeps, d: Dis
   const st = r.state;
   const bad = nonConformance(st, d);
   const state = stateOf(st, d, bad === undefined);
+  warnUnhealthy(r.diagnostics, origin(st.endpoint), state.health ?? []);
   sighted(deps, state);
   r.private.set(withFingerprint({ ...r.private.value, [PRIVATE_DRIFT]: bad !== undefined }, next));
   if (bad) {
@@ -207,6 +209,7 @@ export async function readBmc(r: ApplyRequest & { state: BmcState }, deps: BmcDe
     return readFailed(r, deps, e);
   }
   if (found === "unchanged") {
+    warnUnhealthy(r.diagnostics, origin(r.state.endpoint), r.state.health ?? []);
     sighted(deps, r.state);
     deps.sightings.sawFirmware(r.state.endpoint, "unchanged");
     return r.state;

@@ -189,6 +189,7 @@ const plan = (o: Partial<BmcPlan> = {}): BmcPlan => ({
   firmware: UNKNOWN,
   bios_version: UNKNOWN,
   bmc_firmware_version: UNKNOWN,
+  health: UNKNOWN,
   conformant: UNKNOWN,
   timeouts: null,
   ...o,
@@ -217,6 +218,7 @@ const recorded: BmcState = {
   firmware: { BIOS: "2.3.5" },
   bios_version: "2.3.5",
   bmc_firmware_version: "7.00",
+  health: [],
   conformant: true,
   timeouts: null,
 };
