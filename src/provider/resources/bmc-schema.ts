@@ -175,16 +175,19 @@ export const bmcSchema = {
       description: "The BMC's own firmware version (Manager.FirmwareVersion); null when the BMC does not report it.",
       planModifiers: [useStateForUnknown()],
     }),
-    health: attr.list(["object", { component: "string", kind: "string", health: "string", uri: "string", since: "string" }], {
-      computed: true,
-      description:
-        "Components the BMC reports as not healthy (Redfish Status.Health Warning or Critical) when last read: GPUs, " +
-        "CPUs, PCIe devices, network interfaces and memory modules, each with its name, kind (gpu, cpu, pcie, nic, " +
-        "memory), health, Redfish URI and `since` (RFC 3339: when a read first found it so). Read from the payloads " +
-        "the inventory reads anyway, so a refresh costs no extra request for it. Empty on a healthy node; a finding " +
-        "is also a warning of the refresh, so a scheduled plan shows sick nodes.",
-      planModifiers: [useStateForUnknown()],
-    }),
+    health: attr.list(
+      ["object", { component: "string", kind: "string", health: "string", uri: "string", since: "string" }],
+      {
+        computed: true,
+        description:
+          "Components the BMC reports as not healthy (Redfish Status.Health Warning or Critical) when last read: GPUs, " +
+          "CPUs, PCIe devices, network interfaces and memory modules, each with its name, kind (gpu, cpu, pcie, nic, " +
+          "memory), health, Redfish URI and `since` (RFC 3339: when a read first found it so). Read from the payloads " +
+          "the inventory reads anyway, so a refresh costs no extra request for it. Empty on a healthy node; a finding " +
+          "is also a warning of the refresh, so a scheduled plan shows sick nodes.",
+        planModifiers: [useStateForUnknown()],
+      },
+    ),
     conformant: attr.bool({
       computed: true,
       description: "Whether the node matched `expected` when last read (true when no baseline is set).",
