@@ -5,7 +5,8 @@
  * private/rack-firmware.ts) → rackform_dpu (one per DPU of the flavor, see private/rack-dpus.ts) → rackform_machine →
  * rackform_deployment (after the image's rackform_image, see Image.resourceFor) → rackform_acceptance →
  * rackform_cluster_member (gate_id = the acceptance id, so a new gate drains and rejoins the node); the gate follows
- * the BMC's gpu_count (bmc_gpu_count), so a GPU lost on a running node re-runs it and quarantines the node; with a
+ * the BMC's gpu_count (bmc_gpu_count) and health (bmc_health), so a GPU lost, or a component newly not OK, on a
+ * running node re-runs it (a Critical one quarantines the node); with a
  * rackform_firmware, the gate and the member follow its `ref` (firmware_ref), so a baseline change is the node's
  * rolling update inside the disruption budget.
  * Logical ids are `<node>_outlet`, `<node>_bmc`, `<node>_machine`, `<node>_deployment`, `<node>_acceptance` and
@@ -250,6 +251,8 @@ export class Rack extends Construct {
       new Acceptance(this, id("acceptance"), {
         machineId: deployment.id,
         bmcGpuCount: bmc.gpuCount,
+        // A component the BMC reports newly not OK re-runs the gate; one Critical fails it (quarantine).
+        bmcHealth: bmc.health,
         ...c.gate,
         ...(rolling ? { imageRef: deployment.imageRef } : {}),
         ...firmwareRef,

@@ -144,6 +144,7 @@ resource "rackform_acceptance" "${id}" {
   burn_in             = "72h"
   expected_gpu_count  = 8
   bmc_gpu_count       = rackform_bmc.${id}.gpu_count # a GPU lost on a running node re-runs the gate
+  bmc_health          = rackform_bmc.${id}.health    # so does a component the BMC reports newly not OK
 ${rolling.gate}${fw.ref}}
 
 resource "rackform_cluster_member" "${id}" {

@@ -82,6 +82,7 @@ describe("Rack", () => {
     expect(resources(json, "rackform_acceptance").r1_n03_acceptance).toEqual({
       machine_id: ref("rackform_deployment.r1_n03_deployment.id"),
       bmc_gpu_count: ref("rackform_bmc.r1_n03_bmc.gpu_count"),
+      bmc_health: ref("rackform_bmc.r1_n03_bmc.health"),
       dcgm_level: 3,
       nccl_min_busbw_gbps: 370,
       burn_in: "72h",

@@ -33,6 +33,23 @@ const rerunWhenChanged = () =>
     "re-runs the gate when the value changes (not when first recorded)",
   );
 
+/** A (uri, health) pair of a BMC finding, as bmc_health lists it. */
+const findingKeys = (v: unknown): Set<string> =>
+  new Set(
+    (Array.isArray(v) ? v : []).map((f) => {
+      const o = (f ?? {}) as { uri?: unknown; health?: unknown };
+      return `${String(o.uri)}|${String(o.health)}`;
+    }),
+  );
+
+/** Re-runs the gate when the BMC reports a component newly not OK (not when findings clear, nor when first recorded). */
+const rerunOnNewFinding = () =>
+  requiresReplaceIf((req) => {
+    if (req.stateValue === null || req.stateValue === undefined || !Array.isArray(req.planValue)) return false;
+    const before = findingKeys(req.stateValue);
+    return [...findingKeys(req.planValue)].some((k) => !before.has(k));
+  }, "re-runs the gate when the BMC reports a component newly not OK");
+
 const wholeNumber = validator("a whole number", (req, resp) => {
   const n = req.value instanceof BigNumber ? Number(req.value.text) : req.value;
   if (typeof n !== "number") return;
@@ -130,6 +147,19 @@ export const acceptanceSchema = {
       validators: [numberBetween(0, 64), wholeNumber],
       planModifiers: [rerunWhenChanged()],
     }),
+    bmc_health: attr.list(
+      ["object", { component: "string", kind: "string", health: "string", uri: "string", since: "string" }],
+      {
+        optional: true,
+        description:
+          "The components the node's BMC reports as not healthy, usually rackform_bmc.x.health. When it names a " +
+          "component newly Warning or Critical on a running node, the gate runs again (a cluster member whose gate_id " +
+          "is this id drains first, within its disruption budget); a component Critical fails the gate, which " +
+          "quarantines the node with the finding as evidence, and a Warning is recorded in the evidence only. Findings " +
+          "that clear re-run nothing. First recorded, it re-runs nothing. @default not followed",
+        planModifiers: [rerunOnNewFinding()],
+      },
+    ),
     allow_xid: attr.bool({
       optional: true,
       computed: true,
@@ -198,9 +228,20 @@ export function thresholdsOf(v: AcceptanceConfig): Thresholds {
     ncclMinBusbwGBps: known(v.nccl_min_busbw_gbps, "nccl_min_busbw_gbps") ?? undefined,
     expectedGpuCount: known(v.expected_gpu_count, "expected_gpu_count") ?? undefined,
     allowXid: known(v.allow_xid, "allow_xid") ?? false,
+    ...(Array.isArray(v.bmc_health) ? { bmcHealth: bmcFindings(v.bmc_health) } : {}),
     firmware:
       fw !== null && !isUnknownValue(fw) ? Object.fromEntries(Object.entries(fw).map(([k, x]) => [k, String(x)])) : {},
   };
+}
+
+/** The BMC's findings as the verdict weighs them (entries not known yet are left out). */
+function bmcFindings(list: readonly unknown[]): { component: string; health: string }[] {
+  return list.flatMap((f) => {
+    const o = (f ?? {}) as { component?: unknown; health?: unknown };
+    return typeof o.component === "string" && typeof o.health === "string"
+      ? [{ component: o.component, health: o.health }]
+      : [];
+  });
 }
 
 /** What the backend's gate runs with; the values it reads must be known. */

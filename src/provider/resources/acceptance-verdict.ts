@@ -12,6 +12,8 @@ export interface Thresholds {
   /** undefined: the count the hardware spec expects (gpu_count_expected). */
   readonly expectedGpuCount?: number;
   readonly allowXid: boolean;
+  /** What the node's BMC reports not OK (bmc_health), when followed: a Critical component fails the gate. */
+  readonly bmcHealth?: readonly { readonly component: string; readonly health: string }[];
   /** component → required version. */
   readonly firmware: Readonly<Record<string, string>>;
 }
@@ -89,6 +91,7 @@ export function judge(e: AcceptanceEvidence, t: Thresholds): Verdict {
     threshold: t.allowXid ? "XIDs allowed" : "no XID events",
     passed: t.allowXid || xids.length === 0,
   });
+  if (t.bmcHealth) checks.push(bmcHealthCheck(t.bmcHealth));
   const fw = new Map(list(e.firmware).map((f) => [String(obj(f).component), String(obj(f).version)]));
   for (const [component, version] of Object.entries(t.firmware)) {
     const got = fw.get(component);
@@ -107,4 +110,15 @@ export function failureLines(v: Verdict): string[] {
   return v.checks
     .filter((c) => !c.passed)
     .map((c) => `${c.attribute}: measured ${c.measured}; threshold ${c.threshold}`);
+}
+
+/** The BMC's report beside the run's evidence: a component it calls Critical fails the gate whatever the tests saw. */
+function bmcHealthCheck(findings: readonly { readonly component: string; readonly health: string }[]): Check {
+  const critical = findings.filter((f) => f.health === "Critical");
+  return {
+    attribute: "bmc_health",
+    measured: findings.length ? findings.map((f) => `${f.component} ${f.health}`).join(", ") : "every component OK",
+    threshold: "no component Critical per the BMC",
+    passed: critical.length === 0,
+  };
 }

@@ -83,6 +83,7 @@ const plan = (m: FakeMachine, o: Partial<AcceptancePlan> = {}): AcceptancePlan =
   bmc_gpu_count: null,
   image_ref: null,
   firmware_ref: null,
+  bmc_health: null,
   allow_xid: false,
   firmware: null,
   passed: UNKNOWN,

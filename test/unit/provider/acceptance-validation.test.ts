@@ -109,6 +109,19 @@ describe("acceptance verdict", () => {
     ]);
   });
 
+  it("fails a node whose BMC reports a component Critical (bmc_health), whatever the run measured; a Warning passes", () => {
+    const critical = { component: "GPU 1", health: "Critical" };
+    const warning = { component: "DIMM3", health: "Warning" };
+    expect(failureLines(judge(doc(), { ...thresholds, bmcHealth: [critical, warning] }))).toEqual([
+      "bmc_health: measured GPU 1 Critical, DIMM3 Warning; threshold no component Critical per the BMC",
+    ]);
+    const ok = judge(doc(), { ...thresholds, bmcHealth: [warning] });
+    expect(ok.passed).toBe(true);
+    expect(ok.checks.find((c) => c.attribute === "bmc_health")?.measured).toBe("DIMM3 Warning");
+    // Not followed (no bmc_health): no check at all.
+    expect(judge(doc(), thresholds).checks.some((c) => c.attribute === "bmc_health")).toBe(false);
+  });
+
   it("fails a DCGM level below the one asked for", () => {
     const v = judge(doc(), { ...thresholds, dcgmLevel: 4 });
     expect(failureLines(v)).toEqual(["dcgm_level: measured level 3: all tests passed; threshold level 4 passes"]);

@@ -44,6 +44,12 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly bmcGpuCount?: number;
   /**
+  * The components the node's BMC reports as not healthy, usually rackform_bmc.x.health. When it names a component newly Warning or Critical on a running node, the gate runs again (a cluster member whose gate_id is this id drains first, within its disruption budget); a component Critical fails the gate, which quarantines the node with the finding as evidence, and a Warning is recorded in the evidence only. Findings that clear re-run nothing. First recorded, it re-runs nothing. @default not followed
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#bmc_health Acceptance#bmc_health}
+  */
+  readonly bmcHealth?: AcceptanceBmcHealth[] | cdktf.IResolvable;
+  /**
   * Accept XID errors (during burn-in too) instead of failing the gate. Turned off, the gate re-runs only on nodes whose evidence has XID events. @default false
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#allow_xid Acceptance#allow_xid}
@@ -73,6 +79,254 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#timeouts Acceptance#timeouts}
   */
   readonly timeouts?: AcceptanceTimeouts;
+}
+export interface AcceptanceBmcHealth {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#component Acceptance#component}
+  */
+  readonly component?: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#kind Acceptance#kind}
+  */
+  readonly kind?: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#health Acceptance#health}
+  */
+  readonly health?: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#uri Acceptance#uri}
+  */
+  readonly uri?: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#since Acceptance#since}
+  */
+  readonly since?: string;
+}
+
+export function acceptanceBmcHealthToTerraform(struct?: AcceptanceBmcHealth | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    component: cdktf.stringToTerraform(struct!.component),
+    kind: cdktf.stringToTerraform(struct!.kind),
+    health: cdktf.stringToTerraform(struct!.health),
+    uri: cdktf.stringToTerraform(struct!.uri),
+    since: cdktf.stringToTerraform(struct!.since),
+  }
+}
+
+
+export function acceptanceBmcHealthToHclTerraform(struct?: AcceptanceBmcHealth | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    component: {
+      value: cdktf.stringToHclTerraform(struct!.component),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    kind: {
+      value: cdktf.stringToHclTerraform(struct!.kind),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    health: {
+      value: cdktf.stringToHclTerraform(struct!.health),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    uri: {
+      value: cdktf.stringToHclTerraform(struct!.uri),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    since: {
+      value: cdktf.stringToHclTerraform(struct!.since),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class AcceptanceBmcHealthOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): AcceptanceBmcHealth | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._component !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.component = this._component;
+    }
+    if (this._kind !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.kind = this._kind;
+    }
+    if (this._health !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.health = this._health;
+    }
+    if (this._uri !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.uri = this._uri;
+    }
+    if (this._since !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.since = this._since;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: AcceptanceBmcHealth | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._component = undefined;
+      this._kind = undefined;
+      this._health = undefined;
+      this._uri = undefined;
+      this._since = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._component = value.component;
+      this._kind = value.kind;
+      this._health = value.health;
+      this._uri = value.uri;
+      this._since = value.since;
+    }
+  }
+
+  // component - computed: false, optional: true, required: false
+  private _component?: string; 
+  public get component() {
+    return this.getStringAttribute('component');
+  }
+  public set component(value: string) {
+    this._component = value;
+  }
+  public resetComponent() {
+    this._component = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get componentInput() {
+    return this._component;
+  }
+
+  // kind - computed: false, optional: true, required: false
+  private _kind?: string; 
+  public get kind() {
+    return this.getStringAttribute('kind');
+  }
+  public set kind(value: string) {
+    this._kind = value;
+  }
+  public resetKind() {
+    this._kind = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get kindInput() {
+    return this._kind;
+  }
+
+  // health - computed: false, optional: true, required: false
+  private _health?: string; 
+  public get health() {
+    return this.getStringAttribute('health');
+  }
+  public set health(value: string) {
+    this._health = value;
+  }
+  public resetHealth() {
+    this._health = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get healthInput() {
+    return this._health;
+  }
+
+  // uri - computed: false, optional: true, required: false
+  private _uri?: string; 
+  public get uri() {
+    return this.getStringAttribute('uri');
+  }
+  public set uri(value: string) {
+    this._uri = value;
+  }
+  public resetUri() {
+    this._uri = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get uriInput() {
+    return this._uri;
+  }
+
+  // since - computed: false, optional: true, required: false
+  private _since?: string; 
+  public get since() {
+    return this.getStringAttribute('since');
+  }
+  public set since(value: string) {
+    this._since = value;
+  }
+  public resetSince() {
+    this._since = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get sinceInput() {
+    return this._since;
+  }
+}
+
+export class AcceptanceBmcHealthList extends cdktf.ComplexList {
+  public internalValue? : AcceptanceBmcHealth[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected terraformResource: cdktf.IInterpolatingParent, protected terraformAttribute: string, protected wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): AcceptanceBmcHealthOutputReference {
+    return new AcceptanceBmcHealthOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
 }
 export interface AcceptanceTimeouts {
   /**
@@ -332,6 +586,7 @@ export class Acceptance extends cdktf.TerraformResource {
     this._burnIn = config.burnIn;
     this._expectedGpuCount = config.expectedGpuCount;
     this._bmcGpuCount = config.bmcGpuCount;
+    this._bmcHealth.internalValue = config.bmcHealth;
     this._allowXid = config.allowXid;
     this._firmware = config.firmware;
     this._imageRef = config.imageRef;
@@ -439,6 +694,22 @@ export class Acceptance extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get bmcGpuCountInput() {
     return this._bmcGpuCount;
+  }
+
+  // bmc_health - computed: false, optional: true, required: false
+  private _bmcHealth = new AcceptanceBmcHealthList(this, "bmc_health", false);
+  public get bmcHealth() {
+    return this._bmcHealth;
+  }
+  public putBmcHealth(value: AcceptanceBmcHealth[] | cdktf.IResolvable) {
+    this._bmcHealth.internalValue = value;
+  }
+  public resetBmcHealth() {
+    this._bmcHealth.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get bmcHealthInput() {
+    return this._bmcHealth.internalValue;
   }
 
   // allow_xid - computed: true, optional: true, required: false
@@ -553,6 +824,7 @@ export class Acceptance extends cdktf.TerraformResource {
       burn_in: cdktf.stringToTerraform(this._burnIn),
       expected_gpu_count: cdktf.numberToTerraform(this._expectedGpuCount),
       bmc_gpu_count: cdktf.numberToTerraform(this._bmcGpuCount),
+      bmc_health: cdktf.listMapper(acceptanceBmcHealthToTerraform, false)(this._bmcHealth.internalValue),
       allow_xid: cdktf.booleanToTerraform(this._allowXid),
       firmware: cdktf.hashMapper(cdktf.stringToTerraform)(this._firmware),
       image_ref: cdktf.stringToTerraform(this._imageRef),
@@ -598,6 +870,12 @@ export class Acceptance extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "number",
+      },
+      bmc_health: {
+        value: cdktf.listMapperHcl(acceptanceBmcHealthToHclTerraform, false)(this._bmcHealth.internalValue),
+        isBlock: true,
+        type: "list",
+        storageClassType: "AcceptanceBmcHealthList",
       },
       allow_xid: {
         value: cdktf.booleanToHclTerraform(this._allowXid),
