@@ -35,7 +35,7 @@ export const KNOWN_DIFFERENCES: readonly Difference[] = [
     to: 'Generates CDKTN code for importing a $1 resource upon running "cdktn plan <stack-name>"',
   },
   {
-    what: "list and object classes no longer re-declare their base's fields as protected constructor parameters",
+    what: "list and map classes no longer re-declare their base's fields as protected constructor parameters",
     from: /constructor\(protected terraformResource: (cdktn\.IInterpolatingParent), protected terraformAttribute: string(, protected wrapsSet: boolean)?\) \{\n(\s*)super\(([^)]*)\)\n/g,
     to: (_m, parent, wrapsSet, indent, args) =>
       `constructor(terraformResource: ${parent}, terraformAttribute: string${wrapsSet ? ", wrapsSet: boolean" : ""}) {\n${indent}super(${args});\n`,
