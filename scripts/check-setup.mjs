@@ -8,6 +8,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { node22Problem } from "./node22.mjs";
 
 const OPENTOFU_VERSION = process.env.OPENTOFU_VERSION ?? "v1.12.6";
 const FIX = "run scripts/setup.sh (npm test runs it first)";
@@ -70,6 +71,7 @@ export const REQUIREMENTS = [
   { name: "ironic", projects: ["contract"], check: ironic },
   { name: "postgresql", projects: ["e2e-terraform", "e2e-tofu"], check: postgres },
   { name: "python", projects: ["contract"], check: python },
+  { name: "node22", projects: ["e2e-terraform", "e2e-tofu"], check: node22Problem },
   { name: "chromium", projects: ["integration", "e2e-terraform", "e2e-tofu"], check: chromium },
 ];
 

@@ -2,7 +2,8 @@
 # Installs everything the demo and the tests need beyond npm, before any of it is used:
 #   the build (tsc with --tests, else a type-check-free transpile: scripts/transpile.mjs); an engine for the demo (Terraform from PATH, else OpenTofu built from the Go module proxy, cached);
 #   and, with --tests, both engines (Terraform from PATH, else built from the Go module proxy too), the counterparts the test projects drive: Debian's Ironic, PostgreSQL and Chromium (the browser tests), and the Python clients
-#   (sushy, python-libmaas). Ends by checking that each is present (scripts/check-setup.mjs).
+#   (sushy, python-libmaas), and a pinned Node 22 for the CDK Terrain (cdktn) tests, from the npm registry into
+#   ~/.cache/rackform (scripts/node22.mjs; the machine's Node stays as it is). Ends by checking that each is present (scripts/check-setup.mjs).
 # Idempotent and cached; `npm test` runs it with --tests, `npm run demo` without (the demo needs only an engine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,8 @@ if ! command -v terraform >/dev/null && [[ -z "${RACKFORM_TERRAFORM:-}" ]]; then
   echo "setup: terraform is not on PATH; building Terraform from the Go module proxy"
   bash scripts/build-terraform.sh >/dev/null
 fi
+echo "== Node 22 (the cdktn tests)"
+node scripts/node22.mjs >/dev/null
 
 echo "== Debian counterparts (Ironic, PostgreSQL, Chromium)"
 need=()

@@ -153,7 +153,9 @@ describe("the packed packages installed in an app of its own", () => {
     expect(bundleLoads(join(modules, "rackform", "dist")), "loaded by the provider bundle from outside it").toEqual([]);
 
     const lib = JSON.parse(readFileSync(join(modules, "@rackform", "constructs", "package.json"), "utf8"));
-    expect(Object.keys(lib.peerDependencies).sort()).toEqual(["cdktf", "constructs"]);
+    expect(Object.keys(lib.peerDependencies).sort()).toEqual(["cdktf", "cdktn", "constructs"]);
+    // cdktf or cdktn: the app brings the one it uses (the cdktn build is @rackform/constructs/cdktn)
+    expect(lib.peerDependenciesMeta).toEqual({ cdktf: { optional: true }, cdktn: { optional: true } });
     const libImported = importedPackages(join(modules, "@rackform", "constructs", "dist"));
     const libUndeclared = [...libImported].filter(
       ([name]) => !(name in lib.dependencies || name in lib.peerDependencies),

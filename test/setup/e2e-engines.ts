@@ -30,6 +30,8 @@ export const E2E_ENGINES: Readonly<Record<string, readonly EngineName[]>> = {
   "rack.test.ts": BOTH,
   // How each engine installs the provider (dev overrides, a packed tarball, a filesystem mirror).
   "package-install.test.ts": BOTH,
+  // CDK Terrain: a cdktn app's install and deploy, under each engine as the "done when" asks.
+  "cdktn.test.ts": BOTH,
   // Both engines, each running its own share of the file (the file picks by engine).
   "examples-fleet.test.ts": BOTH,
   "chaos.test.ts": BOTH,
