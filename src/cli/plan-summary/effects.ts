@@ -320,6 +320,19 @@ function cell(type: ChainType, c: ResourceChange, ev: Set<NodeEvent>): string {
   }
 }
 
+/** Whether the node's reimage and firmware change are one rolling roll (in-place updates, the firmware rolling). */
+function oneBoot(node: PlanNode, events: ReadonlySet<NodeEvent>): boolean {
+  if (!events.has("reimage") || !events.has("firmware")) return false;
+  const fw = node.changes.get("rackform_firmware") ?? [];
+  const dep = node.changes.get("rackform_deployment") ?? [];
+  const rolling = (c: ResourceChange) => {
+    const v = attr(c.change, "after", "rolling");
+    return v.kind === "known" && v.value === true;
+  };
+  const rollingFw = fw.some((c) => kindOf(c) === "update" && rolling(c));
+  return rollingFw && dep.some((c) => kindOf(c) === "update");
+}
+
 /** The effects of a node's planned changes; a node whose changes are all no-op has no cells and no events. */
 export function nodeEffects(node: PlanNode): NodeEffects {
   const cells = new Map<Column, string>();
@@ -337,6 +350,12 @@ export function nodeEffects(node: PlanNode): NodeEffects {
     const texts = changes.map((c) => cell(type, c, events)).filter((t) => t !== "");
     if (changes.some(tainted)) retried = true;
     if (texts.length > 0) cells.set(COLUMN_OF[type], texts.join("; "));
+  }
+  if (oneBoot(node, events)) {
+    // A rolling reimage and a rolling firmware change of one node: the reimage's boot activates the staged firmware,
+    // so the node is out once and reset once — one event, not a reimage and a firmware reset.
+    events.delete("firmware");
+    cells.set("firmware", `${cells.get("firmware")} (activated by the reimage's boot)`);
   }
   return { name: node.name, pdu: node.pdu, cells, events, retried, ...(renamed ? { renamed } : {}) };
 }

@@ -197,6 +197,26 @@ describe("plan-summary: a rolling firmware update", () => {
     );
     expect(text).toContain("re-run after the rolling reimage");
   });
+
+  it("with the rolling reimage itself in the plan, the node counts one reimage, not also a firmware reset", () => {
+    const dep = (v: string) => ({
+      id: "maas:m1",
+      machine_id: "maas:m1",
+      power_state: "on",
+      rolling: true,
+      image: { name: "ubuntu-gpu", version: v },
+    });
+    const chain = node(
+      1,
+      moved(fwState(1, BIOS_21, {}, { rolling: true }), fwState(1, BIOS_23, {}, { rolling: true })),
+      { deployment: moved(dep("2026.06"), dep("2026.07")) },
+    );
+    const text = md(plan(chain));
+    expect(text).toContain("BIOS 2.1 → 2.3 (activated by the reimage's boot)");
+    expect(text).toContain("1 reimage");
+    expect(text).not.toContain("firmware update (host reset)");
+    expect(text).not.toContain("reset for a firmware update");
+  });
 });
 
 describe("plan-summary: firmware drift", () => {
