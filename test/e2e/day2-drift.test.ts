@@ -12,6 +12,7 @@ import { MaasClient } from "../../src/clients/maas/index.js";
 import { SlurmClient } from "../../src/clients/slurm/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import { ENGINES, engine, folded, type Workdir } from "../support/engines.js";
+import { maasView } from "../support/lab-clients.js";
 import { rotatePassword } from "../support/lab-control.js";
 import {
   appliesOnly,
@@ -41,16 +42,6 @@ afterAll(async () => {
   await lab?.close();
 });
 
-/** Every MAAS machine as hostname → "status/power". */
-async function maasView(): Promise<Map<string, string>> {
-  const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
-  try {
-    return new Map((await c.listMachines()).map((m) => [m.hostname, `${m.statusName}/${m.systemId}`]));
-  } finally {
-    await c.close();
-  }
-}
-
 /** Reads slurmctld every 50 ms until `node`'s state includes `state` (what it has noticed so far). */
 async function untilSlurm(node: string, state: string): Promise<void> {
   await until(
@@ -76,10 +67,10 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
    * change; applies; plans again; every machine (but `reenrolled`) keeps its id and is Deployed, every node accepts work.
    */
   async function healsInOneApply(expected: readonly string[], reenrolled?: string): Promise<void> {
-    const before = await maasView();
+    const before = await maasView(lab);
     await appliesOnly(w, expected);
     // Nothing was re-enrolled or reimaged: every machine keeps its id and is Deployed.
-    const after = await maasView();
+    const after = await maasView(lab);
     expect([...after.keys()].sort()).toEqual([...before.keys(), ...(reenrolled ? [reenrolled] : [])].sort());
     for (const [n, v] of before) expect(after.get(n)?.split("/")[1], n).toBe(v.split("/")[1]);
     for (const v of after.values()) expect(v).toMatch(/^Deployed\//);
@@ -143,7 +134,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
   });
 
   it("a machine marked Broken by hand in MAAS: its gate re-runs (returning it to service) and it rejoins", async () => {
-    const id = (await maasView()).get(nodes[3])!.split("/")[1];
+    const id = (await maasView(lab)).get(nodes[3])!.split("/")[1];
     const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
     try {
       await c.markBroken(id, "reseated a DIMM");
@@ -155,7 +146,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
   });
 
   it("a machine released by hand in MAAS: that node alone is redeployed, re-accepted and rejoined", async () => {
-    const id = (await maasView()).get(nodes[0])!.split("/")[1];
+    const id = (await maasView(lab)).get(nodes[0])!.split("/")[1];
     const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
     try {
       await c.release(id, {});
@@ -172,7 +163,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
   });
 
   it("a machine deleted from MAAS by hand: that node alone is re-enrolled, redeployed, re-accepted and rejoined", async () => {
-    const id = (await maasView()).get(nodes[2])!.split("/")[1];
+    const id = (await maasView(lab)).get(nodes[2])!.split("/")[1];
     const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
     try {
       await c.deleteMachine(id);
@@ -189,12 +180,12 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
       ],
       nodes[2],
     );
-    expect((await maasView()).get(nodes[2])).not.toContain(id);
+    expect((await maasView(lab)).get(nodes[2])).not.toContain(id);
   });
 
   it("a GPU lost: that node's gate re-runs, fails naming the missing GPU, quarantines it and drains it; repaired, one apply returns it", async () => {
     const r = resourceName(nodes[1]);
-    const before = await maasView();
+    const before = await maasView(lab);
     const from = lab.backends!.maas.requests.length;
     const fault = lab.world.faults.add({ kind: "missing-gpu", node: nodes[1], gpus: 1 });
     try {
@@ -223,7 +214,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
       expect(folded(apply)).toContain("expected_gpu_count: measured 7 GPUs visible; threshold 8 GPUs");
       expect(folded(apply)).toContain("Its BMC reports 7 of 8 GPUs (bmc_gpu_count;");
       // Quarantined in MAAS, out of Slurm; nothing else touched.
-      const after = await maasView();
+      const after = await maasView(lab);
       expect(after.get(nodes[1])).toMatch(/^(Failed testing|Broken)\//);
       for (const n of nodes.filter((x) => x !== nodes[1])) expect(after.get(n), n).toBe(before.get(n));
       const others = nodes.filter((x) => x !== nodes[1]).map((n) => before.get(n)!.split("/")[1]);
@@ -282,7 +273,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
     // MAAS powers the nodes with the new password again.
     const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
     try {
-      for (const [n, v] of await maasView()) expect(await c.queryPowerState(v.split("/")[1]), n).toBe("on");
+      for (const [n, v] of await maasView(lab)) expect(await c.queryPowerState(v.split("/")[1]), n).toBe("on");
     } finally {
       await c.close();
     }
@@ -344,7 +335,7 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
     await w.ok(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
     const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(again.code, again.stdout + again.stderr).toBe(0);
-    for (const v of (await maasView()).values()) expect(v).toMatch(/^Deployed\//);
+    for (const v of (await maasView(lab)).values()) expect(v).toMatch(/^Deployed\//);
     // No other node's BMC or outlet was written to (logins aside).
     const writes = lab.requests.since(since).filter((e) => e.method !== "GET" && !e.path.includes("/Sessions"));
     expect(writes.filter((e) => e.target !== nodes[2])).toEqual([]);

@@ -9,9 +9,9 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MaasClient } from "../../src/clients/maas/index.js";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import { ENGINES, engine, folded, type Workdir } from "../support/engines.js";
+import { maasView } from "../support/lab-clients.js";
 import {
   appliesOnly,
   plannedChanges,
@@ -33,16 +33,6 @@ afterAll(async () => {
   await lab?.close();
 });
 
-/** Every MAAS machine as hostname → "status/system id". */
-async function maasView(): Promise<Map<string, string>> {
-  const c = new MaasClient({ url: lab.info.maas!.url, apiKey: lab.info.maas!.apiKey });
-  try {
-    return new Map((await c.listMachines()).map((m) => [m.hostname, `${m.statusName}/${m.systemId}`]));
-  } finally {
-    await c.close();
-  }
-}
-
 describe.each(ENGINES)("node health as drift of the gate on a 4-node MAAS + Slurm rack under %s", (name) => {
   let w: Workdir;
   let nodes: string[];
@@ -57,7 +47,7 @@ describe.each(ENGINES)("node health as drift of the gate on a 4-node MAAS + Slur
   it("a GPU its BMC reports Critical: that node alone is drained, fails its re-run gate and is quarantined; healed, one apply returns it", async () => {
     const sick = nodes[2];
     const r = resourceName(sick);
-    const before = await maasView();
+    const before = await maasView(lab);
     const from = lab.backends!.maas.requests.length;
     const fault = lab.world.faults.add({ kind: "gpu-health", node: sick });
     try {
@@ -78,7 +68,7 @@ describe.each(ENGINES)("node health as drift of the gate on a 4-node MAAS + Slur
       expect(folded(apply)).toContain(
         "bmc_health: measured GPU 1 Critical; threshold no component Critical per the BMC",
       );
-      const after = await maasView();
+      const after = await maasView(lab);
       expect(after.get(sick)).toMatch(/^(Failed testing|Broken)\//);
       for (const n of nodes.filter((x) => x !== sick)) expect(after.get(n), n).toBe(before.get(n));
       const others = nodes.filter((x) => x !== sick).map((n) => before.get(n)!.split("/")[1]);
@@ -94,6 +84,6 @@ describe.each(ENGINES)("node health as drift of the gate on a 4-node MAAS + Slur
     await appliesOnly(w, [`rackform_acceptance.${r} delete,create`, `rackform_cluster_member.${r} create`]);
     const slurm = await slurmNodes(lab);
     for (const n of nodes) expect(slurm.get(n)?.schedulable, n).toBe(true);
-    for (const v of (await maasView()).values()) expect(v).toMatch(/^Deployed\//);
+    for (const v of (await maasView(lab)).values()) expect(v).toMatch(/^Deployed\//);
   });
 });

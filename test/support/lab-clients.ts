@@ -4,6 +4,7 @@
  */
 import { IronicClient } from "../../src/clients/ironic/index.js";
 import { KubernetesClient } from "../../src/clients/kubernetes/index.js";
+import { MaasClient } from "../../src/clients/maas/index.js";
 import type { Lab } from "../../src/lab/index.js";
 
 /** A client of the lab's Ironic, closed after `f`. */
@@ -33,4 +34,16 @@ export async function withKube<T>(lab: Lab, f: (c: KubernetesClient) => Promise<
 /** Every Kubernetes node as name → whether it is Ready and schedulable. */
 export function kubeView(lab: Lab): Promise<Map<string, boolean>> {
   return withKube(lab, async (c) => new Map((await c.listNodes()).map((n) => [n.name, n.ready && !n.unschedulable])));
+}
+
+/** Every MAAS machine as hostname → "status/system id". */
+export async function maasView(lab: Lab): Promise<Map<string, string>> {
+  const maas = lab.info.maas;
+  if (!maas) throw new Error("the lab started without MAAS");
+  const c = new MaasClient({ url: maas.url, apiKey: maas.apiKey });
+  try {
+    return new Map((await c.listMachines()).map((m) => [m.hostname, `${m.statusName}/${m.systemId}`]));
+  } finally {
+    await c.close();
+  }
 }
