@@ -48,14 +48,14 @@ function nonNegative(raw: string | null, name: string): number | undefined {
 }
 
 /**
- * The options of a query string. A BMC whose log does not take `$filter` answers 501 with QueryParameterUnsupported,
- * as DSP0266 asks of a service for a `$` parameter it does not support.
+ * The options of a query string. A BMC whose log does not take `$filter` either answers 501 with
+ * QueryParameterUnsupported, as DSP0266 asks of a service for a `$` parameter it does not support, or ignores it.
  */
-export function parseLogQuery(query: string, filterSupported: boolean): LogQuery {
+export function parseLogQuery(query: string, filter: "yes" | "501" | "ignored"): LogQuery {
   const q = new URLSearchParams(query);
-  const rawFilter = q.get("$filter") ?? undefined;
-  if (rawFilter !== undefined && !filterSupported)
-    throw new RedfishError(501, "QueryParameterUnsupported", ["$filter"]);
+  const given = q.get("$filter") ?? undefined;
+  if (given !== undefined && filter === "501") throw new RedfishError(501, "QueryParameterUnsupported", ["$filter"]);
+  const rawFilter = filter === "yes" ? given : undefined;
   return {
     top: nonNegative(q.get("$top"), "$top"),
     skip: nonNegative(q.get("$skip"), "$skip") ?? 0,

@@ -12,23 +12,29 @@ import { RedfishError } from "./errors.js";
 import { type LogQuery, parseLogQuery, passes } from "./log-query.js";
 import { bmcNode, type Ctx, collection, get, iso, link, type Route, status } from "./router.js";
 
-/** Where a vendor serves its system event log, and whether its Entries take `$filter`. */
+/**
+ * Where a vendor serves its system event log, and what its Entries do with `$filter`: apply it, answer 501 (DSP0266's
+ * rule for an unsupported `$` parameter), or ignore it and send every entry (as HPE documents for options a Redfish
+ * service does not implement) — a client must check the Ids it gets either way.
+ */
 export interface LogPlacement {
   readonly under: "Systems" | "Managers";
   readonly id: string;
   readonly name: string;
   readonly entryType: "SEL" | "Event";
-  readonly filter: boolean;
+  readonly filter: FilterSupport;
 }
+/** What a log's Entries do with `$filter`. */
+export type FilterSupport = "yes" | "501" | "ignored";
 
 /** The system event log of each vendor style (src/lab/README.md, "LogService", gives the evidence for each). */
 export const LOG_PLACEMENT: Readonly<Record<VendorStyle, LogPlacement>> = {
-  dell: { under: "Managers", id: "Sel", name: "SEL Log Service", entryType: "SEL", filter: true },
-  hpe: { under: "Systems", id: "IML", name: "Integrated Management Log", entryType: "Event", filter: true },
-  supermicro: { under: "Systems", id: "Log1", name: "Health Event Log", entryType: "SEL", filter: false },
-  lenovo: { under: "Systems", id: "PlatformLog", name: "Platform Event Log", entryType: "SEL", filter: false },
-  "nvidia-dgx": { under: "Systems", id: "EventLog", name: "Event Log", entryType: "Event", filter: false },
-  contoso: { under: "Systems", id: "EventLog", name: "Event Log", entryType: "Event", filter: true },
+  dell: { under: "Managers", id: "Sel", name: "SEL Log Service", entryType: "SEL", filter: "yes" },
+  hpe: { under: "Systems", id: "IML", name: "Integrated Management Log", entryType: "Event", filter: "yes" },
+  supermicro: { under: "Systems", id: "Log1", name: "Health Event Log Service", entryType: "SEL", filter: "ignored" },
+  lenovo: { under: "Systems", id: "PlatformLog", name: "Platform Event Log", entryType: "SEL", filter: "ignored" },
+  "nvidia-dgx": { under: "Systems", id: "EventLog", name: "Event Log", entryType: "Event", filter: "501" },
+  contoso: { under: "Systems", id: "EventLog", name: "Event Log", entryType: "Event", filter: "yes" },
 };
 
 /** The path of the node's LogServices collection (linked from its System or Manager). */

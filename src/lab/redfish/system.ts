@@ -44,7 +44,9 @@ function serviceRoot(ctx: Ctx): Reply {
     ProtocolFeaturesSupported: {
       ...(noExpand ? {} : { ExpandQuery: oneLevel ? ONE_LEVEL : EXPAND_QUERY_SUPPORT }),
       SelectQuery: false,
-      FilterQuery: false,
+      // Only the event log's Entries take $filter (where the vendor's do) and $top/$skip (redfish/log-service.ts).
+      FilterQuery: ctx.target.kind === "bmc" && LOG_PLACEMENT[ctx.target.node.spec.vendor].filter === "yes",
+      ...(ctx.target.kind === "bmc" ? { TopSkipQuery: true } : {}),
     },
   });
   if (ctx.target.kind === "pdu") {
