@@ -165,7 +165,7 @@ export interface FaultTarget {
 export class Faults {
   private items: Fault[] = [];
   private seq = 0;
-  private listeners: (() => void)[] = [];
+  private listeners: ((removed: readonly Fault[]) => void)[] = [];
   private addListeners: ((f: Fault) => void)[] = [];
 
   /** Adds a (validated) fault and returns it with its id. */
@@ -184,27 +184,28 @@ export class Faults {
     const gone = this.items.filter(pred);
     if (gone.length === 0) return gone;
     this.items = this.items.filter((f) => !pred(f));
-    this.notify();
+    this.notify(gone);
     return gone;
   }
   /** Removes one fault; false when unknown. */
   remove(id: string): boolean {
-    const before = this.items.length;
+    const gone = this.items.filter((f) => f.id === id);
     this.items = this.items.filter((f) => f.id !== id);
-    if (this.items.length !== before) this.notify();
-    return this.items.length !== before;
+    if (gone.length > 0) this.notify(gone);
+    return gone.length > 0;
   }
   /** Removes every fault. */
   clear(): void {
+    const gone = this.items;
     this.items = [];
-    this.notify();
+    this.notify(gone);
   }
   /** Active faults. */
   list(): readonly Fault[] {
     return this.items;
   }
-  /** Called after faults are removed (hung requests are released then). */
-  onRemoved(fn: () => void): void {
+  /** Called with the faults removed, after they are (hung requests are released then). */
+  onRemoved(fn: (removed: readonly Fault[]) => void): void {
     this.listeners.push(fn);
   }
   /** The first fault of `kind` applying to `target`, without consuming it (for state faults). */
@@ -219,8 +220,8 @@ export class Faults {
     if (f.count !== undefined && f.hits >= f.count) this.items = this.items.filter((x) => x !== f);
     return f;
   }
-  private notify(): void {
-    for (const fn of this.listeners) fn();
+  private notify(removed: readonly Fault[]): void {
+    for (const fn of this.listeners) fn(removed);
   }
 }
 

@@ -164,13 +164,18 @@ function logHealth(world: World, f: Fault): void {
 }
 
 /**
- * Logs each health fault as it is injected; a fault removed through the control API changes the ComputerSystem of
- * every node (its Status may roll up differently), so their ETags change.
+ * Logs each health fault as it is injected. A fault removed (a cure, or through the control API) may change what the
+ * ComputerSystem of its node shows (Status, GPUs, versions), so that node's ETag changes — every node's for a fault
+ * scoped to none.
  */
 export function wireHealth(world: World): void {
   world.faults.onAdded((f) => logHealth(world, f));
-  world.faults.onRemoved(() => {
-    for (const n of world.nodes.values()) n.generation++;
+  world.faults.onRemoved((removed) => {
+    for (const f of removed) {
+      const scoped = f.node === undefined ? undefined : world.nodes.get(f.node);
+      if (scoped) scoped.generation++;
+      else if (f.pdu === undefined) for (const n of world.nodes.values()) n.generation++;
+    }
   });
 }
 
