@@ -1,5 +1,6 @@
 /** Unit: health faults — their specs, their effect on the world, their log entries, their cures, the message table. */
 import { describe, expect, it } from "vitest";
+import { measureAcceptance } from "../../../src/lab/acceptance/signals.js";
 import { defaultSpec, LabTime, ManualClock, profileByName, World } from "../../../src/lab/index.js";
 import { FaultSpecError, parseFaultSpec } from "../../../src/lab/world/faults.js";
 import { cureOf, HEALTH_FAULT_KINDS, unhealthyGpus } from "../../../src/lab/world/health-faults.js";
@@ -121,6 +122,43 @@ describe("health faults in the world", () => {
     expect(world.logs.entries(n)).toEqual([]);
     inject({ kind: "pcie-degraded", node: n, device: "NIC1" });
     expect(world.logs.entries(n).map((e) => e.id)).toEqual([2]);
+  });
+});
+
+describe("health faults in the acceptance checks", () => {
+  it("fail DCGM's matching tests and the burn-in while on the node, and pass again once cured", () => {
+    const { world, of, inject } = lab();
+    const n = of("dell");
+    const run = () => measureAcceptance(world, n, { dcgmLevel: 2, burnInS: 60 });
+    expect(run().passed).toBe(true);
+    inject({ kind: "gpu-xid", node: n.spec.name, xid: 63, gpu: 2 });
+    inject({ kind: "pcie-degraded", node: n.spec.name, device: 5 });
+    const r = run();
+    expect(r.passed).toBe(false);
+    const failed = Object.fromEntries(r.dcgm.tests.filter((t) => t.result === "Fail").map((t) => [t.name, t.info]));
+    expect(failed).toEqual({
+      "Page Retirement/Row Remap": "GPU 2: row remapping pending",
+      PCIe: "GPU 5: PCIe link width x8, expected x16",
+    });
+    expect(r.xid_events).toEqual([
+      { xid: 63, gpu_index: 2, gpu_uuid: n.gpus[2].uuid, message: expect.stringContaining("Row Remapper") },
+    ]);
+    expect(r.burn_in.passed).toBe(false);
+    world.setOutlet(n.spec.pdu, n.spec.outlet, "On");
+    world.setHostPower(n, true);
+    expect(run().passed).toBe(true);
+  });
+
+  it("a host DIMM error fails only the burn-in; XID 79 fails GPU count and PCIe", () => {
+    const { world, of, inject } = lab();
+    const n = of("hpe");
+    inject({ kind: "memory-ecc", node: n.spec.name });
+    const r = measureAcceptance(world, n, { dcgmLevel: 2, burnInS: 60 });
+    expect([r.dcgm.passed, r.burn_in.passed, r.passed]).toEqual([true, false, false]);
+    inject({ kind: "gpu-xid", node: n.spec.name, xid: 79 });
+    const r2 = measureAcceptance(world, n, { dcgmLevel: 1, burnInS: 60 });
+    expect(r2.dcgm.tests.filter((t) => t.result === "Fail").map((t) => t.name)).toEqual(["GPU count"]);
+    expect(r2.gpu_count).toBe(7);
   });
 });
 
