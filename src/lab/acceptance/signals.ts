@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { COMPONENTS, type LabNode, type World } from "../world/model.js";
+import { healthDcgmFailures, healthFailsBurnIn, healthXidEvents } from "./health-signals.js";
 
 /** The format tag of every acceptance document. */
 export const ACCEPTANCE_FORMAT = "rackform-acceptance/v1";
@@ -121,10 +122,12 @@ function dcgm(world: World, node: LabNode, level: number): AcceptanceReport["dcg
   const expected = node.gpus.length;
   const visible = world.visibleGpus(node).length;
   const sick = world.faults.find("gpu-health", { node: name }) !== undefined;
+  const health = healthDcgmFailures(world, node);
   const failInfo: Record<string, string | undefined> = {
+    ...health,
     "GPU count": visible < expected ? `${visible} of ${expected} GPUs visible` : undefined,
-    PCIe: visible < expected ? `GPU ${visible}: PCIe link down (device not found on the bus)` : undefined,
-    "GPU Memory": sick ? "GPU 0: uncorrectable ECC errors detected" : undefined,
+    PCIe: visible < expected ? `GPU ${visible}: PCIe link down (device not found on the bus)` : health.PCIe,
+    "GPU Memory": sick ? "GPU 0: uncorrectable ECC errors detected" : health["GPU Memory"],
     Diagnostic: sick ? "GPU 0: compute kernel returned incorrect results" : undefined,
   };
   const tests = DCGM_TESTS.filter(([l]) => l <= level).map(([, category, test]): DcgmTest => {
@@ -137,10 +140,13 @@ function dcgm(world: World, node: LabNode, level: number): AcceptanceReport["dcg
 function xids(world: World, node: LabNode): XidEvent[] {
   const f = world.faults.find("xid-error", { node: node.spec.name });
   const gpus = world.visibleGpus(node);
-  if (!f || gpus.length === 0) return [];
+  if (!f || gpus.length === 0) return healthXidEvents(world, node);
   const xid = f.value ?? 79;
   const i = Math.floor(unit(`xid/${node.spec.name}`) * gpus.length);
-  return [{ xid, gpu_index: i, gpu_uuid: gpus[i].uuid, message: XID_MESSAGES[xid] ?? "GPU error" }];
+  return [
+    { xid, gpu_index: i, gpu_uuid: gpus[i].uuid, message: XID_MESSAGES[xid] ?? "GPU error" },
+    ...healthXidEvents(world, node),
+  ];
 }
 
 /** Measures every acceptance signal of `node` now (faults as currently injected). */
@@ -156,7 +162,7 @@ export function measureAcceptance(world: World, node: LabNode, params: Acceptanc
   const diag = dcgm(world, node, params.dcgmLevel);
   const events = xids(world, node);
   const sick = world.faults.find("gpu-health", { node: name }) !== undefined;
-  const burnPassed = events.length === 0 && !sick && visible === expected;
+  const burnPassed = events.length === 0 && !sick && visible === expected && !healthFailsBurnIn(world, node);
   const ncclPassed = busbw >= minBusbw;
   const failures = [
     ...(visible !== expected ? [`gpu_count: ${visible} GPUs visible, ${expected} expected`] : []),

@@ -58,7 +58,7 @@ async function refresh(){try{draw(await (await fetch("world")).json());}catch(e)
 const kinds=document.getElementById("fkind");for(const k of KINDS)kinds.append(el("option",{value:k},k));
 document.getElementById("inject").onsubmit=(e)=>{e.preventDefault();const spec={kind:kinds.value};
   const node=document.getElementById("fnode").value;if(node)spec.node=node;
-  const v=document.getElementById("fvalue").value;if(v!==""){const x=Number(v);if(spec.kind==="http-status")spec.status=x;else if(spec.kind==="latency")spec.ms=x;else if(spec.kind==="missing-gpu")spec.gpus=x;else spec.value=x;}
+  const v=document.getElementById("fvalue").value;if(v!==""){const x=Number(v);if(spec.kind==="http-status")spec.status=x;else if(spec.kind==="latency")spec.ms=x;else if(spec.kind==="missing-gpu")spec.gpus=x;else if(spec.kind==="gpu-xid")spec.xid=x;else spec.value=x;}
   call("POST","faults",spec);};
 document.getElementById("clearall").onclick=()=>call("DELETE","faults");
 draw(INITIAL);setInterval(refresh,1000);

@@ -11,6 +11,7 @@ import { type MaasApi, type MachineRecord, NodeStatus } from "../maas/index.js";
 import type { KubernetesApi, SlurmApi } from "../scheduler/index.js";
 import type { Clock } from "../time.js";
 import type { WarewulfApi } from "../warewulf/index.js";
+import { fallenGpus, unhealthyGpus } from "../world/health-faults.js";
 import type { LabNode, World } from "../world/model.js";
 import { nodeByBmcAddress, nodeByMac } from "./adapters.js";
 import { kubeletRegistration, slurmRegistration } from "./registration.js";
@@ -89,6 +90,8 @@ interface Member {
   slurmDown?: boolean;
   notReady?: boolean;
   backAt?: number;
+  /** The GPU count slurmctld was last told when it fell short of slurm.conf (an XID 79), to drain only once per change. */
+  gresLow?: number;
 }
 
 /** Wires status listeners of MAAS and Ironic to the world's faults and to the schedulers. */
@@ -161,7 +164,42 @@ class Joins {
 
   /** What the node's kubelet posts: its registration with the GPUs the host shows now. */
   private kubeletOf(m: Member) {
-    return kubeletRegistration(m.node, this.deps.world.visibleGpus(m.node).length);
+    return kubeletRegistration(m.node, this.configuredGpus(m));
+  }
+
+  /**
+   * GPUs slurm.conf and the device plugin count on the node: those the host shows, and those fallen off the bus (the
+   * configuration still lists them; slurmd and the device plugin report them missing or unhealthy).
+   */
+  private configuredGpus(m: Member): number {
+    const { world } = this.deps;
+    return world.visibleGpus(m.node).length + fallenGpus(world.faults.list(), m.node.spec.name).size;
+  }
+
+  /**
+   * What slurmd and the NVIDIA device plugin make of the node's GPUs on each look: with a GPU fallen off the bus,
+   * slurmd reports fewer GPUs than slurm.conf configures and slurmctld drains the node itself, worded as
+   * gres_node_config_validate() words it; the device plugin's healthy count becomes the Node's allocatable GPUs.
+   */
+  private gpuHealth(m: Member): void {
+    const { world, slurm, kubernetes } = this.deps;
+    const faults = world.faults.list();
+    const name = m.node.spec.name;
+    const configured = this.configuredGpus(m);
+    const reported = world.visibleGpus(m.node).length;
+    if (m.targets.includes("slurm")) {
+      if (reported < configured && m.gresLow !== reported) {
+        slurm?.hooks.invalidRegistration(
+          m.name,
+          `gres/gpu count reported lower than configured (${reported} < ${configured})`,
+        );
+      }
+      m.gresLow = reported < configured ? reported : undefined;
+    }
+    if (m.targets.includes("kubernetes") && m.node.spec.hardware.gpus) {
+      const healthy = Math.max(0, configured - unhealthyGpus(faults, name).size);
+      kubernetes?.hooks.devicesHealthy(m.name, "nvidia.com/gpu", healthy);
+    }
   }
 
   /** Boots the OS once the host runs, then registers slurmd and kubelet and starts the heartbeat. */
@@ -175,7 +213,7 @@ class Joins {
     }
     if (m.gone) return;
     m.registered = true;
-    const visible = world.visibleGpus(m.node).length;
+    const visible = this.configuredGpus(m);
     if (m.targets.includes("slurm"))
       this.deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible, m.dynamic));
     if (m.targets.includes("kubernetes"))
@@ -244,9 +282,11 @@ class Joins {
       // slurmd registers again; slurmctld keeps what it knew of the node (features set with scontrol included).
       if (m.slurmDown) slurm?.hooks.registerNode(m.name, {});
       if (m.notReady) kubernetes?.hooks.kubeletPosting(m.name, true);
+      if (m.slurmDown) m.gresLow = undefined;
       m.slurmDown = m.notReady = false;
       return;
     }
+    this.gpuHealth(m);
     // The kubelet's node status update: a Node deleted by hand stays gone (a running kubelet does not register
     // again); one an admin created again by that name gets its status.
     if (m.targets.includes("kubernetes")) kubernetes?.hooks.kubeletStatusUpdate(m.name, this.kubeletOf(m));
@@ -283,6 +323,7 @@ function wireMaas(deps: JoinDeps, joins: Joins): void {
     if (to === NodeStatus.DISK_ERASING && takeFault(world, "erase-failure", node))
       deps.maas?.failNext(m.systemId, "erase");
     if (to === NodeStatus.DEPLOYED && !joins.has(key) && node) {
+      world.cure(node, "reimage");
       joins.join(key, m.hostname, node, m.userData?.toString("utf8"));
     } else if (!MAAS_UP.has(to)) joins.leave(key);
   });
@@ -301,6 +342,7 @@ function wireIronic(deps: JoinDeps, joins: Joins): void {
       deps.ironic?.failNext(n.uuid, "clean");
     }
     if (to === "active" && from === "deploying" && node) {
+      world.cure(node, "reimage");
       joins.join(key, n.name ?? node.spec.name, node, configDriveText(n.instance_info.configdrive));
     } else if (to === "deleting" || to === "deploying") joins.leave(key);
   });
@@ -335,8 +377,10 @@ function wireBcm(deps: JoinDeps, joins: Joins): void {
   deps.bcm?.onStatus((d, _from, to) => {
     const node = nodeByBmcAddress(world, d.interfaces.find((i) => i.childType === "NetworkBmcInterface")?.ip);
     const key = `bcm/${d.uuid}`;
-    if (to === "UP" && !joins.has(key) && node) joins.join(key, d.hostname, node, d.finalizeScript);
-    else if (to === "INSTALLING" || to === "REMOVED" || to === "REDEFINED") joins.leave(key);
+    if (to === "UP" && !joins.has(key) && node) {
+      world.cure(node, "reimage");
+      joins.join(key, d.hostname, node, d.finalizeScript);
+    } else if (to === "INSTALLING" || to === "REMOVED" || to === "REDEFINED") joins.leave(key);
   });
 }
 

@@ -1,4 +1,6 @@
 /** Chassis with Power and Thermal readings. */
+import { THERMAL_CRITICAL_C, THERMAL_READING_C } from "../world/health.js";
+import { thermalTrip } from "../world/health-faults.js";
 import type { LabNode, World } from "../world/model.js";
 import { bmcNode, chassisOf, collection, get, link, type Route, status } from "./router.js";
 
@@ -15,7 +17,7 @@ function chassis(world: World, n: LabNode): Record<string, unknown> {
     SerialNumber: n.serial,
     PowerState: world.powerState(n),
     Location: { Placement: { Rack: n.spec.rack, RackOffset: n.spec.u, RackOffsetUnits: "EIA_310" } },
-    Status: status(),
+    Status: status(thermalTrip(world.faults.list(), n.spec.name) ? "Critical" : "OK"),
     Power: link(`${path}/Power`),
     Thermal: link(`${path}/Thermal`),
     PCIeDevices: link(`${path}/PCIeDevices`),
@@ -65,6 +67,7 @@ export const chassisRoutes: Route[] = [
     methods: get((ctx) => {
       const n = chassisOf(ctx);
       const on = ctx.world.powerState(n) === "On";
+      const trip = thermalTrip(ctx.world.faults.list(), n.spec.name);
       return {
         "@odata.type": "#Thermal.v1_7_1.Thermal",
         "@odata.id": `/redfish/v1/Chassis/${n.chassisId}/Thermal`,
@@ -75,8 +78,9 @@ export const chassisRoutes: Route[] = [
             "@odata.id": `/redfish/v1/Chassis/${n.chassisId}/Thermal#/Temperatures/0`,
             MemberId: "0",
             Name: "Inlet Temp",
-            ReadingCelsius: on ? 24 : 21,
-            Status: status(),
+            ReadingCelsius: trip ? THERMAL_READING_C : on ? 24 : 21,
+            UpperThresholdCritical: THERMAL_CRITICAL_C,
+            Status: status(trip ? "Critical" : "OK"),
           },
         ],
         Fans: [

@@ -74,6 +74,10 @@ const MESSAGES: Record<string, { text: string; resolution: string }> = {
     text: "The value '%1' for the query parameter %2 is out of range %3.",
     resolution: "Reduce the value for the query parameter to a value that is within range.",
   },
+  QueryParameterUnsupported: {
+    text: "The query parameter '%1' is not supported.",
+    resolution: "Correct or remove the query parameter and resubmit the request.",
+  },
   SessionLimitExceeded: {
     text: "The session establishment failed due to the number of simultaneous sessions exceeding the limit of the implementation.",
     resolution: "Reduce the number of other sessions before trying to establish the session or increase the limit.",

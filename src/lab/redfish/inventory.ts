@@ -1,5 +1,7 @@
 /** Hardware inventory under a system and its chassis: Processors (CPUs and GPUs), Memory, NICs, Storage, PCIe. */
 import { DPU_NIC_FIRMWARE } from "../world/dpu.js";
+import { DEGRADED_LANES, pcieDeviceIds } from "../world/health.js";
+import { dimmHealthOf, gpuHealthOf, pcieDegraded, worse } from "../world/health-faults.js";
 import type { LabNode, World } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
 import { RedfishError } from "./errors.js";
@@ -38,6 +40,7 @@ function processor(world: World, n: LabNode, id: string): Record<string, unknown
   if (g < 0 || !hw.gpus) throw new RedfishError(404, "ResourceNotFound", ["Processor", id]);
   const gpu = gpus[g];
   const sick = world.faults.find("gpu-health", { node: n.spec.name }) && g === 0;
+  const health = worse(sick ? "Critical" : "OK", gpuHealthOf(world.faults.list(), n.spec.name, n.gpus.indexOf(gpu)));
   return {
     "@odata.type": "#Processor.v1_22_0.Processor",
     "@odata.id": path,
@@ -52,7 +55,7 @@ function processor(world: World, n: LabNode, id: string): Record<string, unknown
     UUID: gpu.uuid.replace(/^GPU-/, ""),
     FirmwareVersion: world.firmwareVersion(n, "gpu"),
     MaxSpeedMHz: 1980,
-    Status: status(sick ? "Critical" : "OK"),
+    Status: status(health),
     Links: { PCIeDevice: link(`/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/${id}`) },
     Oem: {
       Nvidia: {
@@ -116,6 +119,15 @@ function gpuFunction(n: LabNode, deviceId: string): Record<string, unknown> {
   };
 }
 
+/** A device's PCIe link and Status: a pcie-degraded fault trains it at fewer lanes, with Health Warning. */
+function link16(world: World, n: LabNode, id: string) {
+  const degraded = pcieDegraded(world.faults.list(), n.spec.name, id, pcieDeviceIds(n).indexOf(id));
+  return {
+    PCIeInterface: { PCIeType: "Gen5", LanesInUse: degraded ? DEGRADED_LANES : 16, MaxLanes: 16 },
+    Status: status(degraded ? "Warning" : "OK"),
+  };
+}
+
 function pcie(world: World, n: LabNode, id: string): Record<string, unknown> {
   const path = `/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/${id}`;
   const gpu = world.visibleGpus(n).find((g) => g.id === id);
@@ -132,8 +144,7 @@ function pcie(world: World, n: LabNode, id: string): Record<string, unknown> {
       DeviceType: "SingleFunction",
       PCIeFunctions: link(`${path}/PCIeFunctions`),
       FirmwareVersion: world.firmwareVersion(n, "gpu"),
-      PCIeInterface: { PCIeType: "Gen5", LanesInUse: 16, MaxLanes: 16 },
-      Status: status(),
+      ...link16(world, n, id),
     };
   }
   const dpu = world.dpusOf(n.spec.name).find((d) => `DPU${d.index + 1}` === id);
@@ -165,8 +176,7 @@ function pcie(world: World, n: LabNode, id: string): Record<string, unknown> {
     Model: hw.nics[i].model,
     DeviceType: hw.nics[i].ports > 1 ? "MultiFunction" : "SingleFunction",
     FirmwareVersion: world.firmwareVersion(n, "nic"),
-    PCIeInterface: { PCIeType: "Gen5", LanesInUse: 16, MaxLanes: 16 },
-    Status: status(),
+    ...link16(world, n, id),
   };
 }
 
@@ -229,7 +239,7 @@ export const inventoryRoutes: Route[] = [
         MemoryDeviceType: "DDR5",
         CapacityMiB: n.spec.hardware.memory.dimmGiB * 1024,
         OperatingSpeedMhz: 4800,
-        Status: status(),
+        Status: status(dimmHealthOf(ctx.world.faults.list(), n.spec.name, i)),
       };
     }),
   },

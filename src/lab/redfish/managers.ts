@@ -1,6 +1,7 @@
 /** Managers: the BMC itself and its Manager.Reset. */
 import type { LabNode, World } from "../world/model.js";
 import { RedfishError } from "./errors.js";
+import { LOG_PLACEMENT, logServicesPath } from "./log-service.js";
 import { bmcNode, type Ctx, collection, get, iso, link, type Route, status } from "./router.js";
 
 function managerOf(ctx: Ctx): LabNode {
@@ -25,6 +26,7 @@ function manager(world: World, n: LabNode): Record<string, unknown> {
     DateTime: iso(world.now()),
     Status: status(),
     VirtualMedia: link(`${path}/VirtualMedia`),
+    ...(LOG_PLACEMENT[n.spec.vendor].under === "Managers" ? { LogServices: link(logServicesPath(n)) } : {}),
     Links: {
       ManagerForServers: [link(`/redfish/v1/Systems/${n.systemId}`)],
       ManagerForChassis: [link(`/redfish/v1/Chassis/${n.chassisId}`)],

@@ -18,6 +18,8 @@ export interface Ctx {
   readonly sessions: SessionStore;
   readonly method: string;
   readonly path: string;
+  /** The raw query string (without `?`); absent where a handler is called without a request. */
+  readonly query?: string;
   readonly params: Readonly<Record<string, string>>;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Parsed JSON body (undefined when empty). */

@@ -22,6 +22,7 @@ import { bootOptionRoutes } from "./boot-options.js";
 import { errorBody, RedfishError } from "./errors.js";
 import { drop, internal, normalize, readBody, send } from "./http-io.js";
 import { inventoryRoutes } from "./inventory.js";
+import { logServiceRoutes } from "./log-service.js";
 import { oemPciRoutes } from "./oem-pci.js";
 import { pduRoutes } from "./pdu.js";
 import {
@@ -48,6 +49,7 @@ const router = new Router([
   ...oemPciRoutes,
   ...serviceRoutes,
   ...virtualMediaRoutes,
+  ...logServiceRoutes,
   ...pduRoutes,
 ]);
 /** A BlueField DPU's BMC serves its own resource tree (bluefield.ts), not a host's. */
@@ -278,6 +280,7 @@ export class RedfishFleet {
       sessions: store,
       method,
       path,
+      query: (req.url ?? "").split("#")[0].split("?")[1] ?? "",
       params: m.params,
       headers: req.headers,
       body,

@@ -1,9 +1,11 @@
 /** ServiceRoot, the Systems collection and ComputerSystem: power, boot override, ETag/If-Match, Reset. */
 import { createHash } from "node:crypto";
+import { dimmHealthOf, worse, worstHealth } from "../world/health-faults.js";
 import type { LabNode, World } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
 import { bootOrderFromRefs, bootOrderRefs } from "./boot-options.js";
 import { RedfishError } from "./errors.js";
+import { LOG_PLACEMENT, logServicesPath } from "./log-service.js";
 import { EXPAND_QUERY_SUPPORT } from "./representation.js";
 
 const { MaxLevels: _, ...ONE_LEVEL } = { ...EXPAND_QUERY_SUPPORT, Levels: false };
@@ -42,7 +44,9 @@ function serviceRoot(ctx: Ctx): Reply {
     ProtocolFeaturesSupported: {
       ...(noExpand ? {} : { ExpandQuery: oneLevel ? ONE_LEVEL : EXPAND_QUERY_SUPPORT }),
       SelectQuery: false,
-      FilterQuery: false,
+      // Only the event log's Entries take $filter (where the vendor's do) and $top/$skip (redfish/log-service.ts).
+      FilterQuery: ctx.target.kind === "bmc" && LOG_PLACEMENT[ctx.target.node.spec.vendor].filter === "yes",
+      ...(ctx.target.kind === "bmc" ? { TopSkipQuery: true } : {}),
     },
   });
   if (ctx.target.kind === "pdu") {
@@ -115,6 +119,10 @@ export function systemBody(world: World, n: LabNode): Record<string, unknown> {
   const base = `/redfish/v1/Systems/${n.systemId}`;
   const hw = n.spec.hardware;
   const gpuHealth = world.faults.find("gpu-health", { node: n.spec.name }) ? "Critical" : "OK";
+  const faults = world.faults.list();
+  const rollup = worse(gpuHealth, worstHealth(faults, n.spec.name));
+  const memory = hw.memory.dimms;
+  const memHealth = Array.from({ length: memory }, (_, i) => dimmHealthOf(faults, n.spec.name, i)).reduce(worse, "OK");
   const power = world.powerState(n);
   return {
     "@odata.type": "#ComputerSystem.v1_27_0.ComputerSystem",
@@ -130,7 +138,8 @@ export function systemBody(world: World, n: LabNode): Record<string, unknown> {
     HostName: n.spec.name,
     PowerState: power,
     BiosVersion: world.firmwareVersion(n, "bios"),
-    Status: status(gpuHealth === "OK" ? "OK" : "Warning"),
+    // The system's own Health: Warning for the gpu-health fault (as before); HealthRollup has the worst component.
+    Status: { ...status(gpuHealth === "OK" && rollup === "OK" ? "OK" : "Warning"), HealthRollup: rollup },
     Boot: {
       BootSourceOverrideEnabled: n.boot.enabled,
       BootSourceOverrideTarget: n.boot.target,
@@ -146,12 +155,13 @@ export function systemBody(world: World, n: LabNode): Record<string, unknown> {
       Model: hw.cpu.model,
       Status: status(),
     },
-    MemorySummary: { TotalSystemMemoryGiB: hw.memory.dimms * hw.memory.dimmGiB, Status: status() },
+    MemorySummary: { TotalSystemMemoryGiB: memory * hw.memory.dimmGiB, Status: status(memHealth) },
     Processors: link(`${base}/Processors`),
     Memory: link(`${base}/Memory`),
     EthernetInterfaces: link(`${base}/EthernetInterfaces`),
     Storage: link(`${base}/Storage`),
     Bios: link(`${base}/Bios`),
+    ...(LOG_PLACEMENT[n.spec.vendor].under === "Systems" ? { LogServices: link(logServicesPath(n)) } : {}),
     PCIeDevices: systemPcieIds(world, n).map((id) => link(`/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/${id}`)),
     ...(hasQuirk(n, "oem-pci-gpus")
       ? { Oem: { [OEM_KEY[n.spec.vendor]]: { Links: { PCIDevices: link(`${base}/PCIDevices`) } } } }

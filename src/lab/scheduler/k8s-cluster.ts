@@ -104,6 +104,19 @@ export class K8sCluster {
     return true;
   }
 
+  /**
+   * A device plugin's ListAndWatch update: the kubelet sets the Node's allocatable `resource` to the healthy devices
+   * (capacity keeps the devices registered). Returns whether it wrote; no-op for a missing Node or one without status.
+   */
+  setAllocatable(name: string, resource: string, healthy: number): boolean {
+    const status = this.nodes.get(name)?.status as { allocatable?: Record<string, string> } | undefined;
+    const n = this.nodes.get(name);
+    if (!n || !status?.allocatable || status.allocatable[resource] === String(healthy)) return false;
+    status.allocatable = { ...status.allocatable, [resource]: String(healthy) };
+    n.metadata.resourceVersion = this.nextRv();
+    return true;
+  }
+
   /** Keeps the unschedulable taint in step with spec.unschedulable, as the node lifecycle controller does. */
   syncUnschedulableTaint(n: K8sObject): void {
     const spec = (n.spec ?? {}) as Record<string, unknown>;

@@ -50,6 +50,11 @@ export interface KubernetesLabHooks {
    * object was deleted; no-op when the Node is missing (a running kubelet never registers again) or has status.
    */
   kubeletStatusUpdate(name: string, reg?: KubeletRegistration): void;
+  /**
+   * The node's device plugin reports how many of its `resource` devices are healthy (the NVIDIA device plugin drops a
+   * GPU after a critical XID): the Node's allocatable follows, its capacity does not.
+   */
+  devicesHealthy(name: string, resource: string, healthy: number): void;
   /** The Node object is deleted (machine deprovisioned); its pods go with it, as the pod GC does. */
   deleteNode(name: string): void;
   /** A pod is scheduled and running on a node. */
@@ -140,6 +145,7 @@ export function createKubernetesApi(opts: KubernetesApiOptions): KubernetesApi {
       kubeletStatusUpdate(name, reg = {}) {
         c.kubeletStatusUpdate(name, () => newNode(name, reg, "0", c.iso()).status as Record<string, unknown>);
       },
+      devicesHealthy: (name, resource, healthy) => void c.setAllocatable(name, resource, healthy),
       deleteNode(name) {
         if (c.nodes.has(name)) c.deleteNode(name);
       },

@@ -42,6 +42,11 @@ export interface SlurmLabHooks {
   registerNode(name: string, reg?: NodeRegistration): void;
   /** slurmd stopped answering (host off or reimaged): after SlurmdTimeout slurmctld sets the node DOWN "Not responding". */
   nodeLost(name: string, reason?: string): void;
+  /**
+   * slurmd registered with fewer GRES than slurm.conf configures: slurmctld drains the node itself (reason set by
+   * slurm, flag INVALID_REG) with `reason`, e.g. "gres/gpu count reported lower than configured (7 < 8)".
+   */
+  invalidRegistration(name: string, reason: string): void;
   /** A job starts on the node; returns its job id. */
   startJob(node: string): number;
   /** The job ends (its node leaves ALLOCATED; a DRAIN-flagged node becomes drained). */
@@ -179,6 +184,7 @@ export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
     hooks: {
       registerNode: (name, reg = {}) => void table.register(name, reg),
       nodeLost: (name, reason) => table.lost(name, reason),
+      invalidRegistration: (name, reason) => table.invalidRegistration(name, reason),
       startJob: (node) => table.startJob(node),
       endJob: (id) => table.endJob(id),
       node: (name) => table.nodes.get(name),

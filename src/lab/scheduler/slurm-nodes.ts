@@ -79,6 +79,8 @@ export interface LabSlurmNode {
   readonly bootTime: number;
   /** Created by a `slurmd -Z` registration rather than listed in slurm.conf. */
   readonly dynamic: boolean;
+  /** slurmd's last registration did not match slurm.conf (fewer GRES): flag INVALID_REG, drained by slurmctld. */
+  invalidReg?: boolean;
 }
 
 /** The body of POST /slurm/v0.0.41/node/{name} (v0.0.41_update_node_msg), the fields the lab honours. */
@@ -169,6 +171,7 @@ export class SlurmNodeTable {
       dynamic: reg.dynamic ?? false,
     };
     node.gres = reg.gres ?? node.gres;
+    node.invalidReg = false;
     node.features = features;
     node.activeFeatures = [...features];
     node.partitions = [...(reg.partitions ?? (known ? known.partitions : ["gpu"]))];
@@ -195,6 +198,25 @@ export class SlurmNodeTable {
     }
     this.touch();
     this.record(n, "lost");
+  }
+
+  /**
+   * A registration slurmctld refuses as invalid (gres_node_config_validate(): fewer GRES than configured): the node is
+   * DRAIN-flagged with INVALID_REG and `reason`, set by slurm — unless a person's reason is there already, which stays.
+   * The flag goes at the next valid registration; the drain stays until someone resumes the node. No-op if unknown.
+   */
+  invalidRegistration(name: string, reason: string): void {
+    const n = this.nodes.get(name);
+    if (!n) return;
+    n.drain = true;
+    n.invalidReg = true;
+    if (!n.reason || n.reasonSetByUser === "slurm") {
+      n.reason = reason;
+      n.reasonSetByUser = "slurm";
+      n.reasonChangedAt = this.nowSec();
+    }
+    this.touch();
+    this.record(n, "register");
   }
 
   /**
@@ -349,7 +371,12 @@ export class SlurmNodeTable {
 export function nodeStates(n: LabSlurmNode): string[] {
   const base = n.down ? "DOWN" : n.jobs.size > 0 ? "ALLOCATED" : "IDLE";
   // A node slurmd -Z created carries the DYNAMIC_NORM flag (scontrol shows State=IDLE+DYNAMIC_NORM).
-  return [base, ...(n.drain ? ["DRAIN"] : []), ...(n.dynamic ? ["DYNAMIC_NORM"] : [])];
+  return [
+    base,
+    ...(n.drain ? ["DRAIN"] : []),
+    ...(n.dynamic ? ["DYNAMIC_NORM"] : []),
+    ...(n.invalidReg ? ["INVALID_REG"] : []),
+  ];
 }
 
 function csv(v: readonly string[] | string): string[] {

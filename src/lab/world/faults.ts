@@ -3,6 +3,8 @@
  * by the simulated MAAS/Ironic. A fault is scoped by node and/or PDU and optionally by request path and method.
  */
 
+import { type Cure, checkHealthSpec, HEALTH_FAULT_FIELDS, HEALTH_FAULT_KINDS } from "./health-faults.js";
+
 /** Faults the Redfish layer acts on. */
 export const REDFISH_FAULT_KINDS = [
   "bmc-unreachable",
@@ -19,6 +21,7 @@ export const REDFISH_FAULT_KINDS = [
   "bad-signature",
   "component-busy",
   "power-lost-mid-update",
+  ...HEALTH_FAULT_KINDS,
 ] as const;
 
 /** Faults carried for the simulated backends and acceptance (MAAS, Ironic); the lab core stores and matches them. */
@@ -64,12 +67,24 @@ export interface FaultSpec {
   readonly version?: string;
   /** Backend faults: free-form value (e.g. marginal NCCL bus bandwidth in GB/s). */
   readonly value?: number;
+  /** gpu-xid: the XID number (79 fallen off the bus, 48 DBE, 63/64 row remapping, others log-only). */
+  readonly xid?: number;
+  /** gpu-xid, nvlink-down: the GPU's index. @default 0 */
+  readonly gpu?: number;
+  /** memory-ecc: the DIMM's index. @default 0 */
+  readonly dimm?: number;
+  /** pcie-degraded: the PCIe device, by id (e.g. "NIC1") or by index in the PCIeDevices collection. @default 0 */
+  readonly device?: string | number;
+  /** Health faults: what clears the fault (world/health-faults.ts has each kind's default). */
+  readonly cure?: Cure;
 }
 
 /** An active fault. */
 export interface Fault extends FaultSpec {
   readonly id: string;
   hits: number;
+  /** Simulated time it was injected (set by the world for health faults). */
+  at?: number;
 }
 
 /** A fault spec that cannot be used; the message names the field. */
@@ -94,6 +109,7 @@ const FIELDS = new Set([
   "component",
   "version",
   "value",
+  ...HEALTH_FAULT_FIELDS,
 ]);
 
 /** Checks a posted fault; throws FaultSpecError naming the bad field. */
@@ -130,6 +146,8 @@ export function parseFaultSpec(input: unknown, known: { nodes: Set<string>; pdus
   if (f.kind === "firmware-drift" && typeof f.component !== "string") {
     throw new FaultSpecError("component: required for firmware-drift (bmc, bios, gpu or nic)");
   }
+  const health = checkHealthSpec(f);
+  if (health) throw new FaultSpecError(health);
   return f as unknown as FaultSpec;
 }
 
@@ -147,32 +165,47 @@ export interface FaultTarget {
 export class Faults {
   private items: Fault[] = [];
   private seq = 0;
-  private listeners: (() => void)[] = [];
+  private listeners: ((removed: readonly Fault[]) => void)[] = [];
+  private addListeners: ((f: Fault) => void)[] = [];
 
   /** Adds a (validated) fault and returns it with its id. */
   add(spec: FaultSpec): Fault {
     const fault: Fault = { ...spec, id: `f${++this.seq}`, hits: 0 };
     this.items.push(fault);
+    for (const fn of this.addListeners) fn(fault);
     return fault;
+  }
+  /** Called with each fault as it is added (the world logs health faults in the node's BMC log). */
+  onAdded(fn: (f: Fault) => void): void {
+    this.addListeners.push(fn);
+  }
+  /** Removes the faults `pred` picks (a cure); returns them. */
+  removeWhere(pred: (f: Fault) => boolean): Fault[] {
+    const gone = this.items.filter(pred);
+    if (gone.length === 0) return gone;
+    this.items = this.items.filter((f) => !pred(f));
+    this.notify(gone);
+    return gone;
   }
   /** Removes one fault; false when unknown. */
   remove(id: string): boolean {
-    const before = this.items.length;
+    const gone = this.items.filter((f) => f.id === id);
     this.items = this.items.filter((f) => f.id !== id);
-    if (this.items.length !== before) this.notify();
-    return this.items.length !== before;
+    if (gone.length > 0) this.notify(gone);
+    return gone.length > 0;
   }
   /** Removes every fault. */
   clear(): void {
+    const gone = this.items;
     this.items = [];
-    this.notify();
+    this.notify(gone);
   }
   /** Active faults. */
   list(): readonly Fault[] {
     return this.items;
   }
-  /** Called after faults are removed (hung requests are released then). */
-  onRemoved(fn: () => void): void {
+  /** Called with the faults removed, after they are (hung requests are released then). */
+  onRemoved(fn: (removed: readonly Fault[]) => void): void {
     this.listeners.push(fn);
   }
   /** The first fault of `kind` applying to `target`, without consuming it (for state faults). */
@@ -187,8 +220,8 @@ export class Faults {
     if (f.count !== undefined && f.hits >= f.count) this.items = this.items.filter((x) => x !== f);
     return f;
   }
-  private notify(): void {
-    for (const fn of this.listeners) fn();
+  private notify(removed: readonly Fault[]): void {
+    for (const fn of this.listeners) fn(removed);
   }
 }
 

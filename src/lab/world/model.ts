@@ -8,6 +8,8 @@ import type { BiosState } from "./bios.js";
 import { BIOS_SHAPES, biosAtPowerOn, scheduledJob } from "./bios-shapes.js";
 import { DpuClock, dpuAddress, type LabDpu, makeDpu } from "./dpu.js";
 import { type FaultSpec, Faults, type FaultTarget } from "./faults.js";
+import { cureHealth, EventLogs, wireHealth } from "./health.js";
+import { type Cure, fallenGpus } from "./health-faults.js";
 import { serialFor } from "./ids.js";
 import { makeNode } from "./make-node.js";
 import { hasQuirk } from "./quirks.js";
@@ -122,6 +124,8 @@ export class World {
   /** BlueField DPUs by id (`<node>-dpu<k>`). */
   readonly dpus = new Map<string, LabDpu>();
   readonly faults = new Faults();
+  /** Each node's BMC system event log (world/health.ts). */
+  readonly logs = new EventLogs();
   /** The DPUs' clock: Arm state, BFB installs, mode changes. */
   readonly dpuClock: DpuClock;
   private taskSeq = 0;
@@ -136,6 +140,7 @@ export class World {
   ) {
     const now = time.now();
     this.dpuClock = new DpuClock(time);
+    wireHealth(this);
     const rackIndex = new Map(spec.racks.map((r) => [r.name, r.index]));
     const perRack = new Map<string, number>();
     const next = (key: string) => {
@@ -233,6 +238,7 @@ export class World {
       node.lastBootSource = node.boot.enabled !== "Disabled" ? node.boot.target : (node.boot.order[0] ?? "Hdd");
       if (node.boot.enabled === "Once") node.boot = { ...node.boot, enabled: "Disabled", target: "None" };
       this.atPowerOn(node);
+      this.cure(node, "power-cycle");
     }
     node.generation++;
   }
@@ -273,10 +279,17 @@ export class World {
     node.bmcResetAt = this.now();
   }
 
-  /** GPUs the host shows (a missing-gpu fault hides some). */
+  /** GPUs the host shows (a missing-gpu fault hides the last ones, an XID 79 the one fallen off the bus). */
   visibleGpus(node: LabNode): readonly Gpu[] {
     const f = this.faults.find("missing-gpu", { node: node.spec.name });
-    return f ? node.gpus.slice(0, Math.max(0, node.gpus.length - (f.gpus ?? 1))) : node.gpus;
+    const shown = f ? node.gpus.slice(0, Math.max(0, node.gpus.length - (f.gpus ?? 1))) : node.gpus;
+    const fallen = fallenGpus(this.faults.list(), node.spec.name);
+    return fallen.size === 0 ? shown : shown.filter((g) => !fallen.has(node.gpus.indexOf(g)));
+  }
+
+  /** Clears the node's health faults that `how` cures (world/health.ts). */
+  cure(node: LabNode, how: Cure): void {
+    cureHealth(this, node, how);
   }
 
   /** Reported firmware version of a component (after finished updates and drift faults). */
