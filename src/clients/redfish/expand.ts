@@ -89,10 +89,26 @@ export async function getExpanded(
   }
 }
 
-/** A hash of a payload's content (its own @odata.etag left out). */
+/** Resources whose `DateTime` is the service's clock, new on every read (a LogService, a Manager). */
+const CLOCKED = /^#(LogService|Manager)\./;
+
+/**
+ * A hash of a payload's content: the ETags of it and of resources expanded into it left out, and the clock of a
+ * LogService or Manager expanded into it (a System's expansion carries its LogServices where the BMC links them
+ * there, whose DateTime moves every second: the payload would never read the same).
+ */
 export function hashOf(json: RedfishJson): string {
-  const { "@odata.etag": _, ...rest } = json;
-  return createHash("sha256").update(JSON.stringify(rest)).digest("base64url").slice(0, 22);
+  const text = JSON.stringify(json, function (this: unknown, key: string, value: unknown) {
+    if (key === "@odata.etag") return undefined;
+    if ((key === "DateTime" || key === "DateTimeLocalOffset") && isClocked(this)) return undefined;
+    return value;
+  });
+  return createHash("sha256").update(text).digest("base64url").slice(0, 22);
+}
+
+function isClocked(holder: unknown): boolean {
+  const type = (holder as { "@odata.type"?: unknown } | null)?.["@odata.type"];
+  return typeof type === "string" && CLOCKED.test(type);
 }
 
 /**

@@ -78,3 +78,30 @@ describe("health parsing", () => {
     ]);
   });
 });
+
+describe("the refresh's content hash", () => {
+  it("ignores the clock of a LogService or Manager expanded into a System, and every ETag, but not a new entry", async () => {
+    const { hashOf } = await import("../../../src/clients/redfish/expand.js");
+    const system = (dateTime: string, entries: string[]) => ({
+      "@odata.id": SYS,
+      "@odata.etag": `"${dateTime}"`,
+      LogServices: {
+        Members: [
+          {
+            "@odata.type": "#LogService.v1_9_0.LogService",
+            "@odata.etag": `"${dateTime}"`,
+            DateTime: dateTime,
+            DateTimeLocalOffset: "+00:00",
+            Entries: { Members: entries.map((Id) => ({ "@odata.type": "#LogEntry.v1_21_0.LogEntry", Id })) },
+          },
+        ],
+      },
+      // A System's own DateTime-like field stays part of the content.
+      LastResetTime: "2026-11-27T08:00:00Z",
+    });
+    const a = hashOf(system("2026-11-27T09:00:00Z", ["1"]));
+    expect(hashOf(system("2026-11-27T09:00:07Z", ["1"]))).toBe(a);
+    expect(hashOf(system("2026-11-27T09:00:07Z", ["1", "2"]))).not.toBe(a);
+    expect(hashOf({ ...system("2026-11-27T09:00:00Z", ["1"]), LastResetTime: "2026-11-27T08:30:00Z" })).not.toBe(a);
+  });
+});
