@@ -144,7 +144,7 @@ function withBackend(recorded: StageReading, live: StageReading | undefined): St
 /**
  * A node's stage from what state recorded, what its backend reports and what its scheduler reports: a backend
  * working on the machine wins (state lags); a backend's trouble wins unless state holds the failure with its evidence;
- * a node state calls joined is draining when its scheduler has it drained, draining, cordoned or down.
+ * a node state calls joined (or unhealthy) is draining when its scheduler has it drained, draining, cordoned or down.
  */
 export function nodeStage(
   recorded: StageReading,
@@ -152,6 +152,6 @@ export function nodeStage(
   scheduler?: SchedulerReading,
 ): StageReading {
   const now = withBackend(recorded, backend ? liveStage(backend, recorded.stage) : undefined);
-  if (now.stage === "joined" && scheduler) return stageFromScheduler(scheduler) ?? now;
+  if ((now.stage === "joined" || now.stage === "unhealthy") && scheduler) return stageFromScheduler(scheduler) ?? now;
   return now;
 }

@@ -6,9 +6,10 @@
 
 /**
  * Every stage, in the order a converging node walks the first ten (`firmware`: its rackform_firmware baseline is
- * recorded and its machine not enrolled yet); the others are off the happy path: trouble
- * (failed, quarantined) and a node on its way out of service (draining in its scheduler, releasing in its backend —
- * MAAS "Releasing" and "Disk erasing", Ironic undeploy and its cleaning).
+ * recorded and its machine not enrolled yet); the others are off the happy path: trouble (failed, quarantined;
+ * unhealthy: joined, but its BMC reports a component Warning or Critical) and a node on its way out of service
+ * (draining in its scheduler, releasing in its backend — MAAS "Releasing" and "Disk erasing", Ironic undeploy and its
+ * cleaning).
  */
 export const STAGES = [
   "off",
@@ -23,6 +24,7 @@ export const STAGES = [
   "joined",
   "failed",
   "quarantined",
+  "unhealthy",
   "draining",
   "releasing",
 ] as const;
@@ -44,6 +46,7 @@ export const STAGE_LABEL: Readonly<Record<Stage, string>> = {
   joined: "joined",
   failed: "failed",
   quarantined: "quarantined",
+  unhealthy: "unhealthy",
   draining: "draining",
   releasing: "releasing",
 };
@@ -62,6 +65,7 @@ export const STAGE_COLOUR: Readonly<Record<Stage, string>> = {
   joined: "#38761d",
   failed: "#cc0000",
   quarantined: "#e69138",
+  unhealthy: "#e06666",
   draining: "#f1c232",
   releasing: "#bf9000",
 };
@@ -70,7 +74,7 @@ export const STAGE_COLOUR: Readonly<Record<Stage, string>> = {
 export const PATH: readonly Stage[] = STAGES.slice(0, STAGES.indexOf("joined") + 1);
 
 /** Stages a node stays in until someone acts: nothing is left to wait for. */
-export const SETTLED: ReadonlySet<Stage> = new Set<Stage>(["joined", "failed", "quarantined"]);
+export const SETTLED: ReadonlySet<Stage> = new Set<Stage>(["joined", "failed", "quarantined", "unhealthy"]);
 
 /** The chain's resource types, by the link of the chain they record. */
 export type ChainLink = "outlet" | "bmc" | "firmware" | "machine" | "deployment" | "acceptance" | "member";
@@ -119,6 +123,17 @@ function firmwareFailure(firmware: RecordedResource | undefined): string | undef
   return firmware.tainted ? "firmware update failed" : undefined;
 }
 
+/** The components the node's BMC reported not OK at its last read (rackform_bmc.health), as one line. */
+function healthFindings(bmc: RecordedResource | undefined): string | undefined {
+  const raw = bmc?.values.health;
+  if (!Array.isArray(raw) || raw.length === 0) return undefined;
+  const lines = raw.flatMap((f) => {
+    const o = (f ?? {}) as { component?: unknown; health?: unknown };
+    return typeof o.component === "string" ? [`${o.component} ${String(o.health)}`] : [];
+  });
+  return lines.length > 0 ? `BMC reports ${lines.join(", ")}` : undefined;
+}
+
 /** The stage a node's chain in state says it has reached (no live read). */
 export function stageFromState(chain: Partial<Record<ChainLink, RecordedResource>>): StageReading {
   const { member, acceptance, deployment, machine, firmware, bmc, outlet } = chain;
@@ -128,7 +143,8 @@ export function stageFromState(chain: Partial<Record<ChainLink, RecordedResource
   const fwFailed = firmwareFailure(firmware);
   if (fwFailed) return { stage: member ? "quarantined" : "failed", detail: fwFailed };
   if (member && !member.tainted) {
-    if (member.values.joined === true) return { stage: "joined" };
+    const sick = healthFindings(bmc);
+    if (member.values.joined === true) return sick ? { stage: "unhealthy", detail: sick } : { stage: "joined" };
     const state = String(member.values.state ?? "");
     return { stage: "draining", detail: state ? `scheduler reports ${state}` : "not joined" };
   }

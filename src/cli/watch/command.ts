@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type CommandSpec, helpText, oneOf, parseCommand, positiveNumber, UsageError } from "../args.js";
 import { findEngine } from "../engine.js";
+import { SETTLED } from "../stages.js";
 import { type BackendSettings, backendSettings, LiveReader } from "./live.js";
 import { WatchModel, type WatchSnapshot } from "./model.js";
 import { renderLines, renderTable } from "./render.js";
@@ -36,7 +37,10 @@ a .tfstate file, or postgres://…#schema (pg backend); local state is read as J
       help: "terraform or tofu (default: $TERRAFORM_BINARY_NAME, else terraform if on PATH, else the OpenTofu build)",
       parse: oneOf(["terraform", "tofu"]),
     },
-    { name: "--until-settled", help: "exit once every node is joined, failed or quarantined (1 if any failed)" },
+    {
+      name: "--until-settled",
+      help: "exit once every node is joined, failed, quarantined or unhealthy (1 if any is not joined)",
+    },
   ],
 };
 
@@ -98,10 +102,7 @@ export async function startWatch(opts: WatchOptions): Promise<WatchSession> {
 
 const settled = (s: WatchSnapshot) =>
   s.racks.length > 0 &&
-  s.racks.every(
-    (r) =>
-      !r.error && r.nodes.length > 0 && r.nodes.every((n) => ["joined", "failed", "quarantined"].includes(n.stage)),
-  );
+  s.racks.every((r) => !r.error && r.nodes.length > 0 && r.nodes.every((n) => SETTLED.has(n.stage)));
 
 /** Runs `rackform watch ARGS`; resolves with the exit code. */
 export async function watch(

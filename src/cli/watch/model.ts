@@ -75,7 +75,7 @@ export class WatchModel {
     }
     const failures = racks.flatMap((rack) =>
       rack.nodes
-        .filter((n) => n.stage === "failed" || n.stage === "quarantined")
+        .filter((n) => n.stage === "failed" || n.stage === "quarantined" || n.stage === "unhealthy")
         .map((n) => ({ rack: rack.label, node: n.name, stage: n.stage, detail: n.detail ?? "" })),
     );
     return { time: new Date(nowMs).toISOString(), racks, failures, liveErrors: live?.errors ?? [] };

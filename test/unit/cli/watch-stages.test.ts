@@ -276,3 +276,29 @@ describe("rackform watch: the firmware stage", () => {
     expect(html).toMatch(/const ORDER=\[[^\]]*"bmc-up","firmware","enrolled"/);
   });
 });
+
+describe("rackform watch: a joined node whose BMC reports a component not OK (issue 30)", () => {
+  const chain = (health: unknown[]) => ({
+    bmc: { values: { endpoint: "https://127.10.1.1", health } },
+    acceptance: { values: { passed: true } },
+    member: { values: { joined: true, state: "IDLE" } },
+  });
+
+  it("is unhealthy, naming the components, and settled; healthy it is joined", () => {
+    const sick = stageFromState(
+      chain([
+        { component: "GPU 1", health: "Critical" },
+        { component: "DIMM3", health: "Warning" },
+      ]),
+    );
+    expect(sick).toEqual({ stage: "unhealthy", detail: "BMC reports GPU 1 Critical, DIMM3 Warning" });
+    expect(stageFromState(chain([]))).toEqual({ stage: "joined" });
+    expect(STAGE_LABEL.unhealthy).toBe("unhealthy");
+  });
+
+  it("stays unhealthy beside a deployed machine, and is draining once its scheduler drains it", () => {
+    const sick = stageFromState(chain([{ component: "GPU 1", health: "Critical" }]));
+    expect(nodeStage(sick, maas("Deployed", { owned: true })).stage).toBe("unhealthy");
+    expect(nodeStage(sick, maas("Deployed", { owned: true }), slurm("IDLE+DRAIN", true)).stage).toBe("draining");
+  });
+});
