@@ -123,15 +123,30 @@ function firmwareFailure(firmware: RecordedResource | undefined): string | undef
   return firmware.tainted ? "firmware update failed" : undefined;
 }
 
+/** One component a node's BMC reported not OK, as rackform_bmc's `health` records it. */
+export interface HealthFinding {
+  readonly component: string;
+  readonly kind: string;
+  readonly health: string;
+  readonly since: string;
+}
+
+const text = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** rackform_bmc's recorded `health` value (a list of objects; anything else: none). */
+export function recordedHealth(value: unknown): HealthFinding[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((f) => {
+    if (typeof f !== "object" || f === null) return [];
+    const r = f as Record<string, unknown>;
+    return [{ component: text(r.component), kind: text(r.kind), health: text(r.health), since: text(r.since) }];
+  });
+}
+
 /** The components the node's BMC reported not OK at its last read (rackform_bmc.health), as one line. */
 function healthFindings(bmc: RecordedResource | undefined): string | undefined {
-  const raw = bmc?.values.health;
-  if (!Array.isArray(raw) || raw.length === 0) return undefined;
-  const lines = raw.flatMap((f) => {
-    const o = (f ?? {}) as { component?: unknown; health?: unknown };
-    return typeof o.component === "string" ? [`${o.component} ${String(o.health)}`] : [];
-  });
-  return lines.length > 0 ? `BMC reports ${lines.join(", ")}` : undefined;
+  const found = recordedHealth(bmc?.values.health).filter((f) => f.component !== "");
+  return found.length > 0 ? `BMC reports ${found.map((f) => `${f.component} ${f.health}`).join(", ")}` : undefined;
 }
 
 /** The stage a node's chain in state says it has reached (no live read). */

@@ -2,15 +2,8 @@
  * The "Node health" section: components each node's BMC reports as not healthy (rackform_bmc's `health`, as the
  * plan's refresh found it), so a scheduled plan shows sick nodes even when it plans nothing for them.
  */
+import { type HealthFinding, recordedHealth } from "../stages.js";
 import type { ResourceChange } from "./plan-json.js";
-
-/** One component not OK on a node. */
-export interface HealthFinding {
-  readonly component: string;
-  readonly kind: string;
-  readonly health: string;
-  readonly since: string;
-}
 
 /** A node and its findings. */
 export interface HealthNode {
@@ -18,18 +11,10 @@ export interface HealthNode {
   readonly findings: readonly HealthFinding[];
 }
 
-const text = (v: unknown): string => (typeof v === "string" ? v : "");
-
 /** The findings of one rackform_bmc change: its planned values when known, else its refreshed ones. */
 function findingsOf(c: ResourceChange): HealthFinding[] {
   const values = (c.change.after ?? c.change.before) as Record<string, unknown> | null | undefined;
-  const list = values?.health;
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((f) => {
-    if (typeof f !== "object" || f === null) return [];
-    const r = f as Record<string, unknown>;
-    return [{ component: text(r.component), kind: text(r.kind), health: text(r.health), since: text(r.since) }];
-  });
+  return recordedHealth(values?.health);
 }
 
 /** Nodes (by the name the summary gives them, else the BMC's address) whose BMC reports a component not OK. */

@@ -28,7 +28,7 @@ import {
   simpleStorageDrives,
   str,
 } from "./parse.js";
-import type { CpuInfo, DriveInfo, FirmwareInfo, GpuInfo, Inventory, RedfishJson } from "./types.js";
+import type { ComponentHealth, CpuInfo, DriveInfo, FirmwareInfo, GpuInfo, Inventory, RedfishJson } from "./types.js";
 
 /** Statuses that mean "not now" rather than "this link is dead": they are retried or reported, never skipped. */
 const TRANSIENT = new Set([401, 403, 408, 429, 503]);
@@ -93,21 +93,20 @@ export async function collectInventory(
   const macs = [...new Set(ifaces.flatMap((i) => interfaceMac(i) ?? []))];
   const cpus: CpuInfo[] = [];
   const procGpus: GpuInfo[] = [];
+  const procHealth: ComponentHealth[] = [];
   for (const p of procs) {
     if (isAbsent(p)) continue;
     const parsed = parseProcessor(p);
     if (parsed.cpu) cpus.push(parsed.cpu);
     if (parsed.gpu) procGpus.push(parsed.gpu);
+    if (parsed.kind !== "other") procHealth.push(...finding(parsed.kind, p));
   }
   cpus.push(...summaryCpus(system, cpus.length, procSkipped));
   let gpus = dedupeGpus(procGpus, await pcieGpus(pcie, read, soft), await graphicsLinks(system, collection));
   if (gpus.length === 0) gpus = await oemPciGpus(system, read, collection);
   const mem = isObj(system.MemorySummary) ? system.MemorySummary.TotalSystemMemoryGiB : undefined;
   const health = sortedFindings([
-    ...procs.flatMap((p) => {
-      const kind = isAbsent(p) ? "other" : parseProcessor(p).kind;
-      return kind === "other" ? [] : finding(kind, p);
-    }),
+    ...procHealth,
     ...pcie.flatMap((d) => (isAbsent(d) ? [] : finding("pcie", d))),
     ...ifaces.flatMap((i) => finding("nic", i)),
     ...(memorySuspect(system) ? memoryFindings(system, await collection(link(system, "Memory"))) : []),

@@ -47,7 +47,7 @@ async function verify(run: Run, work: Work): Promise<{ facts: NodeFacts; evidenc
     if (left.length === 0) return { done: true, value: { facts, evidence: [] } };
     const no = refused(work, facts);
     const done = no.length > 0 || Date.now() >= deadline;
-    return { done, value: { facts, evidence: [...left, ...no] } };
+    return { done, reached: false, value: { facts, evidence: [...left, ...no] } };
   });
 }
 

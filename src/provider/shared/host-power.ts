@@ -1,5 +1,5 @@
 /** A host's power as its own BMC reports it, for the resources that reset or power-cycle a host themselves. */
-import { nextPollMs, type PollSpec, StepDurations } from "../../clients/http/poll.js";
+import { nextPollMs, type PollSpec, type StepDurations } from "../../clients/http/poll.js";
 import { abortableSleep } from "../../clients/http/retry.js";
 import type { RedfishClient } from "../../clients/redfish/index.js";
 
@@ -15,25 +15,23 @@ export interface HostPace {
   readonly steps: StepDurations;
 }
 
-/** A pace without peers' durations (a single wait, or tests). */
-export const hostPace = (pace: PollSpec): HostPace => ({ pace, steps: new StepDurations() });
-
 /**
- * Polls until `done` answers true, paced by `p` for a step of `kind` (recorded when it ends); the signal ends the wait.
- * Returns the last answer's value.
+ * Polls until `done` answers true, paced by `p` for a step of `kind`; the signal ends the wait. Returns the last
+ * answer's value. The step's duration is recorded for the next waits unless the answer says it ended without being
+ * reached (`reached: false`: a deadline, a refusal), which would teach them a wrong duration.
  */
 export async function pollHost<T>(
   p: HostPace,
   kind: string,
   signal: AbortSignal,
-  look: () => Promise<{ done: boolean; value: T }>,
+  look: () => Promise<{ done: boolean; value: T; reached?: boolean }>,
 ): Promise<T> {
   const start = performance.now();
   for (;;) {
     const r = await look();
     const elapsed = performance.now() - start;
     if (r.done) {
-      p.steps.record(kind, elapsed);
+      if (r.reached !== false) p.steps.record(kind, elapsed);
       return r.value;
     }
     await abortableSleep(nextPollMs(p.pace, elapsed, Math.random, p.steps.expectedMs(kind)), signal);

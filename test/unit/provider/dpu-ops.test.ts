@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { RackformClientError } from "../../../src/clients/errors.js";
+import { StepDurations } from "../../../src/clients/http/poll.js";
 import type { DpuState as DpuReport } from "../../../src/clients/redfish/index.js";
 import { backgroundContext, Diagnostics, formatPath, UNKNOWN } from "../../../src/framework/index.js";
 import {
@@ -17,7 +18,6 @@ import {
   updateDpu,
 } from "../../../src/provider/resources/dpu-ops.js";
 import type { DpuConfig, DpuPlan, DpuState } from "../../../src/provider/resources/dpu-schema.js";
-import { hostPace } from "../../../src/provider/shared/host-power.js";
 
 const EP = "https://10.0.1.21";
 const HOST = "https://10.0.1.5";
@@ -112,7 +112,7 @@ function fakeDeps(dpu: FakeDpu) {
   const deps: DpuDeps = {
     allowHttp: false,
     pollMs: 1,
-    hostPace: hostPace(1),
+    hostPace: { pace: 1, steps: new StepDurations() },
     dpu: (endpoint, user, password) => {
       asked.push(`dpu ${endpoint} ${user} ${password}`);
       return ops;
