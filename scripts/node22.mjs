@@ -6,7 +6,7 @@
 // check-setup.mjs and the tests import NODE22_VERSION, node22Bin() and node22Problem() from here: one pin.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -50,7 +50,9 @@ export function ensureNode22() {
   if (process.env.RACKFORM_NODE22) throw new Error(node22Problem());
   const bin = node22Bin();
   const home = dirname(dirname(bin));
-  const scratch = mkdtempSync(join(tmpdir(), "rf-node22-"));
+  // Unpacked beside the cache, so the final rename never crosses file systems (a temp folder may be another one).
+  mkdirSync(dirname(home), { recursive: true });
+  const scratch = mkdtempSync(join(dirname(home), ".node22-"));
   try {
     const spec = packageName();
     console.error(`node22: fetching ${spec} from the npm registry`);
@@ -60,7 +62,6 @@ export function ensureNode22() {
     execFileSync("tar", ["xzf", join(scratch, packed[0].filename), "-C", unpacked, "--strip-components=1"]);
     rmSync(join(unpacked, "include"), { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
-    mkdirSync(dirname(home), { recursive: true });
     renameSync(unpacked, home);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
