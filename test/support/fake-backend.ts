@@ -160,8 +160,11 @@ export class FakeBackend implements Backend {
     return { outcome: { kind: "complete", facts: this.facts(this.get(id)) } };
   }
 
-  async lastAcceptance(): Promise<AcceptanceEvidence | undefined> {
-    return undefined;
+  /** The latest gate evidence by machine id, as lastAcceptance answers it (none unless a test sets it). */
+  readonly evidence = new Map<string, AcceptanceEvidence>();
+
+  async lastAcceptance(id: string): Promise<AcceptanceEvidence | undefined> {
+    return this.evidence.get(id);
   }
 
   async powerState(id: string): Promise<HostPower> {
@@ -171,6 +174,11 @@ export class FakeBackend implements Backend {
 
   async powerOn(id: string): Promise<void> {
     this.calls.push(`powerOn ${id}`);
+    this.get(id).power = "on";
+  }
+
+  async powerCycle(id: string): Promise<void> {
+    this.calls.push(`powerCycle ${id}`);
     this.get(id).power = "on";
   }
 

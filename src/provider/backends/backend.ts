@@ -254,6 +254,12 @@ export interface Backend {
   /** Powers the host of a machine on through the backend and waits until the backend reports it on; repeat-safe. */
   powerOn(id: string, o: OperationOptions): Promise<void>;
   /**
+   * Power cycles the host through the backend (off, then on; the remediation ladder's first step) and waits until
+   * the backend reports it on again: MAAS op=power_off then op=power_on, Ironic's "rebooting" target, BCM's power
+   * reset, Warewulf through the node's BMC. A host found off is powered on.
+   */
+  powerCycle(id: string, o: OperationOptions): Promise<void>;
+  /**
    * Gives the backend the BMC's address and credentials for the machine's power calls (MAAS power parameters,
    * Ironic driver_info, BCM's rf0 interface and bmcSettings, Warewulf's ipmi block), e.g. after the BMC's password
    * was rotated or the BMC re-addressed; nothing else of the machine changes; repeat-safe.

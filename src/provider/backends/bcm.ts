@@ -267,6 +267,17 @@ export class BcmBackend implements Backend {
     });
   }
 
+  async powerCycle(id: string, o: OperationOptions): Promise<void> {
+    const off = (await this.powerState(id, o.signal)) === "off";
+    o.log.info(off ? "powering the host on through BCM" : "power cycling the host through BCM", { backend: "bcm", id });
+    await this.power(id, off ? "ON" : "RESET", o);
+    await this.poll(o, async (elapsedMs) => {
+      if ((await this.powerState(id, o.signal)) === "on") return true;
+      if (elapsedMs > FOREVER_MS) throw powerTimeout(id);
+      return undefined;
+    });
+  }
+
   async quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void> {
     const s = await this.status(id, signal);
     if (s?.closed) return;

@@ -44,7 +44,7 @@ import {
   SHARED_FIELDS,
   UNDEPLOY_FIRST,
 } from "./ironic-states.js";
-import { ironicHostPower, ironicPowerOn, ironicPowerState } from "./power.js";
+import { ironicHostPower, ironicPowerCycle, ironicPowerOn, ironicPowerState } from "./power.js";
 
 /** The deploy (IPA) kernel and ramdisk URLs every node gets in driver_info (the provider's ironic block). */
 export interface IronicDeployImages {
@@ -354,6 +354,10 @@ export class IronicBackend implements Backend {
 
   powerOn(id: string, o: OperationOptions): Promise<void> {
     return ironicPowerOn(this.client, id, o, this.pollMs);
+  }
+
+  powerCycle(id: string, o: OperationOptions): Promise<void> {
+    return ironicPowerCycle(this.client, id, o, this.pollMs);
   }
 
   async quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void> {

@@ -39,7 +39,7 @@ import {
   type ReleaseOptions,
 } from "./backend.js";
 import { AFTER_TEST, type MaasAcceptance, TESTABLE } from "./maas-acceptance.js";
-import { maasPowerOn, maasPowerState } from "./power.js";
+import { maasPowerCycle, maasPowerOn, maasPowerState } from "./power.js";
 
 /** How long one boot-resource list answers whether a deployment's image is still there. */
 const BOOT_RESOURCE_LIST_MAX_AGE_MS = 60_000;
@@ -335,6 +335,10 @@ export class MaasBackend implements Backend {
 
   powerOn(id: string, o: OperationOptions): Promise<void> {
     return maasPowerOn(this.client, id, o, this.pollMs);
+  }
+
+  powerCycle(id: string, o: OperationOptions): Promise<void> {
+    return maasPowerCycle(this.client, id, o, this.pollMs);
   }
 
   async quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void> {

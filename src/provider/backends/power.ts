@@ -88,3 +88,41 @@ export async function ironicPowerOn(
     signal: o.signal,
   });
 }
+
+/** op=power_off (hard), waits until the BMC says "off", then powers on as maasPowerOn does. */
+export async function maasPowerCycle(
+  client: MaasClient,
+  id: string,
+  o: OperationOptions,
+  pollMs: PollSpec,
+): Promise<void> {
+  if ((await maasPowerState(client, id, o.signal)) !== "off") {
+    o.log.info("power cycling the host through MAAS", { id });
+    await client.powerOff(id, { stopMode: "hard", comment: "rackform: remediation power cycle" });
+    const start = Date.now();
+    while ((await maasPowerState(client, id, o.signal)) !== "off") {
+      if (Date.now() - start > POWER_ON_MS) {
+        throw new MaasError("RACKFORM_ERR_MAAS_STATUS_TIMEOUT", `MAAS machine ${id} did not report power off`);
+      }
+      await abortableSleep(nextPollMs(o.pollMs ?? pollMs, Date.now() - start), o.signal);
+    }
+  }
+  await maasPowerOn(client, id, o, pollMs);
+}
+
+/** PUT states/power "rebooting" (a host found off: "power on"), then waits for "power on" with nothing pending. */
+export async function ironicPowerCycle(
+  client: IronicClient,
+  id: string,
+  o: OperationOptions,
+  pollMs: PollSpec,
+): Promise<void> {
+  const off = (await ironicPowerState(client, id, o.signal)) === "off";
+  o.log.info(off ? "powering the host on through Ironic" : "power cycling the host through Ironic", { id });
+  await client.setPowerState(id, off ? "power on" : "rebooting", { signal: o.signal });
+  await client.waitForPowerState(id, "power on", {
+    timeoutMs: POWER_ON_MS,
+    pollMs: o.pollMs ?? pollMs,
+    signal: o.signal,
+  });
+}

@@ -83,6 +83,15 @@ export class WarewulfPower {
     await rf.power(on ? "ForceRestart" : "On");
   }
 
+  /** Boots the host from the network again (a stateless node's fresh image) and waits until the BMC reports On. */
+  async cycle(c: PowerCredentials, signal: AbortSignal, pollMs?: PollSpec): Promise<void> {
+    await this.bootFromNetwork(c);
+    const rf = this.client(c);
+    await pollUntil({ pollMs: pollMs ?? this.pollMs, signal }, async () =>
+      (await rf.getSystem()).powerState === "On" ? true : undefined,
+    );
+  }
+
   /** Powers the host off (ForceOff) unless it is off. */
   async off(c: PowerCredentials): Promise<void> {
     const rf = this.client(c);

@@ -320,6 +320,12 @@ export class WarewulfBackend implements Backend {
     await this.power.on(this.bmc(n), o.signal, o.pollMs);
   }
 
+  async powerCycle(id: string, o: OperationOptions): Promise<void> {
+    const n = await this.mustNode(id, o.signal);
+    o.log.info("power cycling the host through its BMC, from the network (Warewulf has no power API)", { id });
+    await this.power.cycle(this.bmc(n), o.signal, o.pollMs);
+  }
+
   async setPowerCredentials(id: string, c: PowerCredentials, signal?: AbortSignal): Promise<void> {
     this.opts.redact?.(c.bmcPassword);
     await this.client.patchNode(id, { ipmi: ipmiOf(c) }, signal);

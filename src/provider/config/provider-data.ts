@@ -3,11 +3,13 @@
  * HTTP core per process so connections are reused, the Redfish clients, and the process-wide budget, image work and
  * host sightings.
  */
+
 import { createHash } from "node:crypto";
 import type { HttpCore } from "../../clients/http/index.js";
 import { StepDurations } from "../../clients/http/poll.js";
 import { RedfishClient } from "../../clients/redfish/index.js";
 import { DisruptionBudget } from "../budget/disruption-budget.js";
+import { HealthBudget } from "../budget/health-budget.js";
 import { CredentialFingerprints } from "../shared/credential-fingerprint.js";
 import type { HostPace } from "../shared/host-power.js";
 import { HostSightings } from "../shared/host-sightings.js";
@@ -44,6 +46,8 @@ export class ProviderData {
   readonly images = new ImageWork();
   /** Rolling reimages offered by deployments and gates to the nodes' cluster members (rollout-handover.ts). */
   readonly rollouts = new RolloutHandovers();
+  /** Health remediation steps taken per budget in this process, against max_unhealthy (health-budget.ts). */
+  readonly unhealthy = new HealthBudget();
   /** Host power this process read from BMCs, which spares deployments a backend's power query (host-sightings.ts). */
   readonly sightings = new HostSightings();
   /** How long hosts' resets took in this process, so a roll's later nodes are polled around it (host-power.ts). */

@@ -11,6 +11,7 @@ import {
   UNKNOWN,
   valuesEqual,
 } from "../../framework/index.js";
+import { isLadderRun, REPAIR } from "../shared/remediation.js";
 import { rejudge } from "./acceptance-policy.js";
 import type { AcceptanceConfig, AcceptanceState, acceptanceSchema } from "./acceptance-schema.js";
 import { failureLines } from "./acceptance-verdict.js";
@@ -58,8 +59,9 @@ function planPolicyEdit(
  */
 export function rollingGatePending(
   st: AcceptanceState,
-  plan: Pick<AcceptanceConfig, "image_ref" | "firmware_ref">,
+  plan: Pick<AcceptanceConfig, "image_ref" | "firmware_ref" | "remediation">,
 ): boolean {
+  if (remediationPending(st, plan)) return true;
   const ref = plan.image_ref;
   const fw = plan.firmware_ref;
   const image = st.image_ref !== null && ref !== null && !isUnknownValue(ref);
@@ -68,9 +70,29 @@ export function rollingGatePending(
   return firmware && (fw !== st.firmware_ref || (st.passed === null && st.firmware_ref !== null));
 }
 
+/**
+ * A remediation step's gate: the ladder plans a power cycle or a reimage this gate has not recorded yet, or the one it
+ * recorded again after its run failed (the step is tried again, or the next one planned with it).
+ */
+function remediationPending(st: AcceptanceState, plan: Pick<AcceptanceConfig, "remediation">): boolean {
+  const r = plan.remediation;
+  if (r === null || isUnknownValue(r) || !isLadderRun(r)) return false;
+  return r !== st.remediation || st.passed === false;
+}
+
 /** Whether a recorded gate follows a rolling update (its pending verdict is a run still to come). */
-export const followsRollout = (st: Pick<AcceptanceState, "image_ref" | "firmware_ref">): boolean =>
-  st.image_ref !== null || st.firmware_ref !== null;
+export const followsRollout = (st: Pick<AcceptanceState, "image_ref" | "firmware_ref" | "remediation">): boolean =>
+  st.image_ref !== null || st.firmware_ref !== null || isLadderRun(st.remediation);
+
+/**
+ * A node the ladder holds for repair keeps its recorded (failed) verdict: no gate re-run until its findings clear and
+ * the ladder resets, then the usual re-run of a failed gate brings it back.
+ */
+function heldForRepair(st: AcceptanceState, plan: AcceptanceConfig): PlanChange<Schema> | undefined {
+  if (plan.remediation !== REPAIR || st.passed !== false) return undefined;
+  const { passed, gpu_count, busbw_gbps, evidence } = st;
+  return { plan: { ...plan, passed, gpu_count, busbw_gbps, evidence } };
+}
 
 /**
  * The plan of an update: a rolling reimage's gate is recorded in place (passed unknown); a node that no longer
@@ -84,6 +106,8 @@ export function planAcceptance(r: PlanRequest<Schema>): PlanChange<Schema> | und
   // A rolling update's gate runs in it, also on a node out of service (a failed firmware update quarantined it):
   // replacing the gate would replace its member too, whose create takes no rolling step.
   if (rollingGatePending(st, plan) || (maybe && st.passed !== false)) return { plan: { ...plan, passed: UNKNOWN } };
+  const held = heldForRepair(st, plan);
+  if (held) return held;
   // A degraded node: re-run the gate. (A tainted failed run is replaced by the engine anyway.)
   if (st.passed === false) return { plan: { ...plan, passed: UNKNOWN }, requiresReplace: [path("passed")] };
   return planPolicyEdit(st, plan, r.diagnostics);

@@ -46,6 +46,8 @@ const findingKeys = (v: unknown): Set<string> =>
 const rerunOnNewFinding = () =>
   requiresReplaceIf((req) => {
     if (req.stateValue === null || req.stateValue === undefined || !Array.isArray(req.planValue)) return false;
+    // Following a remediation ladder: the ladder re-runs the gate, in place (remediation).
+    if (((req.plan ?? {}) as { remediation?: unknown }).remediation != null) return false;
     const before = findingKeys(req.stateValue);
     return [...findingKeys(req.planValue)].some((k) => !before.has(k));
   }, "re-runs the gate when the BMC reports a component newly not OK");
@@ -183,6 +185,16 @@ export const acceptanceSchema = {
         "in place with passed unknown, and the next refresh reads the new run's verdict and evidence. First recorded, " +
         "it re-runs nothing. @default not followed (an image change reaches the gate as a replacement of machine_id)",
     }),
+    remediation: attr.string({
+      optional: true,
+      description:
+        "The node's place on its health remediation ladder: rackform_deployment.x.remediation of the node. When it " +
+        "plans a step (a power cycle or a reimage), the gate runs again inside that step, which the node's " +
+        "rackform_cluster_member carries out; this resource records it in place with passed unknown, and the next " +
+        "refresh reads the new run's verdict. While followed, the BMC's findings (bmc_health) are the ladder's to " +
+        "act on: they re-run nothing by replacement and a Critical one no longer fails the verdict by itself (the " +
+        'ladder takes that node to "repair" instead, where it stays quarantined with its evidence). @default not followed',
+    }),
     firmware_ref: attr.string({
       optional: true,
       description:
@@ -228,7 +240,8 @@ export function thresholdsOf(v: AcceptanceConfig): Thresholds {
     ncclMinBusbwGBps: known(v.nccl_min_busbw_gbps, "nccl_min_busbw_gbps") ?? undefined,
     expectedGpuCount: known(v.expected_gpu_count, "expected_gpu_count") ?? undefined,
     allowXid: known(v.allow_xid, "allow_xid") ?? false,
-    ...(Array.isArray(v.bmc_health) ? { bmcHealth: bmcFindings(v.bmc_health) } : {}),
+    // Following a remediation ladder, the BMC's findings are the ladder's business, not the verdict's.
+    ...(Array.isArray(v.bmc_health) && v.remediation === null ? { bmcHealth: bmcFindings(v.bmc_health) } : {}),
     firmware:
       fw !== null && !isUnknownValue(fw) ? Object.fromEntries(Object.entries(fw).map(([k, x]) => [k, String(x)])) : {},
   };

@@ -14,15 +14,18 @@ import {
   timeoutMs,
   UNKNOWN,
 } from "../../framework/index.js";
+import type { HealthBudget } from "../budget/health-budget.js";
 import type { ProviderData } from "../config/config.js";
 import { SchedulerNotConfiguredError } from "../config/scheduler-config.js";
 import { addClientError } from "../errors/client-errors.js";
 import { warnTransientRead } from "../shared/read-hold.js";
+import { REPAIR } from "../shared/remediation.js";
 import type { RolloutHandovers } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
 import { budgetKey, type MemberBudget, PRIVATE_MAX_UNAVAILABLE } from "./cluster-member-budget.js";
 import { ABSENT, converge, kindOf, LABEL, nodeOf, site, stateOf, what } from "./cluster-member-converge.js";
 import { drainInBudget } from "./cluster-member-drain.js";
+import { heldForRepair } from "./cluster-member-remediation.js";
 import {
   leaveForGood,
   PRIVATE_SUCCESSOR,
@@ -55,6 +58,8 @@ export interface ClusterMemberDeps {
   readonly pollMs: number;
   /** The reimages and gates rolling deployments and acceptances offered in this apply (rollout-handover.ts). */
   readonly rollouts: Pick<RolloutHandovers, "take">;
+  /** Health remediation steps taken per budget in this process, against max_unhealthy. */
+  readonly unhealthy: Pick<HealthBudget, "admit" | "admitted">;
 }
 
 /** The deps of the configured provider: its scheduler clients, disruption budget, image work and poll interval. */
@@ -70,6 +75,7 @@ export function clusterMemberDeps(providerData: unknown): ClusterMemberDeps {
     tearingDown: () => data.images.tearingDown(),
     pollMs: data.timings.memberPollMs,
     rollouts: data.rollouts,
+    unhealthy: data.unhealthy,
   };
 }
 
@@ -161,7 +167,13 @@ export async function readMember(
   }
   const imported = st.joined === null;
   if (!o) return imported ? notThereAtImport(r, ops) : gone(r.diagnostics, st, ops);
-  if (!o.joined && !imported) {
+  if (!o.joined && st.remediation === REPAIR) {
+    r.diagnostics.warning(
+      `Node held for repair: ${nodeOf(st)}`,
+      `${what(st)} is ${o.state}: its health remediation ladder is exhausted and it stays out of service, quarantined in its backend with the BMC's findings, until the BMC reports it healthy again (the ladder then resets and the node rejoins after its gate).`,
+      path("remediation"),
+    );
+  } else if (!o.joined && !imported) {
     r.diagnostics.warning(
       // The node in the summary: the engines fold warnings of one summary into the first.
       `Node no longer accepts work in ${LABEL[ops.kind]}: ${nodeOf(st)}`,
@@ -243,7 +255,8 @@ export function planMember(
   if (id !== null && plan.id !== id) next = { ...plan, id };
   // Read back as not joined, or a rolling reimage (the update drains, reimages, gates and rejoins the node).
   const rolls = (st: ClusterMemberState) => isRollingReimage(plan, st) || isUnknownValue(plan.firmware_ref);
-  if (state && (state.joined === false || rolls(state))) next = { ...(next ?? plan), joined: true, state: UNKNOWN };
+  const out = (st: ClusterMemberState) => st.joined === false && !heldForRepair(plan, st);
+  if (state && (out(state) || rolls(state))) next = { ...(next ?? plan), joined: true, state: UNKNOWN };
   return next ? { plan: next, private: priv } : { private: priv };
 }
 

@@ -8,10 +8,12 @@
  * next plan retries this node; the other nodes go on.
  */
 import type { ApplyRequest } from "../../framework/index.js";
+import { REPAIR } from "../shared/remediation.js";
 import { budgetKey } from "./cluster-member-budget.js";
 import { converge, nodeOf } from "./cluster-member-converge.js";
 import { drainInBudget } from "./cluster-member-drain.js";
 import type { ClusterMemberDeps } from "./cluster-member-ops.js";
+import { admitHealthStep, healthRung, holdForRepair } from "./cluster-member-remediation.js";
 import type { SchedulerOps } from "./cluster-member-scheduler.js";
 import type { ClusterMemberPlan, ClusterMemberState } from "./cluster-member-schema.js";
 
@@ -22,9 +24,10 @@ type Update = ApplyRequest & { plan: ClusterMemberPlan; state: ClusterMemberStat
  * node.
  */
 export function isRollingReimage(
-  plan: { readonly image_ref: unknown; readonly firmware_ref: unknown },
+  plan: { readonly image_ref: unknown; readonly firmware_ref: unknown; readonly remediation: unknown },
   state: ClusterMemberState,
 ): boolean {
+  if (healthRung(plan, state) !== undefined) return true;
   const ref = plan.image_ref;
   const fw = plan.firmware_ref;
   if (typeof fw === "string" && fw !== state.firmware_ref) return true;
@@ -40,8 +43,11 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
   const node = nodeOf(st);
   const machineId = plan.gate_id ?? st.gate_id ?? "";
   const offers = deps.rollouts.take(machineId, plan.firmware_ref);
-  const steps = [offers.reimage, offers.firmware, offers.gate].filter((s) => s !== undefined);
+  const steps = [offers.remedy, offers.reimage, offers.firmware, offers.gate].filter((s) => s !== undefined);
   const log = ctx.log.with({ resource: "rackform_cluster_member", node });
+  const rung = healthRung(plan, st);
+  if (rung !== undefined && !admitHealthStep(r, deps, rung)) return st;
+  if (rung === REPAIR) return holdForRepair(r, deps, ops, offers.remedy);
   if (steps.length === 0) {
     // Nothing offered in this apply (the deployment already runs the image, its gate already judged): record it.
     log.info("rolling reimage: nothing left to do on this node, recording the image");
@@ -51,14 +57,15 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
   const drain = { ctx, ops, budget: deps.budget, pollMs: deps.pollMs, state: st, priv: r.private.value, diags };
   log.info("rolling reimage", { steps: steps.map((s) => s.what) });
   if (!(await drainInBudget({ ...drain, op: "update", names }))) return st;
+  let rebooted = false;
   for (const step of steps) {
     log.info(`rolling reimage: ${step.what}`);
-    // The reimage's deploy boots the node: firmware staged for the next reset is active after it.
-    const rebooted = offers.reimage !== undefined && step !== offers.reimage;
     if ((await step.run({ context: ctx, diagnostics: diags, machineId, rebooted })) === "failed") {
       await deps.budget.releaseFailed(names, step.failure, log, diags);
       return st;
     }
+    // The reimage's deploy (or the remedy's power cycle) boots the node: firmware staged for the next reset is active.
+    if (step === offers.reimage || step === offers.remedy) rebooted = true;
   }
   // The reimaged node registers anew (its daemon on the new image): wait for it as a create does, then join it.
   const s = await converge({ ops, pollMs: deps.pollMs, ctx, plan, prior: null, diags });

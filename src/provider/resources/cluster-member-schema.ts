@@ -16,6 +16,7 @@ import {
   timeoutsBlock,
   useStateForUnknown,
 } from "../../framework/index.js";
+import { memberRemediationAttributes } from "./remediation-schema.js";
 
 /** The schedulers a node can join. */
 export const SCHEDULERS = ["slurm", "kubernetes"] as const;
@@ -147,6 +148,7 @@ export const clusterMemberSchema = {
         "(firmware_ref the same) offered, rejoin. A node whose update fails is quarantined with the update's " +
         "evidence and keeps the old firmware_ref here; the others go on. @default not followed",
     }),
+    ...memberRemediationAttributes,
     drain_on_destroy: attr.bool({
       optional: true,
       computed: true,

@@ -39,7 +39,7 @@ export interface DeploymentDeps {
   /** The cluster members' disruption budget: a node that fails here gives its drain slot back. */
   readonly budget: Pick<DisruptionBudget, "release" | "releaseFailed">;
   /** Where a rolling deployment offers its reimage to the node's cluster member (rollout-handover.ts). */
-  readonly rollouts: Pick<RolloutHandovers, "offerReimage">;
+  readonly rollouts: Pick<RolloutHandovers, "offerReimage" | "offerRemedy">;
   /** How long a deploy whose image its backend lacks waits for an upload of it to begin. */
   readonly imageUploadGraceMs: number;
 }

@@ -32,6 +32,7 @@ import { bounded } from "../shared/timeouts.js";
 import type { DeploymentDeps } from "./deployment-deps.js";
 import { awaitImageUpload, warnIfImageGone } from "./deployment-image.js";
 import { PRIVATE_ROLLING_FROM } from "./deployment-plan.js";
+import { noteRemedyRan, offerRemedy } from "./deployment-remediation.js";
 import {
   checkDeploymentConfig,
   type DeploymentPlan,
@@ -66,6 +67,7 @@ function withFacts(v: DeploymentPlan, m: Machine, f: MachineFacts, power?: HostP
     deployed_image: f.image ?? "",
     power_state: power ?? held ?? "on",
     erase_on_destroy: eraseOnDestroy,
+    remediation: isUnknownValue(v.remediation) ? null : v.remediation,
   };
 }
 
@@ -181,6 +183,8 @@ export async function updateDeployment(
     }
     // A new image that would not deploy is refused here, before the member drains anything: nothing is recorded.
     if (!(await offerIfRolling(r, deps, m, f))) return state;
+    // The health ladder's rung: its remedy goes to the node's cluster member (deployment-remediation.ts).
+    offerRemedy(r, deps, m, () => offerReimage(r, deps, m));
     return withFacts(plan, m, f);
   } catch (e) {
     reportBackendError(diags, e, "read the machine", machineIdSite(m.backend, m.id));
@@ -266,6 +270,7 @@ export async function readDeployment(
     // Credentials refused: the host's power is not known to have changed; the held value stands.
     const next = withFacts(st, m, got.f, got.power === "denied" ? undefined : got.power);
     forgetDoneReimage(r, m, got.f);
+    await noteRemedyRan(r, b, m.id, r.context.signal);
     warnPower(diags, m, got);
     if (got.f.state === "deployed") {
       await warnIfImageGone({ context: r.context, diagnostics: diags, backend: b, state: st, facts: got.f }, deps);

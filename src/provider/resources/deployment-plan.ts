@@ -13,6 +13,7 @@ import {
   valuesEqual,
 } from "../../framework/index.js";
 import { imageLabel } from "../backends/index.js";
+import { plannedRemediation } from "./deployment-remediation.js";
 import {
   checkDeploymentConfig,
   type DeploymentConfig,
@@ -84,8 +85,9 @@ function rollingPaths(state: DeploymentState, plan: DeploymentConfig, paths: Att
 export function planDeployment(r: PlanRequest<Schema>): PlanChange<Schema> | undefined {
   const { state } = r;
   if (r.plan === null) return undefined;
-  if (state === null) return { plan: withImageRef(r.plan) };
-  const plan = withImageRef(planPowerOn(state, r.plan));
+  const remediation = plannedRemediation(state, r.plan, r.private);
+  if (state === null) return { plan: { ...withImageRef(r.plan), remediation } };
+  const plan = { ...withImageRef(planPowerOn(state, r.plan)), remediation };
   const requiresReplace = rollingPaths(state, plan, replacePaths(state, plan));
   const reported = state.deployed_image;
   const m = parseMachineId(state.machine_id ?? "");

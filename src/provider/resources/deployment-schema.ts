@@ -13,6 +13,7 @@ import {
 import { BACKEND_NAMES, type BackendName, type ImageSpec } from "../backends/backend.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import { imageUrl } from "./image-url.js";
+import { deploymentRemediationAttributes } from "./remediation-schema.js";
 
 /** A machine id as rackform_machine records it: `<backend>:<id>`. */
 export const MACHINE_ID = new RegExp(`^(${BACKEND_NAMES.join("|")}):(\\S+)$`);
@@ -200,6 +201,7 @@ export const deploymentSchema = {
         "backend and waits until the backend reports it on — a host switched off by hand is drift, not a reimage.",
       planModifiers: [useStateForUnknown()],
     }),
+    ...deploymentRemediationAttributes,
   },
   blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },
 } as const;

@@ -42,6 +42,8 @@ export interface OfferedStep {
 
 /** The steps offered for one machine in this apply. */
 export interface Offers {
+  /** A health remedy (rackform_deployment's remediation ladder: power cycle, or quarantine for repair). */
+  readonly remedy?: OfferedStep;
   readonly reimage?: OfferedStep;
   readonly firmware?: OfferedStep;
   readonly gate?: OfferedStep;
@@ -49,13 +51,18 @@ export interface Offers {
 
 /** Offers by machine id ("maas:4y3h7n"), taken once by the member that carries them out. */
 export class RolloutHandovers {
-  private readonly offers = new Map<string, { reimage?: OfferedStep; gate?: OfferedStep }>();
+  private readonly offers = new Map<string, { remedy?: OfferedStep; reimage?: OfferedStep; gate?: OfferedStep }>();
   /** Firmware resets by the baseline's ref (rackform_firmware knows its BMC, not the machine). */
   private readonly firmware = new Map<string, OfferedStep>();
 
   /** Offers the reimage of `machineId` (a later offer replaces an earlier one). */
   offerReimage(machineId: string, step: OfferedStep): void {
     this.offers.set(machineId, { ...this.offers.get(machineId), reimage: step });
+  }
+
+  /** Offers a health remedy of `machineId` (shared/remediation.ts). */
+  offerRemedy(machineId: string, step: OfferedStep): void {
+    this.offers.set(machineId, { ...this.offers.get(machineId), remedy: step });
   }
 
   /** Offers the gate run of `machineId`. */

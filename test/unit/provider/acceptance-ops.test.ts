@@ -84,6 +84,7 @@ const plan = (m: FakeMachine, o: Partial<AcceptancePlan> = {}): AcceptancePlan =
   image_ref: null,
   firmware_ref: null,
   bmc_health: null,
+  remediation: null,
   allow_xid: false,
   firmware: null,
   passed: UNKNOWN,

@@ -2,6 +2,7 @@
  * rackform_cluster_member's handlers called directly with fake deps: a scheduler seam in memory, the real
  * DisruptionBudget (or a fake one for the wait's failures). No lab, no server.
  */
+
 import { describe, expect, it } from "vitest";
 import { HttpConnectError, RackformClientError } from "../../../src/clients/errors.js";
 import { isUnknownValue, UNKNOWN } from "../../../src/framework/index.js";
@@ -10,10 +11,8 @@ import {
   BudgetHaltError,
   DisruptionBudget,
 } from "../../../src/provider/budget/disruption-budget.js";
-import { SchedulerNotConfiguredError } from "../../../src/provider/config/scheduler-config.js";
 import type { MemberBudget } from "../../../src/provider/resources/cluster-member-budget.js";
 import {
-  type ClusterMemberDeps,
   createMember,
   deleteMember,
   importMember,
@@ -22,85 +21,15 @@ import {
   updateMember,
   validateMember,
 } from "../../../src/provider/resources/cluster-member-ops.js";
-import {
-  DrainTimeoutError,
-  NodeGoneError,
-  type Observed,
-  type SchedulerOps,
-} from "../../../src/provider/resources/cluster-member-scheduler.js";
+import { DrainTimeoutError } from "../../../src/provider/resources/cluster-member-scheduler.js";
 import type {
   ClusterMemberConfig,
   ClusterMemberPlan,
   ClusterMemberState,
-  SchedulerKind,
 } from "../../../src/provider/resources/cluster-member-schema.js";
-import { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
+import type { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
+import { fakeDeps } from "../../support/member-fakes.js";
 import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
-
-/** A scheduler in memory: nodes by name, every call recorded. */
-function fakeScheduler(kind: SchedulerKind = "slurm") {
-  const nodes = new Map<string, Observed>();
-  const calls: string[] = [];
-  const behaviour = { drainFails: undefined as Error | undefined, registerAfter: 0, readFails: undefined as unknown };
-  let lookups = 0;
-  const ops: SchedulerOps = {
-    kind,
-    async lookup(node) {
-      calls.push(`lookup ${node}`);
-      if (behaviour.readFails) throw behaviour.readFails;
-      lookups++;
-      if (behaviour.registerAfter > 0 && lookups > behaviour.registerAfter && !nodes.has(node))
-        nodes.set(node, { registered: true, state: "DOWN", joined: false, features: [], partitions: ["gpu"] });
-      return nodes.get(node);
-    },
-    whatIsThere: async (node) => `the scheduler knows no node named ${node}`,
-    async recreate(node, spec) {
-      calls.push(`recreate ${node}`);
-      if (kind === "slurm") throw new NodeGoneError(node, `slurmctld no longer knows node ${node}`, "Restart slurmd.");
-      nodes.set(node, { registered: true, state: "Ready", joined: false, labels: spec.labels ?? {}, taints: [] });
-    },
-    async join(node, spec) {
-      calls.push(`join ${node}`);
-      const o: Observed =
-        kind === "slurm"
-          ? { registered: true, state: "IDLE", joined: true, features: spec.features ?? ["base"], partitions: ["gpu"] }
-          : { registered: true, state: "Ready", joined: true, labels: { ...spec.labels }, taints: spec.taints ?? [] };
-      nodes.set(node, o);
-      return o;
-    },
-    shared: () => ({
-      survey: async () => [],
-      reserve: async (node) => void calls.push(`reserve ${node}`),
-      unreserve: async (node) => void calls.push(`unreserve ${node}`),
-    }),
-    async drain(node) {
-      calls.push(`drain ${node}`);
-      if (behaviour.drainFails) throw behaviour.drainFails;
-    },
-    async remove(node) {
-      calls.push(`remove ${node}`);
-      nodes.delete(node);
-      return { outcome: "deleted" };
-    },
-  };
-  return { ops, nodes, calls, behaviour };
-}
-
-function fakeDeps(kind: SchedulerKind = "slurm", budget: MemberBudget = new DisruptionBudget({ tickMs: 5 })) {
-  const s = fakeScheduler(kind);
-  let teardowns = 0;
-  const deps: ClusterMemberDeps = {
-    scheduler(k) {
-      if (k !== kind) throw new SchedulerNotConfiguredError(k);
-      return s.ops;
-    },
-    budget,
-    tearingDown: () => void teardowns++,
-    pollMs: 1,
-    rollouts: new RolloutHandovers(),
-  };
-  return { ...s, deps, teardowns: () => teardowns };
-}
 
 /** A private slot over `initial`, as the framework hands it. */
 
@@ -120,6 +49,8 @@ const plan = (o: Partial<ClusterMemberPlan> = {}): ClusterMemberPlan => ({
   max_unavailable: null,
   image_ref: null,
   firmware_ref: null,
+  remediation: null,
+  max_unhealthy: null,
   wait_for_registration: true,
   state: UNKNOWN,
   joined: UNKNOWN,
@@ -140,6 +71,8 @@ const joined: ClusterMemberState = {
   max_unavailable: null,
   image_ref: null,
   firmware_ref: null,
+  remediation: null,
+  max_unhealthy: null,
   wait_for_registration: true,
   state: "IDLE",
   joined: true,

@@ -6,7 +6,6 @@ import { describe, expect, it } from "vitest";
 import { HttpConnectError, RackformClientError } from "../../../src/clients/errors.js";
 import { type Diagnostics, formatPath, type PrivateState, UNKNOWN } from "../../../src/framework/index.js";
 import type { Backend, DeployOptions, Outcome } from "../../../src/provider/backends/index.js";
-import type { DeploymentDeps } from "../../../src/provider/resources/deployment-deps.js";
 import {
   createDeployment,
   deleteDeployment,
@@ -15,88 +14,13 @@ import {
   updateDeployment,
 } from "../../../src/provider/resources/deployment-ops.js";
 import { planDeployment, validateDeployment } from "../../../src/provider/resources/deployment-plan.js";
-import type {
-  DeploymentConfig,
-  DeploymentPlan,
-  DeploymentState,
-} from "../../../src/provider/resources/deployment-schema.js";
-import { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
+import type { DeploymentConfig, DeploymentState } from "../../../src/provider/resources/deployment-schema.js";
+import { deploymentDeps as fakeDeps, image, LABEL, maas, plan, recorded, SHA } from "../../support/deployment-fakes.js";
 import { FakeBackend, type FakeMachine } from "../../support/fake-backend.js";
 import { typedRequest } from "../../support/typed-request.js";
 
-const SHA = "a".repeat(64);
-const LABEL = "custom/ubuntu-gpu-2026.06.2";
-
-/** Deps over `backend`; image.url answers unless `urlProblem` says what is wrong with it. */
-function fakeDeps(backend: Backend, urlProblem?: string) {
-  const budget: string[] = [];
-  const checked: string[] = [];
-  const rollouts = new RolloutHandovers();
-  const deps: DeploymentDeps = {
-    backend: () => backend,
-    imageUrlAnswers: async (c) => {
-      checked.push(`answers ${c.image.url}`);
-      if (urlProblem === undefined) return true;
-      c.diagnostics.error("Image URL does not answer", urlProblem);
-      return false;
-    },
-    imageUrlProblem: async (url) => {
-      checked.push(`problem ${url}`);
-      return urlProblem;
-    },
-    images: { upload: () => undefined, tearingDown: () => void budget.push("tearingDown") },
-    sightings: { seenOn: () => false },
-    budget: {
-      release: (names, why) => void budget.push(`release ${names.join(",")}: ${why}`),
-      releaseFailed: async (names, why) => void budget.push(`releaseFailed ${names.join(",")}: ${why}`),
-    },
-    rollouts,
-    imageUploadGraceMs: 0,
-  };
-  return { deps, budget, checked, rollouts };
-}
-
 const req = () => typedRequest();
 const summaries = (d: Diagnostics) => d.items.map((x) => `${x.severity} ${x.summary}`);
-
-const image = { name: "ubuntu-gpu", version: "2026.06.2", url: null, check_url: null, sha256: SHA, signature: null };
-
-const plan = (machineId: string, o: Partial<DeploymentPlan> = {}): DeploymentPlan => ({
-  id: UNKNOWN,
-  machine_id: machineId,
-  image,
-  user_data: null,
-  osystem: null,
-  distro_series: null,
-  deploy_kernel: null,
-  deploy_ramdisk: null,
-  erase_on_destroy: true,
-  rolling: null,
-  image_ref: UNKNOWN,
-  deployed_image: UNKNOWN,
-  status: UNKNOWN,
-  power_state: UNKNOWN,
-  timeouts: null,
-  ...o,
-});
-
-/** A MAAS backend with one ready machine. */
-function maas(): { fake: FakeBackend; m: FakeMachine } {
-  const fake = new FakeBackend("maas");
-  return { fake, m: fake.seed({ name: "n1", state: "ready", status: "Ready" }) };
-}
-
-/** A deployment recorded on `m`. */
-const recorded = (m: FakeMachine, o: Partial<DeploymentState> = {}): DeploymentState => ({
-  ...plan(`maas:${m.id}`),
-  erase_on_destroy: true,
-  id: `maas:${m.id}`,
-  image_ref: `ubuntu-gpu@2026.06.2 sha256:${SHA}`,
-  deployed_image: LABEL,
-  status: "Deployed",
-  power_state: "on",
-  ...o,
-});
 
 /** A backend whose `method` fails with `e`. */
 function failing(fake: FakeBackend, method: keyof Backend, e: Error): Backend {

@@ -68,6 +68,12 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly imageRef?: string;
   /**
+  * The node's place on its health remediation ladder: rackform_deployment.x.remediation of the node. When it plans a step (a power cycle or a reimage), the gate runs again inside that step, which the node's rackform_cluster_member carries out; this resource records it in place with passed unknown, and the next refresh reads the new run's verdict. While followed, the BMC's findings (bmc_health) are the ladder's to act on: they re-run nothing by replacement and a Critical one no longer fails the verdict by itself (the ladder takes that node to "repair" instead, where it stays quarantined with its evidence). @default not followed
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#remediation Acceptance#remediation}
+  */
+  readonly remediation?: string;
+  /**
   * The firmware baseline the gate judges: rackform_firmware.x.ref of the node. When it changes, the gate runs again inside the node's rolling update that its rackform_cluster_member (firmware_ref the same) carries out once the new firmware runs, as for image_ref. @default not followed
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#firmware_ref Acceptance#firmware_ref}
@@ -590,6 +596,7 @@ export class Acceptance extends cdktf.TerraformResource {
     this._allowXid = config.allowXid;
     this._firmware = config.firmware;
     this._imageRef = config.imageRef;
+    this._remediation = config.remediation;
     this._firmwareRef = config.firmwareRef;
     this._timeouts.internalValue = config.timeouts;
   }
@@ -760,6 +767,22 @@ export class Acceptance extends cdktf.TerraformResource {
     return this._imageRef;
   }
 
+  // remediation - computed: false, optional: true, required: false
+  private _remediation?: string; 
+  public get remediation() {
+    return this.getStringAttribute('remediation');
+  }
+  public set remediation(value: string) {
+    this._remediation = value;
+  }
+  public resetRemediation() {
+    this._remediation = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get remediationInput() {
+    return this._remediation;
+  }
+
   // firmware_ref - computed: false, optional: true, required: false
   private _firmwareRef?: string; 
   public get firmwareRef() {
@@ -828,6 +851,7 @@ export class Acceptance extends cdktf.TerraformResource {
       allow_xid: cdktf.booleanToTerraform(this._allowXid),
       firmware: cdktf.hashMapper(cdktf.stringToTerraform)(this._firmware),
       image_ref: cdktf.stringToTerraform(this._imageRef),
+      remediation: cdktf.stringToTerraform(this._remediation),
       firmware_ref: cdktf.stringToTerraform(this._firmwareRef),
       timeouts: acceptanceTimeoutsToTerraform(this._timeouts.internalValue),
     };
@@ -891,6 +915,12 @@ export class Acceptance extends cdktf.TerraformResource {
       },
       image_ref: {
         value: cdktf.stringToHclTerraform(this._imageRef),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      remediation: {
+        value: cdktf.stringToHclTerraform(this._remediation),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

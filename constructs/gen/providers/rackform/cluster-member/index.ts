@@ -56,6 +56,18 @@ export interface ClusterMemberConfig extends cdktf.TerraformMetaArguments {
   */
   readonly firmwareRef?: string;
   /**
+  * The node's place on its health remediation ladder: rackform_deployment.x.remediation of the node. When it plans a step, this member's in-place update carries it out as one operation within the disruption budget: a slot, drain, the step (a power cycle through the backend, or the pinned image deployed again), the gate its rackform_acceptance (remediation the same) offered, rejoin. "repair": drain and quarantine in the backend, and the node stays out of service (not re-joined) until its findings clear. A step that fails keeps the old value here, and the next plan goes to the ladder's next step; the other nodes go on. @default not followed
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#remediation ClusterMember#remediation}
+  */
+  readonly remediation?: string;
+  /**
+  * At most this many nodes of the same budget (as max_unavailable) take a remediation step in one apply of this provider process: beyond it a node is left as it is with a warning and planned again (many nodes sick at once is usually the fabric or power, not the nodes; rackform plan-summary says so). Health drains count against max_unavailable as any drain does. @default no limit
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#max_unhealthy ClusterMember#max_unhealthy}
+  */
+  readonly maxUnhealthy?: number;
+  /**
   * Drain before leaving on destroy (and, when the member is destroyed for good, remove the node from the scheduler). false: destroy only forgets the node, which stays in the scheduler, keeps running jobs and accepts new ones. @default true
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#drain_on_destroy ClusterMember#drain_on_destroy}
@@ -522,6 +534,8 @@ export class ClusterMember extends cdktf.TerraformResource {
     this._taints.internalValue = config.taints;
     this._imageRef = config.imageRef;
     this._firmwareRef = config.firmwareRef;
+    this._remediation = config.remediation;
+    this._maxUnhealthy = config.maxUnhealthy;
     this._drainOnDestroy = config.drainOnDestroy;
     this._maxUnavailable = config.maxUnavailable;
     this._waitForRegistration = config.waitForRegistration;
@@ -664,6 +678,38 @@ export class ClusterMember extends cdktf.TerraformResource {
     return this._firmwareRef;
   }
 
+  // remediation - computed: false, optional: true, required: false
+  private _remediation?: string; 
+  public get remediation() {
+    return this.getStringAttribute('remediation');
+  }
+  public set remediation(value: string) {
+    this._remediation = value;
+  }
+  public resetRemediation() {
+    this._remediation = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get remediationInput() {
+    return this._remediation;
+  }
+
+  // max_unhealthy - computed: false, optional: true, required: false
+  private _maxUnhealthy?: number; 
+  public get maxUnhealthy() {
+    return this.getNumberAttribute('max_unhealthy');
+  }
+  public set maxUnhealthy(value: number) {
+    this._maxUnhealthy = value;
+  }
+  public resetMaxUnhealthy() {
+    this._maxUnhealthy = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get maxUnhealthyInput() {
+    return this._maxUnhealthy;
+  }
+
   // drain_on_destroy - computed: true, optional: true, required: false
   private _drainOnDestroy?: boolean | cdktf.IResolvable; 
   public get drainOnDestroy() {
@@ -752,6 +798,8 @@ export class ClusterMember extends cdktf.TerraformResource {
       taints: cdktf.listMapper(clusterMemberTaintsToTerraform, false)(this._taints.internalValue),
       image_ref: cdktf.stringToTerraform(this._imageRef),
       firmware_ref: cdktf.stringToTerraform(this._firmwareRef),
+      remediation: cdktf.stringToTerraform(this._remediation),
+      max_unhealthy: cdktf.numberToTerraform(this._maxUnhealthy),
       drain_on_destroy: cdktf.booleanToTerraform(this._drainOnDestroy),
       max_unavailable: cdktf.numberToTerraform(this._maxUnavailable),
       wait_for_registration: cdktf.booleanToTerraform(this._waitForRegistration),
@@ -808,6 +856,18 @@ export class ClusterMember extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "string",
+      },
+      remediation: {
+        value: cdktf.stringToHclTerraform(this._remediation),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      max_unhealthy: {
+        value: cdktf.numberToHclTerraform(this._maxUnhealthy),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
       },
       drain_on_destroy: {
         value: cdktf.booleanToHclTerraform(this._drainOnDestroy),

@@ -62,6 +62,18 @@ export interface DeploymentConfig extends cdktf.TerraformMetaArguments {
   */
   readonly rolling?: boolean | cdktf.IResolvable;
   /**
+  * The components the node's BMC reports not healthy, usually rackform_bmc.x.health: while one is Critical the deployment plans the node's next remediation step (see remediation). Warnings are shown, never acted on. @default not followed (no remediation)
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#bmc_health Deployment#bmc_health}
+  */
+  readonly bmcHealth?: DeploymentBmcHealth[] | cdktf.IResolvable;
+  /**
+  * The ladder's steps before quarantine for repair, in order: "power_cycle" (a power cycle through the backend, then the gate again) and "reimage" (the pinned image deployed again, then the gate again). An empty list quarantines a node for repair at its first Critical finding. @default ["power_cycle", "reimage"]
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#remediation_steps Deployment#remediation_steps}
+  */
+  readonly remediationSteps?: string[];
+  /**
   * timeouts block
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#timeouts Deployment#timeouts}
@@ -330,6 +342,254 @@ export class DeploymentImageOutputReference extends cdktf.ComplexObject {
     return this._signature;
   }
 }
+export interface DeploymentBmcHealth {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#component Deployment#component}
+  */
+  readonly component?: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#kind Deployment#kind}
+  */
+  readonly kind?: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#health Deployment#health}
+  */
+  readonly health?: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#uri Deployment#uri}
+  */
+  readonly uri?: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#since Deployment#since}
+  */
+  readonly since?: string;
+}
+
+export function deploymentBmcHealthToTerraform(struct?: DeploymentBmcHealth | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    component: cdktf.stringToTerraform(struct!.component),
+    kind: cdktf.stringToTerraform(struct!.kind),
+    health: cdktf.stringToTerraform(struct!.health),
+    uri: cdktf.stringToTerraform(struct!.uri),
+    since: cdktf.stringToTerraform(struct!.since),
+  }
+}
+
+
+export function deploymentBmcHealthToHclTerraform(struct?: DeploymentBmcHealth | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    component: {
+      value: cdktf.stringToHclTerraform(struct!.component),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    kind: {
+      value: cdktf.stringToHclTerraform(struct!.kind),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    health: {
+      value: cdktf.stringToHclTerraform(struct!.health),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    uri: {
+      value: cdktf.stringToHclTerraform(struct!.uri),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    since: {
+      value: cdktf.stringToHclTerraform(struct!.since),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DeploymentBmcHealthOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): DeploymentBmcHealth | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._component !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.component = this._component;
+    }
+    if (this._kind !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.kind = this._kind;
+    }
+    if (this._health !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.health = this._health;
+    }
+    if (this._uri !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.uri = this._uri;
+    }
+    if (this._since !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.since = this._since;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DeploymentBmcHealth | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._component = undefined;
+      this._kind = undefined;
+      this._health = undefined;
+      this._uri = undefined;
+      this._since = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._component = value.component;
+      this._kind = value.kind;
+      this._health = value.health;
+      this._uri = value.uri;
+      this._since = value.since;
+    }
+  }
+
+  // component - computed: false, optional: true, required: false
+  private _component?: string; 
+  public get component() {
+    return this.getStringAttribute('component');
+  }
+  public set component(value: string) {
+    this._component = value;
+  }
+  public resetComponent() {
+    this._component = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get componentInput() {
+    return this._component;
+  }
+
+  // kind - computed: false, optional: true, required: false
+  private _kind?: string; 
+  public get kind() {
+    return this.getStringAttribute('kind');
+  }
+  public set kind(value: string) {
+    this._kind = value;
+  }
+  public resetKind() {
+    this._kind = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get kindInput() {
+    return this._kind;
+  }
+
+  // health - computed: false, optional: true, required: false
+  private _health?: string; 
+  public get health() {
+    return this.getStringAttribute('health');
+  }
+  public set health(value: string) {
+    this._health = value;
+  }
+  public resetHealth() {
+    this._health = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get healthInput() {
+    return this._health;
+  }
+
+  // uri - computed: false, optional: true, required: false
+  private _uri?: string; 
+  public get uri() {
+    return this.getStringAttribute('uri');
+  }
+  public set uri(value: string) {
+    this._uri = value;
+  }
+  public resetUri() {
+    this._uri = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get uriInput() {
+    return this._uri;
+  }
+
+  // since - computed: false, optional: true, required: false
+  private _since?: string; 
+  public get since() {
+    return this.getStringAttribute('since');
+  }
+  public set since(value: string) {
+    this._since = value;
+  }
+  public resetSince() {
+    this._since = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get sinceInput() {
+    return this._since;
+  }
+}
+
+export class DeploymentBmcHealthList extends cdktf.ComplexList {
+  public internalValue? : DeploymentBmcHealth[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected terraformResource: cdktf.IInterpolatingParent, protected terraformAttribute: string, protected wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): DeploymentBmcHealthOutputReference {
+    return new DeploymentBmcHealthOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
 export interface DeploymentTimeouts {
   /**
   * How long create may take, as a duration such as "20m".
@@ -591,6 +851,8 @@ export class Deployment extends cdktf.TerraformResource {
     this._deployRamdisk = config.deployRamdisk;
     this._eraseOnDestroy = config.eraseOnDestroy;
     this._rolling = config.rolling;
+    this._bmcHealth.internalValue = config.bmcHealth;
+    this._remediationSteps = config.remediationSteps;
     this._timeouts.internalValue = config.timeouts;
   }
 
@@ -761,6 +1023,43 @@ export class Deployment extends cdktf.TerraformResource {
     return this.getStringAttribute('power_state');
   }
 
+  // bmc_health - computed: false, optional: true, required: false
+  private _bmcHealth = new DeploymentBmcHealthList(this, "bmc_health", false);
+  public get bmcHealth() {
+    return this._bmcHealth;
+  }
+  public putBmcHealth(value: DeploymentBmcHealth[] | cdktf.IResolvable) {
+    this._bmcHealth.internalValue = value;
+  }
+  public resetBmcHealth() {
+    this._bmcHealth.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get bmcHealthInput() {
+    return this._bmcHealth.internalValue;
+  }
+
+  // remediation_steps - computed: false, optional: true, required: false
+  private _remediationSteps?: string[]; 
+  public get remediationSteps() {
+    return this.getListAttribute('remediation_steps');
+  }
+  public set remediationSteps(value: string[]) {
+    this._remediationSteps = value;
+  }
+  public resetRemediationSteps() {
+    this._remediationSteps = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get remediationStepsInput() {
+    return this._remediationSteps;
+  }
+
+  // remediation - computed: true, optional: false, required: false
+  public get remediation() {
+    return this.getStringAttribute('remediation');
+  }
+
   // timeouts - computed: false, optional: true, required: false
   private _timeouts = new DeploymentTimeoutsOutputReference(this, "timeouts");
   public get timeouts() {
@@ -792,6 +1091,8 @@ export class Deployment extends cdktf.TerraformResource {
       deploy_ramdisk: cdktf.stringToTerraform(this._deployRamdisk),
       erase_on_destroy: cdktf.booleanToTerraform(this._eraseOnDestroy),
       rolling: cdktf.booleanToTerraform(this._rolling),
+      bmc_health: cdktf.listMapper(deploymentBmcHealthToTerraform, false)(this._bmcHealth.internalValue),
+      remediation_steps: cdktf.listMapper(cdktf.stringToTerraform, false)(this._remediationSteps),
       timeouts: deploymentTimeoutsToTerraform(this._timeouts.internalValue),
     };
   }
@@ -851,6 +1152,18 @@ export class Deployment extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "boolean",
+      },
+      bmc_health: {
+        value: cdktf.listMapperHcl(deploymentBmcHealthToHclTerraform, false)(this._bmcHealth.internalValue),
+        isBlock: true,
+        type: "list",
+        storageClassType: "DeploymentBmcHealthList",
+      },
+      remediation_steps: {
+        value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(this._remediationSteps),
+        isBlock: false,
+        type: "list",
+        storageClassType: "stringList",
       },
       timeouts: {
         value: deploymentTimeoutsToHclTerraform(this._timeouts.internalValue),

@@ -1,0 +1,74 @@
+/**
+ * rackform_cluster_member's side of the health remediation ladder (../shared/remediation.ts): which planned rung is
+ * this member's to carry out, the max_unhealthy limit on how many nodes of a budget take a step in one apply, and the
+ * last rung — the node drained, quarantined in its backend, and kept out of its scheduler for repair.
+ */
+import type { ApplyRequest } from "../../framework/index.js";
+import { path } from "../../framework/index.js";
+import { isLadderRun, REPAIR, rungLabel } from "../shared/remediation.js";
+import type { OfferedStep } from "../shared/rollout-handover.js";
+import { budgetKey } from "./cluster-member-budget.js";
+import { nodeOf, stateOf } from "./cluster-member-converge.js";
+import { drainInBudget } from "./cluster-member-drain.js";
+import type { ClusterMemberDeps } from "./cluster-member-ops.js";
+import type { SchedulerOps } from "./cluster-member-scheduler.js";
+import type { ClusterMemberPlan, ClusterMemberState } from "./cluster-member-schema.js";
+
+type Update = ApplyRequest & { plan: ClusterMemberPlan; state: ClusterMemberState };
+
+/** The rung the plan asks this member to carry out (a step, or repair), or undefined when there is none new. */
+export function healthRung(plan: { readonly remediation: unknown }, state: ClusterMemberState): string | undefined {
+  const r = plan.remediation;
+  if (typeof r !== "string" || r === (state.remediation ?? "")) return undefined;
+  return isLadderRun(r) || r === REPAIR ? r : undefined;
+}
+
+/** Whether the node may take its step under max_unhealthy; a warning when it may not. */
+export function admitHealthStep(r: Update, deps: ClusterMemberDeps, rung: string): boolean {
+  const max = typeof r.plan.max_unhealthy === "number" ? Math.floor(r.plan.max_unhealthy) : null;
+  const key = budgetKey(r.plan);
+  const node = nodeOf(r.state);
+  if (deps.unhealthy.admit(key, node, max)) return true;
+  const others = deps.unhealthy.admitted(key).join(", ");
+  r.diagnostics.warning(
+    // The node in the summary: the engines fold warnings of one summary into the first.
+    `Remediation held back by max_unhealthy: ${node}`,
+    `${node} needs its health remediation (${rungLabel(rung)}), but ${max} node(s) of this budget already take a ` +
+      `step in this apply (${others}), the max_unhealthy limit. Nothing was done to ${node}: the next plan plans it ` +
+      "again. Many nodes unhealthy at once is usually the fabric, the cooling or the power rather than the nodes: " +
+      "check those before raising max_unhealthy.",
+    path("max_unhealthy"),
+  );
+  return false;
+}
+
+/**
+ * The last rung: the node drained within its budget, quarantined in its backend (the remedy the deployment offered),
+ * and recorded out of service — not re-joined — until its findings clear and the ladder resets. Its budget slot is
+ * given back as failed, so a halt names it.
+ */
+export async function holdForRepair(
+  r: Update,
+  deps: ClusterMemberDeps,
+  ops: SchedulerOps,
+  remedy: OfferedStep | undefined,
+): Promise<ClusterMemberState> {
+  const { plan, state: st, context: ctx, diagnostics: diags } = r;
+  const node = nodeOf(st);
+  const names = [node, st.gate_id];
+  const drain = { ctx, ops, budget: deps.budget, pollMs: deps.pollMs, state: st, priv: r.private.value, diags };
+  if (!(await drainInBudget({ ...drain, op: "update", names }))) return st;
+  const machineId = plan.gate_id ?? st.gate_id ?? "";
+  if (remedy && (await remedy.run({ context: ctx, diagnostics: diags, machineId, rebooted: false })) === "failed") {
+    await deps.budget.releaseFailed(names, remedy.failure, ctx.log, diags);
+    return st;
+  }
+  ctx.log.warn("node quarantined for repair: its health remediation is exhausted", { node });
+  await deps.budget.releaseFailed(names, "quarantined for repair", ctx.log, diags);
+  const o = await ops.lookup(node, false);
+  return o ? { ...stateOf(plan, o), joined: false } : { ...st, remediation: REPAIR, joined: false };
+}
+
+/** A node held for repair reads as not joined by design: nothing to re-join while the ladder holds it. */
+export const heldForRepair = (plan: { readonly remediation: unknown }, st: ClusterMemberState): boolean =>
+  st.remediation === REPAIR && plan.remediation === REPAIR;

@@ -1,0 +1,151 @@
+/**
+ * rackform_deployment's side of the health remediation ladder (../shared/remediation.ts): the next rung planned from
+ * the BMC's findings and what was tried (private data), the rung's remedy offered to the node's cluster member at
+ * apply, and, at read, whether a step offered before has run (a gate run since it was offered).
+ */
+import { containsUnknown, isUnknownValue, type PrivateState, type Value } from "../../framework/index.js";
+import { type Backend, QUARANTINE_PREFIX } from "../backends/index.js";
+import {
+  criticalFindings,
+  isLadderRun,
+  LADDER_STEPS,
+  type LadderStep,
+  nextRung,
+  REPAIR,
+  rungLabel,
+  rungOf,
+} from "../shared/remediation.js";
+import type { OfferedStep } from "../shared/rollout-handover.js";
+import { bounded } from "../shared/timeouts.js";
+import type { DeploymentDeps } from "./deployment-deps.js";
+import type { DeploymentConfig, DeploymentPlan, DeploymentState } from "./deployment-schema.js";
+
+/** The private-data key of the rung offered last: { rung, at (ISO time), ran }. */
+export const PRIVATE_LADDER = "ladder";
+
+/** What the private data remembers of the rung offered last. */
+interface Offered {
+  readonly rung: string;
+  readonly at: string;
+  readonly ran: boolean;
+}
+
+function offeredIn(priv: PrivateState): Offered | undefined {
+  const o = priv[PRIVATE_LADDER] as Partial<Offered> | undefined;
+  return o && typeof o.rung === "string" && typeof o.at === "string"
+    ? { rung: o.rung, at: o.at, ran: o.ran === true }
+    : undefined;
+}
+
+/** The steps the plan allows (default: every step, in order). */
+function stepsOf(plan: DeploymentConfig): LadderStep[] {
+  const v = plan.remediation_steps;
+  if (v === null || isUnknownValue(v) || containsUnknown(v as unknown as Value)) return [...LADDER_STEPS];
+  return v.filter((s): s is LadderStep => (LADDER_STEPS as readonly string[]).includes(String(s)));
+}
+
+/**
+ * The planned remediation: null when bmc_health is not followed; on create ""; while the findings are not known yet
+ * the recorded rung stands; otherwise the next rung (shared/remediation.ts nextRung).
+ */
+export function plannedRemediation(
+  state: DeploymentState | null,
+  plan: DeploymentConfig,
+  priv: PrivateState,
+): string | null {
+  const health = plan.bmc_health;
+  if (health === null) return null;
+  if (state === null) return "";
+  const current = state.remediation ?? "";
+  if (isUnknownValue(health) || containsUnknown(health as unknown as Value)) return current;
+  const offered = offeredIn(priv);
+  const pending = offered !== undefined && offered.rung === current && !offered.ran && isLadderRun(current);
+  return nextRung({ sick: criticalFindings(health).length > 0, current, pending, steps: stepsOf(plan) });
+}
+
+/** "GPU3 Critical (gpu), DIMM 2 Critical (memory)". */
+const findingsText = (health: unknown) =>
+  criticalFindings(health)
+    .map((f) => `${f.component} ${f.health}${f.kind ? ` (${f.kind})` : ""}`)
+    .join(", ");
+
+/** A machine as the deployment names it. */
+type Machine = { readonly backend: Backend["name"]; readonly id: string };
+
+/**
+ * At update: a new rung offers its remedy to the node's cluster member and is remembered as offered; a ladder reset
+ * ("") forgets it. The reimage rung's remedy is the deployment's own reimage (`reimage`), offered by the caller.
+ */
+export function offerRemedy(
+  r: { plan: DeploymentPlan; state: DeploymentState; private: { value: PrivateState; set(p: PrivateState): void } },
+  deps: Pick<DeploymentDeps, "backend" | "rollouts">,
+  m: Machine,
+  reimage: () => OfferedStep,
+): void {
+  const rung = isUnknownValue(r.plan.remediation) ? null : r.plan.remediation;
+  const { [PRIVATE_LADDER]: _, ...rest } = r.private.value;
+  if (rung === null || rung === "") {
+    r.private.set(rest);
+    return;
+  }
+  if (rung === r.state.remediation && offeredIn(r.private.value)?.rung === rung) return;
+  const id = `${m.backend}:${m.id}`;
+  const step = rungOf(rung).step;
+  if (step === "reimage") deps.rollouts.offerReimage(id, reimage());
+  else deps.rollouts.offerRemedy(id, remedyOf(rung, r.plan, deps, m));
+  r.private.set({ ...rest, [PRIVATE_LADDER]: { rung, at: new Date().toISOString(), ran: step === REPAIR } });
+}
+
+/** The power cycle, or the quarantine for repair, as a step the member runs. */
+function remedyOf(rung: string, plan: DeploymentPlan, deps: Pick<DeploymentDeps, "backend">, m: Machine): OfferedStep {
+  const findings = findingsText(plan.bmc_health);
+  if (rungOf(rung).step === REPAIR) {
+    const reason = `${QUARANTINE_PREFIX}: health remediation exhausted, quarantined for repair: ${findings || "BMC findings"}`;
+    return {
+      what: `quarantine ${m.id} for repair`,
+      failure: "quarantined for repair",
+      async run(step) {
+        await bounded(step.context, 5 * 60_000, "update", `quarantining ${m.id}`, (signal) =>
+          deps.backend(m.backend).quarantine(m.id, reason, signal),
+        );
+        return "done";
+      },
+    };
+  }
+  return {
+    what: `${rungLabel(rung)} of ${m.id} (${findings})`,
+    failure: "failed its power cycle",
+    async run(step) {
+      const log = step.context.log.with({ resource: "rackform_deployment", backend: m.backend, id: m.id });
+      try {
+        await bounded(step.context, 30 * 60_000, "update", `power cycling ${m.id}`, (signal) =>
+          deps.backend(m.backend).powerCycle(m.id, { log, signal }),
+        );
+        return "done";
+      } catch (e) {
+        step.diagnostics.error(
+          `Power cycle failed: ${m.id}`,
+          `The remediation power cycle of ${m.id} failed: ${(e as Error).message}. The node stays out of service; the next apply tries again.`,
+        );
+        return "failed";
+      }
+    },
+  };
+}
+
+/**
+ * At read: a step offered before has run once the backend holds gate evidence measured after the offer (one
+ * request, only while such a step is outstanding).
+ */
+export async function noteRemedyRan(
+  r: { private: { value: PrivateState; set(p: PrivateState): void } },
+  b: Backend,
+  id: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const o = offeredIn(r.private.value);
+  if (!o || o.ran) return;
+  const e = await b.lastAcceptance(id, signal);
+  const at = typeof e?.measured_at === "string" ? Date.parse(e.measured_at) : Number.NaN;
+  if (at >= Date.parse(o.at)) r.private.set({ ...r.private.value, [PRIVATE_LADDER]: { ...o, ran: true } });
+}

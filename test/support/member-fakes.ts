@@ -1,0 +1,83 @@
+/**
+ * rackform_cluster_member's seams in memory for unit tests: a scheduler (nodes by name, every call recorded) and the
+ * member's deps over it with the real DisruptionBudget (or a given one).
+ */
+
+import { DisruptionBudget } from "../../src/provider/budget/disruption-budget.js";
+import { HealthBudget } from "../../src/provider/budget/health-budget.js";
+import { SchedulerNotConfiguredError } from "../../src/provider/config/scheduler-config.js";
+import type { MemberBudget } from "../../src/provider/resources/cluster-member-budget.js";
+import type { ClusterMemberDeps } from "../../src/provider/resources/cluster-member-ops.js";
+import {
+  NodeGoneError,
+  type Observed,
+  type SchedulerOps,
+} from "../../src/provider/resources/cluster-member-scheduler.js";
+import type { SchedulerKind } from "../../src/provider/resources/cluster-member-schema.js";
+import { RolloutHandovers } from "../../src/provider/shared/rollout-handover.js";
+
+/** A scheduler in memory: nodes by name, every call recorded. */
+export function fakeScheduler(kind: SchedulerKind = "slurm") {
+  const nodes = new Map<string, Observed>();
+  const calls: string[] = [];
+  const behaviour = { drainFails: undefined as Error | undefined, registerAfter: 0, readFails: undefined as unknown };
+  let lookups = 0;
+  const ops: SchedulerOps = {
+    kind,
+    async lookup(node) {
+      calls.push(`lookup ${node}`);
+      if (behaviour.readFails) throw behaviour.readFails;
+      lookups++;
+      if (behaviour.registerAfter > 0 && lookups > behaviour.registerAfter && !nodes.has(node))
+        nodes.set(node, { registered: true, state: "DOWN", joined: false, features: [], partitions: ["gpu"] });
+      return nodes.get(node);
+    },
+    whatIsThere: async (node) => `the scheduler knows no node named ${node}`,
+    async recreate(node, spec) {
+      calls.push(`recreate ${node}`);
+      if (kind === "slurm") throw new NodeGoneError(node, `slurmctld no longer knows node ${node}`, "Restart slurmd.");
+      nodes.set(node, { registered: true, state: "Ready", joined: false, labels: spec.labels ?? {}, taints: [] });
+    },
+    async join(node, spec) {
+      calls.push(`join ${node}`);
+      const o: Observed =
+        kind === "slurm"
+          ? { registered: true, state: "IDLE", joined: true, features: spec.features ?? ["base"], partitions: ["gpu"] }
+          : { registered: true, state: "Ready", joined: true, labels: { ...spec.labels }, taints: spec.taints ?? [] };
+      nodes.set(node, o);
+      return o;
+    },
+    shared: () => ({
+      survey: async () => [],
+      reserve: async (node) => void calls.push(`reserve ${node}`),
+      unreserve: async (node) => void calls.push(`unreserve ${node}`),
+    }),
+    async drain(node) {
+      calls.push(`drain ${node}`);
+      if (behaviour.drainFails) throw behaviour.drainFails;
+    },
+    async remove(node) {
+      calls.push(`remove ${node}`);
+      nodes.delete(node);
+      return { outcome: "deleted" };
+    },
+  };
+  return { ops, nodes, calls, behaviour };
+}
+
+export function fakeDeps(kind: SchedulerKind = "slurm", budget: MemberBudget = new DisruptionBudget({ tickMs: 5 })) {
+  const s = fakeScheduler(kind);
+  let teardowns = 0;
+  const deps: ClusterMemberDeps = {
+    scheduler(k) {
+      if (k !== kind) throw new SchedulerNotConfiguredError(k);
+      return s.ops;
+    },
+    budget,
+    tearingDown: () => void teardowns++,
+    pollMs: 1,
+    rollouts: new RolloutHandovers(),
+    unhealthy: new HealthBudget(),
+  };
+  return { ...s, deps, teardowns: () => teardowns };
+}

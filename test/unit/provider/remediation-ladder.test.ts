@@ -1,0 +1,301 @@
+/**
+ * The health remediation ladder (src/provider/shared/remediation.ts) through the handlers of the three resources that
+ * carry it: rackform_deployment plans the rung and offers its remedy, rackform_acceptance re-runs its gate in place,
+ * rackform_cluster_member carries a step out within its budget (and max_unhealthy), or holds the node for repair.
+ */
+import { describe, expect, it } from "vitest";
+import { isUnknownValue, UNKNOWN } from "../../../src/framework/index.js";
+import { planAcceptance } from "../../../src/provider/resources/acceptance-plan.js";
+import type { AcceptanceState } from "../../../src/provider/resources/acceptance-schema.js";
+import { thresholdsOf } from "../../../src/provider/resources/acceptance-schema.js";
+import { planMember, updateMember } from "../../../src/provider/resources/cluster-member-ops.js";
+import type { ClusterMemberPlan, ClusterMemberState } from "../../../src/provider/resources/cluster-member-schema.js";
+import { readDeployment, updateDeployment } from "../../../src/provider/resources/deployment-ops.js";
+import { planDeployment } from "../../../src/provider/resources/deployment-plan.js";
+import { PRIVATE_LADDER } from "../../../src/provider/resources/deployment-remediation.js";
+import { nextRung, rungLabel } from "../../../src/provider/shared/remediation.js";
+import type { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
+import { deploymentDeps, maas, recorded } from "../../support/deployment-fakes.js";
+import { fakeDeps } from "../../support/member-fakes.js";
+import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
+
+const GPU3 = {
+  component: "GPU3",
+  kind: "gpu",
+  health: "Critical",
+  uri: "/redfish/v1/Systems/1/Processors/GPU3",
+  since: "2026-11-27T10:00:00Z",
+};
+const WARN = { ...GPU3, component: "NIC1", kind: "nic", health: "Warning" };
+const STEPS = ["power_cycle", "reimage"] as const;
+
+describe("the ladder's next rung", () => {
+  it.each([
+    // sick, current, pending, steps → next
+    [false, "reimage:1", false, STEPS, ""],
+    [true, "", false, STEPS, "power_cycle:1"],
+    [true, "power_cycle:1", false, STEPS, "reimage:1"],
+    [true, "power_cycle:1", true, STEPS, "power_cycle:2"],
+    [true, "reimage:1", false, STEPS, "repair"],
+    [true, "repair", false, STEPS, "repair"],
+    [true, "", false, ["reimage"] as const, "reimage:1"],
+    [true, "", false, [] as const, "repair"],
+  ])("sick %s at %j (pending %s, steps %j) → %j", (sick, current, pending, steps, want) => {
+    expect(nextRung({ sick, current, pending, steps: [...steps] })).toBe(want);
+  });
+
+  it("names each rung as plan-summary shows it", () => {
+    expect(["power_cycle:1", "power_cycle:2", "reimage:1", "repair", ""].map(rungLabel)).toEqual([
+      "power cycle",
+      "power cycle (attempt 2)",
+      "reimage with the pinned image",
+      "quarantine for repair",
+      "none",
+    ]);
+  });
+});
+
+describe("rackform_deployment plans and offers the rung", () => {
+  const planned = (st: ReturnType<typeof recorded>, health: unknown[], priv = {}) => {
+    const p = { ...st, bmc_health: health as never, remediation: UNKNOWN };
+    return planDeployment({ ...typedRequest(), private: priv, config: p, plan: p, state: st })?.plan?.remediation;
+  };
+
+  it("not following bmc_health plans no ladder; a Warning is never acted on; a Critical finding starts it", () => {
+    const { m } = maas();
+    const st = recorded(m, { bmc_health: [], remediation: "" });
+    const p = { ...st, bmc_health: null, remediation: UNKNOWN };
+    const off = planDeployment({
+      ...typedRequest(),
+      private: {},
+      config: p,
+      plan: p,
+      state: { ...st, bmc_health: null },
+    });
+    expect(off?.plan?.remediation).toBeNull();
+    expect(planned(st, [WARN])).toBe("");
+    expect(planned(st, [WARN, GPU3])).toBe("power_cycle:1");
+  });
+
+  it("a step offered but never run is planned again with the next attempt; one that ran moves on", () => {
+    const { m } = maas();
+    const st = recorded(m, { bmc_health: [GPU3], remediation: "power_cycle:1" });
+    const offered = { rung: "power_cycle:1", at: "2026-11-27T10:05:00Z" };
+    expect(planned(st, [GPU3], { [PRIVATE_LADDER]: { ...offered, ran: false } })).toBe("power_cycle:2");
+    expect(planned(st, [GPU3], { [PRIVATE_LADDER]: { ...offered, ran: true } })).toBe("reimage:1");
+    expect(planned(st, [], { [PRIVATE_LADDER]: { ...offered, ran: true } })).toBe("");
+  });
+
+  it("the update offers a power cycle as the member's remedy and remembers the offer; read marks it run", async () => {
+    const { fake, m } = maas();
+    Object.assign(m, { state: "deployed", status: "Deployed", image: "custom/ubuntu-gpu-2026.06.2", power: "on" });
+    const st = recorded(m, { bmc_health: [GPU3], remediation: "" });
+    const { deps, rollouts } = deploymentDeps(fake);
+    const r = typedRequest();
+    const s = await updateDeployment({ ...r, plan: { ...st, remediation: "power_cycle:1" }, state: st }, deps);
+    expect(s?.remediation).toBe("power_cycle:1");
+    const offered = r.private.value[PRIVATE_LADDER] as { rung: string; ran: boolean };
+    expect([offered.rung, offered.ran]).toEqual(["power_cycle:1", false]);
+    const offers = rollouts.take(`maas:${m.id}`);
+    expect([offers.remedy?.what.startsWith("power cycle"), offers.reimage]).toEqual([true, undefined]);
+    const step = { ...typedRequest(), machineId: `maas:${m.id}`, rebooted: false };
+    expect(await offers.remedy?.run(step)).toBe("done");
+    expect(fake.calls).toContain(`powerCycle ${m.id}`);
+    // WHEN the gate ran after the offer, THEN the next read marks the step as run
+    fake.evidence.set(m.id, {
+      format: "rackform-acceptance/v1",
+      measured_at: new Date(Date.now() + 1000).toISOString(),
+    });
+    const rr = typedRequest(r.private.value);
+    await readDeployment({ ...rr, state: s! }, deps);
+    expect((rr.private.value[PRIVATE_LADDER] as { ran: boolean }).ran).toBe(true);
+  });
+
+  it("the reimage rung offers the deployment's own reimage; repair offers the backend's quarantine", async () => {
+    const { fake, m } = maas();
+    Object.assign(m, { state: "deployed", status: "Deployed", image: "custom/ubuntu-gpu-2026.06.2", power: "on" });
+    const st = recorded(m, { bmc_health: [GPU3], remediation: "power_cycle:1" });
+    const { deps, rollouts } = deploymentDeps(fake);
+    await updateDeployment({ ...typedRequest(), plan: { ...st, remediation: "reimage:1" }, state: st }, deps);
+    expect(Object.keys(rollouts.take(`maas:${m.id}`))).toEqual(["reimage"]);
+    const at = { ...st, remediation: "reimage:1" };
+    await updateDeployment({ ...typedRequest(), plan: { ...at, remediation: "repair" }, state: at }, deps);
+    const repair = rollouts.take(`maas:${m.id}`).remedy;
+    expect(await repair?.run({ ...typedRequest(), machineId: `maas:${m.id}`, rebooted: false })).toBe("done");
+    expect(fake.calls.at(-1)).toBe(`quarantine ${m.id}`);
+    expect(m.message).toMatch(/^rackform acceptance failed: health remediation exhausted.*GPU3 Critical \(gpu\)/);
+  });
+});
+
+describe("rackform_acceptance follows the ladder", () => {
+  const gate = (o: Partial<AcceptanceState> = {}): AcceptanceState =>
+    ({
+      id: "maas:m1",
+      machine_id: "maas:m1",
+      dcgm_level: 3,
+      nccl_min_busbw_gbps: null,
+      burn_in: "1h",
+      expected_gpu_count: null,
+      bmc_gpu_count: null,
+      bmc_health: [GPU3],
+      remediation: "",
+      allow_xid: false,
+      firmware: null,
+      image_ref: null,
+      firmware_ref: null,
+      passed: true,
+      gpu_count: 8,
+      busbw_gbps: 377,
+      evidence: "{}",
+      timeouts: null,
+      ...o,
+    }) as AcceptanceState;
+  const plan = (st: AcceptanceState, remediation: string) => {
+    const p = { ...st, remediation };
+    return planAcceptance({ ...typedRequest(), private: {}, config: p, plan: p, state: st });
+  };
+
+  it("a step re-runs the gate in place; the same step after a failed run too; repair holds the failed verdict", () => {
+    const step = plan(gate(), "power_cycle:1");
+    expect([isUnknownValue(step?.plan?.passed), step?.requiresReplace]).toEqual([true, undefined]);
+    const again = plan(gate({ remediation: "power_cycle:1", passed: false }), "reimage:1");
+    expect([isUnknownValue(again?.plan?.passed), again?.requiresReplace]).toEqual([true, undefined]);
+    const held = plan(gate({ remediation: "reimage:1", passed: false }), "repair");
+    expect([held?.plan?.passed, held?.requiresReplace]).toEqual([false, undefined]);
+    // Findings cleared, the ladder reset: a failed gate re-runs as any failed gate does.
+    expect(plan(gate({ remediation: "repair", passed: false }), "")?.requiresReplace).toBeDefined();
+  });
+
+  it("while the ladder is followed, a Critical finding is the ladder's to act on, not the verdict's", () => {
+    expect(thresholdsOf(gate({ remediation: null })).bmcHealth).toHaveLength(1);
+    expect(thresholdsOf(gate()).bmcHealth).toBeUndefined();
+  });
+});
+
+describe("rackform_cluster_member carries the rung", () => {
+  const member = (n: string, o: Partial<ClusterMemberState> = {}): ClusterMemberState => ({
+    id: `slurm:${n}`,
+    node: n,
+    scheduler: "slurm",
+    gate_id: `maas:${n}`,
+    features: ["h100"],
+    partitions: ["gpu"],
+    labels: null,
+    taints: null,
+    drain_on_destroy: true,
+    max_unavailable: 1,
+    image_ref: null,
+    firmware_ref: null,
+    remediation: "",
+    max_unhealthy: null,
+    wait_for_registration: true,
+    state: "IDLE",
+    joined: true,
+    timeouts: null,
+    ...o,
+  });
+  const to = (st: ClusterMemberState, remediation: string, o: Partial<ClusterMemberPlan> = {}): ClusterMemberPlan => ({
+    ...st,
+    remediation,
+    state: UNKNOWN,
+    joined: UNKNOWN,
+    ...o,
+  });
+
+  function offer(f: ReturnType<typeof fakeDeps>, n: string, gatePasses = true) {
+    const rollouts = f.deps.rollouts as RolloutHandovers;
+    rollouts.offerRemedy(`maas:${n}`, {
+      what: `power cycle ${n}`,
+      failure: "failed its power cycle",
+      run: async () => {
+        f.calls.push(`power cycle ${n}`);
+        return "done";
+      },
+    });
+    rollouts.offerGate(`maas:${n}`, {
+      what: `gate ${n}`,
+      failure: "failed its acceptance gate",
+      run: async (s) => {
+        f.calls.push(`gate ${n}`);
+        if (gatePasses) return "done";
+        s.diagnostics.error("Acceptance gate failed", `${n} failed`);
+        return "failed";
+      },
+    });
+  }
+
+  it("a step plans an in-place update; a node held for repair plans no re-join", () => {
+    const st = member("n1");
+    const p = to(st, "power_cycle:1");
+    const out = planMember({ ...typedRequest(), config: p, plan: p, state: st, private: {} });
+    expect([out?.plan?.joined, out?.requiresReplace]).toEqual([true, undefined]);
+    const held = member("n1", { remediation: "repair", joined: false, state: "DRAINED" });
+    const hp = to(held, "repair");
+    expect(planMember({ ...typedRequest(), config: hp, plan: hp, state: held, private: {} })?.plan?.joined).not.toBe(
+      true,
+    );
+  });
+
+  it("drains, power cycles, gates and rejoins the node, recording the rung; a failed gate keeps the old one", async () => {
+    const f = fakeDeps();
+    f.nodes.set("n1", { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
+    offer(f, "n1");
+    const r = typedRequest();
+    const s = await updateMember({ ...r, plan: to(member("n1"), "power_cycle:1"), state: member("n1") }, f.deps);
+    expect(diagnosticLines(r.diagnostics)).toEqual([]);
+    expect([s?.remediation, s?.joined]).toEqual(["power_cycle:1", true]);
+    expect(f.calls.filter((c) => /^(drain|power|gate|join) /.test(c))).toEqual([
+      "drain n1",
+      "power cycle n1",
+      "gate n1",
+      "join n1",
+    ]);
+    offer(f, "n1", false);
+    const r2 = typedRequest();
+    const at = member("n1", { remediation: "power_cycle:1" });
+    const s2 = await updateMember({ ...r2, plan: to(at, "reimage:1"), state: at }, f.deps);
+    expect(s2?.remediation).toBe("power_cycle:1");
+    expect(diagnosticLines(r2.diagnostics)).toEqual(["error Acceptance gate failed @ "]);
+  });
+
+  it("max_unhealthy: beyond it a node is left as it is, with a warning naming the limit", async () => {
+    const f = fakeDeps();
+    for (const n of ["n1", "n2"]) {
+      f.nodes.set(n, { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
+      offer(f, n);
+    }
+    const [r1, r2] = [typedRequest(), typedRequest()];
+    const s1 = await updateMember(
+      { ...r1, plan: to(member("n1"), "power_cycle:1", { max_unhealthy: 1 }), state: member("n1") },
+      f.deps,
+    );
+    const s2 = await updateMember(
+      { ...r2, plan: to(member("n2"), "power_cycle:1", { max_unhealthy: 1 }), state: member("n2") },
+      f.deps,
+    );
+    expect([s1?.remediation, s2?.remediation]).toEqual(["power_cycle:1", ""]);
+    expect(diagnosticLines(r2.diagnostics)).toEqual([
+      "warning Remediation held back by max_unhealthy: n2 @ max_unhealthy",
+    ]);
+    expect(f.calls).not.toContain("drain n2");
+  });
+
+  it("repair: drains, quarantines and records the node out of service", async () => {
+    const f = fakeDeps();
+    f.nodes.set("n1", { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
+    (f.deps.rollouts as RolloutHandovers).offerRemedy("maas:n1", {
+      what: "quarantine n1 for repair",
+      failure: "quarantined for repair",
+      run: async () => {
+        f.calls.push("quarantine n1");
+        f.nodes.set("n1", { registered: true, state: "DRAINED", joined: false, partitions: ["gpu"] });
+        return "done";
+      },
+    });
+    const at = member("n1", { remediation: "reimage:1" });
+    const r = typedRequest();
+    const s = await updateMember({ ...r, plan: to(at, "repair"), state: at }, f.deps);
+    expect([s?.remediation, s?.joined]).toEqual(["repair", false]);
+    expect(f.calls.filter((c) => /^(drain|quarantine|join) /.test(c))).toEqual(["drain n1", "quarantine n1"]);
+  });
+});
