@@ -36,6 +36,20 @@ export interface DemoConfigOptions {
    * followed by the gate and member so a change rolls the node within the budget). @default none
    */
   readonly firmware?: Readonly<Record<string, NodeFirmware>>;
+  /**
+   * The health remediation ladder: the deployment follows the BMC's findings and the gate and member its rung (a
+   * Critical component is power cycled, then reimaged, then quarantined for repair, within the budget). Takes effect
+   * on rolling racks (the member carries the steps in place). @default off
+   */
+  readonly remediation?: DemoRemediation;
+}
+
+/** The ladder's policy in the demo configuration. */
+export interface DemoRemediation {
+  /** The steps before repair. @default the provider's (power_cycle, reimage) */
+  readonly steps?: readonly ("power_cycle" | "reimage")[];
+  /** At most this many nodes of a budget take a step per apply. @default no limit */
+  readonly maxUnhealthy?: number;
 }
 
 /** One node's firmware baseline (component → image) and BIOS settings. */
@@ -105,10 +119,25 @@ function rollingLines(id: string, opts: DemoConfigOptions) {
   };
 }
 
+/** The lines the remediation ladder adds to a node's deployment, gate or member. */
+function remediationLines(id: string, opts: DemoConfigOptions) {
+  const r = opts.remediation;
+  if (!r) return { deployment: "", gate: "", member: "" };
+  const follow = `  remediation = rackform_deployment.${id}.remediation # the node's step on its health ladder\n`;
+  return {
+    deployment:
+      `  bmc_health = rackform_bmc.${id}.health # a Critical component walks the node down its remediation ladder\n` +
+      (r.steps ? `  remediation_steps = ${q(r.steps)}\n` : ""),
+    gate: follow,
+    member: follow + (r.maxUnhealthy !== undefined ? `  max_unhealthy = ${r.maxUnhealthy}\n` : ""),
+  };
+}
+
 function node(info: LabInfo, n: LabInfo["nodes"][number], opts: DemoConfigOptions): string {
   const pdu = info.pdus.find((p) => p.id === n.pdu)!;
   const id = n.name.replaceAll("-", "_");
   const rolling = rollingLines(id, opts);
+  const ladder = remediationLines(id, opts);
   const fw = firmwareParts(id, opts.firmware?.[n.name]);
   return `# ---- ${n.name} (rack ${n.rack}, U${n.u}) ----
 resource "rackform_pdu_outlet" "${id}" {
@@ -135,7 +164,7 @@ resource "rackform_deployment" "${id}" {
   machine_id = rackform_machine.${id}.id
   image      = local.image
   user_data  = local.user_data
-${rolling.deployment}}
+${rolling.deployment}${ladder.deployment}}
 
 resource "rackform_acceptance" "${id}" {
   machine_id          = rackform_deployment.${id}.id
@@ -145,14 +174,14 @@ resource "rackform_acceptance" "${id}" {
   expected_gpu_count  = 8
   bmc_gpu_count       = rackform_bmc.${id}.gpu_count # a GPU lost on a running node re-runs the gate
   bmc_health          = rackform_bmc.${id}.health    # so does a component the BMC reports newly not OK
-${rolling.gate}${fw.ref}}
+${rolling.gate}${ladder.gate}${fw.ref}}
 
 resource "rackform_cluster_member" "${id}" {
   scheduler  = "${opts.scheduler ?? "slurm"}"
   node       = ${q(n.name)}
 ${opts.scheduler === "kubernetes" ? `  labels     = { "nvidia.com/gpu.product" = "H100" }` : `  features   = ["h100"]`}
   gate_id    = rackform_acceptance.${id}.id # a new gate (reimage) drains the node first, then rejoins it
-${maxUnavailableField(opts)}${rolling.member}${fw.ref}}
+${maxUnavailableField(opts)}${rolling.member}${ladder.member}${fw.ref}}
 `;
 }
 

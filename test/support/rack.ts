@@ -72,6 +72,8 @@ export interface RackOptions {
   readonly rolling?: boolean;
   /** Firmware baselines and BIOS settings by node name (DemoConfigOptions.firmware). @default none */
   readonly firmware?: DemoConfigOptions["firmware"];
+  /** The health remediation ladder (DemoConfigOptions.remediation). @default off */
+  readonly remediation?: DemoConfigOptions["remediation"];
 }
 
 /** The demo configuration for `nodes` on `backend` (main.tf of a rack stack); rewrite it to change the rack. */
@@ -86,6 +88,7 @@ export function rackConfig(
     ...(opts.scheduler !== undefined ? { scheduler: opts.scheduler } : {}),
     ...(opts.rolling !== undefined ? { rolling: opts.rolling } : {}),
     ...(opts.firmware !== undefined ? { firmware: opts.firmware } : {}),
+    ...(opts.remediation !== undefined ? { remediation: opts.remediation } : {}),
   };
   return demoConfig(lab.info, opts.image ?? GOLDEN_IMAGE, { backend, nodes, ...extra });
 }

@@ -25,7 +25,7 @@ import { bounded } from "../shared/timeouts.js";
 import { budgetKey, type MemberBudget, PRIVATE_MAX_UNAVAILABLE } from "./cluster-member-budget.js";
 import { ABSENT, converge, kindOf, LABEL, nodeOf, site, stateOf, what } from "./cluster-member-converge.js";
 import { drainInBudget } from "./cluster-member-drain.js";
-import { heldForRepair } from "./cluster-member-remediation.js";
+import { healthRung, heldForRepair } from "./cluster-member-remediation.js";
 import {
   leaveForGood,
   PRIVATE_SUCCESSOR,
@@ -181,6 +181,8 @@ export async function readMember(
       path("joined"),
     );
   }
+  // A node held for repair is not rackform's to set features on until it rejoins: the recorded ones stand.
+  if (!o.joined && st.remediation === REPAIR) return { ...stateOf(st, o, imported), features: st.features };
   return stateOf(st, o, imported);
 }
 
@@ -256,7 +258,9 @@ export function planMember(
   // Read back as not joined, or a rolling reimage (the update drains, reimages, gates and rejoins the node).
   const rolls = (st: ClusterMemberState) => isRollingReimage(plan, st) || isUnknownValue(plan.firmware_ref);
   const out = (st: ClusterMemberState) => st.joined === false && !heldForRepair(plan, st);
-  if (state && (out(state) || rolls(state))) next = { ...(next ?? plan), joined: true, state: UNKNOWN };
+  // The ladder's last rung drains the node and keeps it out: it is planned not joined.
+  if (state && healthRung(plan, state) === REPAIR) next = { ...(next ?? plan), joined: false, state: UNKNOWN };
+  else if (state && (out(state) || rolls(state))) next = { ...(next ?? plan), joined: true, state: UNKNOWN };
   return next ? { plan: next, private: priv } : { private: priv };
 }
 

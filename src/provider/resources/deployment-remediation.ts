@@ -91,9 +91,25 @@ export function offerRemedy(
   if (rung === r.state.remediation && offeredIn(r.private.value)?.rung === rung) return;
   const id = `${m.backend}:${m.id}`;
   const step = rungOf(rung).step;
-  if (step === "reimage") deps.rollouts.offerReimage(id, reimage());
+  if (step === "reimage") deps.rollouts.offerReimage(id, quarantineLiftedFirst(reimage(), deps, m));
   else deps.rollouts.offerRemedy(id, remedyOf(rung, r.plan, deps, m));
   r.private.set({ ...rest, [PRIVATE_LADDER]: { rung, at: new Date().toISOString(), ran: step === REPAIR } });
+}
+
+/**
+ * The reimage of a node its failed gate quarantined (MAAS Broken or its note, Ironic maintenance): rackform's own
+ * quarantine is lifted first, as a gate re-run lifts it, so the backend releases and deploys the machine.
+ */
+function quarantineLiftedFirst(step: OfferedStep, deps: Pick<DeploymentDeps, "backend">, m: Machine): OfferedStep {
+  return {
+    ...step,
+    async run(s) {
+      await bounded(s.context, 5 * 60_000, "update", `lifting the quarantine of ${m.id}`, (signal) =>
+        deps.backend(m.backend).liftQuarantine(m.id, signal),
+      );
+      return step.run(s);
+    },
+  };
 }
 
 /** The power cycle, or the quarantine for repair, as a step the member runs. */
