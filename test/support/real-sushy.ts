@@ -62,8 +62,9 @@ export interface SushyEmulatorInfo {
   /** https://127.0.0.1:PORT */
   readonly url: string;
   readonly dir: string;
-  /** PEM of the CA that signed the emulator's certificate. */
+  /** PEM of the CA that signed the emulator's certificate, and its file (the provider's redfish.ca_file). */
   readonly caPem: string;
+  readonly caFile: string;
   /** A CA that did not sign it (for the refusal test). */
   readonly otherCaPem: string;
   readonly username: string;
@@ -219,6 +220,7 @@ export async function launchSushyEmulator(dir: string): Promise<SushyEmulator> {
     url: `https://127.0.0.1:${port}`,
     dir,
     caPem: pki.caPem,
+    caFile: pki.caFile,
     otherCaPem: pki.otherCaPem,
     username,
     password,
