@@ -145,6 +145,24 @@ describe("rackform_bmc against sushy-tools' emulator", () => {
     expect(await bootTarget()).toBe("Hdd");
   });
 
+  it("imports by the system's URL and reads the node in full; by the endpoint alone it names the emulator's systems", async () => {
+    const url = `${info.url}/redfish/v1/Systems/${SYS.uuid}`;
+    const imp = await server.srv.importResourceState({ typeName: T, id: url });
+    expect(lines(imp.diagnostics)).toBe("");
+    const r = await bmc.read(server.srv, imp.imported[0].state);
+    expect(lines(r.diagnostics)).toBe("");
+    expect(r.newState).toMatchObject({ id: url, system_id: SYS.uuid, gpu_count: 0, macs: state.macs });
+    // The emulator serves several systems: an import by its address cannot guess which one, and says so.
+    const byAddress = await server.srv.importResourceState({ typeName: T, id: info.url });
+    const read = await bmc.read(server.srv, byAddress.imported[0].state);
+    expect(
+      read.diagnostics
+        .filter((d) => d.severity === "error")
+        .map((d) => d.detail)
+        .join(),
+    ).toContain(SYS.uuid);
+  });
+
   it("destroy forgets the BMC and changes nothing on it", async () => {
     const d = await bmc.destroy(server.srv, state);
     expect(lines(d.diagnostics)).toBe("");
