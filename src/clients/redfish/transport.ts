@@ -256,9 +256,9 @@ export class RedfishTransport {
   }
 
   /**
-   * Where to POST a login; undefined when the service root, read without credentials, names no SessionService at all
-   * (DSP0266 makes it mandatory only for services that have sessions). A root that wants credentials says nothing,
-   * so the spec's path is tried then.
+   * Where to POST a login; undefined when the service root, read without credentials, names no SessionService at all:
+   * DSP0266 expects one, but emulators and some small BMCs leave sessions out, and a root without it offers none to
+   * log in to. A root that wants credentials says nothing, so the spec's path is tried then.
    */
   private async sessionsRef(): Promise<string | undefined> {
     // Login cannot depend on an authenticated read of the root: that read would itself need the login.
