@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, fetch as undiciFetch } from "undici";
 import { makeTestPki } from "./clients/tls.js";
 import { freePort } from "./real-ironic.js";
@@ -196,6 +196,7 @@ export async function launchSushyEmulator(dir: string): Promise<SushyEmulator> {
     env,
     stdio: ["ignore", fd, fd],
   });
+  closeSync(fd); // the child holds its own copy
   p.once("exit", (code, signal) => {
     if (!stopping) writeFileSync(`${dir}/exited`, `sushy-emulator exited (${code ?? signal})\n`, { flag: "a" });
   });

@@ -10,6 +10,8 @@
  *    in the inventory's warnings, the rest read.
  * Fails, never skips, when the emulator was not started.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SushyEmulatorInfo } from "../../support/real-sushy.js";
 import { emulator, emulatorClient, SUSHY_SYSTEMS } from "./emulator.js";
@@ -30,6 +32,11 @@ const failure = (p: Promise<unknown>) =>
   );
 
 describe(`RedfishClient against sushy-tools' emulator`, () => {
+  it("runs the sushy-tools version pinned in test/contract/requirements.txt", () => {
+    const pinned = /^sushy-tools==(\S+)$/m.exec(readFileSync(join(import.meta.dirname, "../requirements.txt"), "utf8"));
+    expect(info.version).toBe(pinned?.[1]);
+  });
+
   it("GIVEN no SessionService WHEN the default (session) client logs in, reads and logs out THEN it uses basic auth and sends no login or logout", async () => {
     const { client, log } = emulatorClient(info);
     // What makes it a BMC without sessions: its root names no SessionService (and no Links.Sessions).
