@@ -58,10 +58,12 @@ function chromium() {
 }
 
 function python() {
-  const r = spawnSync("python3", ["-c", "import sushy, maas.client"], { encoding: "utf8" });
-  return r.status === 0
-    ? undefined
-    : `the Python counterparts (sushy, python-libmaas) do not import: ${FIX} (${(r.stderr ?? "").trim().split("\n").pop()})`;
+  const r = spawnSync("python3", ["-c", "import sushy, maas.client, sushy_tools.emulator.main, bcrypt"], {
+    encoding: "utf8",
+  });
+  if (r.status !== 0)
+    return `the Python counterparts (sushy, python-libmaas, sushy-tools) do not import: ${FIX} (${(r.stderr ?? "").trim().split("\n").pop()})`;
+  return has("sushy-emulator") ? undefined : `sushy-emulator (PyPI sushy-tools) is not on PATH: ${FIX}`;
 }
 
 /** Counterpart → the test projects that need it. */

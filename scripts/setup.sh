@@ -2,7 +2,7 @@
 # Installs everything the demo and the tests need beyond npm, before any of it is used:
 #   the build (tsc with --tests, else a type-check-free transpile: scripts/transpile.mjs); an engine for the demo (Terraform from PATH, else OpenTofu built from the Go module proxy, cached);
 #   and, with --tests, both engines (Terraform from PATH, else built from the Go module proxy too), the counterparts the test projects drive: Debian's Ironic, PostgreSQL and Chromium (the browser tests), and the Python clients
-#   (sushy, python-libmaas), and a pinned Node 22 for the CDK Terrain (cdktn) tests, from the npm registry into
+#   (sushy, python-libmaas) and sushy-tools' Redfish emulator, and a pinned Node 22 for the CDK Terrain (cdktn) tests, from the npm registry into
 #   ~/.cache/rackform (scripts/node22.mjs; the machine's Node stays as it is). Ends by checking that each is present (scripts/check-setup.mjs).
 # Idempotent and cached; `npm test` runs it with --tests, `npm run demo` without (the demo needs only an engine).
 set -euo pipefail

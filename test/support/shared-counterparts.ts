@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { inject } from "vitest";
 import { openDatabase, type Postgres, startPostgres } from "./postgres.js";
 import { type RealIronicInfo, waitForIronic } from "./real-ironic.js";
+import { type SushyEmulatorInfo, waitForSushy } from "./real-sushy.js";
 import { until } from "./until.js";
 
 /**
@@ -38,6 +39,21 @@ export async function sharedRealIronic(): Promise<RealIronicInfo & { release(): 
     { timeoutMs: 10 * 60_000, everyMs: 100 },
   );
   return { ...info, release: () => rmSync(lock, { recursive: true, force: true }) };
+}
+
+/**
+ * The run's sushy-tools emulator, once its service root answers. Shared by its files at once: each works on a fake
+ * system of its own (SUSHY_SYSTEMS in real-sushy.ts).
+ */
+export async function sharedSushyEmulator(): Promise<SushyEmulatorInfo> {
+  const info = inject("sushyEmulator");
+  if (!info) {
+    throw new Error(
+      "no sushy-tools emulator in this run: test/setup/sushy-emulator.ts starts one when the contract project is selected (vitest.config.ts)",
+    );
+  }
+  await waitForSushy(info);
+  return info;
 }
 
 /** A fresh database on the run's PostgreSQL server (dropped by `stop`); a server of its own outside the e2e projects. */

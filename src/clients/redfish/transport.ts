@@ -196,9 +196,19 @@ export class RedfishTransport {
     return token === undefined ? basic() : { "x-auth-token": token };
   }
 
-  /** A new session's token; undefined when the BMC's session limit is reached and basic auth is used instead. */
+  /**
+   * A new session's token; undefined when basic auth is used instead: the BMC's session limit is reached, or its
+   * service root names no SessionService (a BMC without sessions, e.g. sushy-tools' emulator, which answers the
+   * unauthenticated login POST with 401 as it answers everything but the root).
+   */
   private async createSession(): Promise<string | undefined> {
-    const url = this.resolve(await this.sessionsRef());
+    const ref = await this.sessionsRef();
+    if (ref === undefined) {
+      this.basicFallback = true;
+      this.core.log(`redfish ${this.origin}: the service root names no SessionService; using basic auth`);
+      return undefined;
+    }
+    const url = this.resolve(ref);
     let res: HttpResponse;
     try {
       // A duplicate session from a retried login is harmless (it expires), so login may be repeated on 429/502.
@@ -245,18 +255,21 @@ export class RedfishTransport {
     return token;
   }
 
-  private async sessionsRef(): Promise<string> {
+  /**
+   * Where to POST a login; undefined when the service root, read without credentials, names no SessionService at all:
+   * DSP0266 expects one, but emulators and some small BMCs leave sessions out, and a root without it offers none to
+   * log in to. A root that wants credentials says nothing, so the spec's path is tried then.
+   */
+  private async sessionsRef(): Promise<string | undefined> {
     // Login cannot depend on an authenticated read of the root: that read would itself need the login.
     const root = await this.publicRoot().catch(() => undefined);
     if (!root) return SPEC_SESSIONS_PATH;
     const fromLinks = isObj(root.Links) ? link(root.Links, "Sessions") : undefined;
     if (fromLinks) return fromLinks;
     const svc = link(root, "SessionService");
-    if (svc) {
-      const sessions = link(await this.core.getJson<RedfishJson>(this.resolve(svc)).catch(() => ({})), "Sessions");
-      if (sessions) return sessions;
-    }
-    return SPEC_SESSIONS_PATH;
+    if (!svc) return undefined;
+    const sessions = link(await this.core.getJson<RedfishJson>(this.resolve(svc)).catch(() => ({})), "Sessions");
+    return sessions ?? SPEC_SESSIONS_PATH;
   }
 
   private authError(e: HttpStatusError): RedfishError {

@@ -104,7 +104,9 @@ const providerBlockSchema = {
         attributes: {
           username: attr.string({
             optional: true,
-            description: "User name for Redfish sessions. Falls back to RACKFORM_REDFISH_USERNAME.",
+            description:
+              "User name for Redfish sessions (HTTP Basic auth at a BMC whose service root offers no SessionService, " +
+              "or that has reached its session limit). Falls back to RACKFORM_REDFISH_USERNAME.",
             validators: [stringLength({ min: 1 })],
           }),
           password: attr.string({

@@ -108,7 +108,14 @@ describe("no secret in errors or logs", () => {
     const s = await startFaultServer((hit) =>
       hit.method === "POST"
         ? echoError(401)
-        : { status: 200, body: { Systems: { "@odata.id": "/redfish/v1/Systems" } } },
+        : {
+            status: 200,
+            // A SessionService named: a root without one has no sessions, and the client would not log in at all.
+            body: {
+              Systems: { "@odata.id": "/redfish/v1/Systems" },
+              SessionService: { "@odata.id": "/redfish/v1/SessionService" },
+            },
+          },
     );
     closers.push(() => s.close());
     const { err, logs } = await failureOf(s.url, (c) => c.getSystem());

@@ -6,6 +6,8 @@ import { join } from "node:path";
 
 /** PEM material for a TLS test. */
 export interface TestPki {
+  /** The folder holding the PEM files (test-ca.pem, server.pem, server.key); removed by cleanup. */
+  readonly dir: string;
   readonly caPem: string;
   readonly caFile: string;
   readonly otherCaPem: string;
@@ -14,9 +16,9 @@ export interface TestPki {
   cleanup(): void;
 }
 
-/** Generates the PKI with the openssl CLI; fails with a clear message when openssl is absent. */
-export function makeTestPki(): TestPki {
-  const dir = mkdtempSync(join(tmpdir(), "rackform-pki-"));
+/** Generates the PKI with the openssl CLI (in a new folder under `parent`); fails with a clear message when openssl is absent. */
+export function makeTestPki(parent: string = tmpdir()): TestPki {
+  const dir = mkdtempSync(join(parent, "rackform-pki-"));
   const ssl = (...args: string[]) => {
     try {
       execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
@@ -64,6 +66,7 @@ export function makeTestPki(): TestPki {
   );
   const read = (f: string) => readFileSync(join(dir, f), "utf8");
   return {
+    dir,
     caPem: read("test-ca.pem"),
     caFile: join(dir, "test-ca.pem"),
     otherCaPem: read("other-ca.pem"),

@@ -58,7 +58,7 @@ export interface RackformProviderConfig {
 }
 export interface RackformProviderRedfish {
   /**
-  * User name for Redfish sessions. Falls back to RACKFORM_REDFISH_USERNAME.
+  * User name for Redfish sessions (HTTP Basic auth at a BMC whose service root offers no SessionService, or that has reached its session limit). Falls back to RACKFORM_REDFISH_USERNAME.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#username RackformProvider#username}
   */
