@@ -4,10 +4,13 @@
  * backend reports now (MAAS status, Ironic provision state) when the watch reads it.
  */
 
+import { isLadderRun, REPAIR, rungLabel } from "../provider/shared/remediation.js";
+
 /**
  * Every stage, in the order a converging node walks the first ten (`firmware`: its rackform_firmware baseline is
  * recorded and its machine not enrolled yet); the others are off the happy path: trouble (failed, quarantined;
- * unhealthy: joined, but its BMC reports a component Warning or Critical) and a node on its way out of service
+ * unhealthy: joined, but its BMC reports a component Warning or Critical; remediating: a step of its health
+ * remediation ladder under way — power cycle or reimage, then the gate) and a node on its way out of service
  * (draining in its scheduler, releasing in its backend — MAAS "Releasing" and "Disk erasing", Ironic undeploy and its
  * cleaning).
  */
@@ -25,6 +28,7 @@ export const STAGES = [
   "failed",
   "quarantined",
   "unhealthy",
+  "remediating",
   "draining",
   "releasing",
 ] as const;
@@ -47,6 +51,7 @@ export const STAGE_LABEL: Readonly<Record<Stage, string>> = {
   failed: "failed",
   quarantined: "quarantined",
   unhealthy: "unhealthy",
+  remediating: "remediating",
   draining: "draining",
   releasing: "releasing",
 };
@@ -66,6 +71,7 @@ export const STAGE_COLOUR: Readonly<Record<Stage, string>> = {
   failed: "#cc0000",
   quarantined: "#e69138",
   unhealthy: "#e06666",
+  remediating: "#c27ba0",
   draining: "#f1c232",
   releasing: "#bf9000",
 };
@@ -149,6 +155,26 @@ function healthFindings(bmc: RecordedResource | undefined): string | undefined {
   return found.length > 0 ? `BMC reports ${found.map((f) => `${f.component} ${f.health}`).join(", ")}` : undefined;
 }
 
+/**
+ * The stage the health remediation ladder gives a node: its deployment recorded a step its member has not recorded
+ * yet (under way — or failed, when the gate the step re-ran recorded a failure), or the node is held for repair.
+ */
+function ladderStage(chain: Partial<Record<ChainLink, RecordedResource>>): StageReading | undefined {
+  const { deployment, member, acceptance, bmc } = chain;
+  const rung = deployment?.values.remediation;
+  if (!member || typeof rung !== "string" || rung === "") return undefined;
+  const sick = healthFindings(bmc);
+  if (rung === REPAIR) return { stage: "quarantined", detail: `held for repair${sick ? `: ${sick}` : ""}` };
+  if (!isLadderRun(rung) || member.values.remediation === rung) return undefined;
+  if (acceptance?.values.remediation === rung && acceptance.values.passed === false) {
+    return {
+      stage: "quarantined",
+      detail: `the gate failed after the ${rungLabel(rung)}; the next plan takes the next step`,
+    };
+  }
+  return { stage: "remediating", detail: `${rungLabel(rung)}${sick ? ` (${sick})` : ""}` };
+}
+
 /** The stage a node's chain in state says it has reached (no live read). */
 export function stageFromState(chain: Partial<Record<ChainLink, RecordedResource>>): StageReading {
   const { member, acceptance, deployment, machine, firmware, bmc, outlet } = chain;
@@ -157,6 +183,8 @@ export function stageFromState(chain: Partial<Record<ChainLink, RecordedResource
   // A failed firmware update: a node in service (rolling) is quarantined by its member, any other has failed.
   const fwFailed = firmwareFailure(firmware);
   if (fwFailed) return { stage: member ? "quarantined" : "failed", detail: fwFailed };
+  const ladder = ladderStage(chain);
+  if (ladder) return ladder;
   if (member && !member.tainted) {
     const sick = healthFindings(bmc);
     if (member.values.joined === true) return sick ? { stage: "unhealthy", detail: sick } : { stage: "joined" };

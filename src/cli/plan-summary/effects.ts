@@ -7,6 +7,7 @@ import { changedAttrs, kindOf, tainted, updated } from "./change-kind.js";
 import { firmware } from "./firmware.js";
 import type { ChainType, PlanNode } from "./nodes.js";
 import type { ResourceChange } from "./plan-json.js";
+import { deploymentRung } from "./remediation.js";
 import { acceptance, cluster } from "./service.js";
 import { attr, current, display, knownText } from "./values.js";
 
@@ -27,6 +28,7 @@ export type NodeEvent =
   | "deploy"
   | "reimage"
   | "undeploy"
+  | "repair"
   | "acceptance"
   | "join"
   | "rejoin"
@@ -43,6 +45,7 @@ export const DISRUPTIVE: ReadonlySet<NodeEvent> = new Set<NodeEvent>([
   "release",
   "reimage",
   "undeploy",
+  "repair",
   "rejoin",
   "leave",
 ]);
@@ -268,6 +271,8 @@ function image(c: ResourceChange, ev: Set<NodeEvent>): string {
       return erase === "false" ? `undeploy ${version(c, "before")}` : `undeploy ${version(c, "before")}, erase disks`;
     }
     case "update": {
+      const health = deploymentRung(c, ev);
+      if (health) return health;
       const before = knownText(attr(c.change, "before", "power_state"));
       const after = knownText(attr(c.change, "after", "power_state"));
       if (after === "on" && (before === "off" || before === "unknown")) {

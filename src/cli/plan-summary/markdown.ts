@@ -29,6 +29,7 @@ const EVENT_ORDER: readonly NodeEvent[] = [
   "deploy",
   "reimage",
   "undeploy",
+  "repair",
   "acceptance",
   "join",
   "rejoin",
@@ -51,6 +52,7 @@ const COUNTED: Readonly<Record<NodeEvent, string>> = {
   deploy: "deploy",
   reimage: "reimage",
   undeploy: "undeploy (disks erased)",
+  repair: "quarantine for repair",
   acceptance: "run acceptance",
   join: "join the cluster",
   rejoin: "drain and rejoin",
@@ -64,6 +66,7 @@ const WILL: Partial<Record<NodeEvent, string>> = {
   "dpu-mode": "be power-cycled for a DPU mode change",
   firmware: "be reset for a firmware update",
   undeploy: "be undeployed (disks erased)",
+  repair: "be quarantined for repair (out of service until repaired)",
   "re-enroll": "be re-enrolled",
   release: "be released from the backend",
   rejoin: "be drained and rejoin the cluster",
@@ -78,6 +81,7 @@ const BANNER_ORDER: readonly NodeEvent[] = [
   "undeploy",
   "re-enroll",
   "release",
+  "repair",
   "rejoin",
   "leave",
 ];
@@ -273,15 +277,19 @@ function healthSections(s: PlanSummary): string[] {
   const several = s.plans.length > 1;
   for (const p of s.plans.filter((x: PlanStatus) => x.health.length > 0)) {
     const which = several ? ` · ${escapeCell(p.name)}` : "";
+    const ladder = p.health.some((n) => n.step !== undefined);
     const rows = p.health.flatMap((n) =>
-      n.findings.map((f) => [
+      n.findings.map((f, i) => [
         escapeCell(n.name),
         escapeCell(`${f.component} (${f.kind})`),
         f.health,
         escapeCell(f.since),
+        ...(ladder ? [i === 0 ? escapeCell(n.step ?? "—") : ""] : []),
       ]),
     );
-    out.push(`### Node health${which}`, "", ...table(["Node", "Component", "Health", "Since"], rows), "");
+    const head = ["Node", "Component", "Health", "Since", ...(ladder ? ["Ladder step"] : [])];
+    out.push(`### Node health${which}`, "", ...table(head, rows), "");
+    if (p.unhealthy) out.push(`⚠ ${escapeCell(p.unhealthy)}`, "");
   }
   return out;
 }

@@ -6,7 +6,7 @@
 import type { Stage } from "../stages.js";
 import { type DriftNode, driftByNode } from "./drift.js";
 import { type NodeEffects, type NodeEvent, nodeEffects } from "./effects.js";
-import { type HealthNode, healthByNode } from "./health.js";
+import { type HealthNode, healthByNode, unhealthyNote } from "./health.js";
 import { planNodes } from "./nodes.js";
 import { stageBefore } from "./now.js";
 import { type ImageChange, imageChanges, type Wave, type WholeBudget, wholeBudgets } from "./order.js";
@@ -49,6 +49,8 @@ export interface PlanStatus {
   readonly changes: number;
   /** Nodes whose BMC reports a component not OK (rackform_bmc's health after the plan's refresh). */
   readonly health: readonly HealthNode[];
+  /** Why the apply will hold nodes back from their health step (max_unhealthy), when it will. */
+  readonly unhealthy?: string;
   /** What changed outside the engine since the last apply, by node (or address), with the causes. */
   readonly drift: readonly DriftNode[];
   /** What the plan does to each node, by name (the fix beside a drift's cause). */
@@ -69,6 +71,12 @@ export interface PlanSummary {
   readonly waves?: readonly Wave[];
   /** Per disruption budget, the rollout of the whole change across every plan. */
   readonly budgets: readonly WholeBudget[];
+}
+
+/** The max_unhealthy note of a plan's changes, as an optional field. */
+function withUnhealthyNote(changes: readonly ResourceChange[]): { unhealthy?: string } {
+  const note = unhealthyNote(changes);
+  return note ? { unhealthy: note } : {};
 }
 
 /** A file's name without its folders: runner-local paths (temp folders) stay out of a pull request comment. */
@@ -101,6 +109,7 @@ export function summarise(inputs: readonly PlanInput[], waves?: readonly Wave[])
       incomplete: input.plan.complete === false,
       changes: (input.plan.resource_changes ?? []).filter(isChange).length,
       health: healthByNode(input.plan.resource_changes ?? [], nameOf),
+      ...withUnhealthyNote(input.plan.resource_changes ?? []),
       drift: driftByNode(input.plan, nameOf, new Set(effects.filter((e) => e.retried).map((e) => e.name))),
       effects: new Map(effects.map((e) => [e.name, e])),
       rollouts: rollouts(nodes, effects),

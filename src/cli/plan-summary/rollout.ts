@@ -9,10 +9,17 @@ import { refMoves } from "./change-kind.js";
 import { DISRUPTIVE, type NodeEffects, type NodeEvent } from "./effects.js";
 import type { PlanNode } from "./nodes.js";
 import type { ResourceChange } from "./plan-json.js";
+import { rungMove } from "./remediation.js";
 import { attr, current, knownText } from "./values.js";
 
 /** How a node leaves service in this plan. */
-export type OutBy = "re-enrolled" | "reimaged" | "reset for a firmware update" | "removed" | "drained and rejoined";
+export type OutBy =
+  | "re-enrolled"
+  | "reimaged"
+  | "reset for a firmware update"
+  | "removed"
+  | "drained and rejoined"
+  | "held for repair";
 
 /** One budget's rollout. */
 export interface Rollout {
@@ -49,8 +56,10 @@ interface Group {
 function kindOf(c: ResourceChange): Kind {
   const a = c.change.actions;
   if (a.includes("delete")) return a.includes("create") ? "replace" : "delete";
-  // A rolling reimage or firmware update (a new image_ref or firmware_ref over a recorded one): the member's update
-  // drains within its budget too.
+  // A rolling reimage or firmware update (a new image_ref or firmware_ref over a recorded one), or a health step of
+  // the remediation ladder: the member's update drains within its budget too.
+  const health = rungMove(c);
+  if (health && health.to !== "") return "replace";
   return refMoves(c, "image_ref") || refMoves(c, "firmware_ref") ? "replace" : "other";
 }
 
@@ -80,7 +89,9 @@ const outBy = (kind: Kind, events: ReadonlySet<NodeEvent>): OutBy =>
         ? "reimaged"
         : events.has("firmware")
           ? "reset for a firmware update"
-          : "drained and rejoined";
+          : events.has("repair")
+            ? "held for repair"
+            : "drained and rejoined";
 
 /** The rollouts of one plan's nodes, by budget in name order; budgets nothing goes out of are left out. */
 export function rollouts(nodes: readonly PlanNode[], effects: readonly NodeEffects[]): Rollout[] {

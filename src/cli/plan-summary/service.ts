@@ -6,6 +6,7 @@ import { coveredPolicy, uncoveredPolicy } from "./acceptance-policy.js";
 import { changedAttrs, kindOf, refMoves, tainted, updated } from "./change-kind.js";
 import type { NodeEvent } from "./effects.js";
 import type { ResourceChange } from "./plan-json.js";
+import { gateRung, memberRung } from "./remediation.js";
 import { attr, current, knownText } from "./values.js";
 
 /** The failures the last gate recorded in its evidence (rackform-acceptance/v1), as a reviewer reads them. */
@@ -39,6 +40,8 @@ export function acceptance(c: ResourceChange, ev: Set<NodeEvent>): string {
       if (knownText(attr(c.change, "before", "passed")) === "false") return `re-run (no longer passing${failures(c)})`;
       return uncoveredPolicy(c) ? `re-run (evidence does not cover ${uncoveredPolicy(c)})` : "re-run";
     case "update": {
+      const health = gateRung(c, ev);
+      if (health) return health;
       if (rollingGate(c)) {
         ev.add("acceptance");
         return "re-run after the rolling reimage";
@@ -90,6 +93,8 @@ export function cluster(c: ResourceChange, ev: Set<NodeEvent>): string {
       return drain === "false" ? `leave${where}` : `drain, leave${where}`;
     }
     case "update": {
+      const health = memberRung(c, ev, where);
+      if (health) return health;
       const rolling = rollingMember(c, where);
       if (rolling) {
         ev.add("rejoin");

@@ -39,3 +39,73 @@ describe("plan-summary Node health", () => {
     expect(md).not.toContain("Node health");
   });
 });
+
+describe("plan-summary and the remediation ladder", () => {
+  /** One node's chain (machine, deployment, gate, member, tied as the plan ties them) moving its rung from → to. */
+  const ladder = (i: number, from: string, to: string, maxUnhealthy = 1) => {
+    const name = `r01_n0${i}`;
+    const id = `maas:m${i}`;
+    const machine = { id, name, bmc_endpoint: `https://127.10.1.${i}` };
+    const dep = { id, machine_id: id, image: { version: "2026.06.2" } };
+    const gate = { id, machine_id: id };
+    const member = { scheduler: "slurm", node: name, gate_id: id, partitions: ["gpu"], max_unavailable: 2 };
+    const m = { ...member, max_unhealthy: maxUnhealthy };
+    return [
+      rc("rackform_machine", name, ["no-op"], machine, machine),
+      rc("rackform_deployment", name, ["update"], { ...dep, remediation: from }, { ...dep, remediation: to }),
+      rc(
+        "rackform_acceptance",
+        name,
+        ["update"],
+        { ...gate, remediation: from, passed: true },
+        { ...gate, remediation: to },
+      ),
+      rc(
+        "rackform_cluster_member",
+        name,
+        ["update"],
+        { ...m, remediation: from, joined: true },
+        { ...m, remediation: to },
+      ),
+    ];
+  };
+
+  it("shows each sick node's step in the Health table and in the node's row, drained within the budget", () => {
+    const md = renderMarkdown(
+      summarise([{ plan: plan([bmc(2, [gpu]), ...ladder(2, "", "power_cycle:1", 2)]), source: "plan.json" }]),
+    );
+    expect(md).toMatch(/\| Node\s*\| Component\s*\| Health\s*\| Since\s*\| Ladder step\s*\|/);
+    expect(md).toMatch(/GPU 1 \(gpu\)\s*\|\s*Critical\s*\|[^|]*\|\s*power cycle\s*\|/);
+    expect(md).toContain("health step: power cycle");
+    expect(md).toContain("re-run after the power cycle");
+    expect(md).toContain("drain, power cycle, gate, rejoin slurm (one step, within the budget)");
+    expect(md).not.toContain("without a drain");
+    expect(md).not.toContain("max_unhealthy");
+  });
+
+  it("says why the apply holds nodes back when more take a step than max_unhealthy allows", () => {
+    const changes = [
+      bmc(2, [gpu]),
+      bmc(3, [gpu]),
+      ...ladder(2, "", "power_cycle:1"),
+      ...ladder(3, "power_cycle:1", "reimage:1"),
+    ];
+    const md = renderMarkdown(summarise([{ plan: plan(changes), source: "plan.json" }]));
+    expect(md).toContain("2 nodes take a health step in this plan and max_unhealthy is 1");
+    expect(md).toContain("usually the fabric, the cooling or the power");
+    expect(md).toMatch(/\|\s*reimage with the pinned image\s*\|/);
+  });
+
+  it("names a node quarantined for repair, and one held there", () => {
+    const held = ladder(4, "repair", "repair").map((c) => ({
+      ...c,
+      change: { ...c.change, actions: ["no-op" as const] },
+    }));
+    const changes = [bmc(3, [gpu]), bmc(4, [gpu]), ...ladder(3, "reimage:1", "repair"), ...held];
+    const md = renderMarkdown(summarise([{ plan: plan(changes), source: "plan.json" }]));
+    expect(md).toContain("health: quarantine for repair (every step tried)");
+    expect(md).toContain("drain, hold out of slurm for repair (within the budget)");
+    expect(md).toMatch(/r01_n04[^\n]*\|\s*held for repair\s*\|/);
+    expect(md).toContain("quarantine for repair");
+  });
+});

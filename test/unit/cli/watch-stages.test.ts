@@ -302,3 +302,35 @@ describe("rackform watch: a joined node whose BMC reports a component not OK (is
     expect(nodeStage(sick, maas("Deployed", { owned: true }), slurm("IDLE+DRAIN", true)).stage).toBe("draining");
   });
 });
+
+describe("rackform watch: the health remediation ladder", () => {
+  const sick = { values: { health: [{ component: "GPU 1", kind: "gpu", health: "Critical", since: "t" }] } };
+  const chain = (dep: string, mem: string, gate: Record<string, unknown> = {}) => ({
+    bmc: sick,
+    deployment: { values: { remediation: dep } },
+    acceptance: { values: { remediation: dep, passed: null, ...gate } },
+    member: { values: { joined: true, remediation: mem } },
+  });
+
+  it("a step recorded by the deployment and not yet by the member is remediating, with the step and the finding", () => {
+    expect(stageFromState(chain("power_cycle:1", ""))).toEqual({
+      stage: "remediating",
+      detail: "power cycle (BMC reports GPU 1 Critical)",
+    });
+    expect(STAGES).toContain("remediating");
+    expect(STAGE_LABEL.remediating).toBe("remediating");
+  });
+
+  it("a step whose gate failed is quarantined until the next plan; repair is quarantined and says so", () => {
+    expect(stageFromState(chain("reimage:1", "power_cycle:1", { passed: false })).stage).toBe("quarantined");
+    expect(stageFromState(chain("repair", "repair"))).toEqual({
+      stage: "quarantined",
+      detail: "held for repair: BMC reports GPU 1 Critical",
+    });
+  });
+
+  it("a step the member recorded is done: the node reads as its scheduler and BMC say", () => {
+    expect(stageFromState(chain("power_cycle:1", "power_cycle:1")).stage).toBe("unhealthy");
+    expect(stageFromState({ ...chain("", ""), bmc: { values: { health: [] } } }).stage).toBe("joined");
+  });
+});
