@@ -42,6 +42,11 @@ export interface DemoConfigOptions {
    * on rolling racks (the member carries the steps in place). @default off
    */
   readonly remediation?: DemoRemediation;
+  /**
+   * How long each gate's evidence stands (evidence_max_age), for every node or by node name; the member follows the
+   * gate's recheck so an expired node is re-checked while idle. @default evidence never expires
+   */
+  readonly evidenceMaxAge?: string | Readonly<Record<string, string>>;
 }
 
 /** The ladder's policy in the demo configuration. */
@@ -133,11 +138,22 @@ function remediationLines(id: string, opts: DemoConfigOptions) {
   };
 }
 
+/** The lines the evidence age adds to a node's gate and member. */
+function recheckLines(id: string, name: string, opts: DemoConfigOptions) {
+  const age = typeof opts.evidenceMaxAge === "string" ? opts.evidenceMaxAge : opts.evidenceMaxAge?.[name];
+  if (age === undefined) return { gate: "", member: "" };
+  return {
+    gate: `  evidence_max_age = ${q(age)} # older evidence is re-checked on an idle node\n`,
+    member: `  recheck    = rackform_acceptance.${id}.recheck\n`,
+  };
+}
+
 function node(info: LabInfo, n: LabInfo["nodes"][number], opts: DemoConfigOptions): string {
   const pdu = info.pdus.find((p) => p.id === n.pdu)!;
   const id = n.name.replaceAll("-", "_");
   const rolling = rollingLines(id, opts);
   const ladder = remediationLines(id, opts);
+  const recheck = recheckLines(id, n.name, opts);
   const fw = firmwareParts(id, opts.firmware?.[n.name]);
   return `# ---- ${n.name} (rack ${n.rack}, U${n.u}) ----
 resource "rackform_pdu_outlet" "${id}" {
@@ -174,14 +190,14 @@ resource "rackform_acceptance" "${id}" {
   expected_gpu_count  = 8
   bmc_gpu_count       = rackform_bmc.${id}.gpu_count # a GPU lost on a running node re-runs the gate
   bmc_health          = rackform_bmc.${id}.health    # so does a component the BMC reports newly not OK
-${rolling.gate}${ladder.gate}${fw.ref}}
+${rolling.gate}${ladder.gate}${recheck.gate}${fw.ref}}
 
 resource "rackform_cluster_member" "${id}" {
   scheduler  = "${opts.scheduler ?? "slurm"}"
   node       = ${q(n.name)}
 ${opts.scheduler === "kubernetes" ? `  labels     = { "nvidia.com/gpu.product" = "H100" }` : `  features   = ["h100"]`}
   gate_id    = rackform_acceptance.${id}.id # a new gate (reimage) drains the node first, then rejoins it
-${maxUnavailableField(opts)}${rolling.member}${ladder.member}${fw.ref}}
+${maxUnavailableField(opts)}${rolling.member}${ladder.member}${recheck.member}${fw.ref}}
 `;
 }
 

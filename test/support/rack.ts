@@ -74,6 +74,8 @@ export interface RackOptions {
   readonly firmware?: DemoConfigOptions["firmware"];
   /** The health remediation ladder (DemoConfigOptions.remediation). @default off */
   readonly remediation?: DemoConfigOptions["remediation"];
+  /** Evidence max age for every node or by node (DemoConfigOptions.evidenceMaxAge). @default none */
+  readonly evidenceMaxAge?: DemoConfigOptions["evidenceMaxAge"];
 }
 
 /** The demo configuration for `nodes` on `backend` (main.tf of a rack stack); rewrite it to change the rack. */
@@ -89,6 +91,7 @@ export function rackConfig(
     ...(opts.rolling !== undefined ? { rolling: opts.rolling } : {}),
     ...(opts.firmware !== undefined ? { firmware: opts.firmware } : {}),
     ...(opts.remediation !== undefined ? { remediation: opts.remediation } : {}),
+    ...(opts.evidenceMaxAge !== undefined ? { evidenceMaxAge: opts.evidenceMaxAge } : {}),
   };
   return demoConfig(lab.info, opts.image ?? GOLDEN_IMAGE, { backend, nodes, ...extra });
 }

@@ -24,6 +24,13 @@ function eventOf(to: string): NodeEvent | undefined {
   return step === REPAIR ? "repair" : undefined;
 }
 
+/** Whether a change moves its recheck (the gate's evidence expired): known on both sides and new. */
+export function recheckMoves(c: ResourceChange): boolean {
+  if (kindOf(c) !== "update") return false;
+  const to = knownText(attr(c.change, "after", "recheck"));
+  return to !== undefined && to !== "" && to !== knownText(attr(c.change, "before", "recheck"));
+}
+
 /** The deployment's cell of a ladder move: "health step: power cycle", "health: ladder reset (recovered)". */
 export function deploymentRung(c: ResourceChange, ev: Set<NodeEvent>): string | undefined {
   const m = rungMove(c);

@@ -9,7 +9,7 @@ import { refMoves } from "./change-kind.js";
 import { DISRUPTIVE, type NodeEffects, type NodeEvent } from "./effects.js";
 import type { PlanNode } from "./nodes.js";
 import type { ResourceChange } from "./plan-json.js";
-import { rungMove } from "./remediation.js";
+import { recheckMoves, rungMove } from "./remediation.js";
 import { attr, current, knownText } from "./values.js";
 
 /** How a node leaves service in this plan. */
@@ -59,7 +59,7 @@ function kindOf(c: ResourceChange): Kind {
   // A rolling reimage or firmware update (a new image_ref or firmware_ref over a recorded one), or a health step of
   // the remediation ladder: the member's update drains within its budget too.
   const health = rungMove(c);
-  if (health && health.to !== "") return "replace";
+  if ((health && health.to !== "") || recheckMoves(c)) return "replace";
   return refMoves(c, "image_ref") || refMoves(c, "firmware_ref") ? "replace" : "other";
 }
 

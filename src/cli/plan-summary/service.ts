@@ -6,7 +6,7 @@ import { coveredPolicy, uncoveredPolicy } from "./acceptance-policy.js";
 import { changedAttrs, kindOf, refMoves, tainted, updated } from "./change-kind.js";
 import type { NodeEvent } from "./effects.js";
 import type { ResourceChange } from "./plan-json.js";
-import { gateRung, memberRung } from "./remediation.js";
+import { gateRung, memberRung, recheckMoves } from "./remediation.js";
 import { attr, current, knownText } from "./values.js";
 
 /** The failures the last gate recorded in its evidence (rackform-acceptance/v1), as a reviewer reads them. */
@@ -42,6 +42,10 @@ export function acceptance(c: ResourceChange, ev: Set<NodeEvent>): string {
     case "update": {
       const health = gateRung(c, ev);
       if (health) return health;
+      if (recheckMoves(c)) {
+        ev.add("acceptance");
+        return "re-check (evidence expired; on an idle node)";
+      }
       if (rollingGate(c)) {
         ev.add("acceptance");
         return "re-run after the rolling reimage";
@@ -95,6 +99,10 @@ export function cluster(c: ResourceChange, ev: Set<NodeEvent>): string {
     case "update": {
       const health = memberRung(c, ev, where);
       if (health) return health;
+      if (recheckMoves(c)) {
+        ev.add("rejoin");
+        return `if idle: drain, gate, rejoin${where} (within the budget)`;
+      }
       const rolling = rollingMember(c, where);
       if (rolling) {
         ev.add("rejoin");

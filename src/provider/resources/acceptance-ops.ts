@@ -69,6 +69,7 @@ function stateOf(base: AcceptancePlan, m: Measured): AcceptanceState {
     dcgm_level: orNull(base.dcgm_level),
     burn_in: orNull(base.burn_in),
     allow_xid: orNull(base.allow_xid),
+    recheck: orNull(base.recheck),
     ...m,
   };
 }

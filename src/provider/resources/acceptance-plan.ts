@@ -7,10 +7,12 @@ import {
   isUnknownValue,
   type PlanChange,
   type PlanRequest,
+  parseDuration,
   path,
   UNKNOWN,
   valuesEqual,
 } from "../../framework/index.js";
+import { parseEvidence } from "../backends/index.js";
 import { isLadderRun, REPAIR } from "../shared/remediation.js";
 import { rejudge } from "./acceptance-policy.js";
 import type { AcceptanceConfig, AcceptanceState, acceptanceSchema } from "./acceptance-schema.js";
@@ -59,9 +61,11 @@ function planPolicyEdit(
  */
 export function rollingGatePending(
   st: AcceptanceState,
-  plan: Pick<AcceptanceConfig, "image_ref" | "firmware_ref" | "remediation">,
+  plan: Pick<AcceptanceConfig, "image_ref" | "firmware_ref" | "remediation" | "recheck">,
 ): boolean {
   if (remediationPending(st, plan)) return true;
+  const recheck = plan.recheck;
+  if (typeof recheck === "string" && recheck !== "" && recheck !== st.recheck) return true;
   const ref = plan.image_ref;
   const fw = plan.firmware_ref;
   const image = st.image_ref !== null && ref !== null && !isUnknownValue(ref);
@@ -81,8 +85,22 @@ function remediationPending(st: AcceptanceState, plan: Pick<AcceptanceConfig, "r
 }
 
 /** Whether a recorded gate follows a rolling update (its pending verdict is a run still to come). */
-export const followsRollout = (st: Pick<AcceptanceState, "image_ref" | "firmware_ref" | "remediation">): boolean =>
-  st.image_ref !== null || st.firmware_ref !== null || isLadderRun(st.remediation);
+export const followsRollout = (
+  st: Pick<AcceptanceState, "image_ref" | "firmware_ref" | "remediation" | "recheck">,
+): boolean => st.image_ref !== null || st.firmware_ref !== null || isLadderRun(st.remediation) || st.recheck !== null;
+
+/**
+ * The recheck the plan sets: a new expiry of the recorded evidence of a passing gate ("expired:<measured_at>") once
+ * it is older than evidence_max_age, else the recorded value.
+ */
+export function plannedRecheck(st: AcceptanceState, plan: AcceptanceConfig, now = Date.now()): string | null {
+  const max = plan.evidence_max_age;
+  if (max === null || isUnknownValue(max) || st.passed !== true) return st.recheck;
+  const measured = parseEvidence(st.evidence)?.measured_at;
+  const at = typeof measured === "string" ? Date.parse(measured) : Number.NaN;
+  if (!Number.isFinite(at) || now - at < parseDuration(max)) return st.recheck;
+  return `expired:${measured}`;
+}
 
 /**
  * A node the ladder holds for repair keeps its recorded (failed) verdict: no gate re-run until its findings clear and
@@ -106,6 +124,9 @@ export function planAcceptance(r: PlanRequest<Schema>): PlanChange<Schema> | und
   // A rolling update's gate runs in it, also on a node out of service (a failed firmware update quarantined it):
   // replacing the gate would replace its member too, whose create takes no rolling step.
   if (rollingGatePending(st, plan) || (maybe && st.passed !== false)) return { plan: { ...plan, passed: UNKNOWN } };
+  // Evidence older than evidence_max_age: the gate's active checks run again, in place, on an idle node.
+  const recheck = plannedRecheck(st, plan);
+  if (recheck !== st.recheck) return { plan: { ...plan, recheck, passed: UNKNOWN } };
   const held = heldForRepair(st, plan);
   if (held) return held;
   // A degraded node: re-run the gate. (A tainted failed run is replaced by the engine anyway.)

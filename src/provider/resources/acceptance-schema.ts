@@ -17,6 +17,7 @@ import {
 import type { AcceptanceParams } from "../backends/backend.js";
 import type { Thresholds } from "./acceptance-verdict.js";
 import { MACHINE_ID } from "./deployment-schema.js";
+import { acceptanceRecheckAttributes } from "./remediation-schema.js";
 
 // Another machine is a new gate run; right after an import the state knows no machine_id yet, and recording the
 // configuration then must not re-run a 72-hour burn-in.
@@ -195,6 +196,7 @@ export const acceptanceSchema = {
         "act on: they re-run nothing by replacement and a Critical one no longer fails the verdict by itself (the " +
         'ladder takes that node to "repair" instead, where it stays quarantined with its evidence). @default not followed',
     }),
+    ...acceptanceRecheckAttributes,
     firmware_ref: attr.string({
       optional: true,
       description:

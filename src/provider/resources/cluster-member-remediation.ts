@@ -23,6 +23,31 @@ export function healthRung(plan: { readonly remediation: unknown }, state: Clust
   return isLadderRun(r) || r === REPAIR ? r : undefined;
 }
 
+/** The gate's new recheck (its evidence expired) this member is to carry out, or undefined. */
+export function recheckDue(plan: { readonly recheck: unknown }, state: ClusterMemberState): string | undefined {
+  const r = plan.recheck;
+  return typeof r === "string" && r !== "" && r !== state.recheck ? r : undefined;
+}
+
+/**
+ * Whether the node runs no jobs, so its expired evidence may be re-checked now: Slurm's state IDLE (a node with jobs
+ * — ALLOCATED, MIXED — waits for a later plan); Kubernetes nodes are drained as any roll drains them (evictions
+ * respect PodDisruptionBudgets). An info line when it waits.
+ */
+export async function idleForRecheck(r: Update, ops: SchedulerOps): Promise<boolean> {
+  if (ops.kind !== "slurm") return true;
+  const node = nodeOf(r.state);
+  const o = await ops.lookup(node, true);
+  const base = (o?.state ?? "").split("+")[0];
+  if (base === "IDLE") return true;
+  r.diagnostics.warning(
+    `Evidence re-check waits: ${node}`,
+    `The acceptance evidence of ${node} expired (evidence_max_age), but Slurm reports it ${o?.state ?? "unknown"}: the re-check runs only on a node without jobs. Nothing was done; the next plan plans it again.`,
+    path("recheck"),
+  );
+  return false;
+}
+
 /** Whether the node may take its step under max_unhealthy; a warning when it may not. */
 export function admitHealthStep(r: Update, deps: ClusterMemberDeps, rung: string): boolean {
   const max = typeof r.plan.max_unhealthy === "number" ? Math.floor(r.plan.max_unhealthy) : null;

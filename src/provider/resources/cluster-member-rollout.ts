@@ -13,7 +13,13 @@ import { budgetKey } from "./cluster-member-budget.js";
 import { converge, nodeOf } from "./cluster-member-converge.js";
 import { drainInBudget } from "./cluster-member-drain.js";
 import type { ClusterMemberDeps } from "./cluster-member-ops.js";
-import { admitHealthStep, healthRung, holdForRepair } from "./cluster-member-remediation.js";
+import {
+  admitHealthStep,
+  healthRung,
+  holdForRepair,
+  idleForRecheck,
+  recheckDue,
+} from "./cluster-member-remediation.js";
 import type { SchedulerOps } from "./cluster-member-scheduler.js";
 import type { ClusterMemberPlan, ClusterMemberState } from "./cluster-member-schema.js";
 
@@ -24,14 +30,24 @@ type Update = ApplyRequest & { plan: ClusterMemberPlan; state: ClusterMemberStat
  * node.
  */
 export function isRollingReimage(
-  plan: { readonly image_ref: unknown; readonly firmware_ref: unknown; readonly remediation: unknown },
+  plan: {
+    readonly image_ref: unknown;
+    readonly firmware_ref: unknown;
+    readonly remediation: unknown;
+    readonly recheck: unknown;
+  },
   state: ClusterMemberState,
 ): boolean {
-  if (healthRung(plan, state) !== undefined) return true;
+  if (healthRung(plan, state) !== undefined || recheckDue(plan, state) !== undefined) return true;
   const ref = plan.image_ref;
   const fw = plan.firmware_ref;
   if (typeof fw === "string" && fw !== state.firmware_ref) return true;
   return state.image_ref !== null && typeof ref === "string" && ref !== state.image_ref;
+}
+
+/** Whether the plan carries a new image_ref or firmware_ref (a rolling update proper). */
+function isImageOrFirmwareRoll(plan: ClusterMemberPlan, state: ClusterMemberState): boolean {
+  return isRollingReimage({ ...plan, remediation: state.remediation, recheck: state.recheck }, state);
 }
 
 /**
@@ -48,6 +64,9 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
   const rung = healthRung(plan, st);
   if (rung !== undefined && !admitHealthStep(r, deps, rung)) return st;
   if (rung === REPAIR) return holdForRepair(r, deps, ops, offers.remedy);
+  // Only an expired evidence to re-check (no other change): on an idle node only.
+  const recheckOnly = rung === undefined && recheckDue(plan, st) !== undefined && !isImageOrFirmwareRoll(plan, st);
+  if (recheckOnly && !(await idleForRecheck(r, ops))) return st;
   if (steps.length === 0) {
     // Nothing offered in this apply (the deployment already runs the image, its gate already judged): record it.
     log.info("rolling reimage: nothing left to do on this node, recording the image");

@@ -16,7 +16,7 @@ import {
   timeoutsBlock,
   useStateForUnknown,
 } from "../../framework/index.js";
-import { memberRemediationAttributes } from "./remediation-schema.js";
+import { memberRecheckAttributes, memberRemediationAttributes } from "./remediation-schema.js";
 
 /** The schedulers a node can join. */
 export const SCHEDULERS = ["slurm", "kubernetes"] as const;
@@ -149,6 +149,7 @@ export const clusterMemberSchema = {
         "evidence and keeps the old firmware_ref here; the others go on. @default not followed",
     }),
     ...memberRemediationAttributes,
+    ...memberRecheckAttributes,
     drain_on_destroy: attr.bool({
       optional: true,
       computed: true,

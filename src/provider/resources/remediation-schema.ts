@@ -2,7 +2,7 @@
  * The attributes of the health remediation ladder (../shared/remediation.ts) that rackform_deployment plans and
  * rackform_acceptance and rackform_cluster_member follow.
  */
-import { attr, numberBetween, validator } from "../../framework/index.js";
+import { attr, numberBetween, parseDuration, useStateForUnknown, validator } from "../../framework/index.js";
 import { LADDER_STEPS } from "../shared/remediation.js";
 
 /** The element of a health list, as rackform_bmc.health lists it. */
@@ -84,5 +84,50 @@ export const memberRemediationAttributes = {
       "is usually the fabric or power, not the nodes; rackform plan-summary says so). Health drains count against " +
       "max_unavailable as any drain does. @default no limit",
     validators: [numberBetween(1, 100_000)],
+  }),
+} as const;
+
+const maxAge = validator("a duration such as 168h, at least 1m", (req, resp) => {
+  if (typeof req.value !== "string") return;
+  let ms = -1;
+  try {
+    ms = parseDuration(req.value);
+  } catch (e) {
+    resp.diagnostics.error("Invalid evidence_max_age", (e as Error).message, req.path);
+    return;
+  }
+  if (ms < 60_000) resp.diagnostics.error("Invalid evidence_max_age", 'Use at least "1m", e.g. "168h".', req.path);
+});
+
+/** rackform_acceptance's evidence age attributes. */
+export const acceptanceRecheckAttributes = {
+  evidence_max_age: attr.string({
+    optional: true,
+    description:
+      'How long a gate\'s evidence stands, e.g. "168h": once the evidence in state was measured longer ago than ' +
+      "this, the plan re-runs the gate's active checks (DCGM, NCCL) in place (recheck) — carried out by the node's " +
+      "rackform_cluster_member (whose recheck references this) only while the node runs no jobs, drained within " +
+      "its disruption budget and resumed after; a busy node is planned again. @default evidence never expires",
+    validators: [maxAge],
+  }),
+  recheck: attr.string({
+    computed: true,
+    description:
+      'The last expiry of the evidence this gate acted on, "expired:<measured_at>", known at plan; null before the ' +
+      "first. A new value re-runs the gate (see evidence_max_age); a recheck that passed keeps it until the next " +
+      "expiry, so nothing else changes in between.",
+    planModifiers: [useStateForUnknown()],
+  }),
+} as const;
+
+/** rackform_cluster_member's side of the evidence age. */
+export const memberRecheckAttributes = {
+  recheck: attr.string({
+    optional: true,
+    description:
+      "The gate's recheck (rackform_acceptance.x.recheck of the node). When it moves, this member's in-place update " +
+      "re-runs the gate on an idle node: Slurm's node in state IDLE (a node with jobs is left as it is and planned " +
+      "again; Kubernetes nodes are drained, which respects PodDisruptionBudgets), within the disruption budget — a " +
+      "slot, drain, the gate its rackform_acceptance offered, rejoin. @default not followed",
   }),
 } as const;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { isUnknownValue, UNKNOWN } from "../../../src/framework/index.js";
-import { planAcceptance } from "../../../src/provider/resources/acceptance-plan.js";
+import { planAcceptance, plannedRecheck } from "../../../src/provider/resources/acceptance-plan.js";
 import type { AcceptanceState } from "../../../src/provider/resources/acceptance-schema.js";
 import { thresholdsOf } from "../../../src/provider/resources/acceptance-schema.js";
 import { planMember, updateMember } from "../../../src/provider/resources/cluster-member-ops.js";
@@ -188,6 +188,7 @@ describe("rackform_cluster_member carries the rung", () => {
     firmware_ref: null,
     remediation: "",
     max_unhealthy: null,
+    recheck: null,
     wait_for_registration: true,
     state: "IDLE",
     joined: true,
@@ -297,5 +298,105 @@ describe("rackform_cluster_member carries the rung", () => {
     const s = await updateMember({ ...r, plan: to(at, "repair"), state: at }, f.deps);
     expect([s?.remediation, s?.joined]).toEqual(["repair", false]);
     expect(f.calls.filter((c) => /^(drain|quarantine|join) /.test(c))).toEqual(["drain n1", "quarantine n1"]);
+  });
+});
+
+describe("evidence with an age: evidence_max_age and recheck", () => {
+  const measured = "2026-11-20T10:00:00.000Z";
+  const gate = (o: Partial<AcceptanceState> = {}): AcceptanceState =>
+    ({
+      id: "maas:m1",
+      machine_id: "maas:m1",
+      dcgm_level: 3,
+      nccl_min_busbw_gbps: null,
+      burn_in: "1h",
+      expected_gpu_count: null,
+      bmc_gpu_count: null,
+      bmc_health: null,
+      remediation: null,
+      evidence_max_age: "168h",
+      recheck: null,
+      allow_xid: false,
+      firmware: null,
+      image_ref: null,
+      firmware_ref: null,
+      passed: true,
+      gpu_count: 8,
+      busbw_gbps: 377,
+      evidence: JSON.stringify({ format: "rackform-acceptance/v1", measured_at: measured }),
+      timeouts: null,
+      ...o,
+    }) as AcceptanceState;
+  const day = 24 * 3600_000;
+
+  it("evidence older than the max age plans one recheck, kept until the next expiry", () => {
+    const at = Date.parse(measured);
+    expect(plannedRecheck(gate(), gate(), at + 6 * day)).toBeNull();
+    expect(plannedRecheck(gate(), gate(), at + 8 * day)).toBe(`expired:${measured}`);
+    const done = gate({ recheck: `expired:${measured}` });
+    expect(plannedRecheck(done, done, at + 8 * day)).toBe(`expired:${measured}`);
+    expect(plannedRecheck(gate({ passed: false }), gate(), at + 8 * day)).toBeNull();
+    expect(plannedRecheck(gate(), gate({ evidence_max_age: null }), at + 80 * day)).toBeNull();
+  });
+
+  it("the plan re-runs the gate in place (passed unknown) when its evidence expired", () => {
+    const st = gate({
+      evidence: JSON.stringify({ format: "rackform-acceptance/v1", measured_at: "2020-01-01T00:00:00Z" }),
+    });
+    const out = planAcceptance({ ...typedRequest(), private: {}, config: st, plan: st, state: st });
+    expect([out?.plan?.recheck, isUnknownValue(out?.plan?.passed), out?.requiresReplace]).toEqual([
+      "expired:2020-01-01T00:00:00Z",
+      true,
+      undefined,
+    ]);
+  });
+
+  it("the member re-checks an idle node (drain, gate, rejoin) and leaves a busy one as it is", async () => {
+    const base = {
+      id: "slurm:n1",
+      node: "n1",
+      scheduler: "slurm",
+      gate_id: "maas:n1",
+      features: ["h100"],
+      partitions: ["gpu"],
+    };
+    const st = {
+      ...base,
+      labels: null,
+      taints: null,
+      drain_on_destroy: true,
+      max_unavailable: 1,
+      image_ref: null,
+      firmware_ref: null,
+      remediation: null,
+      max_unhealthy: null,
+      recheck: null,
+      wait_for_registration: true,
+      state: "IDLE",
+      joined: true,
+      timeouts: null,
+    } as ClusterMemberState;
+    const plan = { ...st, recheck: "expired:t", state: UNKNOWN, joined: UNKNOWN } as ClusterMemberPlan;
+    const f = fakeDeps();
+    const gateOffer = () =>
+      (f.deps.rollouts as RolloutHandovers).offerGate("maas:n1", {
+        what: "gate n1",
+        failure: "failed its acceptance gate",
+        run: async () => {
+          f.calls.push("gate n1");
+          return "done";
+        },
+      });
+    f.nodes.set("n1", { registered: true, state: "ALLOCATED", joined: true, partitions: ["gpu"] });
+    gateOffer();
+    const busy = typedRequest();
+    expect((await updateMember({ ...busy, plan, state: st }, f.deps))?.recheck).toBeNull();
+    expect(diagnosticLines(busy.diagnostics)).toEqual(["warning Evidence re-check waits: n1 @ recheck"]);
+    expect(f.calls).not.toContain("drain n1");
+    f.nodes.set("n1", { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
+    gateOffer();
+    const idle = typedRequest();
+    expect((await updateMember({ ...idle, plan, state: st }, f.deps))?.recheck).toBe("expired:t");
+    expect(f.calls.filter((c) => /^(drain|gate|join) /.test(c))).toEqual(["drain n1", "gate n1", "join n1"]);
   });
 });

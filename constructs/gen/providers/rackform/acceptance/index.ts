@@ -74,6 +74,12 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly remediation?: string;
   /**
+  * How long a gate's evidence stands, e.g. "168h": once the evidence in state was measured longer ago than this, the plan re-runs the gate's active checks (DCGM, NCCL) in place (recheck) — carried out by the node's rackform_cluster_member (whose recheck references this) only while the node runs no jobs, drained within its disruption budget and resumed after; a busy node is planned again. @default evidence never expires
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#evidence_max_age Acceptance#evidence_max_age}
+  */
+  readonly evidenceMaxAge?: string;
+  /**
   * The firmware baseline the gate judges: rackform_firmware.x.ref of the node. When it changes, the gate runs again inside the node's rolling update that its rackform_cluster_member (firmware_ref the same) carries out once the new firmware runs, as for image_ref. @default not followed
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#firmware_ref Acceptance#firmware_ref}
@@ -597,6 +603,7 @@ export class Acceptance extends cdktf.TerraformResource {
     this._firmware = config.firmware;
     this._imageRef = config.imageRef;
     this._remediation = config.remediation;
+    this._evidenceMaxAge = config.evidenceMaxAge;
     this._firmwareRef = config.firmwareRef;
     this._timeouts.internalValue = config.timeouts;
   }
@@ -783,6 +790,27 @@ export class Acceptance extends cdktf.TerraformResource {
     return this._remediation;
   }
 
+  // evidence_max_age - computed: false, optional: true, required: false
+  private _evidenceMaxAge?: string; 
+  public get evidenceMaxAge() {
+    return this.getStringAttribute('evidence_max_age');
+  }
+  public set evidenceMaxAge(value: string) {
+    this._evidenceMaxAge = value;
+  }
+  public resetEvidenceMaxAge() {
+    this._evidenceMaxAge = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get evidenceMaxAgeInput() {
+    return this._evidenceMaxAge;
+  }
+
+  // recheck - computed: true, optional: false, required: false
+  public get recheck() {
+    return this.getStringAttribute('recheck');
+  }
+
   // firmware_ref - computed: false, optional: true, required: false
   private _firmwareRef?: string; 
   public get firmwareRef() {
@@ -852,6 +880,7 @@ export class Acceptance extends cdktf.TerraformResource {
       firmware: cdktf.hashMapper(cdktf.stringToTerraform)(this._firmware),
       image_ref: cdktf.stringToTerraform(this._imageRef),
       remediation: cdktf.stringToTerraform(this._remediation),
+      evidence_max_age: cdktf.stringToTerraform(this._evidenceMaxAge),
       firmware_ref: cdktf.stringToTerraform(this._firmwareRef),
       timeouts: acceptanceTimeoutsToTerraform(this._timeouts.internalValue),
     };
@@ -921,6 +950,12 @@ export class Acceptance extends cdktf.TerraformResource {
       },
       remediation: {
         value: cdktf.stringToHclTerraform(this._remediation),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      evidence_max_age: {
+        value: cdktf.stringToHclTerraform(this._evidenceMaxAge),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

@@ -68,6 +68,12 @@ export interface ClusterMemberConfig extends cdktf.TerraformMetaArguments {
   */
   readonly maxUnhealthy?: number;
   /**
+  * The gate's recheck (rackform_acceptance.x.recheck of the node). When it moves, this member's in-place update re-runs the gate on an idle node: Slurm's node in state IDLE (a node with jobs is left as it is and planned again; Kubernetes nodes are drained, which respects PodDisruptionBudgets), within the disruption budget — a slot, drain, the gate its rackform_acceptance offered, rejoin. @default not followed
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#recheck ClusterMember#recheck}
+  */
+  readonly recheck?: string;
+  /**
   * Drain before leaving on destroy (and, when the member is destroyed for good, remove the node from the scheduler). false: destroy only forgets the node, which stays in the scheduler, keeps running jobs and accepts new ones. @default true
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#drain_on_destroy ClusterMember#drain_on_destroy}
@@ -536,6 +542,7 @@ export class ClusterMember extends cdktf.TerraformResource {
     this._firmwareRef = config.firmwareRef;
     this._remediation = config.remediation;
     this._maxUnhealthy = config.maxUnhealthy;
+    this._recheck = config.recheck;
     this._drainOnDestroy = config.drainOnDestroy;
     this._maxUnavailable = config.maxUnavailable;
     this._waitForRegistration = config.waitForRegistration;
@@ -710,6 +717,22 @@ export class ClusterMember extends cdktf.TerraformResource {
     return this._maxUnhealthy;
   }
 
+  // recheck - computed: false, optional: true, required: false
+  private _recheck?: string; 
+  public get recheck() {
+    return this.getStringAttribute('recheck');
+  }
+  public set recheck(value: string) {
+    this._recheck = value;
+  }
+  public resetRecheck() {
+    this._recheck = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get recheckInput() {
+    return this._recheck;
+  }
+
   // drain_on_destroy - computed: true, optional: true, required: false
   private _drainOnDestroy?: boolean | cdktf.IResolvable; 
   public get drainOnDestroy() {
@@ -800,6 +823,7 @@ export class ClusterMember extends cdktf.TerraformResource {
       firmware_ref: cdktf.stringToTerraform(this._firmwareRef),
       remediation: cdktf.stringToTerraform(this._remediation),
       max_unhealthy: cdktf.numberToTerraform(this._maxUnhealthy),
+      recheck: cdktf.stringToTerraform(this._recheck),
       drain_on_destroy: cdktf.booleanToTerraform(this._drainOnDestroy),
       max_unavailable: cdktf.numberToTerraform(this._maxUnavailable),
       wait_for_registration: cdktf.booleanToTerraform(this._waitForRegistration),
@@ -868,6 +892,12 @@ export class ClusterMember extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "number",
+      },
+      recheck: {
+        value: cdktf.stringToHclTerraform(this._recheck),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
       },
       drain_on_destroy: {
         value: cdktf.booleanToHclTerraform(this._drainOnDestroy),
