@@ -9,6 +9,7 @@ import type { AcceptancePolicy } from "./acceptance-policy.js";
 import type { IBackend } from "./backend.js";
 import type { ICluster } from "./cluster.js";
 import type { Flavor } from "./flavor.js";
+import type { HealthPolicy } from "./health-policy.js";
 import type { Image } from "./image.js";
 import { FLEET_RULES, FLEET_SCHEMA, planWaves } from "./private/fleet-rules.js";
 import { validateProps } from "./private/validate.js";
@@ -36,6 +37,8 @@ export interface FleetRack {
   readonly cluster?: ICluster;
   /** @default the fleet's user data */
   readonly userData?: string;
+  /** @default the fleet's health policy */
+  readonly health?: HealthPolicy;
 }
 
 /** Properties of a Fleet. */
@@ -56,6 +59,11 @@ export interface FleetProps {
   readonly redfish: RedfishSettings;
   /** cloud-init user data of every deployment. @default "#cloud-config\nrackform-join: <scheduler>\n" */
   readonly userData?: string;
+  /**
+   * The health remediation ladder of every rack's nodes, unless a rack says otherwise (each rack's cluster needs a
+   * maxUnavailable; see Rack's health). @default no ladder
+   */
+  readonly health?: HealthPolicy;
   /** Ordered waves of rack names; every rack in exactly one. @default one wave of every rack */
   readonly waves?: readonly (readonly string[])[];
   /** Size of a first wave taken from the front of the waves (in order): a canary every other rack waits for. @default no canary */
@@ -97,6 +105,7 @@ export class Fleet extends Construct {
     for (const r of this.waves.flat().map((n) => byName.get(n)!)) {
       const stack = stacks.get(r.name)!;
       const userData = r.userData ?? props.userData;
+      const health = r.health ?? props.health;
       const rack = new Rack(stack, r.name, {
         pdus: r.pdus,
         nodes: r.nodes,
@@ -107,6 +116,7 @@ export class Fleet extends Construct {
         cluster: r.cluster ?? props.cluster,
         redfish: props.redfish,
         ...(userData !== undefined ? { userData } : {}),
+        ...(health !== undefined ? { health } : {}),
       });
       racks.set(r.name, rack);
     }

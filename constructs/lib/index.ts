@@ -7,6 +7,7 @@ export * from "./duration.js";
 export * from "./errors.js";
 export * from "./flavor.js";
 export * from "./fleet.js";
+export * from "./health-policy.js";
 export * from "./image.js";
 export * from "./ironic-backend.js";
 export * from "./kubernetes-cluster.js";

@@ -8,12 +8,13 @@
  * the BMC's gpu_count (bmc_gpu_count) and health (bmc_health), so a GPU lost, or a component newly not OK, on a
  * running node re-runs it (a Critical one quarantines the node); with a
  * rackform_firmware, the gate and the member follow its `ref` (firmware_ref), so a baseline change is the node's
- * rolling update inside the disruption budget.
+ * rolling update inside the disruption budget. With a HealthPolicy (a rolling rack only), the deployment follows the
+ * BMC's health too and plans the node's remediation step, which the gate and the member follow (see health-policy.ts).
  * Logical ids are `<node>_outlet`, `<node>_bmc`, `<node>_machine`, `<node>_deployment`, `<node>_acceptance` and
  * `<node>_member` (and `<node>_firmware`, `<node>_dpu0`, `<node>_dpu1`, … when the flavor has them), with the node
  * name's characters outside [A-Za-z0-9_] as "_" (see constructs/README.md).
  */
-import { type TerraformResource, TerraformStack, Token } from "cdktf";
+import { Annotations, type TerraformResource, TerraformStack, Token } from "cdktf";
 import { Construct } from "constructs";
 import { Acceptance, type AcceptanceConfig } from "../gen/providers/rackform/acceptance/index.js";
 import { Bmc } from "../gen/providers/rackform/bmc/index.js";
@@ -28,6 +29,7 @@ import type { AcceptancePolicy } from "./acceptance-policy.js";
 import type { IBackend } from "./backend.js";
 import type { ICluster, MemberSettings } from "./cluster.js";
 import type { Flavor } from "./flavor.js";
+import type { HealthPolicy, HealthSettings } from "./health-policy.js";
 import type { Image } from "./image.js";
 import type { FirmwareSettings } from "./private/firmware-spec.js";
 import { bmcUrl } from "./private/formats.js";
@@ -96,6 +98,12 @@ export interface RackProps {
   readonly redfish: RedfishSettings;
   /** cloud-init user data of every deployment. @default "#cloud-config\nrackform-join: <scheduler>\n" */
   readonly userData?: string;
+  /**
+   * The health remediation ladder of every node: a Critical component on its BMC walks it through the policy's steps,
+   * then quarantine for repair. Needs a disruption budget (the cluster's maxUnavailable), within which the members
+   * carry the steps out. @default no ladder: a Critical component fails the node's re-run gate (quarantine)
+   */
+  readonly health?: HealthPolicy;
 }
 
 /** One node's chain of resources. */
@@ -134,6 +142,8 @@ interface ChainSettings {
   readonly imageResource: TerraformResource | undefined;
   readonly gate: Omit<AcceptanceConfig, "machineId">;
   readonly pdus: ReadonlyMap<string, RackPdu>;
+  /** The remediation ladder's settings (undefined: no ladder). */
+  readonly health: HealthSettings | undefined;
 }
 
 const nodesOfStack = new WeakMap<TerraformStack, Map<string, string>>();
@@ -169,12 +179,14 @@ export class Rack extends Construct {
   /** Validates the props and creates every node's chain; throws RackformValidationError naming the field and the fix. */
   constructor(scope: Construct, id: string, props: RackProps) {
     super(scope, id);
-    const { flavor, image, acceptance, backend, cluster, redfish, ...data } = props;
+    const { flavor, image, acceptance, backend, cluster, redfish, health, ...data } = props;
     validateProps(this, RACK_SCHEMA, data, (base) => rackRuleProblems(base, props));
     claimNames(this, props.nodes);
     // Props of the policy and the cluster that only a rack can check fail at those constructs, not at the rack.
     acceptance.validateFor(flavor);
     cluster.addMembers(this, props.nodes.length);
+    const healthWarning = health?.warningFor(this, props.nodes.length);
+    if (healthWarning !== undefined) Annotations.of(this).addWarning(healthWarning);
     this.provider = addRackformProvider(this, { redfish, backend, cluster });
     const settings: ChainSettings = {
       flavor,
@@ -187,6 +199,7 @@ export class Rack extends Construct {
       imageResource: image.resourceFor(this, backend),
       gate: acceptance.toAcceptanceConfig(flavor),
       pdus: new Map(props.pdus.map((p) => [p.name, p])),
+      health: health?.toHealthSettings(),
     };
     // Each node adds ~10 cdktf tokens; see token-stacks.ts for why their creation traces are skipped.
     this.nodes = withoutTokenStacks(() => props.nodes.map((n) => this.chain(n, settings)));
@@ -234,6 +247,7 @@ export class Rack extends Construct {
     const rolling = c.member.maxUnavailable !== undefined;
     // A baseline change re-runs the gate inside the node's rolling update, which its member carries out.
     const firmwareRef = firmware ? { firmwareRef: firmware.ref } : {};
+    const ladder = c.health;
     const deployment = named(
       new Deployment(this, id("deployment"), {
         machineId: machine.id,
@@ -242,6 +256,8 @@ export class Rack extends Construct {
         ...c.backend.deploymentFields(),
         // With a disruption budget, an image change is each node's rolling reimage, carried out by its member.
         ...(rolling ? { rolling: true } : {}),
+        // With a health policy a Critical component on the BMC plans the node's next step on the ladder.
+        ...(ladder ? { bmcHealth: bmc.health, remediationSteps: ladder.remediationSteps } : {}),
         // No dependency on the image resource: the engines would order an image version bump after every node's
         // drain, which the disruption budget holds back — a deadlock. The provider orders the two itself: a deploy
         // waits for its image's upload in the same apply, an image's destroy for the nodes being torn down.
@@ -255,6 +271,8 @@ export class Rack extends Construct {
         bmcHealth: bmc.health,
         ...c.gate,
         ...(rolling ? { imageRef: deployment.imageRef } : {}),
+        // The gate runs again inside the step, and leaves Critical findings to the ladder.
+        ...(ladder ? { remediation: deployment.remediation } : {}),
         ...firmwareRef,
       }),
     );
@@ -266,6 +284,9 @@ export class Rack extends Construct {
         maxUnavailable: c.member.maxUnavailable,
         ...c.member.config,
         ...(rolling ? { imageRef: deployment.imageRef } : {}),
+        // The member carries the step out within the budget: drain, the step, the gate, rejoin.
+        ...(ladder ? { remediation: deployment.remediation } : {}),
+        ...(ladder?.maxUnhealthy !== undefined ? { maxUnhealthy: ladder.maxUnhealthy } : {}),
         ...firmwareRef,
       }),
     );

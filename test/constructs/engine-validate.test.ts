@@ -1,14 +1,15 @@
 /**
  * The constructs' output against the real provider schema: stacks using every option (MAAS + Slurm with partition
  * check and disruption budget; Ironic with basic auth + Kubernetes with taints; a BlueField-3 DPU per node; a firmware
- * image and BIOS settings, so a rackform_firmware per node) pass `validate` under Terraform and OpenTofu with the
- * built provider. Catches bindings in constructs/gen that have drifted from the provider.
+ * image and BIOS settings, so a rackform_firmware per node; a health remediation ladder) pass `validate` under
+ * Terraform and OpenTofu with the built provider. Catches bindings in constructs/gen that have drifted from the provider.
  */
 import { Testing } from "cdktf";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   AcceptancePolicy,
   Flavor,
+  HealthPolicy,
   Image,
   IronicBackend,
   KubernetesCluster,
@@ -94,6 +95,10 @@ function kitchenSink(backend: "maas" | "ironic"): string {
     backend: b,
     cluster,
     redfish: { username: "admin", insecure: true, powerOnInterval: "1s", maxConcurrentPerBmc: 2 },
+    health:
+      backend === "maas"
+        ? new HealthPolicy(stack, "h", { remediationSteps: ["reimage"], maxUnhealthy: 1 })
+        : new HealthPolicy(stack, "h"),
   });
   return Testing.synth(stack, true);
 }

@@ -1,7 +1,7 @@
 /**
  * A Rack's cross-field rules, as a table of checks over the validated props: unique names, U positions and outlets,
- * outlets within their PDU, https BMCs and PDUs (unless allowed), known backend and scheduler, and the settings
- * agreeing with each other.
+ * outlets within their PDU, https BMCs and PDUs (unless allowed), known backend and scheduler, the settings
+ * agreeing with each other, and a health policy only on a rack that rolls.
  */
 import { BACKEND_KINDS } from "../backend.js";
 import type { ValidationProblem } from "../errors.js";
@@ -153,9 +153,11 @@ const knownBackend: Rule = (base, p) => {
   ];
 };
 
+const KNOWN_SCHEDULERS: readonly unknown[] = ["slurm", "kubernetes"];
+
 const knownScheduler: Rule = (base, p) => {
   const s = (p.cluster as { scheduler?: unknown }).scheduler;
-  if (s === "slurm" || s === "kubernetes") return [];
+  if (KNOWN_SCHEDULERS.includes(s)) return [];
   return [
     {
       path: `${base}/cluster.scheduler`,
@@ -181,6 +183,23 @@ const joinLine: Rule = (base, p) => {
 const agreeing: Rule = (base, p) => {
   if (!(BACKEND_KINDS as readonly unknown[]).includes(p.backend.kind)) return [];
   return p.backend.problemsWithImage(p.image, `rack ${base}`);
+};
+
+/**
+ * The ladder's steps are carried out in place by each node's cluster member, inside the disruption budget, which
+ * only a rolling rack's members have: health on a rack whose cluster sets no budget would be written and never act.
+ */
+const healthNeedsBudget: Rule = (base, p) => {
+  if (p.health === undefined || !KNOWN_SCHEDULERS.includes(p.cluster.scheduler)) return [];
+  if (p.cluster.memberSettings(p.flavor).maxUnavailable !== undefined) return [];
+  const cluster = show(p.cluster.node.path);
+  return [
+    {
+      path: `${base}/health`,
+      problem: `health policy ${show(p.health.node.path)} needs a disruption budget, but cluster ${cluster} sets no maxUnavailable (left out, or "all"), so the rack does not roll and no member could carry a remediation step out`,
+      fix: `set maxUnavailable on cluster ${cluster} (how many nodes may be out of service at once, e.g. 1) so the rack rolls, or leave health out`,
+    },
+  ];
 };
 
 const SETTINGS = ["flavor", "image", "acceptance", "backend", "cluster", "redfish"] as const;
@@ -214,6 +233,7 @@ const RULES: readonly Rule[] = [
   joinLine,
   agreeing,
   dpuProblems,
+  healthNeedsBudget,
 ];
 
 /** Every problem a Rack's rules find after its schema; the others assume every setting is present. */
