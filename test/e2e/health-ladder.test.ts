@@ -1,26 +1,34 @@
 /**
- * Issue 30, the remediation ladder: a scheduled plan finds GPUs its BMCs report Critical and walks each node down its
- * ladder, one step per apply, inside the rack's disruption budget — power cycle (and the gate again), reimage with the
- * pinned image (and the gate again), quarantine for repair — while the healthy nodes are never touched. A 4-node
- * rolling MAAS + Slurm rack written as the demo writes it with the ladder on; the lab on its `instant` profile; two
- * faults the lab's catalogue cures differently (XID 48: a power cycle; XID 64, row remapping failed: nothing but a
- * repair).
+ * Issue 30, the remediation ladder and evidence with an age, as its "done when" sets them: a converged 16-node rack
+ * (MAAS + Slurm under Terraform, Ironic + Kubernetes under OpenTofu — test/setup/e2e-engines.ts runs this file under
+ * both), the Rack construct's wiring as the demo HCL writes it. The lab injects a GPU XID a power cycle cures on node
+ * 3, one a reimage cures on node 7, a hardware fault (nothing but a repair cures it) on node 11, and node 14's
+ * evidence expires. Scheduled plan/apply rounds take each node exactly down its ladder, one step per apply: 3 comes
+ * back after its power cycle, 7 after its reimage, 11 ends quarantined for repair (its plan then empty) until a person
+ * repairs it, 14 is re-checked while idle; no other node's BMC, backend object or scheduler entry sees a write; the
+ * final plan is empty. The lab on its `instant` profile.
  */
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Lab, startLab } from "../../src/lab/index.js";
-import { ENGINES, engine, folded, type Workdir } from "../support/engines.js";
-import { maasView } from "../support/lab-clients.js";
-import { plannedChanges, rackStack, resourceName, slurmNodes, uploadGoldenImage } from "../support/rack.js";
-import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { ENGINES, type Engine, engine, folded, type Workdir } from "../support/engines.js";
+import {
+  plannedChanges,
+  type RackOptions,
+  rackConfig,
+  rackStack,
+  resourceName,
+  uploadGoldenImage,
+} from "../support/rack.js";
+import { builtProvider, freshInstall, summarise } from "../support/rackform-e2e.js";
 
 let lab: Lab;
 let cliConfig: string;
 beforeAll(async () => {
   cliConfig = await freshInstall([builtProvider()]);
-  lab = await startLab({ nodes: 4, profile: "instant", stateDir: await mkdtemp(join(tmpdir(), "rf-lab-")) });
+  lab = await startLab({ nodes: 16, profile: "instant", stateDir: await mkdtemp(join(tmpdir(), "rf-lab-")) });
   await uploadGoldenImage(lab);
 });
 afterAll(async () => {
@@ -29,97 +37,151 @@ afterAll(async () => {
 
 /** The planned changes other than no-ops and reads, as "address actions", sorted. */
 async function changes(w: Workdir): Promise<string[]> {
-  const all = await plannedChanges(w);
-  return all
+  return (await plannedChanges(w))
     .filter((c) => !["no-op", "read"].includes(c.actions.join()))
     .map((c) => `${c.address} ${c.actions.join()}`)
     .sort();
 }
 
-/** The three in-place updates of one node's ladder step (deployment, gate, member). */
+/** The in-place updates of one node's ladder step: its deployment, gate and member. */
 const step = (r: string) =>
   [`rackform_acceptance.${r}`, `rackform_cluster_member.${r}`, `rackform_deployment.${r}`].map((a) => `${a} update`);
 
-/** The remediation each node's deployment records. */
-async function rungs(w: Workdir): Promise<Map<string, string>> {
+/** A resource's values in state, by type and name. */
+async function stateValues(w: Workdir, type: string): Promise<Map<string, Record<string, unknown>>> {
   const r = await w.ok(["show", "-json", "-no-color"]);
   const res = (JSON.parse(r.stdout).values?.root_module?.resources ?? []) as {
     type: string;
     name: string;
     values: Record<string, unknown>;
   }[];
-  return new Map(
-    res.filter((x) => x.type === "rackform_deployment").map((x) => [x.name, String(x.values.remediation)]),
-  );
+  return new Map(res.filter((x) => x.type === type).map((x) => [x.name, x.values]));
 }
 
-describe.each(ENGINES)("the health remediation ladder on a 4-node rolling MAAS + Slurm rack under %s", (name) => {
+/** Every write (not a GET) any lab service received since the marks, as "service method path target". */
+function writesSince(marks: Marks): string[] {
+  const b = lab.backends!;
+  const bmc = lab.requests.since(marks.bmc).map((q) => `bmc ${q.method} ${q.path} ${q.target ?? q.address}`);
+  const rest = [
+    ...b.maas.requests.slice(marks.maas).map((q) => `maas ${q.method} ${q.path} ${q.op ?? ""}`),
+    ...b.ironic.requests.slice(marks.ironic).map((q) => `ironic ${q.method} ${q.path}`),
+    ...b.slurm.requests.slice(marks.slurm).map((q) => `slurm ${q.method} ${q.path}`),
+    ...b.kubernetes.requests.slice(marks.kubernetes).map((q) => `kubernetes ${q.method} ${q.path}`),
+  ];
+  // A read's Redfish session (login, logout) changes nothing on the node.
+  return [...bmc, ...rest].filter((l) => !/^\S+ (GET|HEAD) /.test(l) && !l.includes("/SessionService/Sessions"));
+}
+
+type Marks = { bmc: number; maas: number; ironic: number; slurm: number; kubernetes: number };
+const mark = (): Marks => {
+  const b = lab.backends!;
+  return {
+    bmc: lab.requests.last(),
+    maas: b.maas.requests.length,
+    ironic: b.ironic.requests.length,
+    slurm: b.slurm.requests.length,
+    kubernetes: b.kubernetes.requests.length,
+  };
+};
+
+/** MAAS + Slurm under Terraform, Ironic + Kubernetes under OpenTofu. */
+const SHAPE: Record<Engine["name"], { backend: "maas" | "ironic"; scheduler: "slurm" | "kubernetes" }> = {
+  terraform: { backend: "maas", scheduler: "slurm" },
+  tofu: { backend: "ironic", scheduler: "kubernetes" },
+};
+
+describe.each(ENGINES)("the health remediation ladder on a 16-node rack under %s", (name) => {
   let w: Workdir;
   let nodes: string[];
+  let opts: RackOptions;
+  const at = (i: number) => nodes[i - 1];
 
   beforeAll(async () => {
     nodes = lab.info.nodes.map((n) => n.name);
-    const opts = { maxUnavailable: 2, remediation: { maxUnhealthy: 2 } };
-    w = await rackStack(engine(name), cliConfig, lab, "maas", nodes, opts);
+    const { backend, scheduler } = SHAPE[name];
+    opts = {
+      scheduler,
+      maxUnavailable: 4,
+      remediation: { maxUnhealthy: 4 },
+      evidenceMaxAge: { [nodes[13]]: "720h" },
+    };
+    w = await rackStack(engine(name), cliConfig, lab, backend, nodes, opts);
     await w.ok(["init", "-no-color"]);
-    await w.ok(["apply", "-auto-approve", "-no-color"]);
+    await w.ok(["apply", "-auto-approve", "-no-color", "-parallelism=16"]);
   });
 
-  it("power cycles a node a power cycle heals, takes another down to repair, and never touches the healthy ones", async () => {
-    const [healed, broken] = [nodes[1], nodes[2]];
-    const [a, b] = [resourceName(healed), resourceName(broken)];
-    const healthy = nodes.filter((n) => n !== healed && n !== broken);
-    const before = await maasView(lab);
-    lab.world.faults.add({ kind: "gpu-xid", node: healed, xid: 48, gpu: 1 });
-    const repair = lab.world.faults.add({ kind: "gpu-xid", node: broken, xid: 64, gpu: 2 });
+  /** Rewrites main.tf with `more` options (node 14's evidence age). */
+  const rewrite = (more: Partial<RackOptions>) =>
+    writeFile(join(w.dir, "main.tf"), rackConfig(lab, SHAPE[name].backend, nodes, { ...opts, ...more }));
+
+  it("takes nodes 3, 7 and 11 down their ladders and re-checks node 14, touching no other node", async () => {
+    const [n3, n7, n11, n14] = [at(3), at(7), at(11), at(14)];
+    const [r3, r7, r11, r14] = [n3, n7, n11, n14].map(resourceName);
+    const mine = new Set([n3, n7, n11, n14]);
+    const marks = mark();
+    lab.world.faults.add({ kind: "gpu-xid", node: n3, xid: 48, gpu: 1 });
+    lab.world.faults.add({ kind: "gpu-xid", node: n7, xid: 48, gpu: 2, cure: "reimage" });
+    const hardware = lab.world.faults.add({ kind: "gpu-xid", node: n11, xid: 64, gpu: 3 });
     try {
-      // WHEN the scheduled plan runs: both sick nodes plan their first step in place; nothing else
-      expect(await changes(w)).toEqual([...step(a), ...step(b)].sort());
-      const shown = (await w.ok(["show", "-no-color", "rack.tfplan"])).stdout;
-      expect(shown).toMatch(/remediation\s+= "" -> "power_cycle:1"/);
-      // THEN the apply power cycles both through MAAS: the one a power cycle heals passes its gate and rejoins;
-      // the other fails its gate and stays out (the apply says so), and the healthy nodes see no write at all
-      const from = lab.backends!.maas.requests.length;
-      const first = await w.run(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
-      expect(first.code).not.toBe(0);
-      expect(folded(first)).toContain(`(${broken}) failed the gate`);
-      const writes = lab.backends!.maas.requests.slice(from).filter((q) => q.method !== "GET");
-      const ids = (n: string) => before.get(n)!.split("/")[1];
-      expect(writes.filter((q) => q.path.includes(ids(healed))).map((q) => q.op)).toEqual(
-        expect.arrayContaining(["power_off", "power_on"]),
-      );
-      for (const n of healthy)
-        expect(
-          writes.filter((q) => q.path.includes(ids(n))),
-          n,
-        ).toEqual([]);
-      let slurm = await slurmNodes(lab);
-      expect([slurm.get(healed)?.schedulable, slurm.get(broken)?.schedulable]).toEqual([true, false]);
-      // WHEN the next plan runs: the healed node's ladder resets (recorded in place), the other goes on to a reimage
-      expect(await changes(w)).toEqual([...step(a), ...step(b)].sort());
-      await w.run(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
-      expect((await rungs(w)).get(a)).toBe("");
-      expect((await rungs(w)).get(b)).toBe("reimage:1");
-      // THEN, still Critical after the reimage, the next apply quarantines it for repair: drained, Broken in MAAS
-      expect(await changes(w)).toEqual(step(b));
-      const held = await w.run(["apply", "-auto-approve", "-no-color", "rack.tfplan"]);
+      // Round 1: each sick node's first step, a power cycle; the plan summary names it with the finding
+      expect(await changes(w)).toEqual([...step(r3), ...step(r7), ...step(r11)].sort());
+      const summary = await summarise((await w.ok(["show", "-json", "-no-color", "rack.tfplan"])).stdout);
+      expect(summary.code, summary.stderr).toBe(0);
+      for (const n of [n3, n7, n11]) {
+        expect(summary.stdout).toMatch(new RegExp(`${n}[^\\n]*GPU[^\\n]*Critical[^\\n]*power cycle`));
+      }
+      const round1 = await w.run(["apply", "-auto-approve", "-no-color", "-parallelism=16", "rack.tfplan"]);
+      expect(folded(round1)).toMatch(new RegExp(`${n7}|${r7}`));
+      // Round 2: node 3 healed (its ladder resets), 7 and 11 go on to a reimage
+      expect(await changes(w)).toEqual([...step(r3), ...step(r7), ...step(r11)].sort());
+      await w.run(["apply", "-auto-approve", "-no-color", "-parallelism=16", "rack.tfplan"]);
+      // Round 3: node 7 healed by its reimage (reset); 11 is quarantined for repair
+      expect(await changes(w)).toEqual([...step(r7), ...step(r11)].sort());
+      const round3 = await w.run(["apply", "-auto-approve", "-no-color", "-parallelism=16", "rack.tfplan"]);
+      expect(round3.code, round3.stdout + round3.stderr).toBe(0);
+      const rungs = await stateValues(w, "rackform_deployment");
+      expect([r3, r7, r11].map((r) => rungs.get(r)?.remediation)).toEqual(["", "", "repair"]);
+      const members = await stateValues(w, "rackform_cluster_member");
+      expect(nodes.filter((n) => members.get(resourceName(n))?.joined !== true)).toEqual([n11]);
+      // Held: the next plan is empty and says why
+      const held = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
       expect(held.code, held.stdout + held.stderr).toBe(0);
-      expect((await maasView(lab)).get(broken)).toMatch(/^(Failed testing|Broken)\//);
-      slurm = await slurmNodes(lab);
-      expect(slurm.get(broken)?.schedulable).toBe(false);
-      // AND it stays held: the next plan is empty, and it says why
-      const quiet = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
-      expect(quiet.code, quiet.stdout + quiet.stderr).toBe(0);
-      expect(folded(quiet)).toContain(`Node held for repair: ${broken}`);
+      expect(folded(held)).toContain(`Node held for repair: ${n11}`);
     } finally {
-      lab.world.faults.remove(repair.id);
+      lab.world.faults.remove(hardware.id);
     }
-    // WHEN a person repaired it (the BMC reports it OK): one apply re-runs its gate and returns it to service
-    await w.run(["apply", "-auto-approve", "-no-color"]);
-    const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
-    const slurm = await slurmNodes(lab);
-    for (const n of nodes) expect(slurm.get(n)?.schedulable, n).toBe(true);
-    for (const v of (await maasView(lab)).values()) expect(v).toMatch(/^Deployed\//);
+    // Round 4: node 11 repaired by a person (the BMC reports it OK): its gate re-runs and it returns to service; node
+    // 14's evidence expires (its max age shortened below its age) and it is re-checked while idle
+    await new Promise((res) => setTimeout(res, 1_000));
+    await rewrite({ evidenceMaxAge: { [n14]: "1m" } });
+    const aged = await stateValues(w, "rackform_acceptance");
+    const measured = Date.parse(String(JSON.parse(String(aged.get(r14)?.evidence)).measured_at));
+    await new Promise((res) => setTimeout(res, Math.max(0, measured + 61_000 - Date.now())));
+    const round4 = await changes(w);
+    expect(round4).toEqual(
+      expect.arrayContaining([`rackform_acceptance.${r14} update`, `rackform_cluster_member.${r14} update`]),
+    );
+    await w.ok(["apply", "-auto-approve", "-no-color", "-parallelism=16", "rack.tfplan"]);
+    // Round 5: node 14's max age back; then nothing is left to do
+    await rewrite({});
+    await w.ok(["apply", "-auto-approve", "-no-color", "-parallelism=16"]);
+    // THEN node 14's gate ran again (read by this apply's refresh): newer evidence, the recheck recorded
+    const rechecked = await stateValues(w, "rackform_acceptance");
+    expect(String(rechecked.get(r14)?.recheck)).toMatch(/^expired:/);
+    const again = Date.parse(String(JSON.parse(String(rechecked.get(r14)?.evidence)).measured_at));
+    expect(again).toBeGreaterThan(measured);
+    expect(rechecked.get(r14)?.passed).toBe(true);
+    const last = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(last.code, last.stdout + last.stderr).toBe(0);
+    const members = await stateValues(w, "rackform_cluster_member");
+    expect(nodes.filter((n) => members.get(resourceName(n))?.joined !== true)).toEqual([]);
+    // No other node's BMC, backend object or scheduler entry saw a write in all these rounds
+    const others = nodes.filter((n) => !mine.has(n));
+    const writes = writesSince(marks);
+    for (const n of others)
+      expect(
+        writes.filter((l) => l.includes(` ${n}`) || l.endsWith(n)),
+        n,
+      ).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ export const E2E_ENGINES: Readonly<Record<string, readonly EngineName[]>> = {
   "day2-drift-ironic.test.ts": TOFU,
   "day2-drift-ironic-gpu.test.ts": TF,
   "health-gate.test.ts": TOFU,
-  "health-ladder.test.ts": TF,
+  "health-ladder.test.ts": BOTH,
   "day2-ironic.test.ts": TF,
   "day2-maas.test.ts": TOFU,
   "day2-readdress.test.ts": TF,
