@@ -236,7 +236,7 @@ export class SlurmClient {
   /** POST /node/{name} with the version's update message; later reads see the change. */
   private async update(name: string, u: NodeUpdate): Promise<void> {
     const v = await this.apiVersion();
-    if (!v.updateBody) throw this.unsupported(v, `update node ${name}`, `scontrol update nodename=${name} …`);
+    if (!v.updateBody) throw this.unsupported(v, `update node ${name}`, scontrolUpdate(name, u));
     this.nodes.invalidate();
     try {
       await this.send("POST", `/node/${encodeURIComponent(name)}`, v.updateBody(u), name);
@@ -368,6 +368,17 @@ export class SlurmClient {
   ): SlurmError {
     return this.core.redactor.scrub(new SlurmError(code, message, ctx, errors, details));
   }
+}
+
+/** The scontrol command that makes the update `u` by hand, e.g. `scontrol update nodename=n1 state=resume`. */
+function scontrolUpdate(name: string, u: NodeUpdate): string {
+  const q = (x: string) => (/^[\w.,:-]+$/.test(x) ? x : JSON.stringify(x));
+  const parts = [`nodename=${name}`];
+  if (u.state) parts.push(`state=${u.state.join(",").toLowerCase()}`);
+  if (u.reason !== undefined) parts.push(`reason=${q(u.reason)}`);
+  if (u.features) parts.push(`availablefeatures=${q(u.features.join(","))} activefeatures=${q(u.features.join(","))}`);
+  if (u.comment !== undefined) parts.push(`comment=${q(u.comment)}`);
+  return `scontrol update ${parts.join(" ")}`;
 }
 
 /** slurmctld refused the JWT, as a version reports it when not with 401 (versions.ts authFailureErrno). */

@@ -85,7 +85,7 @@ describe("SlurmClient against the real slurmrestd 22.05", () => {
     for (const w of writes) {
       const e = await caught(w);
       expect(e.code).toBe("RACKFORM_ERR_SLURM_UNSUPPORTED");
-      expect(e.message).toMatch(/v0\.0\.38 \(Slurm 22\.05\).*scontrol/);
+      expect(e.message).toMatch(/v0\.0\.38 \(Slurm 22\.05\).*scontrol (update|delete) nodename=ct-n1/);
     }
     expect(await c.getNode(NODE)).toMatchObject({ baseState: "IDLE", drain: false, features: ["base"], comment: "" });
   });
