@@ -107,6 +107,8 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 SlurmdTimeout=${SLURMD_TIMEOUT_S}
 SlurmctldTimeout=10
+# A ping to a stopped slurmd gives up within MessageTimeout: short, so DOWN follows SlurmdTimeout closely.
+MessageTimeout=3
 ReturnToService=2
 MaxNodeCount=64
 ${nodes.join("\n")}
@@ -122,16 +124,17 @@ function daemon(cmd: string, args: readonly string[], log: string, env: NodeJS.P
   return p;
 }
 
-/** SIGTERM to the group of `pid`, SIGKILL after 5 s; resolves once it is gone. */
+/** True while `pid` runs (a zombie our own parent has not reaped yet counts as gone). */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM to the process group of `pid` (slurmd's slurmstepd go with it), SIGKILL after 5 s; resolves once it is gone. */
 async function stopPid(pid: number): Promise<void> {
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return !existsSync(`/proc/${pid}`) ? false : !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
-    } catch {
-      return false;
-    }
-  };
   const signal = (s: NodeJS.Signals) => {
     try {
       process.kill(-pid, s);
@@ -141,10 +144,10 @@ async function stopPid(pid: number): Promise<void> {
       } catch {}
     }
   };
-  if (!alive()) return;
+  if (!running(pid)) return;
   signal("SIGTERM");
   const t0 = Date.now();
-  while (alive()) {
+  while (running(pid)) {
     if (Date.now() - t0 > 5_000) signal("SIGKILL");
     await new Promise((r) => setTimeout(r, 100));
   }
