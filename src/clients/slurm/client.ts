@@ -282,7 +282,7 @@ export class SlurmClient {
     if (res.status === 401 || isAuthFailure(v, res.status, errors)) {
       throw this.fail(
         "RACKFORM_ERR_SLURM_AUTH",
-        `${where}: slurmrestd refused user ${this.opts.user} and its token (HTTP 401${said ? `: ${said}` : ""}); issue a new JWT with scontrol token`,
+        `${where}: slurmrestd refused user ${this.opts.user} and its token (HTTP ${res.status}${said ? `: ${said}` : ""}${res.status === 401 ? "" : `; ${v.name} reports a JWT slurmctld refused this way`}); issue a new JWT with scontrol token`,
         ctx,
         errors,
       );
