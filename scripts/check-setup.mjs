@@ -41,6 +41,11 @@ function ironic() {
   return missing.length ? `Debian's Ironic is missing (${missing.join(", ")}): ${FIX}` : undefined;
 }
 
+function slurm() {
+  const missing = ["slurmctld", "slurmd", "slurmrestd", "munged", "scontrol", "sbatch"].filter((b) => !has(b));
+  return missing.length ? `Debian's Slurm 22.05 is missing (${missing.join(", ")}): ${FIX}` : undefined;
+}
+
 function postgres() {
   const ok = (dir) => ["initdb", "pg_ctl", "psql"].every((b) => existsSync(join(dir, b)));
   if (process.env.RACKFORM_PG_BIN) return ok(process.env.RACKFORM_PG_BIN) ? undefined : `RACKFORM_PG_BIN lacks initdb`;
@@ -72,6 +77,7 @@ export const REQUIREMENTS = [
   { name: "opentofu", projects: ["e2e-tofu", "constructs"], check: opentofu },
   { name: "ironic", projects: ["contract"], check: ironic },
   { name: "postgresql", projects: ["e2e-terraform", "e2e-tofu"], check: postgres },
+  { name: "slurm", projects: ["contract", "e2e-terraform", "e2e-tofu"], check: slurm },
   { name: "python", projects: ["contract"], check: python },
   { name: "node22", projects: ["e2e-terraform", "e2e-tofu"], check: node22Problem },
   { name: "chromium", projects: ["integration", "e2e-terraform", "e2e-tofu"], check: chromium },

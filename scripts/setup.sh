@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the demo and the tests need beyond npm, before any of it is used:
 #   the build (tsc with --tests, else a type-check-free transpile: scripts/transpile.mjs); an engine for the demo (Terraform from PATH, else OpenTofu built from the Go module proxy, cached);
-#   and, with --tests, both engines (Terraform from PATH, else built from the Go module proxy too), the counterparts the test projects drive: Debian's Ironic, PostgreSQL and Chromium (the browser tests), and the Python clients
+#   and, with --tests, both engines (Terraform from PATH, else built from the Go module proxy too), the counterparts the test projects drive: Debian's Ironic, PostgreSQL, Slurm 22.05 (slurmctld, slurmd, slurmrestd, munge) and Chromium (the browser tests), and the Python clients
 #   (sushy, python-libmaas) and sushy-tools' Redfish emulator, and a pinned Node 22 for the CDK Terrain (cdktn) tests, from the npm registry into
 #   ~/.cache/rackform (scripts/node22.mjs; the machine's Node stays as it is). Ends by checking that each is present (scripts/check-setup.mjs).
 # Idempotent and cached; `npm test` runs it with --tests, `npm run demo` without (the demo needs only an engine).
@@ -34,19 +34,22 @@ fi
 echo "== Node 22 (the cdktn tests)"
 node scripts/node22.mjs >/dev/null
 
-echo "== Debian counterparts (Ironic, PostgreSQL, Chromium)"
+echo "== Debian counterparts (Ironic, PostgreSQL, Slurm, Chromium)"
 need=()
 command -v ironic-api >/dev/null && command -v ironic-conductor >/dev/null && command -v ironic-dbsync >/dev/null \
   || need+=(ironic-api ironic-conductor)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null || need+=(postgresql)
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
+for bin in slurmctld slurmd slurmrestd munged sbatch; do
+  command -v "$bin" >/dev/null || { need+=(slurmctld slurmd slurmrestd munge slurm-client); break; }
+done
 if ((${#need[@]})); then
   if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
     echo "setup: installing ${need[*]} (about 2 minutes)"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null
     # Debian starts the packaged services; the tests run their own instances on free ports.
-    for svc in ironic-api ironic-conductor postgresql; do
+    for svc in ironic-api ironic-conductor postgresql slurmctld slurmd slurmrestd munge; do
       command -v systemctl >/dev/null && systemctl stop "$svc" 2>/dev/null || service "$svc" stop >/dev/null 2>&1 || true
     done
   else

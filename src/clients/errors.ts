@@ -86,6 +86,8 @@ export const ERROR_CODES = {
   RACKFORM_ERR_SLURM_NOT_FOUND: "Slurm does not know the node: it is not in slurm.conf or its slurmd never registered.",
   RACKFORM_ERR_SLURM_REJECTED:
     "slurmctld rejected the node update (invalid state or field); Slurm's errors[] are attached.",
+  RACKFORM_ERR_SLURM_UNSUPPORTED:
+    "The slurmrestd's newest API version has no such request (Slurm 22.05's v0.0.36–v0.0.38 cannot update or delete nodes): use scontrol, or Slurm 23.02+.",
   RACKFORM_ERR_SLURM_UNAVAILABLE: "slurmrestd answered but could not reach slurmctld (HTTP 502/504).",
   RACKFORM_ERR_SLURM_DRAIN_TIMEOUT: "Jobs were still running on the draining node when the drain timeout expired.",
   RACKFORM_ERR_SLURM_DRAIN_CANCELLED:

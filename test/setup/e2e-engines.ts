@@ -35,6 +35,8 @@ export const E2E_ENGINES: Readonly<Record<string, readonly EngineName[]>> = {
   // Both engines, each running its own share of the file (the file picks by engine).
   "examples-fleet.test.ts": BOTH,
   "chaos.test.ts": BOTH,
+  // The real slurmctld is the counterpart: each engine joins its own rack to it (issue 32).
+  "slurm-real.test.ts": BOTH,
 
   // One engine each, alternating.
   "demo.test.ts": TF,

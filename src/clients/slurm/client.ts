@@ -1,7 +1,8 @@
 /**
- * SlurmClient: node admission through slurmrestd (openapi/slurmctld, data_parser v0.0.41): read nodes in one
- * batched list, resume with features, drain with a reason and wait until no job is left. Every operation is safe to
- * repeat. Errors are SlurmErrors with stable codes; the JWT never appears in them.
+ * SlurmClient: node admission through slurmrestd: read nodes in one batched list, resume with features, drain with a
+ * reason and wait until no job is left. It speaks the newest API version both it and the server know (negotiate.ts;
+ * shapes per version in versions.ts). Every operation is safe to repeat. Errors are SlurmErrors with stable codes;
+ * the JWT never appears in them.
  */
 import { ClientConfigError, HttpAbortedError, isClientError } from "../errors.js";
 import { CONTROLLER_CONCURRENCY, HttpCore, type HttpCoreOptions, type HttpResponse } from "../http/core.js";
@@ -9,11 +10,13 @@ import { abortableSleep } from "../http/retry.js";
 import { SharedList } from "../http/shared-list.js";
 import { safeUrl } from "../redact.js";
 import { SlurmError, type SlurmRestError } from "./errors.js";
+import { negotiateVersion } from "./negotiate.js";
 import { describeErrors, parseNode, restErrors } from "./parse.js";
 import type { SlurmNode, WaitDrainedOptions } from "./types.js";
+import { DEFAULT_SLURM_API_VERSION, type NodeUpdate, type SlurmApiVersion, slurmApiVersion } from "./versions.js";
 
-/** The data_parser version the client speaks. */
-export const SLURM_DATA_PARSER = "v0.0.41";
+/** The API version spoken when the server lists none (kept under its old name). */
+export const SLURM_DATA_PARSER = DEFAULT_SLURM_API_VERSION;
 
 /** Slurm error numbers the client branches on (slurm/slurm_errno.h). */
 const ESLURM_ACCESS_DENIED = 2002;
@@ -41,12 +44,15 @@ export interface SlurmClientOptions {
    * window. Writes through this client always invalidate it. @default 0 (only concurrent reads share a request)
    */
   readonly nodeCacheMaxAgeMs?: number;
+  /** Speak this API version (e.g. "v0.0.38") instead of negotiating one. @default the newest the server offers */
+  readonly apiVersion?: string;
 }
 
 /** A client of one slurmrestd. */
 export class SlurmClient {
-  /** Base URL of the versioned API, e.g. http://127.0.0.1:6820/slurm/v0.0.41. */
-  readonly apiUrl: string;
+  /** slurmrestd's base URL without a trailing slash, e.g. http://127.0.0.1:6820. */
+  readonly baseUrl: string;
+  private negotiated?: Promise<SlurmApiVersion>;
   private readonly core: HttpCore;
   private readonly ownsCore: boolean;
   private readonly headers: Readonly<Record<string, string>>;
@@ -64,7 +70,12 @@ export class SlurmClient {
     }
     if (!opts.user) throw new ClientConfigError("user: the Slurm user name the token belongs to is required");
     if (!opts.token) throw new ClientConfigError("token: a Slurm JWT (scontrol token) is required");
-    this.apiUrl = `${url.origin}${url.pathname.replace(/\/+$/, "")}/slurm/${SLURM_DATA_PARSER}`;
+    this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+    if (opts.apiVersion !== undefined) {
+      const pinned = slurmApiVersion(opts.apiVersion);
+      if (!pinned) throw new ClientConfigError(`apiVersion: rackform does not speak ${opts.apiVersion}`);
+      this.negotiated = Promise.resolve(pinned);
+    }
     this.ownsCore = !opts.core;
     this.core = opts.core ?? new HttpCore({ maxConcurrentPerHost: CONTROLLER_CONCURRENCY, ...opts.http });
     this.core.redactor.add(opts.token);
@@ -73,6 +84,18 @@ export class SlurmClient {
       maxAgeMs: opts.nodeCacheMaxAgeMs,
       now: opts.now,
     });
+  }
+
+  /** The API version spoken with this server (asked of it once; a failed attempt is retried by the next call). */
+  apiVersion(): Promise<SlurmApiVersion> {
+    if (!this.negotiated) {
+      const p = negotiateVersion(this.core, this.baseUrl, this.headers, this.opts.user);
+      this.negotiated = p;
+      p.catch(() => {
+        if (this.negotiated === p) this.negotiated = undefined;
+      });
+    }
+    return this.negotiated;
   }
 
   /** Number of node-list requests sent (a figure for logs and tests of batching). */
@@ -185,6 +208,8 @@ export class SlurmClient {
    * non-dynamic node"), a busy one with 2016. RACKFORM_ERR_SLURM_NOT_FOUND when Slurm does not know the node.
    */
   async deleteNode(name: string): Promise<void> {
+    const v = await this.apiVersion();
+    if (!v.nodeDelete) throw this.unsupported(v, `delete node ${name}`, `scontrol delete nodename=${name}`);
     this.nodes.invalidate();
     try {
       await this.send("DELETE", `/node/${encodeURIComponent(name)}`, undefined, name);
@@ -208,18 +233,21 @@ export class SlurmClient {
     if (this.ownsCore) await this.core.close();
   }
 
-  /** POST /node/{name} with a v0.0.41_update_node_msg; later reads see the change. */
-  private async update(name: string, msg: Record<string, unknown>): Promise<void> {
+  /** POST /node/{name} with the version's update message; later reads see the change. */
+  private async update(name: string, u: NodeUpdate): Promise<void> {
+    const v = await this.apiVersion();
+    if (!v.updateBody) throw this.unsupported(v, `update node ${name}`, scontrolUpdate(name, u));
     this.nodes.invalidate();
     try {
-      await this.send("POST", `/node/${encodeURIComponent(name)}`, msg, name);
+      await this.send("POST", `/node/${encodeURIComponent(name)}`, v.updateBody(u), name);
     } finally {
       this.nodes.invalidate();
     }
   }
 
   private async send(method: string, path: string, json?: unknown, node?: string): Promise<unknown> {
-    const url = `${this.apiUrl}${path}`;
+    const v = await this.apiVersion();
+    const url = `${this.baseUrl}/slurm/${v.name}${path}`;
     let res: HttpResponse;
     try {
       res = await this.core.request({
@@ -251,10 +279,10 @@ export class SlurmClient {
     const errors = restErrors(body);
     const said = errors.length ? describeErrors(errors) : res.body.trim().slice(0, 200);
     const where = `${method} ${res.url}`;
-    if (res.status === 401) {
+    if (res.status === 401 || isAuthFailure(v, res.status, errors)) {
       throw this.fail(
         "RACKFORM_ERR_SLURM_AUTH",
-        `${where}: slurmrestd refused user ${this.opts.user} and its token (HTTP 401${said ? `: ${said}` : ""}); issue a new JWT with scontrol token`,
+        `${where}: slurmrestd refused user ${this.opts.user} and its token (HTTP ${res.status}${said ? `: ${said}` : ""}${res.status === 401 ? "" : `; ${v.name} reports a JWT slurmctld refused this way`}); issue a new JWT with scontrol token`,
         ctx,
         errors,
       );
@@ -283,10 +311,11 @@ export class SlurmClient {
         errors,
       );
     }
+    if (res.status === 405) throw this.unsupported(v, `${method} ${path}`, "scontrol");
     if (res.status === 404 && !node) {
       throw this.fail(
         "RACKFORM_ERR_SLURM_REJECTED",
-        `${where}: slurmrestd does not serve data_parser ${SLURM_DATA_PARSER} (HTTP 404: ${said}); Slurm 24.05 or later is required`,
+        `${where}: slurmrestd does not serve ${v.name} (HTTP 404: ${said}); it lists its versions at /openapi/v3`,
         ctx,
         errors,
       );
@@ -306,17 +335,22 @@ export class SlurmClient {
   private parseNodes(body: unknown): SlurmNode[] {
     const raw = (body as { nodes?: unknown }).nodes;
     if (!Array.isArray(raw))
-      throw this.fail(
-        "RACKFORM_ERR_SLURM_BAD_PAYLOAD",
-        `GET ${this.apiUrl}/nodes: the response has no nodes[] array`,
-        {},
-      );
+      throw this.fail("RACKFORM_ERR_SLURM_BAD_PAYLOAD", "GET /nodes: the response has no nodes[] array", {});
     return raw.map((r) => {
       const n = parseNode(r);
-      if (typeof n === "string")
-        throw this.fail("RACKFORM_ERR_SLURM_BAD_PAYLOAD", `GET ${this.apiUrl}/nodes: ${n}`, {});
+      if (typeof n === "string") throw this.fail("RACKFORM_ERR_SLURM_BAD_PAYLOAD", `GET /nodes: ${n}`, {});
       return n;
     });
+  }
+
+  private unsupported(v: SlurmApiVersion, what: string, instead: string): SlurmError {
+    return this.fail(
+      "RACKFORM_ERR_SLURM_UNSUPPORTED",
+      `cannot ${what}: slurmrestd's newest API here is ${v.name} (Slurm ${v.releases}), which has no such request; use ${instead} on the controller, or Slurm 23.02 or later (v0.0.39+)`,
+      {},
+      [],
+      { apiVersion: v.name },
+    );
   }
 
   private aborted(name: string): HttpAbortedError {
@@ -334,6 +368,22 @@ export class SlurmClient {
   ): SlurmError {
     return this.core.redactor.scrub(new SlurmError(code, message, ctx, errors, details));
   }
+}
+
+/** The scontrol command that makes the update `u` by hand, e.g. `scontrol update nodename=n1 state=resume`. */
+function scontrolUpdate(name: string, u: NodeUpdate): string {
+  const q = (x: string) => (/^[\w.,:-]+$/.test(x) ? x : JSON.stringify(x));
+  const parts = [`nodename=${name}`];
+  if (u.state) parts.push(`state=${u.state.join(",").toLowerCase()}`);
+  if (u.reason !== undefined) parts.push(`reason=${q(u.reason)}`);
+  if (u.features) parts.push(`availablefeatures=${q(u.features.join(","))} activefeatures=${q(u.features.join(","))}`);
+  if (u.comment !== undefined) parts.push(`comment=${q(u.comment)}`);
+  return `scontrol update ${parts.join(" ")}`;
+}
+
+/** slurmctld refused the JWT, as a version reports it when not with 401 (versions.ts authFailureErrno). */
+function isAuthFailure(v: SlurmApiVersion, status: number, errors: readonly SlurmRestError[]): boolean {
+  return v.authFailureErrno !== undefined && status >= 500 && errors.some((e) => e.error_number === v.authFailureErrno);
 }
 
 /** Slurm's communication failures (1001–1099 in slurm_errno.h): slurmrestd could not talk to slurmctld. */

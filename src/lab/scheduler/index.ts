@@ -1,4 +1,4 @@
-/** The lab's scheduler endpoints for node joins: slurmrestd (data_parser v0.0.41) and a Kubernetes API server. */
+/** The lab's scheduler endpoints for node joins: slurmrestd (24.05 or 22.05 API versions) and a Kubernetes API server. */
 export {
   type ListeningServer,
   type SchedulerClock,
@@ -15,4 +15,4 @@ export {
 } from "./kubernetes-api.js";
 export { createSlurmApi, type SlurmApi, type SlurmApiOptions, type SlurmLabHooks } from "./slurm-api.js";
 export type { LabSlurmNode, NodeRegistration, SlurmTransition } from "./slurm-nodes.js";
-export { SLURM_API_VERSION } from "./slurm-render.js";
+export { SERVED_VERSIONS, SLURM_API_VERSION, type SlurmRestRelease } from "./slurm-render.js";

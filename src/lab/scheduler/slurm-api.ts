@@ -1,6 +1,8 @@
 /**
- * createSlurmApi: the lab's slurmrestd (openapi/slurmctld, data_parser v0.0.41). Authentication is rest_auth/jwt:
- * X-SLURM-USER-NAME + X-SLURM-USER-TOKEN on every request. Nodes appear when "slurmd registers" them (a hook).
+ * createSlurmApi: the lab's slurmrestd. As 24.05 (the default) it serves data_parser v0.0.39–v0.0.41 with node reads,
+ * updates and deletes; as 22.05 it serves openapi/v0.0.36–v0.0.38, which only read nodes. GET /openapi/v3 lists the
+ * paths, as the real one does. Authentication is rest_auth/jwt: X-SLURM-USER-NAME + X-SLURM-USER-TOKEN on every
+ * request. Nodes appear when "slurmd registers" them (a hook).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -24,7 +26,17 @@ import {
   type SlurmTransition,
   type UpdateNodeMsg,
 } from "./slurm-nodes.js";
-import { meta, noVal, renderNode, SLURM_API_VERSION, type SlurmRestError } from "./slurm-render.js";
+import {
+  meta,
+  meta0038,
+  noVal,
+  openapiDocument,
+  renderNode,
+  renderNode0038,
+  SERVED_VERSIONS,
+  type SlurmRestError,
+  type SlurmRestRelease,
+} from "./slurm-render.js";
 
 /** Options of createSlurmApi. */
 export interface SlurmApiOptions {
@@ -34,6 +46,8 @@ export interface SlurmApiOptions {
   readonly operators?: readonly string[];
   /** Time source for timestamps. @default the wall clock */
   readonly clock?: SchedulerClock;
+  /** The slurmrestd release served (its API versions and shapes, slurm-render.ts). @default "24.05" */
+  readonly release?: SlurmRestRelease;
 }
 
 /** Test hooks: what slurmd and the job scheduler would do. */
@@ -72,12 +86,14 @@ export interface SlurmApi {
   stop(): void;
 }
 
-const PREFIX = `/slurm/${SLURM_API_VERSION}`;
+const ROUTE = /^\/slurm\/(v\d+\.\d+\.\d+)\/(?:(nodes)|node\/([^/]+))$/;
 
 class RestFailure extends Error {
   constructor(
     readonly status: number,
     readonly errors: SlurmRestError[],
+    /** A plain-text body instead of the JSON envelope (slurmrestd's answers before routing reaches a plugin). */
+    readonly text?: string,
   ) {
     super(errors[0]?.error ?? String(status));
   }
@@ -87,6 +103,7 @@ class RestFailure extends Error {
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a route table, one entry per endpoint
 export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
   const clock = opts.clock ?? wallClock;
+  const release = opts.release ?? "24.05";
   const table = new SlurmNodeTable(clock);
   const operators = new Set(opts.operators ?? Object.keys(opts.jwtTokens));
   const requests: SchedulerRequestLogEntry[] = [];
@@ -99,14 +116,40 @@ export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
     return opts.jwtTokens[user] === token ? user : undefined;
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse, source: string): Promise<number> {
+  async function serve(req: IncomingMessage, res: ServerResponse, source: string, at: Route): Promise<number> {
     const url = new URL(req.url ?? "/", "http://lab.invalid");
     const method = (req.method ?? "GET").toUpperCase();
     const user = authenticate(req);
-    // rest_auth/jwt rejects before any routing, with a plain-text body.
-    if (!user) {
+    const path = url.pathname.replace(/\/+$/, "");
+    // rest_auth/jwt rejects a request without both headers before any routing, with a plain-text body. A token that
+    // is present but wrong goes on to slurmctld: 24.05 answers 401; 22.05 passes slurmctld's refusal on as HTTP 500
+    // with errno -1 "Unspecified error" (seen on Debian's 22.05.8).
+    const hasHeaders = Boolean(header(req, "x-slurm-user-name") && header(req, "x-slurm-user-token"));
+    if (!user && (release !== "22.05" || !hasHeaders)) {
       sendText(res, 401, "Authentication failure");
       return 401;
+    }
+    if (["/openapi/v3", "/openapi", "/openapi.json"].includes(path) && method === "GET") {
+      sendJson(res, 200, openapiDocument(release));
+      return 200;
+    }
+    const route = ROUTE.exec(path);
+    if (!route || !SERVED_VERSIONS[release].includes(route[1])) {
+      if (release === "22.05") {
+        throw new RestFailure(404, [], "Unable find requested URL. Please view /openapi/v3 for API reference.");
+      }
+      throw new RestFailure(404, [
+        restError(9007, "Unknown URL or method", `Unable to find ${method} ${url.pathname}`, "rest_api"),
+      ]);
+    }
+    at.version = route[1];
+    if (!user) throw new RestFailure(500, [restError(-1, "Unspecified error", "", "")]);
+    if (release === "22.05" && method !== "GET") {
+      throw new RestFailure(
+        405,
+        [],
+        "Requested REST method is not defined at URL. Please view /openapi/v3 for API reference.",
+      );
     }
     const m = { source, user };
     if (failures > 0) {
@@ -120,41 +163,36 @@ export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
         ),
       ]);
     }
-    const path = url.pathname.replace(/\/+$/, "");
-    if (path === `${PREFIX}/nodes` && method === "GET") {
-      const nodes = [...table.nodes.values()].map(renderNode);
-      sendJson(res, 200, { nodes, last_update: noVal(table.lastUpdate), meta: meta(m), errors: [], warnings: [] });
+    const envelope = (extra: Record<string, unknown>) =>
+      release === "22.05"
+        ? { meta: meta0038(at.version ?? ""), errors: [], ...extra }
+        : { ...extra, meta: meta(m, at.version), errors: [], warnings: [] };
+    const render = release === "22.05" ? renderNode0038 : renderNode;
+    if (route[2] && method === "GET") {
+      const nodes = [...table.nodes.values()].map(render);
+      sendJson(res, 200, envelope({ nodes, last_update: noVal(table.lastUpdate) }));
       return 200;
     }
-    const one = new RegExp(`^${PREFIX}/node/([^/]+)$`).exec(path);
-    if (one && method === "GET") {
-      const node = table.get(decodeURIComponent(one[1]));
-      sendJson(res, 200, {
-        nodes: [renderNode(node)],
-        last_update: noVal(table.lastUpdate),
-        meta: meta(m),
-        errors: [],
-        warnings: [],
-      });
+    const name = decodeURIComponent(route[3] ?? "");
+    if (route[3] && method === "GET") {
+      sendJson(res, 200, envelope({ nodes: [render(table.get(name))], last_update: noVal(table.lastUpdate) }));
       return 200;
     }
-    if (one && method === "POST") {
-      const name = decodeURIComponent(one[1]);
+    if (route[3] && method === "POST") {
       if (!operators.has(user)) {
         throw new SlurmCtldError(SLURM_ERRNO.ESLURM_ACCESS_DENIED, `Failure to update node ${name}`);
       }
       const msg = parseUpdate(await readText(req));
       table.update(name, msg, user);
-      sendJson(res, 200, { meta: meta(m), errors: [], warnings: [] });
+      sendJson(res, 200, envelope({}));
       return 200;
     }
-    if (one && method === "DELETE") {
-      const name = decodeURIComponent(one[1]);
+    if (route[3] && method === "DELETE") {
       if (!operators.has(user)) {
         throw new SlurmCtldError(SLURM_ERRNO.ESLURM_ACCESS_DENIED, `Failure to delete node ${name}`);
       }
       table.remove(name);
-      sendJson(res, 200, { meta: meta(m), errors: [], warnings: [] });
+      sendJson(res, 200, envelope({}));
       return 200;
     }
     throw new RestFailure(404, [
@@ -167,13 +205,25 @@ export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
     const path = new URL(req.url ?? "/", "http://lab.invalid").pathname;
     const at = Date.now();
     const source = `[${req.socket.remoteAddress ?? "?"}]:${req.socket.remotePort ?? 0}`;
-    serve(req, res, source).then(
+    const route: Route = {};
+    serve(req, res, source, route).then(
       (status) => requests.push({ method, path, status, at }),
       (e: unknown) => {
         const f = toFailure(e);
         requests.push({ method, path, status: f.status, at });
         if (res.headersSent) return void res.end();
-        sendJson(res, f.status, { meta: meta({ source, user: "" }), errors: f.errors, warnings: [] });
+        if (f.text !== undefined) return void sendText(res, f.status, f.text);
+        if (release === "22.05") {
+          // Before data_parser: `errno` instead of error_number, no description or source; GET answers keep nodes[].
+          const errors = f.errors.map((x) => ({ error: x.error, errno: x.error_number }));
+          const nodes = method === "GET" ? { nodes: [] } : {};
+          return void sendJson(res, f.status, { meta: meta0038(route.version ?? ""), errors, ...nodes });
+        }
+        sendJson(res, f.status, {
+          meta: meta({ source, user: "" }, route.version),
+          errors: f.errors,
+          warnings: [],
+        });
       },
     );
   };
@@ -196,6 +246,11 @@ export function createSlurmApi(opts: SlurmApiOptions): SlurmApi {
     stop() {},
     listen: (host, port, tls) => listenOn(handler, host, port, { tls }),
   };
+}
+
+/** The version a request named, once routing found it (for the error envelope). */
+interface Route {
+  version?: string;
 }
 
 function parseUpdate(text: string): UpdateNodeMsg {

@@ -81,6 +81,11 @@ export interface LabSlurmNode {
   readonly dynamic: boolean;
   /** slurmd's last registration did not match slurm.conf (fewer GRES): flag INVALID_REG, drained by slurmctld. */
   invalidReg?: boolean;
+  /**
+   * slurmd stopped answering pings (flag NOT_RESPONDING, beside DOWN once SlurmdTimeout passed), until it registers
+   * again; a RESUME does not clear it (seen on Debian's real 22.05 slurmctld, test/contract/slurm).
+   */
+  notResponding?: boolean;
 }
 
 /** The body of POST /slurm/v0.0.41/node/{name} (v0.0.41_update_node_msg), the fields the lab honours. */
@@ -172,6 +177,7 @@ export class SlurmNodeTable {
     };
     node.gres = reg.gres ?? node.gres;
     node.invalidReg = false;
+    node.notResponding = false;
     node.features = features;
     node.activeFeatures = [...features];
     node.partitions = [...(reg.partitions ?? (known ? known.partitions : ["gpu"]))];
@@ -190,6 +196,7 @@ export class SlurmNodeTable {
     const n = this.nodes.get(name);
     if (!n) return;
     n.down = true;
+    n.notResponding = true;
     n.jobs.clear();
     if (!n.reason || n.reason.startsWith("Not responding")) {
       n.reason = reason;
@@ -376,6 +383,7 @@ export function nodeStates(n: LabSlurmNode): string[] {
     ...(n.drain ? ["DRAIN"] : []),
     ...(n.dynamic ? ["DYNAMIC_NORM"] : []),
     ...(n.invalidReg ? ["INVALID_REG"] : []),
+    ...(n.notResponding ? ["NOT_RESPONDING"] : []),
   ];
 }
 

@@ -1,23 +1,87 @@
-/** JSON shapes of slurmrestd with data_parser v0.0.41 (schemas v0.0.41_node, v0.0.41_openapi_*_resp). */
+/**
+ * JSON shapes of slurmrestd per release: 24.05 (data_parser v0.0.39–v0.0.41, schemas v0.0.41_node,
+ * v0.0.41_openapi_*_resp) and 22.05 (openapi/v0.0.36–v0.0.38, before data_parser: read-only nodes, state as a
+ * lower-case string plus state_flags, errors with `errno`). The 22.05 shapes are those Debian's 22.05.8 sends.
+ */
 import { type LabSlurmNode, nodeStates } from "./slurm-nodes.js";
 
-/** The data_parser version the lab speaks. */
+/** The newest version the lab speaks as 24.05. */
 export const SLURM_API_VERSION = "v0.0.41";
-/** The Slurm release the lab claims to be (the first release with data_parser v0.0.41). */
+/** The Slurm release the lab claims to be by default (the first release with data_parser v0.0.41). */
 export const SLURM_RELEASE = { major: "24", minor: "05", micro: "4" } as const;
+
+/** The slurmrestd releases the lab can be. */
+export type SlurmRestRelease = "24.05" | "22.05";
+
+/** The versions each release serves, oldest first (as its slurmrestd registers them). */
+export const SERVED_VERSIONS: Readonly<Record<SlurmRestRelease, readonly string[]>> = {
+  "24.05": ["v0.0.39", "v0.0.40", "v0.0.41"],
+  "22.05": ["v0.0.36", "v0.0.37", "v0.0.38"],
+};
+
+/** The OpenAPI document of GET /openapi/v3: the node paths and methods each served version has. */
+export function openapiDocument(release: SlurmRestRelease): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  const writes = release !== "22.05";
+  for (const v of SERVED_VERSIONS[release]) {
+    paths[`/slurm/${v}/nodes`] = { get: { operationId: `slurm_${v}_get_nodes` } };
+    paths[`/slurm/${v}/node/{node_name}`] = {
+      get: { operationId: `slurm_${v}_get_node` },
+      ...(writes
+        ? { post: { operationId: `slurm_${v}_post_node` }, delete: { operationId: `slurm_${v}_delete_node` } }
+        : {}),
+    };
+  }
+  return {
+    openapi: "3.0.2",
+    info: { title: "Slurm REST API", version: release === "22.05" ? "0.0.36" : "Slurm-24.05.4" },
+    paths,
+  };
+}
+
+/** A GET /nodes node as 22.05's openapi/v0.0.38 sends it (lower-case base state, flags apart, csv features). */
+export function renderNode0038(n: LabSlurmNode): Record<string, unknown> {
+  const [base, ...flags] = nodeStates(n);
+  const r = renderNode(n);
+  return {
+    ...r,
+    state: base.toLowerCase(),
+    state_flags: flags,
+    next_state_after_reboot: "invalid",
+    next_state_after_reboot_flags: [],
+    features: n.features.join(","),
+    active_features: n.activeFeatures.join(","),
+    boot_time: n.bootTime,
+    last_busy: n.bootTime,
+    reason_changed_at: n.reasonChangedAt,
+    slurmd_start_time: n.bootTime,
+    free_memory: n.realMemoryMiB - 4096,
+    reason_set_by_user: n.reasonSetByUser || null,
+    owner: null,
+    slurmd_version: "22.05.8",
+  };
+}
+
+/** The `meta` block of a 22.05 response. */
+export function meta0038(version: string): Record<string, unknown> {
+  return {
+    plugin: { type: `openapi/${version}`, name: `Slurm OpenAPI ${version}` },
+    Slurm: { version: { major: 22, micro: 8, minor: 5 }, release: "22.05.8" },
+  };
+}
 
 /** A v0.0.41_uint64_no_val_struct / uint32_no_val_struct. */
 export function noVal(n: number | undefined): { set: boolean; infinite: boolean; number: number } {
   return n === undefined ? { set: false, infinite: false, number: 0 } : { set: true, infinite: false, number: n };
 }
 
-/** The `meta` block of every response. */
-export function meta(client: { source: string; user: string }): Record<string, unknown> {
+/** The `meta` block of every 24.05 response (`version`: the data_parser the request named). */
+export function meta(client: { source: string; user: string }, version = SLURM_API_VERSION): Record<string, unknown> {
   return {
     plugin: {
       type: "openapi/slurmctld",
       name: "Slurm OpenAPI slurmctld",
-      data_parser: `data_parser/${SLURM_API_VERSION}`,
+      data_parser: `data_parser/${version}`,
       accounting_storage: "",
     },
     client: { source: client.source, user: client.user, group: client.user },

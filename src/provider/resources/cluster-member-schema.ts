@@ -97,12 +97,12 @@ export const clusterMemberSchema = {
     features: attr.set("string", {
       optional: true,
       description:
-        "Slurm only: the node's exact set of available features (e.g. h100, nvlink4), set before RESUME and changed in place. @default the node's features are left as slurm.conf sets them",
+        "Slurm only: the node's exact set of available features (e.g. h100, nvlink4), set before RESUME and changed in place. Slurm 22.05's REST API (v0.0.38) cannot set features or RESUME a node: there slurm.conf must list these features, and a difference fails naming the scontrol command. @default the node's features are left as slurm.conf sets them",
     }),
     partitions: attr.set("string", {
       computed: true,
       description:
-        "Slurm only: the partitions the node is in, as slurmctld reports them. Read-only: slurmrestd's node update (v0.0.41) cannot change partition membership, which comes from slurm.conf (PartitionName=… Nodes=…).",
+        "Slurm only: the partitions the node is in, as slurmctld reports them. Read-only: slurmrestd's node update (v0.0.39 and later) cannot change partition membership, which comes from slurm.conf (PartitionName=… Nodes=…).",
       planModifiers: [useStateForUnknown()],
     }),
     labels: attr.map("string", {

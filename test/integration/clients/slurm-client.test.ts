@@ -169,7 +169,7 @@ describe("SlurmClient node removal", () => {
     await client.down("gpu-002", "removed from the rack");
     api.hooks.nodeLost("gpu-002");
     const n = await client.getNode("gpu-002", { fresh: true });
-    expect(n.state).toEqual(["DOWN"]);
+    expect(n.state).toEqual(["DOWN", "NOT_RESPONDING"]);
     expect(n.reason).toBe("removed from the rack");
   });
 });

@@ -82,7 +82,7 @@ describe("composed lab: MAAS deploy joins Slurm, release leaves it", () => {
     expect(rel.status, rel.text).toBe(200);
     await maasStatus(lab, id, "Ready");
     const gone = (await slurm(lab, "GET", "/node/gpu-a1")).json.nodes[0];
-    expect(gone.state).toEqual(["DOWN"]);
+    expect(gone.state).toEqual(["DOWN", "NOT_RESPONDING"]);
     expect(gone.reason).toBe("Not responding");
     await until("host powered off after release", async () =>
       lab.world.powerState(world) === "Off" ? true : undefined,
@@ -100,6 +100,6 @@ describe("composed lab: MAAS deploy joins Slurm, release leaves it", () => {
     await maas(lab, "POST", `machines/${id}/`, { op: "deploy", user_data: userData });
     const failed = await maasStatus(lab, id, "Failed deployment");
     expect(failed.status_message).toMatch(/Installation failed/);
-    expect((await slurm(lab, "GET", "/node/gpu-a1")).json.nodes[0].state).toEqual(["DOWN"]);
+    expect((await slurm(lab, "GET", "/node/gpu-a1")).json.nodes[0].state).toEqual(["DOWN", "NOT_RESPONDING"]);
   });
 });

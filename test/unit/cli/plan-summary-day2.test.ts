@@ -129,10 +129,10 @@ describe("plan-summary shows what changed outside rackform beside the fix", () =
     // GIVEN the recorded plan after r01-n02's outlet was switched off and r01-n05 lost a GPU behind the engine's back
     const text = md(planFixture("drift"));
     expect(text).toContain("### Changed outside rackform\n\n| Node | Changed outside rackform | Planned fix |");
-    // r01-n02's host is gone: Slurm noticed (DOWN), so its member rejoins beside the power-on
+    // r01-n02's host is gone: Slurm noticed (DOWN, its slurmd NOT_RESPONDING), so its member rejoins beside the power-on
     expect(text).toContain(
       "| r01-n02 | outlet power_state On → Off; BMC conformant true → false; host power_state on → unknown; " +
-        "cluster joined true → false; cluster state IDLE → DOWN | " +
+        "cluster joined true → false; cluster state IDLE → DOWN+NOT_RESPONDING | " +
         "Power: Off → On; BMC: re-check (not conformant); Image: power on (host power unknown: BMC did not answer); " +
         "Cluster: rejoin (not joined now) |",
     );

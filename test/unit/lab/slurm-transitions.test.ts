@@ -20,9 +20,11 @@ describe("lab slurmctld transition log", () => {
       [1, "n2", "IDLE+DYNAMIC_NORM", false, "register", ""],
       [2, "n1", "IDLE", false, "update", "slurm"],
       [3, "n1", "IDLE+DRAIN", true, "update", "slurm"],
-      [4, "n1", "DOWN+DRAIN", true, "lost", ""],
-      [5, "n1", "IDLE", false, "update", "slurm"],
-      [6, "n2", "", true, "remove", ""],
+      [4, "n1", "DOWN+DRAIN+NOT_RESPONDING", true, "lost", ""],
+      // The slurmd registering again clears NOT_RESPONDING (as on the real 22.05 slurmctld); the node stays DOWN.
+      [5, "n1", "DOWN+DRAIN", true, "register", ""],
+      [6, "n1", "IDLE", false, "update", "slurm"],
+      [7, "n2", "", true, "remove", ""],
     ]);
     expect(t.transitions[2].comment).toContain("reserved by rf-1");
     expect(t.transitions[3].partitions).toEqual(["gpu"]);

@@ -26,7 +26,7 @@ export interface ClusterMemberConfig extends cdktf.TerraformMetaArguments {
   */
   readonly gateId?: string;
   /**
-  * Slurm only: the node's exact set of available features (e.g. h100, nvlink4), set before RESUME and changed in place. @default the node's features are left as slurm.conf sets them
+  * Slurm only: the node's exact set of available features (e.g. h100, nvlink4), set before RESUME and changed in place. Slurm 22.05's REST API (v0.0.38) cannot set features or RESUME a node: there slurm.conf must list these features, and a difference fails naming the scontrol command. @default the node's features are left as slurm.conf sets them
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/cluster_member#features ClusterMember#features}
   */
