@@ -181,8 +181,11 @@ export async function readMember(
       path("joined"),
     );
   }
-  // A node held for repair is not rackform's to set features on until it rejoins: the recorded ones stand.
-  if (!o.joined && st.remediation === REPAIR) return { ...stateOf(st, o, imported), features: st.features };
+  // A node held for repair is not rackform's to set features, labels or taints on until it rejoins: the recorded
+  // ones stand.
+  if (!o.joined && st.remediation === REPAIR) {
+    return { ...stateOf(st, o, imported), features: st.features, labels: st.labels, taints: st.taints };
+  }
   return stateOf(st, o, imported);
 }
 

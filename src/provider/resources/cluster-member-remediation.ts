@@ -91,10 +91,11 @@ export async function holdForRepair(
   ctx.log.warn("node quarantined for repair: its health remediation is exhausted", { node });
   await deps.budget.releaseFailed(names, "quarantined for repair", ctx.log, diags);
   const o = await ops.lookup(node, false).catch(() => undefined);
-  // What rackform manages stays as configured (the node keeps its features); the node is out, not joined.
+  // What rackform manages is recorded as configured (features, labels, taints: not set on a node it holds out, and
+  // set again when it rejoins); the node is out, not joined.
   const seen = stateOf(plan, o ?? { registered: true, state: st.state ?? "", joined: false });
-  const features = Array.isArray(plan.features) ? [...plan.features] : st.features;
-  return { ...seen, features, partitions: st.partitions, labels: st.labels, taints: st.taints, joined: false };
+  const { features, labels, taints } = plan;
+  return { ...seen, features, labels, taints, partitions: st.partitions, joined: false };
 }
 
 /** A node held for repair reads as not joined by design: nothing to re-join while the ladder holds it. */
