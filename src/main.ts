@@ -4,10 +4,14 @@
  */
 import { serve } from "./protocol/index.js";
 
-await serve(async () => {
+// Not a top-level await: the bundle is CommonJS (scripts/bundle-provider.mjs), run through a V8 code cache.
+serve(async () => {
   const [{ createServer }, { rackformProvider, timingsFromEnv }] = await Promise.all([
     import("./server/index.js"),
     import("./provider/index.js"),
   ]);
   return createServer(rackformProvider({ duplicateChecks: true, timings: timingsFromEnv() }));
+}).catch((e: unknown) => {
+  process.stderr.write(`rackform: the provider failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
 });
