@@ -18,6 +18,15 @@ const dir = dirname(fileURLToPath(import.meta.url));
 const bundle = join(dir, "provider.cjs");
 const cacheFile = join(dir, `provider.cjs.${BUNDLE_HASH}.${process.version}-${process.arch}.cache`);
 
+// The GetProviderSchema answer the build encoded for this very bundle (src/protocol/prebuilt-schema.ts), if present.
+try {
+  globalThis[Symbol.for("rackform.prebuiltProviderSchema")] = readFileSync(
+    join(dir, `provider-schema.${BUNDLE_HASH}.bin`),
+  );
+} catch {
+  // Without it the provider builds its schema when asked.
+}
+
 let cachedData;
 try {
   cachedData = readFileSync(cacheFile);
