@@ -1,33 +1,46 @@
 /**
- * Bundles the provider executable: dist/main.js becomes one ES module with its dependencies, the provider and server
- * layers in chunks under dist/provider-chunks/ that load while the engine connects (as src/main.ts asks). The engine
- * starts a provider process for every plan and apply, and loading ~900 modules from node_modules cost about 0.6 CPU-s
- * of each start; the bundle about 0.3. The other modules of dist (the CLI, the lab) stay as tsc writes them.
+ * Bundles the provider executable: src/main.ts with its dependencies becomes one CommonJS file, dist/provider.cjs,
+ * and dist/main.js the small entry that runs it through a V8 code cache (scripts/provider-loader.mjs), with the
+ * GetProviderSchema answer encoded beside it (dist/provider-schema.<hash>.bin, src/protocol/prebuilt-schema.ts). The engine
+ * starts a provider process for every plan and apply: loading ~900 modules from node_modules cost about 0.6 CPU-s of
+ * each start, the bundle about 0.3, and the code cache spares most of what is left of compiling it. The server and
+ * provider layers still evaluate only after the handshake line (esbuild keeps a dynamic import() of a bundled module
+ * as a lazy initialiser). The other modules of dist (the CLI, the lab) stay as tsc writes them.
  * Run after tsc (npm run build:provider does both).
  */
-import { rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
+const BUNDLE = join(DIST, "provider.cjs");
 
 rmSync(join(DIST, "provider-chunks"), { recursive: true, force: true });
+for (const f of readdirSync(DIST)) if (/^provider(\.cjs|-schema\.)/.test(f)) rmSync(join(DIST, f), { force: true });
 await build({
-  entryPoints: { main: join(ROOT, "src", "main.ts") },
-  outdir: DIST,
-  chunkNames: "provider-chunks/[name]-[hash]",
+  entryPoints: [join(ROOT, "src", "main.ts")],
+  outfile: BUNDLE,
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   sourcemap: false,
   legalComments: "none",
   logLevel: "warning",
-  // CommonJS dependencies (grpc-js, undici) call require() for Node's own modules.
-  banner: {
-    js: 'import { createRequire as __rfRequire } from "node:module"; const require = __rfRequire(import.meta.url);',
-  },
 });
+const hash = createHash("sha256").update(readFileSync(BUNDLE)).digest("hex").slice(0, 16);
+// The GetProviderSchema answer, encoded from tsc's modules of the same sources (src/protocol/prebuilt-schema.ts).
+const [{ encodeProviderSchema }, { createServer }, { rackformProvider }] = await Promise.all([
+  import(join(DIST, "protocol", "prebuilt-schema.js")),
+  import(join(DIST, "server", "index.js")),
+  import(join(DIST, "provider", "index.js")),
+]);
+const schema = await encodeProviderSchema(createServer(rackformProvider({ duplicateChecks: true })));
+writeFileSync(join(DIST, `provider-schema.${hash}.bin`), schema);
+const loader = readFileSync(join(ROOT, "scripts", "provider-loader.mjs"), "utf8");
+if (!loader.includes('"__BUNDLE_HASH__"'))
+  throw new Error("scripts/provider-loader.mjs lost its BUNDLE_HASH placeholder");
+writeFileSync(join(DIST, "main.js"), loader.replace('"__BUNDLE_HASH__"', JSON.stringify(hash)));

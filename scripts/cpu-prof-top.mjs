@@ -1,5 +1,5 @@
 // Prints the top self-time and inclusive-time entries of a V8 .cpuprofile (node --cpu-prof), by function and file,
-// and the self time per top-level source (the bundle's own code, node:internal, each dependency).
+// and the self time per source (node:internal, each dependency, each src layer — inside a bundle too).
 // Usage: node scripts/cpu-prof-top.mjs <file.cpuprofile> [--top 25]
 import { readFileSync } from "node:fs";
 
@@ -36,10 +36,35 @@ for (const [id, d] of dt) {
     incl.set(k, (incl.get(k) ?? 0) + d);
   }
 }
+// A bundle (dist/provider.cjs) keeps esbuild's "// src/…" and "// node_modules/…" line before each module: a sample
+// in a bundle is credited to the dependency or the src layer it came from.
+const markers = new Map();
+const markersOf = (url) => {
+  if (!markers.has(url)) {
+    const found = [];
+    try {
+      const lines = readFileSync(new URL(url), "utf8").split("\n");
+      for (const [i, l] of lines.entries()) if (/^\/\/ (src|node_modules)\//.test(l)) found.push([i, l.slice(3)]);
+    } catch {
+      // Not a readable file: credited to the file itself.
+    }
+    markers.set(url, found);
+  }
+  return markers.get(url);
+};
+const moduleOf = (url, line) => {
+  let m;
+  for (const [i, path] of markersOf(url)) {
+    if (i > line) break;
+    m = path;
+  }
+  if (!m) return url.replace(/^.*\//, "");
+  return m.replace(/^node_modules\/((@[^/]+\/)?[^/]+)\/.*/, "$1").replace(/^src\/([^/]+)\/.*/, "src/$1");
+};
 const source = new Map();
 for (const [id, d] of dt) {
-  const url = byId.get(id).callFrame.url;
-  const k = !url ? "(native/gc/idle)" : url.startsWith("node:") ? "node:internal" : url.replace(/^.*\//, "");
+  const { url, lineNumber } = byId.get(id).callFrame;
+  const k = !url ? "(native/gc/idle)" : url.startsWith("node:") ? "node:internal" : moduleOf(url, lineNumber);
   source.set(k, (source.get(k) ?? 0) + d);
 }
 const ms = (us) => `${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%`;

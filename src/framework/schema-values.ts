@@ -73,8 +73,50 @@ export function transformAttributes(b: Block, v: Value, fn: (a: Attribute, v: Va
   return out;
 }
 
-/** The value with every write-only attribute set to null (plans and states never hold them). */
+/** What a block holds at any depth that the value passes below act on; a schema does not change, so it is cached. */
+interface BlockFacts {
+  /** A write-only attribute. */
+  readonly writeOnly: boolean;
+  /** A sensitive or write-only attribute (strings to redact). */
+  readonly secret: boolean;
+  /** A nested block. */
+  readonly blocks: boolean;
+}
+
+const factsCache = new WeakMap<Block, BlockFacts>();
+
+function attributeFacts(attrs: Attributes): { writeOnly: boolean; secret: boolean } {
+  let writeOnly = false;
+  let secret = false;
+  for (const a of Object.values(attrs)) {
+    const inner = a.kind === "nested" ? attributeFacts(a.attributes) : { writeOnly: false, secret: false };
+    writeOnly ||= !!a.writeOnly || inner.writeOnly;
+    secret ||= !!a.sensitive || !!a.writeOnly || inner.secret;
+  }
+  return { writeOnly, secret };
+}
+
+/** The facts of a block, computed once per block object. */
+function factsOf(b: Block): BlockFacts {
+  let f = factsCache.get(b);
+  if (f) return f;
+  const own = attributeFacts(b.attributes);
+  const nested = Object.values(b.blocks ?? {}).map((nb) => factsOf(nb.block));
+  f = {
+    writeOnly: own.writeOnly || nested.some((n) => n.writeOnly),
+    secret: own.secret || nested.some((n) => n.secret),
+    blocks: nested.length > 0,
+  };
+  factsCache.set(b, f);
+  return f;
+}
+
+/**
+ * The value with every write-only attribute set to null (plans and states never hold them). A schema without any
+ * returns the value itself: values are never mutated, so there is nothing to copy.
+ */
 export function nullWriteOnly(b: Block, v: Value): Value {
+  if (!factsOf(b).writeOnly) return v;
   return transformAttributes(b, v, (a, x) => (a.writeOnly ? null : x));
 }
 
@@ -87,6 +129,7 @@ function collectStrings(v: Value, out: Set<string>): void {
 
 /** Every string held by a sensitive or write-only attribute, for redaction of diagnostics and logs. */
 export function sensitiveStrings(b: Block, ...values: Value[]): string[] {
+  if (!factsOf(b).secret) return [];
   const out = new Set<string>();
   for (const v of values) {
     transformAttributes(b, v, (a, x) => {
@@ -99,7 +142,7 @@ export function sensitiveStrings(b: Block, ...values: Value[]): string[] {
 
 /** The value with absent blocks in their canonical empty form ([] / {} / object of nulls), at any depth. */
 export function fillEmptyBlocks(b: Block, v: Value): Value {
-  if (!isObjectValue(v)) return v;
+  if (!factsOf(b).blocks || !isObjectValue(v)) return v;
   const out: Record<string, Value> = { ...v };
   for (const [name, nb] of Object.entries(b.blocks ?? {})) {
     const cur = v[name] ?? null;

@@ -236,7 +236,8 @@ function decode(r: MsgpackReader, t: CtyType, path: Path): Value {
       } catch (e) {
         failAt(path, e);
       }
-      const entries: [string, Value][] = [];
+      const out: Record<string, Value> = {};
+      let count = 0;
       for (let i = 0; i < n; i++) {
         let k = "";
         try {
@@ -244,17 +245,21 @@ function decode(r: MsgpackReader, t: CtyType, path: Path): Value {
         } catch (e) {
           failAt(path, e);
         }
-        if (t[0] === "map") entries.push([k, decode(r, t[1], sub(path, { key: k }))]);
-        else if (Object.hasOwn(t[1], k)) entries.push([k, decode(r, t[1][k], sub(path, k))]);
-        else failAt(path, `unsupported attribute "${k}"`);
+        let v: Value;
+        if (t[0] === "map") v = decode(r, t[1], sub(path, { key: k }));
+        else if (Object.hasOwn(t[1], k)) v = decode(r, t[1][k], sub(path, k));
+        else return failAt(path, `unsupported attribute "${k}"`);
+        if (!Object.hasOwn(out, k)) count++;
+        // A key such as "__proto__" is data: defined, never assigned (assignment would set the prototype).
+        if (k === "__proto__")
+          Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+        else out[k] = v;
       }
       if (t[0] === "object") {
-        const want = Object.keys(t[1]).length;
-        if (entries.length !== want) {
-          failAt(path, `an object with ${want} attributes is required (${entries.length} given)`);
-        }
+        const want = sortedNames(t[1]).length;
+        if (count !== want) failAt(path, `an object with ${want} attributes is required (${count} given)`);
       }
-      return Object.fromEntries(entries);
+      return out;
     }
   }
 }

@@ -244,8 +244,8 @@ export class MsgpackReader {
     const b = this.byte();
     if (b <= 0x7f) return BigInt(b);
     if (b >= 0xe0) return BigInt(b - 0x100);
-    const sizes: Record<number, number> = { 204: 1, 205: 2, 206: 4, 207: 8, 208: 1, 209: 2, 210: 4, 211: 8 };
-    const size = sizes[b];
+    // 0xcc-0xcf unsigned, 0xd0-0xd3 signed, each of 1, 2, 4 or 8 bytes.
+    const size = 1 << ((b - 0xcc) & 3);
     this.need(size);
     const at = this.pos;
     this.pos += size;
@@ -269,6 +269,23 @@ export class MsgpackReader {
     }
   }
 
+  /** An integer as a number when it has at most 32 bits (always exact), else as a bigint. */
+  intValue(): number | bigint {
+    this.need(1);
+    const b = this.buf[this.pos];
+    if (b <= 0x7f) {
+      this.pos++;
+      return b;
+    }
+    if (b >= 0xe0) {
+      this.pos++;
+      return b - 0x100;
+    }
+    if (b === 0xcf || b === 0xd3) return this.int();
+    const v = this.int();
+    return Number(v);
+  }
+
   float(): number {
     this.expect("float", "a float");
     const b = this.byte();
@@ -283,8 +300,8 @@ export class MsgpackReader {
   private length(fix: number, mask: number, codes: readonly [number, number, number]): number {
     const b = this.byte();
     if (fix >= 0 && (b & ~mask) === fix) return b & mask;
-    const size = [1, 2, 4][codes.indexOf(b)];
-    if (size === undefined) throw new Error(`msgpack: unexpected byte 0x${b.toString(16)} at ${this.pos - 1}`);
+    const size = b === codes[0] ? 1 : b === codes[1] ? 2 : b === codes[2] ? 4 : 0;
+    if (size === 0) throw new Error(`msgpack: unexpected byte 0x${b.toString(16)} at ${this.pos - 1}`);
     this.need(size);
     const n =
       size === 1
@@ -343,8 +360,8 @@ export class MsgpackReader {
   ext(): { type: number; data: Uint8Array } {
     this.expect("ext", "an extension");
     const b = this.byte();
-    const fixed: Record<number, number> = { 212: 1, 213: 2, 214: 4, 215: 8, 216: 16 };
-    let n = fixed[b];
+    // fixext 1, 2, 4, 8, 16 are 0xd4-0xd8.
+    let n: number | undefined = b >= 0xd4 && b <= 0xd8 ? 1 << (b - 0xd4) : undefined;
     if (n === undefined) {
       this.pos--;
       n = this.length(-1, 0, [0xc7, 0xc8, 0xc9]);

@@ -48,7 +48,11 @@ function serviceDefinition(root: protobuf.Root, dotted: string): grpc.ServiceDef
       responseStream: !!m.responseStream,
       requestSerialize: (v) => Buffer.from(req.encode(req.fromObject(v as Record<string, unknown>)).finish()),
       requestDeserialize: (b: Buffer) => req.toObject(req.decode(b), LOADER_OPTIONS),
-      responseSerialize: (v) => Buffer.from(res.encode(res.fromObject(v as Record<string, unknown>)).finish()),
+      // A response already encoded (the prebuilt GetProviderSchema answer) goes out as it is.
+      responseSerialize: (v) =>
+        v instanceof Uint8Array
+          ? Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+          : Buffer.from(res.encode(res.fromObject(v as Record<string, unknown>)).finish()),
       responseDeserialize: (b: Buffer) => res.toObject(res.decode(b), LOADER_OPTIONS),
       originalName: m.name.charAt(0).toLowerCase() + m.name.slice(1),
     };

@@ -31,8 +31,10 @@ export function writeNumber(w: MsgpackWriter, n: CtyNumber): void {
 /** Reads a number in any of the wire forms go-cty accepts. */
 export function readNumber(r: MsgpackReader): CtyNumber {
   switch (r.peekKind()) {
-    case "int":
-      return ctyNumberOfBigInt(r.int());
+    case "int": {
+      const n = r.intValue();
+      return typeof n === "number" ? n : ctyNumberOfBigInt(n);
+    }
     case "float":
       return r.float();
     case "str": {

@@ -23,6 +23,11 @@ export interface ServeOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** How often to check whether the parent process is gone. @default 1000 */
   readonly orphanCheckMs?: number;
+  /**
+   * The provider's GetProviderSchema response, encoded at build time (prebuilt-schema.ts): answered at once, without
+   * waiting for the provider to load. @default built from the provider on each call
+   */
+  readonly schemaResponse?: Uint8Array;
 }
 
 /** Keeps every stray write (console.log, libraries) off stdout, which belongs to the handshake. */
@@ -151,7 +156,7 @@ export async function serve(provider: ProviderSource, opts: ServeOptions = {}): 
       process.exit(1);
     },
   );
-  server.addService(services.provider, providerHandlers(ready.promise));
+  server.addService(services.provider, providerHandlers(ready.promise, opts.schemaResponse));
   server.addService(services.controller, house.controller);
   server.addService(services.stdio, house.stdio);
   server.addService(services.health, house.health);

@@ -42,9 +42,13 @@ function unary<Q>(ctx: Promise<RpcContext>, name: string, adapter: Adapter<Q>): 
 
 /**
  * Handlers for tfplugin6.Provider, calling into the given ProviderServer. A promise is accepted so the provider's own
- * modules can load while the engine connects; every RPC waits for it.
+ * modules can load while the engine connects; every RPC waits for it, but GetProviderSchema when `schemaResponse`
+ * (the server's own answer, encoded at build time: prebuilt-schema.ts) is given.
  */
-export function providerHandlers(server: ProviderServer | Promise<ProviderServer>): grpc.UntypedServiceImplementation {
+export function providerHandlers(
+  server: ProviderServer | Promise<ProviderServer>,
+  schemaResponse?: Uint8Array,
+): grpc.UntypedServiceImplementation {
   const ctx = Promise.resolve(server).then((s) => new RpcContext(s));
   const table: Record<string, Adapter<never>> = {
     GetMetadata: getMetadata,
@@ -69,9 +73,16 @@ export function providerHandlers(server: ProviderServer | Promise<ProviderServer
     CallFunction: callFunction,
     StopProvider: stopProvider,
   };
-  return Object.fromEntries(
+  const handlers = Object.fromEntries(
     Object.entries(table).map(([name, fn]) => [name, unary(ctx, name, fn) as grpc.UntypedHandleCall]),
   );
+  if (schemaResponse) {
+    handlers.GetProviderSchema = ((_call, callback) => callback(null, schemaResponse)) as grpc.handleUnaryCall<
+      unknown,
+      unknown
+    >;
+  }
+  return handlers;
 }
 
 /** Handlers for go-plugin's GRPCController, GRPCStdio and the health service. */

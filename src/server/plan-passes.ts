@@ -2,7 +2,7 @@
 import { type AttributePath, Diagnostics } from "../framework/diagnostics.js";
 import type { PlanModifier, PlanModifierResponse } from "../framework/plan-modifiers.js";
 import type { PrivateState } from "../framework/private-state.js";
-import type { Block } from "../framework/schema.js";
+import type { Attributes, Block } from "../framework/schema.js";
 import { UNKNOWN, type Value } from "../framework/values.js";
 import { walkPlan } from "./walk.js";
 
@@ -13,8 +13,31 @@ export interface PlanInputs {
   readonly plan: Value;
 }
 
-/** Sets optional+computed attributes with a static default to that default wherever the config leaves them null. */
-export function applyDefaults(b: Block, v: PlanInputs): Promise<Value> {
+const withDefaults = new WeakMap<Block, boolean>();
+
+function attrsHaveDefault(attrs: Attributes): boolean {
+  return Object.values(attrs).some(
+    (a) => a.default !== undefined || (a.kind === "nested" && attrsHaveDefault(a.attributes)),
+  );
+}
+
+/** Whether any attribute of the block, at any depth, has a static default (cached: a schema does not change). */
+function hasDefaults(b: Block): boolean {
+  let d = withDefaults.get(b);
+  if (d === undefined) {
+    d = attrsHaveDefault(b.attributes) || Object.values(b.blocks ?? {}).some((nb) => hasDefaults(nb.block));
+    withDefaults.set(b, d);
+  }
+  return d;
+}
+
+/**
+ * Sets optional+computed attributes with a static default to that default wherever the config leaves them null. A
+ * schema without defaults keeps the plan itself (values are never mutated), so an unchanged plan is still the object
+ * the engine proposed and compares equal to the prior state at once.
+ */
+export async function applyDefaults(b: Block, v: PlanInputs): Promise<Value> {
+  if (!hasDefaults(b)) return v.plan;
   return walkPlan(b, v, [], (node, t) => {
     if (node.kind !== "attr" || node.attr.default === undefined) return t.plan;
     return t.config === null ? node.attr.default : t.plan;

@@ -27,23 +27,23 @@ import { ROOT } from "../support/rackform-e2e.js";
 /** The app's files, as docs/own-app.md shows them. */
 const FIXTURE = join(ROOT, "test", "fixtures", "own-app");
 /** Packages a package's JS imports by bare specifier (not relative, not a Node builtin). */
-/** The provider executable bundled with its dependencies (scripts/bundle-provider.mjs): dist/main.js and its chunks. */
+/** The provider executable bundled with its dependencies (scripts/bundle-provider.mjs): dist/main.js, its loader, and the bundle. */
 function isBundle(file: string): boolean {
-  return file === "main.js" || file.startsWith("provider-chunks/");
+  return file === "main.js" || file === "provider.cjs";
 }
 
 /**
  * What the bundled provider still loads from outside itself: its module imports, dynamic imports and the require()
- * calls esbuild kept (as __require) — each must be Node's own module or one of its chunks.
+ * calls esbuild kept — each must be Node's own module or the bundle beside its loader.
  */
 function bundleLoads(dir: string): string[] {
   const out = new Set<string>();
   for (const file of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
-    if (!file.endsWith(".js") || !isBundle(file)) continue;
+    if (!isBundle(file)) continue;
     const text = readFileSync(join(dir, file), "utf8");
     const specs = [
       ...text.matchAll(/^(?:import|export)\b[^"'\n]*?["']([^"']+)["']/gm),
-      ...text.matchAll(/\b(?:__require|import)\(\s*["']([^"']+)["']\s*\)/g),
+      ...text.matchAll(/\b(?:__require|require|import)\(\s*["']([^"']+)["']\s*\)/g),
     ];
     for (const m of specs) {
       const spec = m[1];
@@ -147,9 +147,9 @@ describe("the packed packages installed in an app of its own", () => {
     const imported = importedPackages(join(modules, "rackform", "dist"));
     const undeclared = [...imported].filter(([name]) => !(name in cli.dependencies));
     expect(undeclared, "imported by the CLI/provider but not in its dependencies").toEqual([]);
-    // The provider executable is one bundle that loads nothing but Node's own modules and its chunks.
+    // The provider executable is one bundle (and its loader) that loads nothing but Node's own modules.
     expect(existsSync(join(modules, "rackform", "dist", "main.js"))).toBe(true);
-    expect(readdirSync(join(modules, "rackform", "dist", "provider-chunks")).length).toBeGreaterThan(0);
+    expect(existsSync(join(modules, "rackform", "dist", "provider.cjs"))).toBe(true);
     expect(bundleLoads(join(modules, "rackform", "dist")), "loaded by the provider bundle from outside it").toEqual([]);
 
     const lib = JSON.parse(readFileSync(join(modules, "@rackform", "constructs", "package.json"), "utf8"));

@@ -42,7 +42,7 @@ export interface RedfishPowerDriverOptions {
 /** MAAS's DEFAULT_WAITING_POLICY (provisioningserver/drivers/power/__init__.py): 1, 2, 2, 4, 6, 8, 12 seconds. */
 export const MAAS_WAITING_POLICY_MS: readonly number[] = [1, 2, 2, 4, 6, 8, 12].map((s) => s * 1000);
 
-/** A refused credential: MAAS gives up at once (PowerAuthError), every other power error is retried. */
+/** A refused credential (401 or 403): MAAS gives up at once (PowerAuthError), every other power error is retried. */
 class PowerAuthError extends Error {}
 
 /** Runs a power change with MAAS's retries: one attempt per pause, the pause after each failure. */
@@ -85,7 +85,9 @@ export function redfishPowerDriver(opts: RedfishPowerDriverOptions = {}): PowerD
 
   async function ok(params: PowerParams, method: string, path: string, body?: unknown): Promise<BmcReply> {
     const r = await call(params, method, path, body);
-    if (r.status === 401) throw new PowerAuthError("Redfish BMC rejected the power credentials (HTTP 401)");
+    // MAAS's redfish driver raises PowerAuthError for both (redfish.py, render_response).
+    if (r.status === 401 || r.status === 403)
+      throw new PowerAuthError(`Redfish BMC rejected the power credentials (HTTP ${r.status})`);
     if (r.status >= 400) throw new Error(`Redfish ${method} ${path} returned HTTP ${r.status}`);
     return r;
   }

@@ -31,6 +31,13 @@ export interface PlanResourceChangeWire {
   diagnostics: PbDiagnostic[];
 }
 
+/** True when both DynamicValues are msgpack with the same bytes. */
+function sameBytes(a: PbDynamicValue | undefined, b: PbDynamicValue | undefined): boolean {
+  const x = a?.msgpack;
+  const y = b?.msgpack;
+  return !!x && !!y && x.length > 0 && Buffer.compare(x, y) === 0;
+}
+
 /** Adapter for Provider/PlanResourceChange. */
 export function planResourceChange(
   ctx: RpcContext,
@@ -39,10 +46,15 @@ export function planResourceChange(
   return guard("PlanResourceChange", async () => {
     const type = ctx.typeOf("resource", req.type_name);
     if (!type) return { diagnostics: [unknownTypeDiagnostic("resource", req.type_name)] };
+    const priorState = decodeDynamicValue(req.prior_state, type);
     const res = await ctx.server.planResourceChange({
       typeName: req.type_name,
-      priorState: decodeDynamicValue(req.prior_state, type),
-      proposedNewState: decodeDynamicValue(req.proposed_new_state, type),
+      priorState,
+      // In a plan with nothing to change the engine proposes the prior state byte for byte: decoded once (values are
+      // never mutated, so sharing is safe).
+      proposedNewState: sameBytes(req.prior_state, req.proposed_new_state)
+        ? priorState
+        : decodeDynamicValue(req.proposed_new_state, type),
       config: decodeDynamicValue(req.config, type),
       priorPrivate: bytesOf(req.prior_private),
       clientCapabilities: decodeClientCapabilities(req.client_capabilities),

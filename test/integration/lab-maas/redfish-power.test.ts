@@ -64,6 +64,26 @@ describe("redfishPowerDriver", () => {
     bmc.resets.length = 0;
   });
 
+  it("retries a power change whose connection was reset (a BMC under load, #31), but not a forbidden one", async () => {
+    const driver = redfishPowerDriver({ caPem: tls.caPem, retryWaitsMs: [0, 0, 0] });
+    bmc.power = "Off";
+    bmc.resets.length = 0;
+    // The first two requests are reset before any answer: the third attempt powers on.
+    bmc.resetNext = 2;
+    await driver.powerOn(params());
+    expect(bmc.resets).toEqual(["On"]);
+    expect(bmc.resetNext).toBe(0);
+    // 403 is MAAS's PowerAuthError as much as 401 (redfish.py): fatal at the first answer.
+    bmc.forbid = true;
+    bmc.failNext = 0;
+    const before = bmc.requests;
+    await expect(driver.powerOn(params())).rejects.toThrow(/HTTP 403/);
+    expect(bmc.requests - before).toBe(1);
+    bmc.forbid = false;
+    bmc.power = "Off";
+    bmc.resets.length = 0;
+  });
+
   it("fails when the BMC certificate does not chain to the given CA", async () => {
     const driver = redfishPowerDriver({ caPem: makeTls().caPem });
     await expect(driver.queryPowerState(params())).rejects.toThrow(/Redfish request/);

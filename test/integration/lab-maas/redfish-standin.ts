@@ -52,25 +52,45 @@ export interface RedfishStandIn {
   patches: unknown[];
   /** How many of the next requests answer 503 (a BMC busy or resetting). */
   failNext: number;
+  /** How many of the next requests have their connection reset before any answer (a BMC under load). */
+  resetNext: number;
+  /** Requests received so far, reset connections included. */
+  requests: number;
+  /** Whether the BMC answers 403 (a user without the power privilege) instead of serving the request. */
+  forbid: boolean;
   close(): Promise<void>;
 }
 
 /** Starts the stand-in BMC on 127.0.0.1:0 with basic auth user/password. */
 export async function startRedfish(tls: TlsMaterial, user: string, password: string): Promise<RedfishStandIn> {
-  const state: Omit<RedfishStandIn, "address" | "close"> = { power: "Off", resets: [], patches: [], failNext: 0 };
+  const state: Omit<RedfishStandIn, "address" | "close"> = {
+    power: "Off",
+    resets: [],
+    patches: [],
+    failNext: 0,
+    resetNext: 0,
+    forbid: false,
+    requests: 0,
+  };
   const system = "/redfish/v1/Systems/System.Embedded.1";
   const server: Server = createServer({ cert: tls.certPem, key: tls.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      state.requests++;
       const send = (status: number, body?: unknown) => {
         res.writeHead(status, body === undefined ? {} : { "Content-Type": "application/json" });
         res.end(body === undefined ? undefined : JSON.stringify(body));
       };
+      if (state.resetNext > 0) {
+        state.resetNext--;
+        return req.socket.destroy();
+      }
       if (state.failNext > 0) {
         state.failNext--;
         return send(503, { error: { message: "busy" } });
       }
+      if (state.forbid) return send(403, { error: { message: "insufficient privilege" } });
       const expected = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
       if (req.headers.authorization !== expected) return send(401, { error: { message: "unauthorized" } });
       const path = (req.url ?? "").replace(/\/$/, "");

@@ -163,6 +163,18 @@ describe("strict objects", () => {
     );
   });
 
+  it("fails to decode an object that names one attribute twice and leaves another out", () => {
+    // {id: "a", id: "b"} where {id, tags} is required: two keys, but one attribute missing.
+    const twice = bytes(`82a26964a161a26964a162`);
+    expect(() => decodeMsgpack(twice, t)).toThrow(/an object with 2 attributes is required \(1 given\)/);
+  });
+
+  it("decodes integers of every width exactly", () => {
+    for (const n of [0, 127, -1, -32, 255, -128, 65535, -32768, 2 ** 32 - 1, -(2 ** 31), 2 ** 53 - 1, -(2 ** 53) + 1])
+      expect(decodeMsgpack(encodeMsgpack(n, "number"), "number")).toBe(n);
+    expect(decodeMsgpack(bytes("cfffffffffffffffff"), "number")).toEqual(new BigNumber("18446744073709551615"));
+  });
+
   it("refuses trailing bytes", () => {
     expect(() => decodeMsgpack(bytes("c0c0"), "string")).toThrow(/trailing/);
   });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BigNumber } from "../../../src/framework/values.js";
-import { parseJsonLossless } from "../../../src/protocol/json.js";
+import { parseJsonExact, parseJsonLossless } from "../../../src/protocol/json.js";
 import {
   canonicalNumber,
   decimalOfDouble,
@@ -83,6 +83,30 @@ describe("lossless JSON", () => {
                 ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalise(x)]))
                 : v;
         expect(normalise(parsed)).toEqual(JSON.parse(text));
+      }),
+    );
+  });
+
+  it("reads exactly what the exact parser reads, whichever way it takes", () => {
+    for (const text of [
+      '{"a":-0}',
+      "[0.1]",
+      "1e2",
+      " [ 9007199254740993 ]",
+      '{"s":"x:1.5","n":-0}',
+      '{"n":[-0.0]}',
+      '{"m":"02:7E:3F","n":[1,2]}',
+      '{"s":"\\"","n":-0}',
+    ])
+      expect(parseJsonLossless(text), text).toEqual(parseJsonExact(text));
+    const tricky = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.bigInt().map(String), fc.integer());
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.array(tricky), (v, extra) => {
+        const text = JSON.stringify({ v, extra: extra.map(String), raw: 0 }).replace(
+          '"raw":0',
+          `"raw":[${extra.join(",")}]`,
+        );
+        expect(parseJsonLossless(text)).toEqual(parseJsonExact(text));
       }),
     );
   });
