@@ -5,11 +5,14 @@
  * one whose cluster sets `maxUnavailable`, can take it). A Rack given a policy wires it per node: the deployment
  * follows the BMC's findings and plans the step, the acceptance gate and the member follow the deployment's step.
  *
- * Not yet supported, because the provider has no attribute for them: choosing which signals count (every component
- * the BMC reports Critical counts, Warnings are shown and never acted on) and a maximum age of a gate's evidence.
+ * With `evidenceMaxAge`, a gate's evidence older than that is re-checked: the gate runs again on the node while it runs
+ * no jobs, drained within the same budget. Not yet supported, because the provider has no attribute for it: choosing
+ * which signals count (every component the BMC reports Critical counts, Warnings are shown and never acted on).
  */
 import { Construct, type IConstruct } from "constructs";
+import { type DurationLike, durationText } from "./duration.js";
 import type { ValidationProblem } from "./errors.js";
+import { durationMs } from "./private/formats.js";
 import { type PropsSchema, show, validateProps } from "./private/validate.js";
 
 /** A step of the ladder before quarantine for repair. */
@@ -37,6 +40,12 @@ export interface HealthPolicyProps {
    * @default no limit
    */
   readonly maxUnhealthy?: number;
+  /**
+   * How long a gate's evidence stands: older evidence is re-checked (the gate runs again) on a node without jobs,
+   * drained within the cluster's budget and rejoined after; a busy node is planned again. At least one minute.
+   * @default evidence never expires
+   */
+  readonly evidenceMaxAge?: DurationLike;
 }
 
 const SCHEMA: PropsSchema = {
@@ -52,6 +61,12 @@ const SCHEMA: PropsSchema = {
         expect: 'a remediation step, "powerCycle" or "reimage"',
         fix: 'use "powerCycle" or "reimage" (quarantine for repair always follows the last step)',
       },
+    },
+    evidenceMaxAge: {
+      type: "string",
+      format: "duration",
+      expect: "a duration of at least 1m",
+      fix: 'write a duration such as "168h" (a week), or leave it out for evidence that never expires',
     },
     maxUnhealthy: {
       type: "integer",
@@ -83,7 +98,16 @@ const stepsInLadderOrder: Rule = (base, p) => {
   });
 };
 
-const RULES: readonly Rule[] = [stepsInLadderOrder];
+/** The provider re-checks evidence no more often than once a minute. */
+const evidenceAtLeastAMinute: Rule = (base, p) => {
+  const text = durationText(p.evidenceMaxAge);
+  const ms = text === undefined ? undefined : durationMs(text);
+  if (ms === undefined || ms >= 60_000) return [];
+  const fix = 'give at least "1m", e.g. "168h" (a week), or leave it out for evidence that never expires';
+  return [{ path: `${base}/evidenceMaxAge`, problem: `${show(text)} is shorter than a minute`, fix }];
+};
+
+const RULES: readonly Rule[] = [stepsInLadderOrder, evidenceAtLeastAMinute];
 
 /** What a Rack writes on each node's rackform_deployment and rackform_cluster_member for a policy. */
 export interface HealthSettings {
@@ -91,6 +115,8 @@ export interface HealthSettings {
   readonly remediationSteps: string[];
   /** rackform_cluster_member `max_unhealthy`, if limited. */
   readonly maxUnhealthy: number | undefined;
+  /** rackform_acceptance `evidence_max_age`, if the evidence expires. */
+  readonly evidenceMaxAge: string | undefined;
 }
 
 /** The ladder's steps and its budget, validated at synth; it creates no resource (a Rack applies it per node). */
@@ -99,13 +125,17 @@ export class HealthPolicy extends Construct {
   readonly remediationSteps: readonly RemediationStep[];
   /** At most this many nodes of a budget take a step per apply (undefined: no limit). */
   readonly maxUnhealthy: number | undefined;
+  /** How long a gate's evidence stands, as the provider reads it (undefined: it never expires). */
+  readonly evidenceMaxAge: string | undefined;
 
   /** Validates the props; throws RackformValidationError naming the field and the fix. */
   constructor(scope: Construct, id: string, props: HealthPolicyProps = {}) {
     super(scope, id);
-    validateProps(this, SCHEMA, props, (base) => RULES.flatMap((rule) => rule(base, props)));
+    const checked = { ...props, evidenceMaxAge: durationText(props.evidenceMaxAge) };
+    validateProps(this, SCHEMA, checked, (base) => RULES.flatMap((rule) => rule(base, props)));
     this.remediationSteps = [...(props.remediationSteps ?? REMEDIATION_STEPS)];
     this.maxUnhealthy = props.maxUnhealthy;
+    this.evidenceMaxAge = checked.evidenceMaxAge;
   }
 
   /**
@@ -128,6 +158,7 @@ export class HealthPolicy extends Construct {
     return {
       remediationSteps: this.remediationSteps.map((s) => STEP_ATTRIBUTE[s]),
       maxUnhealthy: this.maxUnhealthy,
+      evidenceMaxAge: this.evidenceMaxAge,
     };
   }
 }

@@ -273,6 +273,7 @@ export class Rack extends Construct {
         ...(rolling ? { imageRef: deployment.imageRef } : {}),
         // The gate runs again inside the step, and leaves Critical findings to the ladder.
         ...(ladder ? { remediation: deployment.remediation } : {}),
+        ...(ladder?.evidenceMaxAge !== undefined ? { evidenceMaxAge: ladder.evidenceMaxAge } : {}),
         ...firmwareRef,
       }),
     );
@@ -287,6 +288,8 @@ export class Rack extends Construct {
         // The member carries the step out within the budget: drain, the step, the gate, rejoin.
         ...(ladder ? { remediation: deployment.remediation } : {}),
         ...(ladder?.maxUnhealthy !== undefined ? { maxUnhealthy: ladder.maxUnhealthy } : {}),
+        // Expired evidence: the gate's recheck, carried out on an idle node within the budget.
+        ...(ladder?.evidenceMaxAge !== undefined ? { recheck: acceptance.recheck } : {}),
         ...firmwareRef,
       }),
     );

@@ -134,6 +134,25 @@ describe("HealthPolicy on a Rack", () => {
     }
   });
 
+  it("with evidenceMaxAge, writes it on each gate and has each member follow the gate's recheck", () => {
+    // GIVEN a policy whose evidence stands a week / WHEN the rack synthesizes
+    const json = synthRack({ health: { evidenceMaxAge: "168h" }, maxUnavailable: 1 });
+    // THEN each gate carries the age and each member follows its gate's recheck
+    expect(resources(json, "rackform_acceptance").r12_n01_acceptance.evidence_max_age).toBe("168h");
+    expect(resources(json, "rackform_cluster_member").r12_n01_member.recheck).toBe(
+      ref("rackform_acceptance.r12_n01_acceptance.recheck"),
+    );
+    // AND without it, neither is written
+    const plain = synthRack({ health: {}, maxUnavailable: 1 });
+    expect(resources(plain, "rackform_acceptance").r12_n01_acceptance.evidence_max_age).toBeUndefined();
+    expect(resources(plain, "rackform_cluster_member").r12_n01_member.recheck).toBeUndefined();
+  });
+
+  it("fails on an evidenceMaxAge shorter than a minute", () => {
+    const e = failure((app) => new HealthPolicy(app, "ladder", { evidenceMaxAge: "30s" }));
+    expect(e.message).toContain('ladder/evidenceMaxAge: "30s" is shorter than a minute');
+  });
+
   it("writes an empty list of steps, which goes straight to repair", () => {
     const json = synthRack({ health: { remediationSteps: [] }, maxUnavailable: 1 });
     expect(resources(json, "rackform_deployment").r12_n01_deployment.remediation_steps).toEqual([]);
@@ -279,9 +298,9 @@ describe("HealthPolicy validation", () => {
   });
 
   it("fails on an unknown prop, naming the known ones", () => {
-    const e = failure(
-      (app) => new HealthPolicy(app, "ladder", { evidenceMaxAge: "7d" } as unknown as HealthPolicyProps),
+    const e = failure((app) => new HealthPolicy(app, "ladder", { signals: ["gpu"] } as unknown as HealthPolicyProps));
+    expect(e.message).toBe(
+      'ladder: has no property "signals" — use one of: remediationSteps, evidenceMaxAge, maxUnhealthy',
     );
-    expect(e.message).toBe('ladder: has no property "evidenceMaxAge" — use one of: remediationSteps, maxUnhealthy');
   });
 });
