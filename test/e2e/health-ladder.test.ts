@@ -20,6 +20,8 @@ import {
   rackConfig,
   rackStack,
   resourceName,
+  sampleKubernetes,
+  sampleSlurm,
   uploadGoldenImage,
 } from "../support/rack.js";
 import { builtProvider, freshInstall, summarise } from "../support/rackform-e2e.js";
@@ -183,5 +185,36 @@ describe.each(ENGINES)("the health remediation ladder on a 16-node rack under %s
         writes.filter((l) => l.includes(` ${n}`) || l.endsWith(n)),
         n,
       ).toEqual([]);
+  });
+
+  it("six nodes sick at once with max_unhealthy 2: one apply remediates two, within max_unavailable, and says why", async () => {
+    // GIVEN the rack with max_unhealthy 2 (recorded by one apply)
+    await rewrite({ remediation: { maxUnhealthy: 2 } });
+    await w.ok(["apply", "-auto-approve", "-no-color", "-parallelism=16"]);
+    const sick = [2, 4, 6, 9, 12, 15].map(at);
+    const faults = sick.map((n) => lab.world.faults.add({ kind: "gpu-xid", node: n, xid: 48, gpu: 0 }));
+    try {
+      // WHEN the scheduled plan runs: every sick node plans its power cycle; the summary says two will go
+      expect(await changes(w)).toEqual(sick.flatMap((n) => step(resourceName(n))).sort());
+      const summary = await summarise((await w.ok(["show", "-json", "-no-color", "rack.tfplan"])).stdout);
+      expect(summary.stdout).toContain("6 nodes take a health step in this plan and max_unhealthy is 2");
+      // THEN the apply power cycles two of them, leaves four as they are with a warning, and never has more than
+      // max_unavailable nodes out of service at once
+      const sampler = SHAPE[name].scheduler === "slurm" ? sampleSlurm(lab, nodes) : sampleKubernetes(lab, nodes);
+      const apply = await w.run(["apply", "-auto-approve", "-no-color", "-parallelism=16", "rack.tfplan"]);
+      const samples = await sampler.stop();
+      expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+      expect(Math.max(...samples.map((x) => x.out.length))).toBeLessThanOrEqual(4);
+      // The power cycle cures the lab's fault: two are gone, four stay
+      const left = new Set(lab.world.faults.list().map((f) => f.id));
+      expect(faults.filter((f) => !left.has(f.id))).toHaveLength(2);
+      expect(folded(apply).match(/Remediation held back by max_unhealthy/g)).toHaveLength(4);
+    } finally {
+      for (const f of faults) lab.world.faults.remove(f.id);
+    }
+    // WHEN the faults clear: one apply resets every ladder, and nothing is left to do
+    await w.ok(["apply", "-auto-approve", "-no-color", "-parallelism=16"]);
+    const last = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(last.code, last.stdout + last.stderr).toBe(0);
   });
 });

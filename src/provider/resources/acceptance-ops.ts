@@ -32,7 +32,7 @@ import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../er
 import { warnTransientRead } from "../shared/read-hold.js";
 import type { RolloutHandovers } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
-import { followsRollout, rollingGatePending } from "./acceptance-plan.js";
+import { abandonedStepVerdict, followsRollout, rollingGatePending } from "./acceptance-plan.js";
 import { type AcceptancePlan, type AcceptanceState, paramsOf, thresholdsOf } from "./acceptance-schema.js";
 import { failureLines, judge, type Verdict } from "./acceptance-verdict.js";
 import { parseMachineId } from "./deployment-schema.js";
@@ -258,6 +258,9 @@ export async function updateAcceptance(
   r: ApplyRequest & { plan: AcceptancePlan; state: AcceptanceState },
   deps: AcceptanceDeps,
 ): Promise<AcceptanceState | undefined> {
+  // A ladder step's gate that never ran, the ladder moved on: settled at plan, recorded as planned.
+  const settled = abandonedStepVerdict(r.state, r.plan);
+  if (settled !== undefined) return keepEvidence(r.plan, r.state, r.state.id ?? r.state.machine_id, settled);
   if (rollingGatePending(r.state, r.plan)) return offerGate(r, deps);
   if (whollyKnown(r.plan)) return r.plan;
   const ms = timeoutMs({ timeouts: r.plan.timeouts }, "update", DEFAULT_TIMEOUT_MS.update);

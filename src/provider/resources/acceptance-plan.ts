@@ -15,8 +15,8 @@ import {
 import { parseEvidence } from "../backends/index.js";
 import { isLadderRun, REPAIR } from "../shared/remediation.js";
 import { rejudge } from "./acceptance-policy.js";
-import type { AcceptanceConfig, AcceptanceState, acceptanceSchema } from "./acceptance-schema.js";
-import { failureLines } from "./acceptance-verdict.js";
+import { type AcceptanceConfig, type AcceptanceState, type acceptanceSchema, thresholdsOf } from "./acceptance-schema.js";
+import { failureLines, judge } from "./acceptance-verdict.js";
 
 type Schema = typeof acceptanceSchema;
 
@@ -90,16 +90,35 @@ export const followsRollout = (
 ): boolean => st.image_ref !== null || st.firmware_ref !== null || isLadderRun(st.remediation) || st.recheck !== null;
 
 /**
- * The recheck the plan sets: a new expiry of the recorded evidence of a passing gate ("expired:<measured_at>") once
- * it is older than evidence_max_age, else the recorded value.
+ * The recheck the plan sets once the recorded evidence of a gate that passed (or whose re-check is still to run) is
+ * older than evidence_max_age: "expired:<measured_at>", and "expired:<measured_at>#<attempt>" when a re-check of that
+ * evidence was planned before and never ran (its node busy, its apply stopped) — a new value, so the member plans it
+ * again. Otherwise the recorded value.
  */
 export function plannedRecheck(st: AcceptanceState, plan: AcceptanceConfig, now = Date.now()): string | null {
   const max = plan.evidence_max_age;
-  if (max === null || isUnknownValue(max) || st.passed !== true) return st.recheck;
+  if (max === null || isUnknownValue(max) || st.passed === false) return st.recheck;
   const measured = parseEvidence(st.evidence)?.measured_at;
   const at = typeof measured === "string" ? Date.parse(measured) : Number.NaN;
   if (!Number.isFinite(at) || now - at < parseDuration(max)) return st.recheck;
-  return `expired:${measured}`;
+  const base = `expired:${measured}`;
+  const m = st.recheck === null ? null : /^(.*?)(?:#(\d+))?$/.exec(st.recheck);
+  if (!m || m[1] !== base) return st.passed === true ? base : st.recheck;
+  // This evidence's re-check was planned already: again only while it has not run (its verdict still to come).
+  return st.passed === null ? `${base}#${Number(m[2] ?? 1) + 1}` : st.recheck;
+}
+
+/**
+ * A ladder step's gate run that never came (its member left it: max_unhealthy reached, its apply stopped) while the
+ * ladder moved on: reset ("", the node recovered) or to repair. The verdict still to come is settled at plan, so no
+ * gate waits for a member that will not take it: the recorded evidence judged again on a reset, failed for repair.
+ */
+export function abandonedStepVerdict(st: AcceptanceState, plan: AcceptanceConfig): boolean | undefined {
+  const r = plan.remediation;
+  if (st.passed !== null || !isLadderRun(st.remediation) || (r !== "" && r !== REPAIR)) return undefined;
+  if (r === REPAIR) return false;
+  const e = parseEvidence(st.evidence);
+  return e ? judge(e, thresholdsOf(plan)).passed : false;
 }
 
 /**
@@ -117,19 +136,23 @@ function heldForRepair(st: AcceptanceState, plan: AcceptanceConfig): PlanChange<
  * passes re-runs its gate; a policy edit is re-judged.
  */
 export function planAcceptance(r: PlanRequest<Schema>): PlanChange<Schema> | undefined {
-  const { state: st, plan } = r;
-  if (st === null || plan === null) return undefined;
+  const st = r.state;
+  if (st === null || r.plan === null) return undefined;
+  // recheck is always planned known (a computed value with no prior one would otherwise read "known after apply").
+  const plan = { ...r.plan, recheck: plannedRecheck(st, r.plan) };
+  const { gpu_count, busbw_gbps, evidence } = st;
+  const settled = abandonedStepVerdict(st, plan);
+  if (settled !== undefined) return { plan: { ...plan, passed: settled, gpu_count, busbw_gbps, evidence } };
   // A firmware_ref not known yet may turn out a rolling update's gate: its verdict is not known either.
   const maybe = isUnknownValue(plan.firmware_ref);
   // A rolling update's gate runs in it, also on a node out of service (a failed firmware update quarantined it):
   // replacing the gate would replace its member too, whose create takes no rolling step.
   if (rollingGatePending(st, plan) || (maybe && st.passed !== false)) return { plan: { ...plan, passed: UNKNOWN } };
   // Evidence older than evidence_max_age: the gate's active checks run again, in place, on an idle node.
-  const recheck = plannedRecheck(st, plan);
-  if (recheck !== st.recheck) return { plan: { ...plan, recheck, passed: UNKNOWN } };
+  if (plan.recheck !== st.recheck) return { plan: { ...plan, passed: UNKNOWN } };
   const held = heldForRepair(st, plan);
   if (held) return held;
   // A degraded node: re-run the gate. (A tainted failed run is replaced by the engine anyway.)
   if (st.passed === false) return { plan: { ...plan, passed: UNKNOWN }, requiresReplace: [path("passed")] };
-  return planPolicyEdit(st, plan, r.diagnostics);
+  return planPolicyEdit(st, plan, r.diagnostics) ?? (isUnknownValue(r.plan.recheck) ? { plan } : undefined);
 }

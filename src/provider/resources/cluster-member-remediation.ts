@@ -3,8 +3,7 @@
  * this member's to carry out, the max_unhealthy limit on how many nodes of a budget take a step in one apply, and the
  * last rung — the node drained, quarantined in its backend, and kept out of its scheduler for repair.
  */
-import type { ApplyRequest } from "../../framework/index.js";
-import { path } from "../../framework/index.js";
+import { type ApplyRequest, isUnknownValue, path } from "../../framework/index.js";
 import { isLadderRun, REPAIR, rungLabel } from "../shared/remediation.js";
 import type { OfferedStep } from "../shared/rollout-handover.js";
 import { budgetKey } from "./cluster-member-budget.js";
@@ -46,6 +45,27 @@ export async function idleForRecheck(r: Update, ops: SchedulerOps): Promise<bool
     path("recheck"),
   );
   return false;
+}
+
+/**
+ * The state of a member whose step was left for a later plan without an error (max_unhealthy reached, a busy node's
+ * re-check): the configuration as planned — the engine holds a provider to it when nothing failed — and the node as
+ * recorded. The step is planned again all the same: the deployment (or the gate) sees it never ran and plans its next
+ * attempt.
+ */
+export function untouched(r: Update): ClusterMemberState {
+  const { plan, state: st } = r;
+  const known = <T>(v: T, was: T): T => (isUnknownValue(v) ? was : v);
+  return {
+    ...st,
+    ...plan,
+    id: st.id,
+    state: st.state,
+    joined: known(plan.joined, st.joined),
+    partitions: st.partitions,
+    drain_on_destroy: known(plan.drain_on_destroy, st.drain_on_destroy),
+    wait_for_registration: known(plan.wait_for_registration, st.wait_for_registration),
+  } as ClusterMemberState;
 }
 
 /** Whether the node may take its step under max_unhealthy; a warning when it may not. */

@@ -19,6 +19,7 @@ import {
   holdForRepair,
   idleForRecheck,
   recheckDue,
+  untouched,
 } from "./cluster-member-remediation.js";
 import type { SchedulerOps } from "./cluster-member-scheduler.js";
 import type { ClusterMemberPlan, ClusterMemberState } from "./cluster-member-schema.js";
@@ -62,11 +63,11 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
   const steps = [offers.remedy, offers.reimage, offers.firmware, offers.gate].filter((s) => s !== undefined);
   const log = ctx.log.with({ resource: "rackform_cluster_member", node });
   const rung = healthRung(plan, st);
-  if (rung !== undefined && !admitHealthStep(r, deps, rung)) return st;
+  if (rung !== undefined && !admitHealthStep(r, deps, rung)) return untouched(r);
   if (rung === REPAIR) return holdForRepair(r, deps, ops, offers.remedy);
   // Only an expired evidence to re-check (no other change): on an idle node only.
   const recheckOnly = rung === undefined && recheckDue(plan, st) !== undefined && !isImageOrFirmwareRoll(plan, st);
-  if (recheckOnly && !(await idleForRecheck(r, ops))) return st;
+  if (recheckOnly && !(await idleForRecheck(r, ops))) return untouched(r);
   if (steps.length === 0) {
     // Nothing offered in this apply (the deployment already runs the image, its gate already judged): record it.
     log.info("rolling reimage: nothing left to do on this node, recording the image");

@@ -274,7 +274,8 @@ describe("rackform_cluster_member carries the rung", () => {
       { ...r2, plan: to(member("n2"), "power_cycle:1", { max_unhealthy: 1 }), state: member("n2") },
       f.deps,
     );
-    expect([s1?.remediation, s2?.remediation]).toEqual(["power_cycle:1", ""]);
+    // n2 records its configuration as planned (nothing failed), untouched: its deployment plans the step again
+    expect([s1?.remediation, s2?.remediation, s2?.joined]).toEqual(["power_cycle:1", "power_cycle:1", true]);
     expect(diagnosticLines(r2.diagnostics)).toEqual([
       "warning Remediation held back by max_unhealthy: n2 @ max_unhealthy",
     ]);
@@ -335,6 +336,11 @@ describe("evidence with an age: evidence_max_age and recheck", () => {
     expect(plannedRecheck(gate(), gate(), at + 8 * day)).toBe(`expired:${measured}`);
     const done = gate({ recheck: `expired:${measured}` });
     expect(plannedRecheck(done, done, at + 8 * day)).toBe(`expired:${measured}`);
+    // planned, never run (the node was busy): the verdict is still to come, so the next plan plans it again
+    const left = gate({ recheck: `expired:${measured}`, passed: null });
+    expect(plannedRecheck(left, left, at + 8 * day)).toBe(`expired:${measured}#2`);
+    const twice = gate({ recheck: `expired:${measured}#2`, passed: null });
+    expect(plannedRecheck(twice, twice, at + 8 * day)).toBe(`expired:${measured}#3`);
     expect(plannedRecheck(gate({ passed: false }), gate(), at + 8 * day)).toBeNull();
     expect(plannedRecheck(gate(), gate({ evidence_max_age: null }), at + 80 * day)).toBeNull();
   });
@@ -390,7 +396,9 @@ describe("evidence with an age: evidence_max_age and recheck", () => {
     f.nodes.set("n1", { registered: true, state: "ALLOCATED", joined: true, partitions: ["gpu"] });
     gateOffer();
     const busy = typedRequest();
-    expect((await updateMember({ ...busy, plan, state: st }, f.deps))?.recheck).toBeNull();
+    // The configuration is recorded as planned (the engine holds the provider to it); the gate plans it again
+    const left = await updateMember({ ...busy, plan, state: st }, f.deps);
+    expect([left?.recheck, left?.joined, left?.state]).toEqual(["expired:t", true, "IDLE"]);
     expect(diagnosticLines(busy.diagnostics)).toEqual(["warning Evidence re-check waits: n1 @ recheck"]);
     expect(f.calls).not.toContain("drain n1");
     f.nodes.set("n1", { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
