@@ -155,7 +155,7 @@ async function baseline(t: RedfishTransport, path: string, filter: boolean): Pro
     entries: [],
     cursor: {
       path,
-      ...(lastId ? { lastId } : {}),
+      lastId: lastId ?? "",
       filter,
       ...(count !== undefined ? { count } : {}),
       newestFirst,
@@ -184,25 +184,34 @@ async function readFiltered(t: RedfishTransport, c: EventLogCursor & { lastId: s
   return settle(c, found, next === undefined && newer(found, c.lastId).length === 0 ? r.etag : undefined);
 }
 
-/** Entries after `cursor.lastId` by paging: from the newest end (`$top` on a newest-first log, else `$skip`). */
+/**
+ * Entries after `cursor.lastId` by paging: from the newest end (`$top` on a newest-first log, else `$skip` past the
+ * entries known). The first page is asked with If-None-Match when the last read of it found nothing new.
+ */
 async function readPaged(t: RedfishTransport, c: EventLogCursor & { lastId: string }): Promise<LogRead> {
   const found: LogEntryRecord[] = [];
   let skip = c.newestFirst ? 0 : Math.max(0, (c.count ?? 1) - 1);
   for (let page = 0; page < MAX_PAGES; page++) {
-    const json = await t.getJson(withQuery(c.path, { $skip: String(skip), $top: String(LOG_PAGE) }));
-    const got = entriesOf(json);
+    const url = withQuery(c.path, { $skip: String(skip), $top: String(LOG_PAGE) });
+    const r = await t.getIfNoneMatch(url, page === 0 ? c.etag : undefined);
+    if (r === "not-modified") return { entries: [], cursor: c };
+    const got = entriesOf(r.json);
     found.push(...got);
-    const count = typeof json["Members@odata.count"] === "number" ? json["Members@odata.count"] : undefined;
+    const count = typeof r.json["Members@odata.count"] === "number" ? r.json["Members@odata.count"] : undefined;
     const fresh = newer(got, c.lastId);
     // Oldest first: the page after the last known entry holds what is new; a log cleared or wrapped since (the last
     // known entry gone from its place) is read again from its newest page.
     const last = count !== undefined ? Math.max(0, count - LOG_PAGE) : skip;
-    if (!c.newestFirst && page === 0 && got[0]?.id !== c.lastId && last !== skip) {
+    if (!c.newestFirst && page === 0 && got[0]?.id !== c.lastId && c.lastId !== "" && last !== skip) {
       skip = last;
       continue;
     }
     const more = c.newestFirst ? fresh.length === got.length : got.length === LOG_PAGE;
-    if (!more || got.length === 0) return settle({ ...c, ...(count !== undefined ? { count } : {}) }, found);
+    if (!more || got.length === 0) {
+      // Nothing new on the first page: its ETag lets the next read ask with If-None-Match (the same URL then).
+      const same = page === 0 && fresh.length === 0 && (count === undefined || count === c.count);
+      return settle({ ...c, ...(count !== undefined ? { count } : {}) }, found, same ? r.etag : undefined);
+    }
     skip += got.length;
   }
   return settle(c, found);
@@ -231,11 +240,9 @@ function settle(c: EventLogCursor & { lastId: string }, found: readonly LogEntry
 export async function readLogSince(t: RedfishTransport, cursor: EventLogCursor): Promise<LogRead> {
   if (cursor.lastId === undefined) return baseline(t, cursor.path, cursor.filter);
   const c = { ...cursor, lastId: cursor.lastId };
-  if (c.filter) {
-    const r = await readFiltered(t, c);
-    if (r) return r;
-  }
-  return readPaged(t, { ...c, filter: false });
+  // An empty log at the baseline ("" seen): nothing to compare an Id with, every entry is new; read by paging.
+  if (!c.filter || c.lastId === "") return readPaged(t, c);
+  return (await readFiltered(t, c)) ?? readPaged(t, { ...c, filter: false });
 }
 
 /** The entries of an embedded log newer than `lastId` (all of them count as seen: the cursor moves to the newest). */
@@ -250,7 +257,7 @@ export function embeddedSince(log: EmbeddedEventLog, lastId: string | undefined)
   if (lastId === undefined)
     return {
       entries: [],
-      cursor: { ...base, ...(newest ? { lastId: newest } : {}) },
+      cursor: { ...base, lastId: newest ?? "" },
     };
   const entries = newer(log.entries, lastId).sort((a, b) => compareIds(a.id, b.id));
   return { entries, cursor: { ...base, lastId: newestId(entries) ?? lastId } };

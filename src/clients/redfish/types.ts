@@ -196,7 +196,7 @@ export interface LogEntryRecord {
 export interface EventLogCursor {
   /** The log's Entries collection. */
   readonly path: string;
-  /** The newest entry Id seen; absent until a first read took the baseline. */
+  /** The newest entry Id seen; "" when the log was empty at the baseline; absent until a first read took one. */
   readonly lastId?: string;
   /** Whether to ask with `$filter` (the root advertises FilterQuery and the log has not refused it). */
   readonly filter: boolean;

@@ -124,20 +124,24 @@ describe("reading since the last Id", () => {
 
   it("falls back to paging when the log answers 501 to $filter, and does not ask with $filter again", async () => {
     const asked: string[] = [];
-    const members = [3, 4, 5].map((i) => ({ "@odata.id": `/E/${i}`, Id: String(i), Severity: "OK" }));
+    const members = [1, 2, 3, 4, 5].map((i) => ({ "@odata.id": `/E/${i}`, Id: String(i), Severity: "OK" }));
     const t = {
-      getIfNoneMatch: async (ref: string) => {
-        asked.push(ref);
-        throw new HttpStatusError("501", { status: 501, method: "GET", url: ref });
-      },
-      getJson: async (ref: string) => {
-        asked.push(ref);
-        return { "Members@odata.count": 5, Members: members };
+      getIfNoneMatch: async (ref: string, etag?: string) => {
+        asked.push(etag ? `${ref} If-None-Match` : ref);
+        if (ref.includes("$filter")) throw new HttpStatusError("501", { status: 501, method: "GET", url: ref });
+        if (etag === '"e5"') return "not-modified";
+        const skip = Number(/\$skip=(\d+)/.exec(ref)?.[1] ?? 0);
+        return { json: { "Members@odata.count": 5, Members: members.slice(skip) }, etag: '"e5"' };
       },
     } as unknown as RedfishTransport;
     const r = await readLogSince(t, { path: "/E", lastId: "3", filter: true, count: 3 });
     expect(r.entries.map((e) => e.id)).toEqual(["4", "5"]);
     expect(r.cursor).toMatchObject({ lastId: "5", filter: false, count: 5 });
     expect(asked).toEqual(["/E?$filter=Id%20gt%20'3'", "/E?$skip=2&$top=50"]);
+    // Nothing new since: the page after the last entry, then the same page with If-None-Match (304).
+    const again = await readLogSince(t, r.cursor);
+    expect(again.entries).toEqual([]);
+    expect((await readLogSince(t, again.cursor)).entries).toEqual([]);
+    expect(asked.slice(2)).toEqual(["/E?$skip=4&$top=50", "/E?$skip=4&$top=50 If-None-Match"]);
   });
 });
