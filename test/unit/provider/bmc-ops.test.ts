@@ -125,6 +125,8 @@ function fakeDeps(nodes: Record<string, FakeNode>, allowHttp = false) {
         return inventoryOf(n);
       },
       getSystem: async () => systemOf(at("getSystem")),
+      // No event log: these tests count the inventory's requests.
+      eventLogSince: async () => undefined,
       setBootOverride: async (target, enabled) => {
         const n = at(`boot ${target}/${enabled}`);
         n.generation++;
@@ -351,7 +353,8 @@ describe("rackform_bmc read with fake deps", () => {
     const r = req();
     expect(await readBmc({ ...r, state: recorded }, deps)).toEqual({ ...recorded, power_state: "Off" });
     expect(calls).toEqual([`inventory ${EP}`, `getSystem ${EP}`]);
-    expect(r.private.value).toEqual({ drift: false, ...FP });
+    // The host seen Off: a later read that finds it On has seen it power on (which clears log findings).
+    expect(r.private.value).toEqual({ drift: false, host_off_seen: true, ...FP });
   });
 
   it("a lost GPU is drift: a warning naming it, conformant = false, and the drift flag for the plan", async () => {
