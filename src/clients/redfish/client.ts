@@ -160,6 +160,19 @@ export class RedfishClient {
     return this.t.root();
   }
 
+  /**
+   * Uses `root` as the service root instead of reading it (one request less for a refresh that recorded it before);
+   * `forgetServiceRoot` undoes it, e.g. when a read that relied on it failed.
+   */
+  assumeServiceRoot(root: RedfishJson): void {
+    this.t.assumeRoot(root);
+  }
+
+  /** Forgets the service root read or assumed. */
+  forgetServiceRoot(): void {
+    this.t.forgetRoot();
+  }
+
   /** What the service offers, found by following the service root's links (ids are the members' Ids). */
   async discover(): Promise<Discovery> {
     const root = await this.t.root();

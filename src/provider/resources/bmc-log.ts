@@ -127,3 +127,18 @@ export function carryLogHealth(
     (a, b) => (a.kind ?? "").localeCompare(b.kind ?? "") || (a.component ?? "").localeCompare(b.component ?? ""),
   );
 }
+
+/** Private-state key of the service root a read recorded (so that a refresh by fingerprint need not read it). */
+export const PRIVATE_ROOT = "service_root";
+
+/** The recorded service root, when there is one. */
+export function rootIn(priv: PrivateState): Readonly<Record<string, unknown>> | undefined {
+  const v = priv[PRIVATE_ROOT];
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/** `priv` with the service root recorded, or removed when undefined. */
+export function withRoot(priv: PrivateState, root: Readonly<Record<string, unknown>> | undefined): PrivateState {
+  const { [PRIVATE_ROOT]: _, ...rest } = priv;
+  return root ? { ...rest, [PRIVATE_ROOT]: JSON.parse(JSON.stringify(root)) as JsonValue } : rest;
+}

@@ -42,8 +42,10 @@ import {
   logHealthValues,
   newLogEntries,
   PRIVATE_HOST_OFF,
+  rootIn,
   withCursor,
   withHostOff,
+  withRoot,
 } from "./bmc-log.js";
 import { type BmcClient, converge, stateOf } from "./bmc-ops-converge.js";
 import type { BmcConfig, BmcPlan, BmcState, bmcSchema } from "./bmc-schema.js";
@@ -123,6 +125,7 @@ async function applyBmc(
     ...carryLogHealth(prior?.health, logHealthValues(log.found, new Date()), undefined),
   ];
   r.private.set(withCursor(withFingerprint(r.private.value, s.fingerprint), log.cursor));
+  await rememberRoot(r, client);
   return { ...s.state, health };
 }
 
@@ -156,7 +159,18 @@ async function readNode(r: ApplyRequest & { state: BmcState }, deps: BmcDeps): P
   // so its warning is repeated and its re-check planned from fresh values.
   const fp = st.conformant === true ? fingerprintIn(r.private.value) : undefined;
   const bmcFirmware = st.bmc_firmware_version ?? undefined;
-  const since = fp ? await refreshedSince(r.context, client, fp, timeout, bmcFirmware) : undefined;
+  // The service root an earlier read recorded stands in for reading it again (one request less per refresh).
+  const root = fp ? rootIn(r.private.value) : undefined;
+  if (root) client.assumeServiceRoot(root);
+  let since: Awaited<ReturnType<typeof refreshedSince>>;
+  try {
+    since = fp ? await refreshedSince(r.context, client, fp, timeout, bmcFirmware) : undefined;
+  } catch (e) {
+    // A recorded root may be stale (the BMC's firmware changed since): read everything, the root included.
+    if (!root || isUnreachable(e)) throw e;
+    client.forgetServiceRoot();
+    since = undefined;
+  }
   if (since === "unchanged") return since;
   if (since) return { d: since.d, next: since.fingerprint };
   const d = await discover(r.context, client, st.system_id ?? undefined, {
@@ -240,7 +254,16 @@ export async function readBmc(r: ApplyRequest & { state: BmcState }, deps: BmcDe
   }
   const { firmware, biosAttributes: bios } = found.d.inv;
   deps.sightings.sawFirmware(r.state.endpoint, { firmware, ...(bios ? { bios } : {}) });
-  return recordRead(r, deps, found.d, found.next);
+  const state = await recordRead(r, deps, found.d, found.next);
+  await rememberRoot(r, clientOf(deps, r.state.endpoint));
+  return state;
+}
+
+/** Records the service root this read used (no request: the client has it) while a refresh fingerprint is kept. */
+async function rememberRoot(r: { private: ApplyRequest["private"] }, client: BmcClient): Promise<void> {
+  const keep = fingerprintIn(r.private.value) !== undefined;
+  const root = keep ? await client.serviceRoot().catch(() => undefined) : undefined;
+  r.private.set(withRoot(r.private.value, root));
 }
 
 /**

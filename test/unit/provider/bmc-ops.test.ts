@@ -125,8 +125,13 @@ function fakeDeps(nodes: Record<string, FakeNode>, allowHttp = false) {
         return inventoryOf(n);
       },
       getSystem: async () => systemOf(at("getSystem")),
-      // No event log: these tests count the inventory's requests.
+      // No event log and no service root to record: these tests count the inventory's requests.
       eventLogSince: async () => undefined,
+      serviceRoot: async () => {
+        throw new Error("this fake has no service root");
+      },
+      assumeServiceRoot: () => {},
+      forgetServiceRoot: () => {},
       setBootOverride: async (target, enabled) => {
         const n = at(`boot ${target}/${enabled}`);
         n.generation++;
