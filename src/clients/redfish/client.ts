@@ -160,10 +160,7 @@ export class RedfishClient {
     return this.t.root();
   }
 
-  /**
-   * Uses `root` as the service root instead of reading it (one request less for a refresh that recorded it before);
-   * `forgetServiceRoot` undoes it, e.g. when a read that relied on it failed.
-   */
+  /** Uses `root` (recorded by an earlier read) as the service root instead of reading it; see forgetServiceRoot. */
   assumeServiceRoot(root: RedfishJson): void {
     this.t.assumeRoot(root);
   }
@@ -338,11 +335,7 @@ export class RedfishClient {
     return r;
   }
 
-  /**
-   * Entries of the node's event log newer than `cursor` (none kept yet: a baseline, no entries), and the cursor to
-   * keep; `embedded` is the log an inventory of this read carried inline (then no request is sent). Undefined when
-   * the node has no event log the client recognises (event-log.ts).
-   */
+  /** Event-log entries newer than `cursor` and the cursor to keep (event-log.ts); no request for an `embedded` log. */
   eventLogSince(cursor?: EventLogCursor, embedded?: EmbeddedEventLog, systemId?: string): Promise<LogRead | undefined> {
     return eventLogSince(this.t, {
       cursor,
