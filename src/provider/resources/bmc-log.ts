@@ -3,8 +3,9 @@
  * private state, so a refresh asks only for newer ones), each mapped by the client's table (log-findings.ts) to a
  * finding in `health` with kind `log:<kind>`, the component the entry names, and `since` = the entry's Created time.
  *
- * A log finding stays until the host is seen powered on after its entry: the System's LastResetTime later than the
- * entry, or a read that found the host not On followed by one that finds it On. A fault that outlives the power-on is
+ * A log finding stays until the host is seen powered on after its entry (the System's LastResetTime later than the
+ * entry, or a read that found the host not On followed by one that finds it On), or until the node's components,
+ * some not OK at the last read, all read OK again (a repair, or a fault gone). A fault that outlives the power-on is
  * met again by POST or the driver and logged anew, which makes a new finding; one that does not is gone with it.
  * Reading the log never fails a read: a failure is logged and the cursor kept for the next refresh.
  */
@@ -95,15 +96,20 @@ export function logHealthValues(found: readonly LogFinding[], now: Date): Health
 /** Whether a finding is one read from the log. */
 export const isLogFinding = (f: HealthFinding) => typeof f.kind === "string" && f.kind.startsWith(LOG_KIND_PREFIX);
 
-/** What a read knows of the host's power: its state now, its LastResetTime, and whether a read found it not On. */
+/**
+ * What a read knows of the host: its power state now, its LastResetTime, whether a read found it not On, and whether
+ * its components recovered (the last read found some not OK, this one finds all OK: a repair, or a fault gone).
+ */
 export interface PowerSeen {
   readonly powerState?: string;
   readonly lastResetTime?: string;
   readonly offSeenBefore: boolean;
+  readonly recovered?: boolean;
 }
 
-/** Whether the host was seen powering on after `since` (RFC 3339). */
+/** Whether a log finding from `since` (RFC 3339) is cleared: the host powered on after it, or it recovered since. */
 export function poweredOnAfter(p: PowerSeen, since: string): boolean {
+  if (p.recovered) return true;
   if (p.offSeenBefore && p.powerState === "On") return true;
   const reset = p.lastResetTime ? Date.parse(p.lastResetTime) : Number.NaN;
   return Number.isFinite(reset) && reset > Date.parse(since);

@@ -288,6 +288,8 @@ async function withLogHealth(
         powerState: d.sys.powerState,
         lastResetTime: d.sys.lastResetTime,
         offSeenBefore: r.private.value[PRIVATE_HOST_OFF] === true,
+        recovered:
+          (r.state.health ?? []).some((f) => !isLogFinding(f)) && !(state.health ?? []).some((f) => !isLogFinding(f)),
       }
     : undefined;
   const logHealth = carryLogHealth(r.state.health, logHealthValues(log.found, new Date()), power);

@@ -190,7 +190,8 @@ export const bmcSchema = {
           "any other Critical entry; uri the entry, since its Created time. Only newer entries are asked for (the last " +
           "Id seen is kept in private state; what the log held before the first read is not a finding). A log finding " +
           "stays until the host is seen powered on after its entry (the System's LastResetTime, or a read finding it " +
-          "off then on); a fault that outlives the power-on is logged again and found again. Empty on a healthy node; " +
+          "off then on), or until the node's components, some not OK at the last read, all read OK again (a repair); " +
+          "a fault that outlives the power-on is logged again and found again. Empty on a healthy node; " +
           "a finding is also a warning of the refresh, so a scheduled plan shows sick nodes.",
         planModifiers: [useStateForUnknown()],
       },
