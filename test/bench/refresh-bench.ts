@@ -98,10 +98,16 @@ async function main(): Promise<void> {
       const perBmc = new Map<string, number>();
       for (const e of reqs) perBmc.set(e.target!, (perBmc.get(e.target!) ?? 0) + 1);
       const counts = [...perBmc.values()];
+      // The most requests one BMC of each vendor style took (their event logs sit in different places).
+      const byVendor = new Map<string, number>();
+      for (const [name, c] of perBmc) {
+        const vendor = lab.world.node(name)?.spec.vendor ?? "?";
+        byVendor.set(vendor, Math.max(byVendor.get(vendor) ?? 0, c));
+      }
       console.log(
         `round ${round}: no-op plan of ${n} rackform_bmc ${walls.bmc.at(-1)!.toFixed(2)} s, of ${n} terraform_data ` +
           `${walls.data.at(-1)!.toFixed(2)} s, of rackform_bmc without refresh ${walls.norefresh.at(-1)!.toFixed(2)} s; Redfish requests ${reqs.length} (per BMC max ${Math.max(...counts)}, ` +
-          `mean ${(reqs.length / n).toFixed(1)}); CPU of engine and provider processes ${cpus.bmc.at(-1)!.toFixed(2)} s ` +
+          `mean ${(reqs.length / n).toFixed(1)}; by vendor ${[...byVendor].map(([v, c]) => `${v} ${c}`).join(", ")}); CPU of engine and provider processes ${cpus.bmc.at(-1)!.toFixed(2)} s ` +
           `(without refresh ${cpus.norefresh.at(-1)!.toFixed(2)} s; terraform_data ${cpus.data.at(-1)!.toFixed(2)} s)`,
       );
       if (values.detail) {

@@ -9,9 +9,11 @@ import { safeUrl } from "../redact.js";
 import { BOOT_SOURCE_ENUM, tolerantAllowed } from "./allowable.js";
 import { BiosOps } from "./bios.js";
 import { BlueFieldOps } from "./bluefield.js";
+import { eventLogSince } from "./event-log.js";
 import { expandLevels, recheck } from "./expand.js";
 import { type PushRequest, pushTarget, runMultipartPush } from "./firmware-push.js";
 import { statusOf } from "./inventory.js";
+import type { LogRead } from "./log-entries.js";
 import { actionInfoAllowed, lastSegment, link, members, parseOutlet, parseSystem } from "./parse.js";
 import { getOutlet, listPdus, setOutletPower } from "./pdu.js";
 import { readFirmware, readInventory } from "./read-inventory.js";
@@ -21,6 +23,8 @@ import { memberRef, serviceLink } from "./service-links.js";
 import { type RedfishAuthMode, RedfishTransport } from "./transport.js";
 import type {
   BootOverrideEnabled,
+  EmbeddedEventLog,
+  EventLogCursor,
   FirmwareInfo,
   Inventory,
   OutletPowerRequest,
@@ -74,6 +78,7 @@ const GUARDED = [
   "inventory",
   "recheck",
   "refreshSince",
+  "eventLogSince",
   "simpleUpdate",
   "listPdus",
   "getOutlet",
@@ -153,6 +158,16 @@ export class RedfishClient {
   /** The service root. */
   serviceRoot(): Promise<RedfishJson> {
     return this.t.root();
+  }
+
+  /** Uses `root` (recorded by an earlier read) as the service root instead of reading it; see forgetServiceRoot. */
+  assumeServiceRoot(root: RedfishJson): void {
+    this.t.assumeRoot(root);
+  }
+
+  /** Forgets the service root read or assumed. */
+  forgetServiceRoot(): void {
+    this.t.forgetRoot();
   }
 
   /** What the service offers, found by following the service root's links (ids are the members' Ids). */
@@ -318,6 +333,15 @@ export class RedfishClient {
     });
     for (const w of warnings) this.core.log(`redfish ${this.origin}: inventory ${w}`);
     return r;
+  }
+
+  /** Event-log entries newer than `cursor` and the cursor to keep (event-log.ts); no request for an `embedded` log. */
+  eventLogSince(cursor?: EventLogCursor, embedded?: EmbeddedEventLog, systemId?: string): Promise<LogRead | undefined> {
+    return eventLogSince(this.t, {
+      cursor,
+      embedded,
+      systemRef: async () => memberRef(this.t, await serviceLink(this.t, "Systems"), systemId, "system"),
+    });
   }
 
   /** Starts UpdateService.SimpleUpdate and polls its Task until it ends (or times out). */

@@ -5,6 +5,8 @@ export { checkBiosSettings } from "./bios-registry.js";
 export { BlueFieldOps, DPU_OS_TARGET, type DpuMode, type DpuState, type DpuWaitOptions } from "./bluefield.js";
 export { type Discovery, RedfishClient, type RedfishClientOptions } from "./client.js";
 export { hashImage, ImageDigestError, type PushRequest, verifyImage } from "./firmware-push.js";
+export type { LogRead } from "./log-entries.js";
+export { type LogFinding, type LogFindingKind, logFinding, logFindingRows } from "./log-findings.js";
 export * as redfishParse from "./parse.js";
 export type { RefreshOutcome } from "./refresh.js";
 export { chooseResetType, type ResetRequest } from "./reset.js";

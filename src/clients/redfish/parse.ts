@@ -63,6 +63,7 @@ export function parseSystem(json: RedfishJson, etag?: string): SystemState {
     etag: etag ?? str(json["@odata.etag"]),
     uuid: str(json.UUID)?.toLowerCase(),
     serial: str(json.SerialNumber),
+    lastResetTime: str(json.LastResetTime),
   };
 }
 

@@ -7,6 +7,7 @@ import { mapLimit } from "../http/semaphore.js";
 import type { BiosValue } from "./bios-registry.js";
 import { expandLevels, getExpanded, Prefetched } from "./expand.js";
 import { collectInventory, isDeadLink } from "./inventory.js";
+import { embeddedEventLog } from "./log-entries.js";
 import { isObj, link, members, parseFirmware } from "./parse.js";
 import type { RedfishTransport } from "./transport.js";
 import type { FirmwareInfo, Inventory, RedfishJson, RefreshTag } from "./types.js";
@@ -106,7 +107,8 @@ export async function inventoryFrom(
     opts.knownBmcFirmware,
   );
   const bios = expandedBios(system);
-  const inv = bios ? { ...collected, biosAttributes: bios } : collected;
+  const log = embeddedEventLog(system);
+  const inv = { ...collected, ...(bios ? { biosAttributes: bios } : {}), ...(log ? { eventLog: log } : {}) };
   // Nothing the inventory rests on may lie outside the System's expansion (members below MaxLevels, chassis or OEM
   // links): a change there would not change its tag. The Manager is the one exception: its FirmwareVersion is the
   // BMC's firmware, which FirmwareInventory (covered) lists too on every BMC we know; a BMC that listed it only under

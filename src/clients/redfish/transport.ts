@@ -74,6 +74,20 @@ export class RedfishTransport {
     return this.rootCache;
   }
 
+  /** Takes `root` (a service root an earlier read recorded) as this BMC's, without reading it; `forgetRoot` undoes it. */
+  assumeRoot(root: RedfishJson): void {
+    if (this.rootCache) return;
+    const known = Promise.resolve(root);
+    this.rootCache = known;
+    this.publicRootCache = known;
+  }
+
+  /** Forgets the service root read or assumed: the next use reads it again. */
+  forgetRoot(): void {
+    this.rootCache = undefined;
+    this.publicRootCache = undefined;
+  }
+
   /** The service root read without credentials; undefined when the BMC wants them (some vendors do). */
   private publicRoot(): Promise<RedfishJson | undefined> {
     this.publicRootCache ??= this.core.getJson<RedfishJson>(this.rootUrl).catch((e) => {

@@ -33,6 +33,8 @@ export interface SystemState {
   /** The system's UUID and serial number, which identify the board whatever address its BMC answers on. */
   readonly uuid?: string;
   readonly serial?: string;
+  /** When the host last came out of reset (ComputerSystem.LastResetTime, v1.12), where the BMC reports it. */
+  readonly lastResetTime?: string;
 }
 
 /** A CPU (ids `ProcessorSummary.N` stand for CPUs only ProcessorSummary.Count vouches for). */
@@ -111,6 +113,8 @@ export interface Inventory {
   readonly biosAttributes?: Readonly<Record<string, string | number | boolean | null>>;
   /** Linked resources skipped because they answered 404/500 or were not JSON: `skipped <url>: HTTP 404` (the client always sets it). */
   readonly warnings?: readonly string[];
+  /** The event log, when the System's expansion carried its whole Entries collection inline (log-entries.ts). */
+  readonly eventLog?: EmbeddedEventLog;
   /** Tags of the expanded reads this inventory came from; absent when the BMC offers no `$expand` (see expand.ts). */
   readonly refresh?: RefreshFingerprint;
 }
@@ -167,3 +171,47 @@ export type OutletPowerRequest = "On" | "Off" | "PowerCycle";
 
 /** Boot override enablement. */
 export type BootOverrideEnabled = "Once" | "Continuous" | "Disabled";
+
+/** One entry of a BMC's event log (DSP0268 LogEntry), as the client reads it. */
+export interface LogEntryRecord {
+  readonly id: string;
+  /** The entry's own @odata.id. */
+  readonly uri?: string;
+  /** RFC 3339 (Created, else EventTimestamp). */
+  readonly created?: string;
+  readonly severity?: "OK" | "Warning" | "Critical";
+  /** As logged, e.g. `OpenBMC.0.1.MemoryECCUncorrectable`, `IDRAC.2.8.MEM0001` or `MEM0001`. */
+  readonly messageId?: string;
+  readonly message?: string;
+  readonly args: readonly string[];
+  /** SEL entries: the IPMI sensor type (e.g. Memory, Temperature) and event (EntryCode). */
+  readonly sensorType?: string;
+  readonly entryCode?: string;
+  /** The last segment of Links.OriginOfCondition (e.g. GPU_SXM_1, DIMM0), and the link itself. */
+  readonly component?: string;
+  readonly origin?: string;
+}
+
+/** Where a node's event log was last read up to: kept by the caller between reads (log-entries.ts). */
+export interface EventLogCursor {
+  /** The log's Entries collection. */
+  readonly path: string;
+  /** The newest entry Id seen; "" when the log was empty at the baseline; absent until a first read took one. */
+  readonly lastId?: string;
+  /** Whether to ask with `$filter` (the root advertises FilterQuery and the log has not refused it). */
+  readonly filter: boolean;
+  /** The ETag of the last filtered answer that held nothing new (If-None-Match on the next read). */
+  readonly etag?: string;
+  /** Members@odata.count when last paged; where the next page of an oldest-first log starts. */
+  readonly count?: number;
+  /** The log lists its newest entry first (as iDRAC pages its logs). */
+  readonly newestFirst?: boolean;
+  /** The entries came inline in the System's expansion: a System unchanged since holds no new ones. */
+  readonly embedded?: boolean;
+}
+
+/** An event log whose entries an expanded System carried inline. */
+export interface EmbeddedEventLog {
+  readonly entriesPath: string;
+  readonly entries: readonly LogEntryRecord[];
+}

@@ -10,7 +10,7 @@ import { EXPAND_QUERY_SUPPORT } from "./representation.js";
 
 const { MaxLevels: _, ...ONE_LEVEL } = { ...EXPAND_QUERY_SUPPORT, Levels: false };
 
-import { type Ctx, collection, link, objectBody, ok, type Reply, type Route, status, systemOf } from "./router.js";
+import { type Ctx, collection, iso, link, objectBody, ok, type Reply, type Route, status, systemOf } from "./router.js";
 
 /** Boot targets the lab's BMCs accept. */
 export const BOOT_TARGETS = ["None", "Pxe", "Hdd", "Cd", "Usb", "BiosSetup", "UefiHttp", "UefiShell"] as const;
@@ -137,6 +137,8 @@ export function systemBody(world: World, n: LabNode): Record<string, unknown> {
     AssetTag: n.assetTag,
     HostName: n.spec.name,
     PowerState: power,
+    // ComputerSystem v1.12: when the host last came out of reset (its last power-on; none while it is off).
+    ...(n.power.on ? { LastResetTime: iso(n.power.since) } : {}),
     BiosVersion: world.firmwareVersion(n, "bios"),
     // The system's own Health: Warning for the gpu-health fault (as before); HealthRollup has the worst component.
     Status: { ...status(gpuHealth === "OK" && rollup === "OK" ? "OK" : "Warning"), HealthRollup: rollup },

@@ -18,7 +18,16 @@ import type { BmcPlan, BmcState } from "./bmc-schema.js";
 /** The part of a Redfish client rackform_bmc uses. */
 export type BmcClient = Pick<
   RedfishClient,
-  "origin" | "inventory" | "getSystem" | "setBootOverride" | "recheck" | "refreshSince"
+  | "origin"
+  | "inventory"
+  | "getSystem"
+  | "setBootOverride"
+  | "recheck"
+  | "refreshSince"
+  | "eventLogSince"
+  | "serviceRoot"
+  | "assumeServiceRoot"
+  | "forgetServiceRoot"
 >;
 
 /** What one create or update converges: the plan, the prior state (null on create), and where to report. */

@@ -35,6 +35,18 @@ import {
 } from "./bmc-discovery.js";
 import { warnUnhealthy } from "./bmc-health.js";
 import { checkIdentityAtPlan, readdressed } from "./bmc-identity.js";
+import {
+  carryLogHealth,
+  cursorIn,
+  isLogFinding,
+  logHealthValues,
+  newLogEntries,
+  PRIVATE_HOST_OFF,
+  rootIn,
+  withCursor,
+  withHostOff,
+  withRoot,
+} from "./bmc-log.js";
 import { type BmcClient, converge, stateOf } from "./bmc-ops-converge.js";
 import type { BmcConfig, BmcPlan, BmcState, bmcSchema } from "./bmc-schema.js";
 
@@ -104,8 +116,17 @@ async function applyBmc(
     readyPollMs: deps.readyPollMs,
   });
   if (!s) return undefined;
-  r.private.set(withFingerprint(r.private.value, s.fingerprint));
-  return s.state;
+  const client = clientOf(deps, r.plan.endpoint);
+  const systemId = s.state.system_id ?? undefined;
+  // The log is read here too: on create that takes its baseline, so a refresh asks only for what is logged after.
+  const log = await newLogEntries(r.context, client, r.private.value, { systemId });
+  const health = [
+    ...(s.state.health ?? []).filter((f) => !isLogFinding(f)),
+    ...carryLogHealth(prior?.health, logHealthValues(log.found, new Date()), undefined),
+  ];
+  r.private.set(withCursor(withFingerprint(r.private.value, s.fingerprint), log.cursor));
+  await rememberRoot(r, client);
+  return { ...s.state, health };
 }
 
 /** Discovers and checks the node; nothing is recorded unless it conforms. */
@@ -138,7 +159,18 @@ async function readNode(r: ApplyRequest & { state: BmcState }, deps: BmcDeps): P
   // so its warning is repeated and its re-check planned from fresh values.
   const fp = st.conformant === true ? fingerprintIn(r.private.value) : undefined;
   const bmcFirmware = st.bmc_firmware_version ?? undefined;
-  const since = fp ? await refreshedSince(r.context, client, fp, timeout, bmcFirmware) : undefined;
+  // The service root an earlier read recorded stands in for reading it again (one request less per refresh).
+  const root = fp ? rootIn(r.private.value) : undefined;
+  if (root) client.assumeServiceRoot(root);
+  let since: Awaited<ReturnType<typeof refreshedSince>>;
+  try {
+    since = fp ? await refreshedSince(r.context, client, fp, timeout, bmcFirmware) : undefined;
+  } catch (e) {
+    // A recorded root may be stale (the BMC's firmware changed since): read everything, the root included.
+    if (!root || isUnreachable(e)) throw e;
+    client.forgetServiceRoot();
+    since = undefined;
+  }
   if (since === "unchanged") return since;
   if (since) return { d: since.d, next: since.fingerprint };
   const d = await discover(r.context, client, st.system_id ?? undefined, {
@@ -177,10 +209,15 @@ function readFailed(r: ApplyRequest & { state: BmcState }, deps: BmcDeps, e: unk
 }
 
 /** Records what a read found: the fresh values, conformant or not (drift: a warning naming every difference). */
-function recordRead(r: ApplyRequest & { state: BmcState }, deps: BmcDeps, d: Discovered, next?: RefreshFingerprint) {
+async function recordRead(
+  r: ApplyRequest & { state: BmcState },
+  deps: BmcDeps,
+  d: Discovered,
+  next?: RefreshFingerprint,
+) {
   const st = r.state;
   const bad = nonConformance(st, d);
-  const state = stateOf(st, d, bad === undefined);
+  const state = await withLogHealth(r, deps, stateOf(st, d, bad === undefined), d);
   warnUnhealthy(r.diagnostics, origin(st.endpoint), state.health ?? []);
   sighted(deps, state);
   r.private.set(withFingerprint({ ...r.private.value, [PRIVATE_DRIFT]: bad !== undefined }, next));
@@ -209,14 +246,57 @@ export async function readBmc(r: ApplyRequest & { state: BmcState }, deps: BmcDe
     return readFailed(r, deps, e);
   }
   if (found === "unchanged") {
-    warnUnhealthy(r.diagnostics, origin(r.state.endpoint), r.state.health ?? []);
-    sighted(deps, r.state);
+    const state = await withLogHealth(r, deps, r.state, undefined);
+    warnUnhealthy(r.diagnostics, origin(r.state.endpoint), state.health ?? []);
+    sighted(deps, state);
     deps.sightings.sawFirmware(r.state.endpoint, "unchanged");
-    return r.state;
+    return state;
   }
   const { firmware, biosAttributes: bios } = found.d.inv;
   deps.sightings.sawFirmware(r.state.endpoint, { firmware, ...(bios ? { bios } : {}) });
-  return recordRead(r, deps, found.d, found.next);
+  const state = await recordRead(r, deps, found.d, found.next);
+  await rememberRoot(r, clientOf(deps, r.state.endpoint));
+  return state;
+}
+
+/** Records the service root this read used (no request: the client has it) while a refresh fingerprint is kept. */
+async function rememberRoot(r: { private: ApplyRequest["private"] }, client: BmcClient): Promise<void> {
+  const keep = fingerprintIn(r.private.value) !== undefined;
+  const root = keep ? await client.serviceRoot().catch(() => undefined) : undefined;
+  r.private.set(withRoot(r.private.value, root));
+}
+
+/**
+ * `state` with the findings of the entries logged since the last read (bmc-log.ts). `d`: what this read discovered
+ * (undefined when the System was unchanged: then only a log kept outside its expansion can hold new entries).
+ */
+async function withLogHealth(
+  r: ApplyRequest & { state: BmcState },
+  deps: BmcDeps,
+  state: BmcState,
+  d: Discovered | undefined,
+): Promise<BmcState> {
+  const cursor = cursorIn(r.private.value);
+  if (!d && cursor?.embedded) return state;
+  const client = clientOf(deps, state.endpoint);
+  const log = await newLogEntries(r.context, client, r.private.value, {
+    embedded: d?.inv.eventLog,
+    systemId: state.system_id ?? undefined,
+  });
+  const power = d
+    ? {
+        powerState: d.sys.powerState,
+        lastResetTime: d.sys.lastResetTime,
+        offSeenBefore: r.private.value[PRIVATE_HOST_OFF] === true,
+        recovered:
+          (r.state.health ?? []).some((f) => !isLogFinding(f)) && !(state.health ?? []).some((f) => !isLogFinding(f)),
+      }
+    : undefined;
+  const logHealth = carryLogHealth(r.state.health, logHealthValues(log.found, new Date()), power);
+  r.private.set(withCursor(withHostOff(r.private.value, d?.sys.powerState), log.cursor));
+  const before = (state.health ?? []).filter(isLogFinding);
+  if (!d && JSON.stringify(before) === JSON.stringify(logHealth)) return state;
+  return { ...state, health: [...(state.health ?? []).filter((f) => !isLogFinding(f)), ...logHealth] };
 }
 
 /** Forgetting is all destroy does: the BMC belongs to the hardware, and powering off is the outlet's job. */

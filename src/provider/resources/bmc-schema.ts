@@ -44,7 +44,8 @@ export const bmcSchema = {
     "node's acceptance gate (bmc_gpu_count = this gpu_count) can run again and take a node that lost a GPU out of " +
     "service in the same apply. A refresh of a conforming node reads only what it must where the BMC offers " +
     "$expand (the service root, the session's login and logout, and one conditional GET each of the expanded " +
-    "System and FirmwareInventory), also when they changed (the node is re-read from them, and its Manager when " +
+    "System and FirmwareInventory, plus one of the event log's Entries where the log is not inside the System's " +
+    "expansion, as iDRAC's SEL under its Manager), also when they changed (the node is re-read from them, and its Manager when " +
     "its firmware changed and FirmwareInventory does not list the BMC's own firmware); without $expand, or without a previous full read, everything is read. " +
     "Credentials come from the provider's redfish block. Destroy only forgets the " +
     "BMC: it powers nothing off and changes no setting. Import with the endpoint or the system's URL.",
@@ -183,8 +184,15 @@ export const bmcSchema = {
           "Components the BMC reports as not healthy (Redfish Status.Health Warning or Critical) when last read: GPUs, " +
           "CPUs, PCIe devices, network interfaces and memory modules, each with its name, kind (gpu, cpu, pcie, nic, " +
           "memory), health, Redfish URI and `since` (RFC 3339: when a read first found it so). Read from the payloads " +
-          "the inventory reads anyway, so a refresh costs no extra request for it. Empty on a healthy node; a finding " +
-          "is also a warning of the refresh, so a scheduled plan shows sick nodes.",
+          "the inventory reads anyway, so a refresh costs no extra request for it. Also the entries the BMC's event log " +
+          "(SEL, IML, EventLog) gained since the last read, as the vendors word them: kind log:gpu-xid (component names " +
+          "the GPU and its XID), log:nvlink, log:memory-ecc, log:pcie-aer, log:thermal, log:power, or log:critical for " +
+          "any other Critical entry; uri the entry, since its Created time. Only newer entries are asked for (the last " +
+          "Id seen is kept in private state; what the log held before the first read is not a finding). A log finding " +
+          "stays until the host is seen powered on after its entry (the System's LastResetTime, or a read finding it " +
+          "off then on), or until the node's components, some not OK at the last read, all read OK again (a repair); " +
+          "a fault that outlives the power-on is logged again and found again. Empty on a healthy node; " +
+          "a finding is also a warning of the refresh, so a scheduled plan shows sick nodes.",
         planModifiers: [useStateForUnknown()],
       },
     ),

@@ -35,7 +35,9 @@
  * node only re-checks those two (If-None-Match → 304): unchanged, the state stands as it is, with nothing read beyond
  * the service root and the session's login and logout. A changed System (power, boot) rebuilds the inventory from the
  * very payloads re-read, with no further request while the firmware is unchanged. No fingerprint, a BMC without
- * `$expand`, a non-conformant node: everything is read, as before.
+ * `$expand`, a non-conformant node: everything is read, as before. The event log (bmc-log.ts) costs nothing more where
+ * the System's expansion carries its entries; where it does not (iDRAC's SEL under the Manager), one conditional GET of
+ * its Entries, asking only for entries after the last Id seen.
  *
  * Schema in bmc-schema.ts; handlers in bmc-ops.ts (read, plan, import) and bmc-ops-converge.ts (create, update).
  */

@@ -125,6 +125,13 @@ function fakeDeps(nodes: Record<string, FakeNode>, allowHttp = false) {
         return inventoryOf(n);
       },
       getSystem: async () => systemOf(at("getSystem")),
+      // No event log and no service root to record: these tests count the inventory's requests.
+      eventLogSince: async () => undefined,
+      serviceRoot: async () => {
+        throw new Error("this fake has no service root");
+      },
+      assumeServiceRoot: () => {},
+      forgetServiceRoot: () => {},
       setBootOverride: async (target, enabled) => {
         const n = at(`boot ${target}/${enabled}`);
         n.generation++;
@@ -337,6 +344,25 @@ describe("rackform_bmc create and update with fake deps", () => {
 });
 
 describe("rackform_bmc read with fake deps", () => {
+  it("a recorded service root that no longer holds (a 404 at login): the read forgets it and reads everything, the node not gone", async () => {
+    const { deps, calls } = fakeDeps({ [EP]: newNode() });
+    const events: string[] = [];
+    const base = deps.redfishClient(EP);
+    const client: BmcClient = {
+      ...base,
+      assumeServiceRoot: () => void events.push("assume"),
+      forgetServiceRoot: () => void events.push("forget"),
+      refreshSince: async () => {
+        throw new RackformClientError("RACKFORM_ERR_REDFISH_NOT_FOUND", "no /redfish/v1/SessionService/Sessions");
+      },
+    };
+    const r = req({ ...FP, service_root: { "@odata.id": "/redfish/v1" } });
+    const s = await readBmc({ ...r, state: recorded }, { ...deps, redfishClient: () => client });
+    expect(events).toEqual(["assume", "forget"]);
+    expect(s).not.toBeNull();
+    expect(calls).toContain(`inventory ${EP}`);
+  });
+
   it("an unchanged conformant node is one conditional check: the state stands and the host power is sighted", async () => {
     const { deps, calls, seen } = fakeDeps({ [EP]: newNode() });
     const r = req(FP);
@@ -351,7 +377,8 @@ describe("rackform_bmc read with fake deps", () => {
     const r = req();
     expect(await readBmc({ ...r, state: recorded }, deps)).toEqual({ ...recorded, power_state: "Off" });
     expect(calls).toEqual([`inventory ${EP}`, `getSystem ${EP}`]);
-    expect(r.private.value).toEqual({ drift: false, ...FP });
+    // The host seen Off: a later read that finds it On has seen it power on (which clears log findings).
+    expect(r.private.value).toEqual({ drift: false, host_off_seen: true, ...FP });
   });
 
   it("a lost GPU is drift: a warning naming it, conformant = false, and the drift flag for the plan", async () => {
