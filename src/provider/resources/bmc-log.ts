@@ -116,8 +116,19 @@ export function poweredOnAfter(p: PowerSeen, since: string): boolean {
 }
 
 /**
+ * Whether a newly read entry is already past: the node's components recovered in this read and the entry was logged
+ * at or before the host's last power-on — a fault the BMC logged as the host booted, which that boot's reimage then
+ * cured (a fault that survives is logged again, later, and counts).
+ */
+function pastAtRead(p: PowerSeen | undefined, since: string): boolean {
+  if (!p?.recovered || !p.lastResetTime) return false;
+  const reset = Date.parse(p.lastResetTime);
+  return Number.isFinite(reset) && Date.parse(since) <= reset;
+}
+
+/**
  * The log findings to record: those of `prior` not cleared by a power-on seen since, then the new ones (a new one
- * replaces an older of the same kind and component).
+ * replaces an older of the same kind and component), leaving out a new one already past (pastAtRead).
  */
 export function carryLogHealth(
   prior: readonly HealthFinding[] | null | undefined,
@@ -128,7 +139,7 @@ export function carryLogHealth(
     (f) => isLogFinding(f) && !(power && poweredOnAfter(power, f.since ?? "")),
   );
   const byKey = new Map(kept.map((f) => [`${f.kind}|${f.component}`, f]));
-  for (const f of fresh) byKey.set(`${f.kind}|${f.component}`, f);
+  for (const f of fresh) if (!pastAtRead(power, f.since ?? "")) byKey.set(`${f.kind}|${f.component}`, f);
   return [...byKey.values()].sort(
     (a, b) => (a.kind ?? "").localeCompare(b.kind ?? "") || (a.component ?? "").localeCompare(b.component ?? ""),
   );

@@ -120,6 +120,19 @@ export async function runScenario(base: string): Promise<Record<string, unknown>
   return out;
 }
 
+/**
+ * A call the real conductor may answer 409 NodeLocked while a periodic task (power sync) holds the node: asked again,
+ * as a client would, until the lock is gone (the lab holds no such lock, so it answers the first time).
+ */
+async function unlocked(...args: Parameters<typeof call>): Promise<Res> {
+  for (let i = 0; ; i++) {
+    const r = await call(...args);
+    const locked = r.status === 409 && /locked/i.test(String(r.json?.error_message ?? ""));
+    if (!locked || i >= 100) return r;
+    await sleep(100);
+  }
+}
+
 /** Power, ports, allocation and patch checks on an available node (leaves it allocated with an image set). */
 async function extras(base: string, uuid: string, name: string): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
@@ -131,9 +144,9 @@ async function extras(base: string, uuid: string, name: string): Promise<Record<
     await sleep(40);
   }
   const mac = `52:54:00:${randomUUID().slice(0, 6).match(/../g)?.join(":")}`;
-  const port = await call(base, "POST", "/v1/ports", { body: { node_uuid: uuid, address: mac.toUpperCase() } });
+  const port = await unlocked(base, "POST", "/v1/ports", { body: { node_uuid: uuid, address: mac.toUpperCase() } });
   out.port = { status: port.status, address: port.json.address === mac, keys: Object.keys(port.json) };
-  const dup = await call(base, "POST", "/v1/ports", { body: { node_uuid: uuid, address: mac } });
+  const dup = await unlocked(base, "POST", "/v1/ports", { body: { node_uuid: uuid, address: mac } });
   out.dupPort = { status: dup.status, error: JSON.parse(JSON.stringify(decodeError(dup)).split(mac).join("<mac>")) };
   const badMac = await call(base, "POST", "/v1/ports", { body: { node_uuid: uuid, address: "zz" } });
   out.badMac = { status: badMac.status, error: decodeError(badMac) };

@@ -42,6 +42,16 @@ describe("log findings in health", () => {
     expect(carryLogHealth(prior, again, { ...before, lastResetTime: "2026-11-27T10:30:00Z" })).toEqual(again);
   });
 
+  it("an entry logged as the host booted, read once the components recovered, is past: a reimage cured it", () => {
+    const boot = { powerState: "On", lastResetTime: "2026-11-27T10:30:00Z", offSeenBefore: false, recovered: true };
+    const atBoot = logHealthValues([xid("8", "2026-11-27T10:30:00Z")], NOW);
+    expect(carryLogHealth([GPU], atBoot, boot)).toEqual([]);
+    // Logged after the boot it counts, recovered or not; and without a recovery an entry at the boot counts too.
+    const later = logHealthValues([xid("9", "2026-11-27T10:45:00Z")], NOW);
+    expect(carryLogHealth([GPU], later, boot)).toEqual(later);
+    expect(carryLogHealth([GPU], atBoot, { ...boot, recovered: false })).toEqual(atBoot);
+  });
+
   it("the host-off flag is kept only while a read finds the host not On", () => {
     expect(withHostOff({ a: 1 }, "Off")).toEqual({ a: 1, host_off_seen: true });
     expect(withHostOff({ a: 1, host_off_seen: true }, "On")).toEqual({ a: 1 });
