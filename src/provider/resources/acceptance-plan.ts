@@ -15,7 +15,12 @@ import {
 import { parseEvidence } from "../backends/index.js";
 import { isLadderRun, REPAIR } from "../shared/remediation.js";
 import { rejudge } from "./acceptance-policy.js";
-import { type AcceptanceConfig, type AcceptanceState, type acceptanceSchema, thresholdsOf } from "./acceptance-schema.js";
+import {
+  type AcceptanceConfig,
+  type AcceptanceState,
+  type acceptanceSchema,
+  thresholdsOf,
+} from "./acceptance-schema.js";
 import { failureLines, judge } from "./acceptance-verdict.js";
 
 type Schema = typeof acceptanceSchema;
