@@ -15,7 +15,7 @@ import {
   type ListeningServer,
   type SlurmApi,
 } from "../../src/lab/scheduler/index.js";
-import { ENGINES, engine, Workdir } from "../support/engines.js";
+import { ENGINES, engine, folded, Workdir } from "../support/engines.js";
 import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
 import { until } from "../support/until.js";
 
@@ -101,10 +101,19 @@ describe.each(ENGINES.map((n, i) => [n, i] as const))("rackform_cluster_member u
     await expectNoSecrets(w, apply, plan);
   });
 
-  it("GIVEN the node drained by hand WHEN plan THEN it shows joined false -> true, and apply re-joins it", async () => {
+  it("GIVEN the node drained by a person WHEN plan THEN nothing changes and the plan says why; a drain of rackform's own left behind is re-joined", async () => {
     const c = new SlurmClient({ url: servers[0].url, user: "rackform", token: SLURM_TOKEN });
-    await c.drain(sNode, "maintenance by hand");
-    await c.close();
+    try {
+      await c.drain(sNode, "maintenance by hand");
+      const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(folded(plan)).toContain(`Node drained by a person: ${sNode}`);
+      expect(slurm.hooks.node(sNode)!.drain).toBe(true);
+      // A drain of rackform's (an apply killed between its drain and the rejoin) is drift: re-joined
+      await c.drain(sNode, "rackform: leaving");
+    } finally {
+      await c.close();
+    }
     const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(plan.code, plan.stderr).toBe(2);
     expect(plan.stdout).toMatch(/joined\s+= false -> true/);

@@ -107,15 +107,24 @@ describe.each(ENGINES)("day-2 drift on a 4-node MAAS + Slurm rack under %s", (na
     expect(lab.world.powerState(node())).toBe("On");
   });
 
-  it("a node drained by hand in Slurm: only its member plans the re-join", async () => {
+  it("a node a person drained with a reason is left alone and shown; resumed by hand, the plan is empty", async () => {
     const s = lab.info.slurm!;
     const c = new SlurmClient({ url: s.url, user: s.user, token: s.token });
     try {
       await c.drain(nodes[2], "maintenance by hand");
+      // WHEN the next plan runs: it warns, naming the reason and the way back, and changes nothing
+      const plan = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      expect(folded(plan)).toContain(`Node drained by a person: ${nodes[2]}`);
+      expect(folded(plan)).toContain("maintenance by hand");
+      await w.ok(["apply", "-auto-approve", "-no-color"]);
+      expect((await slurmNodes(lab)).get(nodes[2])?.schedulable).toBe(false);
+      // WHEN the person resumes it: nothing is left to do
+      await c.resume(nodes[2]);
     } finally {
       await c.close();
     }
-    await healsInOneApply([`rackform_cluster_member.${resourceName(nodes[2])}`]);
+    await healsInOneApply([]);
   });
 
   it("a node deleted from Slurm by hand: slurmctld refuses (slurm.conf lists it), so nothing changed and the plan is empty", async () => {

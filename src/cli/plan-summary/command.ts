@@ -7,6 +7,7 @@ import { renderMarkdown } from "./markdown.js";
 import { type PlanInput, summarise } from "./model.js";
 import { ManifestError, type Wave, wavesOf } from "./order.js";
 import { PlanJsonError, parsePlanJson } from "./plan-json.js";
+import { notHealthSteps } from "./remediation.js";
 
 /** The command line of `rackform plan-summary`. */
 export const PLAN_SUMMARY: CommandSpec = {
@@ -25,6 +26,10 @@ RACK labels a plan (else nodes group by PDU); no FILE or \`-\` reads stdin`,
       help: "cdktf.out/manifest.json: the stacks' waves (a stack applies after those it depends on)",
     },
     { name: "--out", value: "FILE", help: "write the Markdown to FILE instead of stdout" },
+    {
+      name: "--only-health",
+      help: "write nothing; exit 0 when the plans hold only health steps (the remediation ladder, re-checks), 3 otherwise, naming the other changes",
+    },
   ],
 };
 
@@ -59,7 +64,7 @@ export function parsePlanArg(arg: string): PlanArg {
 /** The arguments, or a usage error message (one line naming the option and the fix). */
 export function parseArgs(
   args: readonly string[],
-): { plans: PlanArg[]; out?: string; manifest?: string; help: boolean } | string {
+): { plans: PlanArg[]; out?: string; manifest?: string; help: boolean; onlyHealth: boolean } | string {
   let parsed: ReturnType<typeof parseCommand>;
   try {
     parsed = parseCommand(PLAN_SUMMARY, args);
@@ -73,10 +78,22 @@ export function parseArgs(
   if (plans.length === 0) plans.push({ path: "-" });
   if (plans.filter((p) => p.path === "-").length > 1) return "stdin (-) can be read only once; give it for one plan";
   const manifest = parsed.values.manifest as string | undefined;
-  return { plans, out: parsed.values.out as string | undefined, ...(manifest ? { manifest } : {}), help: parsed.help };
+  const out = parsed.values.out as string | undefined;
+  const onlyHealth = parsed.values["only-health"] === true;
+  return { plans, out, ...(manifest ? { manifest } : {}), help: parsed.help, onlyHealth };
 }
 
-/** Runs the command; returns the exit code (0 written, 1 unreadable plan, 2 usage). */
+/** `--only-health`: 0 when every plan holds only health steps, 3 (naming the rest on stderr) otherwise. */
+function onlyHealth(inputs: readonly PlanInput[], io: PlanSummaryIo): number {
+  const other = inputs.flatMap((i) => notHealthSteps(i.plan.resource_changes ?? []).map((c) => `${i.source}: ${c}`));
+  if (other.length === 0) return 0;
+  io.stderr(
+    `rackform plan-summary: the plan holds changes other than health steps:\n${other.map((c) => `  ${c}\n`).join("")}`,
+  );
+  return 3;
+}
+
+/** Runs the command; returns the exit code (0 written, 1 unreadable plan, 2 usage, 3 --only-health refused). */
 export async function planSummary(args: readonly string[], io: PlanSummaryIo): Promise<number> {
   const parsed = parseArgs(args);
   if (typeof parsed === "string") {
@@ -99,6 +116,7 @@ export async function planSummary(args: readonly string[], io: PlanSummaryIo): P
       return 1;
     }
   }
+  if (parsed.onlyHealth) return onlyHealth(inputs, io);
   let waves: Wave[] | undefined;
   if (parsed.manifest) {
     try {

@@ -64,3 +64,17 @@ export function memberRung(c: ResourceChange, ev: Set<NodeEvent>, where: string)
   ev.add("rejoin");
   return `drain, ${rungLabel(m.to)}, gate, rejoin${where} (one step, within the budget)`;
 }
+
+/** Chain types whose health steps and re-checks `--only-health` lets through. */
+const HEALTH_TYPES = new Set(["rackform_deployment", "rackform_acceptance", "rackform_cluster_member"]);
+
+/**
+ * The planned changes that are not health steps (a rung moving, a re-check), as "address actions": what a scheduled
+ * pipeline must not apply unattended. Empty when the plan holds only health steps (or nothing).
+ */
+export function notHealthSteps(changes: readonly ResourceChange[]): string[] {
+  return changes
+    .filter((c) => !c.change.actions.every((a) => a === "no-op" || a === "read"))
+    .filter((c) => !(HEALTH_TYPES.has(c.type) && (rungMove(c) !== undefined || recheckMoves(c))))
+    .map((c) => `${c.address} ${c.change.actions.join(",")}`);
+}

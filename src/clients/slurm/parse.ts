@@ -65,6 +65,7 @@ export function parseNode(raw: unknown): SlurmNode | string {
     down: state.includes("DOWN") || state.includes("FAIL"),
     schedulable: !state.some((s) => NOT_SCHEDULABLE.has(s)),
     reason: str(raw.reason),
+    reasonSetByUser: str(raw.reason_set_by_user),
     features: list(raw.features),
     activeFeatures: list(raw.active_features),
     partitions: list(raw.partitions),

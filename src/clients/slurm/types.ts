@@ -18,6 +18,8 @@ export interface SlurmNode {
   /** Accepts jobs: neither DOWN, DRAIN, FAIL nor a future/unknown node. */
   readonly schedulable: boolean;
   readonly reason: string;
+  /** Who set the reason: the user of the scontrol or REST call, "slurm" for slurmctld itself; "" when unknown. */
+  readonly reasonSetByUser: string;
   readonly features: readonly string[];
   readonly activeFeatures: readonly string[];
   readonly partitions: readonly string[];

@@ -23,9 +23,10 @@ import { REPAIR } from "../shared/remediation.js";
 import type { RolloutHandovers } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
 import { budgetKey, type MemberBudget, PRIVATE_MAX_UNAVAILABLE } from "./cluster-member-budget.js";
-import { ABSENT, converge, kindOf, LABEL, nodeOf, site, stateOf, what } from "./cluster-member-converge.js";
+import { ABSENT, converge, kindOf, LABEL, nodeOf, site, what } from "./cluster-member-converge.js";
 import { drainInBudget } from "./cluster-member-drain.js";
-import { healthRung, heldForRepair } from "./cluster-member-remediation.js";
+import { heldByPerson, readNode } from "./cluster-member-held.js";
+import { healthRung, heldForRepair, untouched } from "./cluster-member-remediation.js";
 import {
   leaveForGood,
   PRIVATE_SUCCESSOR,
@@ -131,6 +132,8 @@ export async function updateMember(
     r.private.set(withoutSuccessor(r.private.value));
     return rolled;
   }
+  // A node a person drained is not re-joined by a change of its configuration: recorded, left out.
+  if (ops && heldByPerson(r.private.value)) return untouched(r);
   const s =
     ops &&
     (await converge({
@@ -167,26 +170,7 @@ export async function readMember(
   }
   const imported = st.joined === null;
   if (!o) return imported ? notThereAtImport(r, ops) : gone(r.diagnostics, st, ops);
-  if (!o.joined && st.remediation === REPAIR) {
-    r.diagnostics.warning(
-      `Node held for repair: ${nodeOf(st)}`,
-      `${what(st)} is ${o.state}: its health remediation ladder is exhausted and it stays out of service, quarantined in its backend with the BMC's findings, until the BMC reports it healthy again (the ladder then resets and the node rejoins after its gate).`,
-      path("remediation"),
-    );
-  } else if (!o.joined && !imported) {
-    r.diagnostics.warning(
-      // The node in the summary: the engines fold warnings of one summary into the first.
-      `Node no longer accepts work in ${LABEL[ops.kind]}: ${nodeOf(st)}`,
-      `${what(st)} is ${o.state}${o.reason ? ` (reason: ${o.reason})` : ""}: it was ${ops.kind === "slurm" ? "drained or set DOWN" : "cordoned"} outside rackform. The plan updates this rackform_cluster_member to re-join it.`,
-      path("joined"),
-    );
-  }
-  // A node held for repair is not rackform's to set features, labels or taints on until it rejoins: the recorded
-  // ones stand.
-  if (!o.joined && st.remediation === REPAIR) {
-    return { ...stateOf(st, o, imported), features: st.features, labels: st.labels, taints: st.taints };
-  }
-  return stateOf(st, o, imported);
+  return readNode(r, o, ops, imported);
 }
 
 /** An imported node the scheduler does not know: an error naming what it knows; the state stays as it is. */
@@ -260,7 +244,8 @@ export function planMember(
   if (id !== null && plan.id !== id) next = { ...plan, id };
   // Read back as not joined, or a rolling reimage (the update drains, reimages, gates and rejoins the node).
   const rolls = (st: ClusterMemberState) => isRollingReimage(plan, st) || isUnknownValue(plan.firmware_ref);
-  const out = (st: ClusterMemberState) => st.joined === false && !heldForRepair(plan, st);
+  // Not re-joined: a node the ladder holds for repair, or one a person drained (cluster-member-held.ts).
+  const out = (st: ClusterMemberState) => st.joined === false && !heldForRepair(plan, st) && !heldByPerson(r.private);
   // The ladder's last rung drains the node and keeps it out: it is planned not joined.
   if (state && healthRung(plan, state) === REPAIR) next = { ...(next ?? plan), joined: false, state: UNKNOWN };
   else if (state && (out(state) || rolls(state))) next = { ...(next ?? plan), joined: true, state: UNKNOWN };

@@ -12,6 +12,7 @@ import { REPAIR } from "../shared/remediation.js";
 import { budgetKey } from "./cluster-member-budget.js";
 import { converge, nodeOf } from "./cluster-member-converge.js";
 import { drainInBudget } from "./cluster-member-drain.js";
+import { heldByPerson, refuseHeld } from "./cluster-member-held.js";
 import type { ClusterMemberDeps } from "./cluster-member-ops.js";
 import {
   admitHealthStep,
@@ -65,6 +66,11 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
   const rung = healthRung(plan, st);
   if (rung !== undefined && !admitHealthStep(r, deps, rung)) return untouched(r);
   if (rung === REPAIR) return holdForRepair(r, deps, ops, offers.remedy);
+  const held = heldByPerson(r.private.value);
+  if (held) {
+    refuseHeld(diags, st, held);
+    return st;
+  }
   // Only an expired evidence to re-check (no other change): on an idle node only.
   const recheckOnly = rung === undefined && recheckDue(plan, st) !== undefined && !isImageOrFirmwareRoll(plan, st);
   if (recheckOnly && !(await idleForRecheck(r, ops))) return untouched(r);

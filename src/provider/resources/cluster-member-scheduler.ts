@@ -25,6 +25,11 @@ export interface Observed {
   readonly state: string;
   /** Slurm: why it is DOWN or drained, as sinfo -R shows it. */
   readonly reason?: string;
+  /**
+   * Slurm: a person's drain — the DRAIN flag with a reason neither rackform (its reasons start "rackform") nor
+   * slurmctld itself (reason set by "slurm") wrote — as "<reason> (by <user>)". rackform leaves such a node out.
+   */
+  readonly heldBy?: string;
   readonly joined: boolean;
   /** Slurm: available features. */
   readonly features?: readonly string[];
@@ -119,10 +124,19 @@ function slurmRegistered(n: SlurmNode): boolean {
   return !n.state.includes("NOT_RESPONDING") && n.baseState !== "FUTURE" && n.baseState !== "UNKNOWN";
 }
 
+/** A person's drain of a Slurm node (see Observed.heldBy), or undefined. */
+function personsDrain(n: SlurmNode): string | undefined {
+  if (!n.drain || n.reason === "" || /^rackform\b/i.test(n.reason)) return undefined;
+  if (n.reasonSetByUser === "" || n.reasonSetByUser === "slurm") return undefined;
+  return `${n.reason} (by ${n.reasonSetByUser})`;
+}
+
 function slurmObserved(n: SlurmNode): Observed {
+  const heldBy = personsDrain(n);
   return {
     registered: slurmRegistered(n),
     state: n.state.join("+"),
+    ...(heldBy ? { heldBy } : {}),
     reason: n.reason,
     joined: n.schedulable,
     features: [...n.features].sort(),

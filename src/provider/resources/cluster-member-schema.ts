@@ -200,7 +200,7 @@ export const clusterMemberSchema = {
     joined: attr.bool({
       computed: true,
       description:
-        "Whether the node accepts work: Slurm neither DOWN nor DRAIN-flagged, Kubernetes not cordoned. false after a hand drain or cordon; the plan then re-joins it.",
+        "Whether the node accepts work: Slurm neither DOWN nor DRAIN-flagged, Kubernetes not cordoned. false after a drain, DOWN or cordon made outside rackform; the plan then re-joins it — except a Slurm node a person drained with a reason (one neither rackform nor slurmctld wrote), which rackform leaves out and shows on every plan until someone resumes it (it takes no rolling or health step meanwhile).",
     }),
   },
   blocks: { timeouts: timeoutsBlock(["create", "read", "update", "delete"]) },

@@ -131,24 +131,32 @@ describe("rackform_cluster_member (slurm)", () => {
     expect(r.diagnostics[0].detail).toContain("slurmctld knows no node at all");
   });
 
-  it("shows a hand drain as joined = false and re-joins it with an in-place update", async () => {
+  it("leaves a person's drain alone and shows it; rackform's own drain left behind is re-joined", async () => {
     rig.slurm.hooks.registerNode("gpu-01");
     const created = (await apply(rig.srv, gpu01())).newState as ObjectValue;
-    // GIVEN an operator drained the node by hand
+    // GIVEN an operator drained the node with a reason
     await operator((c) => c.drain("gpu-01", "bad DIMM?"));
     // WHEN refreshing
     const refreshed = await read(rig.srv, created);
-    // THEN the drift is visible, as a warning naming the reason
+    // THEN it reads not joined, with a warning naming the reason and the way back
     expect(refreshed.newState).toMatchObject({ joined: false, state: "IDLE+DRAIN" });
-    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Slurm: gpu-01"]);
-    expect(refreshed.diagnostics[0].detail).toContain("reason: bad DIMM?");
-    // AND the plan is an in-place update that re-joins
-    const p = await plan(rig.srv, gpu01(), refreshed.newState);
+    expect(refreshed.diagnostics.map((d) => d.summary)).toEqual(["Node drained by a person: gpu-01"]);
+    expect(refreshed.diagnostics[0].detail).toContain("bad DIMM?");
+    expect(refreshed.diagnostics[0].detail).toContain("scontrol update nodename=gpu-01 state=resume");
+    // AND the plan leaves it out: nothing to change
+    const p = await plan(rig.srv, gpu01(), refreshed.newState, refreshed.private);
     expect(p.requiresReplace).toEqual([]);
-    const planned = p.plannedState as ObjectValue;
-    expect(planned.joined).toBe(true);
-    expect(isUnknown(planned.state)).toBe(true);
-    const a = await apply(rig.srv, gpu01(), refreshed.newState);
+    expect((p.plannedState as ObjectValue).joined).toBe(false);
+    expect(rig.slurm.hooks.node("gpu-01")!.drain).toBe(true);
+    // GIVEN instead a drain of rackform's own left behind (an apply killed between its drain and its rejoin)
+    await operator((c) => c.drain("gpu-01", "rackform: leaving"));
+    const ours = await read(rig.srv, created);
+    expect(ours.diagnostics.map((d) => d.summary)).toEqual(["Node no longer accepts work in Slurm: gpu-01"]);
+    // THEN the plan re-joins it in place
+    const p2 = await plan(rig.srv, gpu01(), ours.newState, ours.private);
+    const planned = p2.plannedState as ObjectValue;
+    expect([planned.joined, isUnknown(planned.state)]).toEqual([true, true]);
+    const a = await apply(rig.srv, gpu01(), ours.newState);
     expect(lines(a.diagnostics)).toBe("");
     expect(a.newState).toMatchObject({ joined: true, state: "IDLE" });
     expect(rig.slurm.hooks.node("gpu-01")!.drain).toBe(false);

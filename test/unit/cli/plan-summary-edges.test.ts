@@ -322,6 +322,7 @@ describe("plan-summary command", () => {
       plans: [{ label: "r1", path: "a.json" }, { path: "b.json" }],
       out: undefined,
       help: false,
+      onlyHealth: false,
     });
     expect(parseArgs(["-", "--plan", "r1=-"])).toBe("stdin (-) can be read only once; give it for one plan");
   });

@@ -3,8 +3,8 @@
  * rackform_bmc's `health` as the plan's refresh found it — shown even when the plan changes nothing.
  */
 import { describe, expect, it } from "vitest";
-import { renderMarkdown, summarise } from "../../../src/cli/plan-summary/index.js";
-import { plan, rc } from "../../support/plan-json.js";
+import { planSummary, renderMarkdown, summarise } from "../../../src/cli/plan-summary/index.js";
+import { fakeIo, plan, rc } from "../../support/plan-json.js";
 
 const bmc = (i: number, health: unknown[]) => {
   const v = { endpoint: `https://127.10.1.${i}`, conformant: true, health };
@@ -107,5 +107,32 @@ describe("plan-summary and the remediation ladder", () => {
     expect(md).toContain("drain, hold out of slurm for repair (within the budget)");
     expect(md).toMatch(/r01_n04[^\n]*\|\s*held for repair\s*\|/);
     expect(md).toContain("quarantine for repair");
+  });
+});
+
+describe("plan-summary --only-health (a scheduled pipeline applies health steps unattended)", () => {
+  const step = (to: string) =>
+    rc(
+      "rackform_deployment",
+      "r01_n02",
+      ["update"],
+      { id: "maas:m2", remediation: "" },
+      { id: "maas:m2", remediation: to },
+    );
+
+  it("exits 0 on a plan of health steps or of nothing, and writes no summary", async () => {
+    for (const changes of [[step("power_cycle:1")], []]) {
+      const { io, out } = fakeIo({ "p.json": JSON.stringify(plan(changes)) });
+      expect(await planSummary(["--only-health", "--plan", "r01=p.json"], io)).toBe(0);
+      expect(out.stdout).toBe("");
+    }
+  });
+
+  it("exits 3 naming every change that is not a health step", async () => {
+    const reimage = rc("rackform_deployment", "r01_n03", ["delete", "create"], { id: "maas:m3" }, { id: "maas:m3" });
+    const { io, out } = fakeIo({ "p.json": JSON.stringify(plan([step("reimage:1"), reimage])) });
+    expect(await planSummary(["--only-health", "p.json"], io)).toBe(3);
+    expect(out.stderr).toContain("p.json: rackform_deployment.r01_n03 delete,create");
+    expect(out.stderr).not.toContain("r01_n02");
   });
 });
