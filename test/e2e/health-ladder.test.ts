@@ -154,7 +154,6 @@ describe.each(ENGINES)("the health remediation ladder on a 16-node rack under %s
     }
     // Round 4: node 11 repaired by a person (the BMC reports it OK): its gate re-runs and it returns to service; node
     // 14's evidence expires (its max age shortened below its age) and it is re-checked while idle
-    await new Promise((res) => setTimeout(res, 1_000));
     await rewrite({ evidenceMaxAge: { [n14]: "1m" } });
     const aged = await stateValues(w, "rackform_acceptance");
     const measured = Date.parse(String(JSON.parse(String(aged.get(r14)?.evidence)).measured_at));

@@ -5,10 +5,12 @@
  * BMCs). Started once per run by test/setup/ironic.ts; processes are session leaders, stopped by their own pids.
  * The binaries are installed by scripts/setup.sh; a missing one is a failure with a message, never a skip.
  */
+
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { stopGroup } from "./process-group.js";
 import { until } from "./until.js";
 
 /** Where a running real Ironic answers, and where its logs are. */
@@ -197,24 +199,7 @@ export function launchRealIronic(dir: string): Promise<RealIronic> {
     }
     const stop = async () => {
       stopping = true;
-      await Promise.all(
-        procs.map(async (p) => {
-          if (p.pid === undefined || p.exitCode !== null || p.signalCode !== null) return;
-          const gone = new Promise((r) => p.once("exit", r));
-          try {
-            process.kill(-p.pid, "SIGTERM");
-          } catch {
-            return;
-          }
-          const t = setTimeout(() => {
-            try {
-              if (p.pid !== undefined) process.kill(-p.pid, "SIGKILL");
-            } catch {}
-          }, 5_000);
-          await gone;
-          clearTimeout(t);
-        }),
-      );
+      await Promise.all(procs.map((p) => stopGroup(p)));
     };
     const info = { url, dir };
     const ready = waitForIronic(info);

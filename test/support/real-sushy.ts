@@ -5,11 +5,13 @@
  * run by test/setup/sushy-emulator.ts; everything it writes lives in its own folder, removed at teardown.
  * The binary is installed by scripts/setup.sh; a missing one is a failure with a message, never a skip.
  */
+
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, fetch as undiciFetch } from "undici";
 import { makeTestPki } from "./clients/tls.js";
+import { stopGroup } from "./process-group.js";
 import { freePort } from "./real-ironic.js";
 import { until } from "./until.js";
 
@@ -202,20 +204,7 @@ export async function launchSushyEmulator(dir: string): Promise<SushyEmulator> {
   });
   const stop = async () => {
     stopping = true;
-    if (p.pid === undefined || p.exitCode !== null || p.signalCode !== null) return;
-    const gone = new Promise((r) => p.once("exit", r));
-    try {
-      process.kill(-p.pid, "SIGTERM");
-    } catch {
-      return;
-    }
-    const t = setTimeout(() => {
-      try {
-        if (p.pid !== undefined) process.kill(-p.pid, "SIGKILL");
-      } catch {}
-    }, 5_000);
-    await gone;
-    clearTimeout(t);
+    await stopGroup(p);
   };
   const info: SushyEmulatorInfo = {
     url: `https://127.0.0.1:${port}`,

@@ -15,6 +15,7 @@ import {
   validator,
 } from "../../framework/index.js";
 import type { AcceptanceParams } from "../backends/backend.js";
+import { findingsIn } from "../shared/remediation.js";
 import type { Thresholds } from "./acceptance-verdict.js";
 import { MACHINE_ID } from "./deployment-schema.js";
 import { acceptanceRecheckAttributes } from "./remediation-schema.js";
@@ -243,20 +244,10 @@ export function thresholdsOf(v: AcceptanceConfig): Thresholds {
     expectedGpuCount: known(v.expected_gpu_count, "expected_gpu_count") ?? undefined,
     allowXid: known(v.allow_xid, "allow_xid") ?? false,
     // Following a remediation ladder, the BMC's findings are the ladder's business, not the verdict's.
-    ...(Array.isArray(v.bmc_health) && v.remediation === null ? { bmcHealth: bmcFindings(v.bmc_health) } : {}),
+    ...(Array.isArray(v.bmc_health) && v.remediation === null ? { bmcHealth: findingsIn(v.bmc_health) } : {}),
     firmware:
       fw !== null && !isUnknownValue(fw) ? Object.fromEntries(Object.entries(fw).map(([k, x]) => [k, String(x)])) : {},
   };
-}
-
-/** The BMC's findings as the verdict weighs them (entries not known yet are left out). */
-function bmcFindings(list: readonly unknown[]): { component: string; health: string }[] {
-  return list.flatMap((f) => {
-    const o = (f ?? {}) as { component?: unknown; health?: unknown };
-    return typeof o.component === "string" && typeof o.health === "string"
-      ? [{ component: o.component, health: o.health }]
-      : [];
-  });
 }
 
 /** What the backend's gate runs with; the values it reads must be known. */

@@ -27,9 +27,20 @@ import type { ClusterMemberPlan, ClusterMemberState } from "./cluster-member-sch
 
 type Update = ApplyRequest & { plan: ClusterMemberPlan; state: ClusterMemberState };
 
+/** Whether the plan carries a new image_ref over a recorded one, or a new firmware_ref (a rolling update proper). */
+function refsMove(
+  plan: { readonly image_ref: unknown; readonly firmware_ref: unknown },
+  state: ClusterMemberState,
+): boolean {
+  const ref = plan.image_ref;
+  const fw = plan.firmware_ref;
+  if (typeof fw === "string" && fw !== state.firmware_ref) return true;
+  return state.image_ref !== null && typeof ref === "string" && ref !== state.image_ref;
+}
+
 /**
- * True when the plan carries a new image_ref over a recorded one, or a new firmware_ref: a rolling update of this
- * node.
+ * True when the member's update is one node's roll: a new image_ref or firmware_ref, a health step of its remediation
+ * ladder, or a re-check of its expired evidence.
  */
 export function isRollingReimage(
   plan: {
@@ -40,16 +51,7 @@ export function isRollingReimage(
   },
   state: ClusterMemberState,
 ): boolean {
-  if (healthRung(plan, state) !== undefined || recheckDue(plan, state) !== undefined) return true;
-  const ref = plan.image_ref;
-  const fw = plan.firmware_ref;
-  if (typeof fw === "string" && fw !== state.firmware_ref) return true;
-  return state.image_ref !== null && typeof ref === "string" && ref !== state.image_ref;
-}
-
-/** Whether the plan carries a new image_ref or firmware_ref (a rolling update proper). */
-function isImageOrFirmwareRoll(plan: ClusterMemberPlan, state: ClusterMemberState): boolean {
-  return isRollingReimage({ ...plan, remediation: state.remediation, recheck: state.recheck }, state);
+  return refsMove(plan, state) || healthRung(plan, state) !== undefined || recheckDue(plan, state) !== undefined;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
     return st;
   }
   // Only an expired evidence to re-check (no other change): on an idle node only.
-  const recheckOnly = rung === undefined && recheckDue(plan, st) !== undefined && !isImageOrFirmwareRoll(plan, st);
+  const recheckOnly = rung === undefined && recheckDue(plan, st) !== undefined && !refsMove(plan, st);
   if (recheckOnly && !(await idleForRecheck(r, ops))) return untouched(r);
   if (steps.length === 0) {
     // Nothing offered in this apply (the deployment already runs the image, its gate already judged): record it.

@@ -5,6 +5,7 @@
  */
 import { containsUnknown, isUnknownValue, type PrivateState, type Value } from "../../framework/index.js";
 import { type Backend, QUARANTINE_PREFIX } from "../backends/index.js";
+import { machineIdSite, reportBackendError } from "../errors/backend-errors.js";
 import {
   criticalFindings,
   isLadderRun,
@@ -15,10 +16,13 @@ import {
   rungLabel,
   rungOf,
 } from "../shared/remediation.js";
-import type { OfferedStep } from "../shared/rollout-handover.js";
+import type { OfferedStep, StepOutcome, StepRequest } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
 import type { DeploymentDeps } from "./deployment-deps.js";
 import type { DeploymentConfig, DeploymentPlan, DeploymentState } from "./deployment-schema.js";
+
+/** How long one backend call of a remedy may take (a power cycle waits for the host to report on). */
+const REMEDY_MS = 30 * 60_000;
 
 /** The private-data key of the rung offered last: { rung, at (ISO time), ran }. */
 export const PRIVATE_LADDER = "ladder";
@@ -104,12 +108,31 @@ function quarantineLiftedFirst(step: OfferedStep, deps: Pick<DeploymentDeps, "ba
   return {
     ...step,
     async run(s) {
-      await bounded(s.context, 5 * 60_000, "update", `lifting the quarantine of ${m.id}`, (signal) =>
+      const lifted = await backendCall(s, m, "lift rackform's quarantine", (signal) =>
         deps.backend(m.backend).liftQuarantine(m.id, signal),
       );
-      return step.run(s);
+      return lifted === "done" ? step.run(s) : "failed";
     },
   };
+}
+
+/**
+ * One backend call of a remedy, bounded by the member's deadline: "done", or "failed" after the diagnostic the
+ * backend's error maps to (the node stays out of service; the next apply tries again).
+ */
+async function backendCall(
+  step: StepRequest,
+  m: Machine,
+  action: string,
+  call: (signal: AbortSignal) => Promise<unknown>,
+): Promise<StepOutcome> {
+  try {
+    await bounded(step.context, REMEDY_MS, "update", `${action} (${m.id})`, call);
+    return "done";
+  } catch (e) {
+    reportBackendError(step.diagnostics, e, action, machineIdSite(m.backend, m.id));
+    return "failed";
+  }
 }
 
 /** The power cycle, or the quarantine for repair, as a step the member runs. */
@@ -120,31 +143,20 @@ function remedyOf(rung: string, plan: DeploymentPlan, deps: Pick<DeploymentDeps,
     return {
       what: `quarantine ${m.id} for repair`,
       failure: "quarantined for repair",
-      async run(step) {
-        await bounded(step.context, 5 * 60_000, "update", `quarantining ${m.id}`, (signal) =>
+      run: (step) =>
+        backendCall(step, m, "quarantine the machine for repair", (signal) =>
           deps.backend(m.backend).quarantine(m.id, reason, signal),
-        );
-        return "done";
-      },
+        ),
     };
   }
   return {
     what: `${rungLabel(rung)} of ${m.id} (${findings})`,
     failure: "failed its power cycle",
-    async run(step) {
+    run(step) {
       const log = step.context.log.with({ resource: "rackform_deployment", backend: m.backend, id: m.id });
-      try {
-        await bounded(step.context, 30 * 60_000, "update", `power cycling ${m.id}`, (signal) =>
-          deps.backend(m.backend).powerCycle(m.id, { log, signal }),
-        );
-        return "done";
-      } catch (e) {
-        step.diagnostics.error(
-          `Power cycle failed: ${m.id}`,
-          `The remediation power cycle of ${m.id} failed: ${(e as Error).message}. The node stays out of service; the next apply tries again.`,
-        );
-        return "failed";
-      }
+      return backendCall(step, m, "power cycle the machine", (signal) =>
+        deps.backend(m.backend).powerCycle(m.id, { log, signal }),
+      );
     },
   };
 }

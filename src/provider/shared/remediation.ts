@@ -47,15 +47,18 @@ export interface Finding {
   readonly since?: string;
 }
 
-/** The findings of a health list that count for remediation: components the BMC calls Critical. */
-export function criticalFindings(list: unknown): Finding[] {
+/** The findings of a health list (bmc_health), entries not known yet left out. */
+export function findingsIn(list: unknown): Finding[] {
   if (!Array.isArray(list)) return [];
   return list.flatMap((f) => {
     const o = (f ?? {}) as Record<string, unknown>;
-    if (typeof o.component !== "string" || o.health !== "Critical") return [];
+    if (typeof o.component !== "string" || typeof o.health !== "string") return [];
     return [{ component: o.component, health: o.health, ...(typeof o.kind === "string" ? { kind: o.kind } : {}) }];
   });
 }
+
+/** The findings of a health list that count for remediation: components the BMC calls Critical. */
+export const criticalFindings = (list: unknown): Finding[] => findingsIn(list).filter((f) => f.health === "Critical");
 
 /** What the next rung depends on. */
 export interface LadderInput {
