@@ -37,6 +37,12 @@ export const ERROR_CODES = {
     "The DPU's BMC accepted BmcRShimEnabled but its rshim did not start (the host still holds rshim).",
   RACKFORM_ERR_REDFISH_DPU_MODE:
     "A DPU still reports its old mode after Mode.Set, two Arm reboots and a host power cycle.",
+  RACKFORM_ERR_REDFISH_COMPONENT_SILENT:
+    "A component behind the BMC did not answer an SPDM request: the BMC answered 503 or the request timed out.",
+  RACKFORM_ERR_ATTEST_INPUT:
+    "An attestation input is invalid: a trust anchor that is not a CA certificate, unreadable PEM, or a reference-values document off its format (the JSON path is named).",
+  RACKFORM_ERR_ATTEST_TRANSCRIPT:
+    "An SPDM transcript (SignedMeasurements) is malformed or of an unsupported version; the byte offset and what was expected are named.",
   RACKFORM_ERR_MAAS_AUTH: "MAAS refused the API key (OAuth signature, token or consumer unknown or revoked).",
   RACKFORM_ERR_MAAS_FORBIDDEN: "MAAS accepted the API key but its user may not perform the operation.",
   RACKFORM_ERR_MAAS_NOT_FOUND: "The machine, tag or other MAAS object the operation names does not exist.",
@@ -233,6 +239,20 @@ export class RedfishError extends RackformClientError {
   constructor(code: ErrorCode, message: string, ctx: ClientErrorContext = {}, details: Record<string, unknown> = {}) {
     super(code, message, ctx);
     this.name = "RedfishError";
+    this.details = details;
+  }
+}
+
+/** An attestation input or transcript that cannot be used; `code` says which, `details` where (a JSON path, an offset). */
+export class AttestError extends RackformClientError {
+  readonly details: Readonly<Record<string, unknown>>;
+  constructor(
+    code: "RACKFORM_ERR_ATTEST_INPUT" | "RACKFORM_ERR_ATTEST_TRANSCRIPT",
+    message: string,
+    details: Record<string, unknown> = {},
+  ) {
+    super(code, message);
+    this.name = "AttestError";
     this.details = details;
   }
 }

@@ -9,6 +9,14 @@ import { safeUrl } from "../redact.js";
 import { BOOT_SOURCE_ENUM, tolerantAllowed } from "./allowable.js";
 import { BiosOps } from "./bios.js";
 import { BlueFieldOps } from "./bluefield.js";
+import {
+  type IntegrityComponent,
+  type MeasureRequest,
+  readCertificateChain,
+  readComponentIntegrity,
+  requestSignedMeasurements,
+  type SpdmAnswer,
+} from "./component-integrity.js";
 import { eventLogSince } from "./event-log.js";
 import { expandLevels, recheck } from "./expand.js";
 import { type PushRequest, pushTarget, runMultipartPush } from "./firmware-push.js";
@@ -19,6 +27,7 @@ import { getOutlet, listPdus, setOutletPower } from "./pdu.js";
 import { readFirmware, readInventory } from "./read-inventory.js";
 import { type RefreshOutcome, refreshSince } from "./refresh.js";
 import { type ResetRequest, resolveResetType } from "./reset.js";
+import * as secureBoot from "./secure-boot.js";
 import { memberRef, serviceLink } from "./service-links.js";
 import { type RedfishAuthMode, RedfishTransport } from "./transport.js";
 import type {
@@ -84,6 +93,15 @@ const GUARDED = [
   "getOutlet",
   "getOutletAt",
   "setOutletPower",
+  "componentIntegrity",
+  "spdmSignedMeasurements",
+  "certificateChain",
+  "secureBoot",
+  "secureBootDatabases",
+  "setSecureBootEnable",
+  "enrolCertificate",
+  "addSignature",
+  "deleteMember",
 ] as const;
 
 /** A client of one Redfish service. */
@@ -411,5 +429,50 @@ export class RedfishClient {
   async setOutletPower(pduId: string, outletId: string, state: OutletPowerRequest): Promise<OutletState> {
     const outlet = await this.getOutlet(pduId, outletId);
     return setOutletPower(this.t, outlet, pduId, state);
+  }
+
+  /** Members of the service root's ComponentIntegrity collection (read expanded where offered); [] without the link. */
+  componentIntegrity(): Promise<IntegrityComponent[]> {
+    return readComponentIntegrity(this.t);
+  }
+
+  /** #ComponentIntegrity.SPDMGetSignedMeasurements; RACKFORM_ERR_REDFISH_COMPONENT_SILENT when the component is mute. */
+  spdmSignedMeasurements(measureUri: string, req: MeasureRequest): Promise<SpdmAnswer> {
+    return requestSignedMeasurements(this.t, measureUri, req);
+  }
+
+  /** A Certificate's CertificateString as PEM blocks (types PEM and PEMchain). */
+  certificateChain(uri: string): Promise<string[]> {
+    return readCertificateChain(this.t, uri);
+  }
+
+  /** The SecureBoot of the system at `systemUri` (secure-boot.ts). */
+  secureBoot(systemUri: string): Promise<secureBoot.SecureBootState> {
+    return secureBoot.readSecureBoot(this.t, systemUri);
+  }
+
+  /** Every key database under a SecureBoot's `databasesUri`, with its certificates and signatures. */
+  secureBootDatabases(databasesUri: string): Promise<secureBoot.SecureBootDatabase[]> {
+    return secureBoot.readSecureBootDatabases(this.t, databasesUri);
+  }
+
+  /** Sets SecureBootEnable (If-Match on the ETag; one re-read on 412); takes effect at the next boot. */
+  setSecureBootEnable(secureBootUri: string, enable: boolean): Promise<secureBoot.SecureBootState> {
+    return secureBoot.setSecureBootEnable(this.t, secureBootUri, enable);
+  }
+
+  /** Enrols a PEM certificate in a key database; returns the new Certificate's URI. */
+  enrolCertificate(dbUri: string, pem: string): Promise<string> {
+    return secureBoot.enrolCertificate(this.t, dbUri, pem);
+  }
+
+  /** Adds a SHA-256 (EFI_CERT_SHA256_GUID) to a key database; returns the new Signature's URI. */
+  addSignature(dbUri: string, sha256Hex: string, owner?: string): Promise<string> {
+    return secureBoot.addSignature(this.t, dbUri, sha256Hex, owner);
+  }
+
+  /** Deletes a member (a key database's Certificate or Signature). */
+  async deleteMember(uri: string): Promise<void> {
+    await this.t.send("DELETE", uri);
   }
 }
