@@ -30,6 +30,8 @@ export function fixture(rel: string): Record<string, unknown> {
 export interface Seen {
   readonly method: string;
   readonly path: string;
+  /** The query string, without "?" ("" when none). */
+  readonly query: string;
   readonly headers: IncomingMessage["headers"];
   readonly body: string;
 }
@@ -50,6 +52,23 @@ export interface MockupOptions {
   readonly taskPolls?: number;
 }
 
+/** What a route answers. */
+export interface RouteAnswer {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+/**
+ * A handler for one method and path (after authentication), e.g. an action or a POST the mockup does not know;
+ * "hang" never answers (a component that does not respond), undefined leaves the request to the mockup.
+ */
+export type Route = (req: {
+  readonly body: string;
+  readonly query: string;
+  readonly headers: IncomingMessage["headers"];
+}) => RouteAnswer | "hang" | undefined;
+
 /** A running mockup server. */
 export interface MockupServer {
   readonly url: string;
@@ -58,6 +77,8 @@ export interface MockupServer {
   override(path: string, patch: (json: Record<string, unknown>) => Record<string, unknown>): void;
   /** Adds (or replaces) a resource the mockup does not have, e.g. a registry from another sample. */
   put(path: string, json: Record<string, unknown>): void;
+  /** Answers `method path` with `route` (undefined from it: the mockup's own handling). */
+  route(method: string, path: string, route: Route): void;
   /** Forget every issued token, as a BMC does when sessions expire. */
   expireSessions(): void;
   readonly tokens: Set<string>;
@@ -71,6 +92,7 @@ export async function startMockup(dir: string, opts: MockupOptions = {}): Promis
   const tokens = new Set<string>();
   const store = new Map<string, Record<string, unknown>>();
   const seen: Seen[] = [];
+  const routes = new Map<string, Route>();
   let stale = opts.staleEtagOnce ?? false;
   let taskPolls = 0;
 
@@ -100,8 +122,10 @@ export async function startMockup(dir: string, opts: MockupOptions = {}): Promis
   });
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
-    const path = new URL(req.url ?? "/", "http://x").pathname.replace(/\/+$/, "") || "/";
-    seen.push({ method: req.method ?? "", path, headers: req.headers, body });
+    const url = new URL(req.url ?? "/", "http://x");
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const query = decodeURIComponent(url.search.replace(/^\?/, ""));
+    seen.push({ method: req.method ?? "", path, query, headers: req.headers, body });
     const root = load("/redfish/v1") ?? {};
     const sessionsPath = (
       (root.Links as Record<string, { "@odata.id": string }> | undefined)?.Sessions?.["@odata.id"] ??
@@ -133,6 +157,9 @@ export async function startMockup(dir: string, opts: MockupOptions = {}): Promis
       return send(res, 401, fixture("sushy/json_samples/session_error.json"));
     }
     if (isRoot) return send(res, 200, root);
+    const routed = routes.get(`${req.method} ${path}`)?.({ body, query, headers: req.headers });
+    if (routed === "hang") return;
+    if (routed) return send(res, routed.status, routed.body, routed.headers);
     if (req.method === "DELETE" && path.startsWith(`${sessionsPath}/`)) {
       if (typeof token === "string") tokens.delete(token);
       return send(res, 204);
@@ -208,6 +235,9 @@ export async function startMockup(dir: string, opts: MockupOptions = {}): Promis
     },
     put(p, json) {
       store.set(p.replace(/\/+$/, ""), json);
+    },
+    route(method, p, route) {
+      routes.set(`${method} ${p.replace(/\/+$/, "")}`, route);
     },
     expireSessions() {
       tokens.clear();
