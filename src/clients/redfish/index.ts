@@ -22,6 +22,7 @@ export {
   parseDbCertificate,
   parseDbSignature,
   parseSecureBoot,
+  parseSecureBootDatabase,
   type SecureBootCertificate,
   type SecureBootDatabase,
   type SecureBootSignature,

@@ -128,7 +128,22 @@ async function readMembers<T>(
   return Promise.all(refs.map(async (r) => parse(await t.getJson(r))));
 }
 
-/** Every key database under `databasesUri`, with its certificates and signatures. */
+/** A SecureBootDatabase resource, without its members (`certificates` and `signatures` empty). */
+export function parseSecureBootDatabase(json: RedfishJson, ref = ""): SecureBootDatabase {
+  const uri = str(json["@odata.id"]) ?? ref;
+  const certificatesUri = link(json, "Certificates");
+  const signaturesUri = link(json, "Signatures");
+  return {
+    id: str(json.DatabaseId) ?? str(json.Id) ?? lastSegment(uri),
+    uri,
+    ...(certificatesUri ? { certificatesUri: trimSlash(certificatesUri) } : {}),
+    ...(signaturesUri ? { signaturesUri: trimSlash(signaturesUri) } : {}),
+    certificates: [],
+    signatures: [],
+  };
+}
+
+/** Every key database under `databasesUri`, with its certificates and signatures, in the collection's order. */
 export async function readSecureBootDatabases(
   t: RedfishTransport,
   databasesUri: string,
@@ -136,21 +151,12 @@ export async function readSecureBootDatabases(
   const refs = members(await t.getJson(databasesUri));
   return Promise.all(
     refs.map(async (ref) => {
-      const db = await t.getJson(ref);
-      const certificatesUri = link(db, "Certificates");
-      const signaturesUri = link(db, "Signatures");
+      const db = parseSecureBootDatabase(await t.getJson(ref), ref);
       const [certificates, signatures] = await Promise.all([
-        readMembers(t, certificatesUri, parseDbCertificate),
-        readMembers(t, signaturesUri, parseDbSignature),
+        readMembers(t, db.certificatesUri, parseDbCertificate),
+        readMembers(t, db.signaturesUri, parseDbSignature),
       ]);
-      return {
-        id: str(db.DatabaseId) ?? str(db.Id) ?? lastSegment(ref),
-        uri: str(db["@odata.id"]) ?? ref,
-        ...(certificatesUri ? { certificatesUri: trimSlash(certificatesUri) } : {}),
-        ...(signaturesUri ? { signaturesUri: trimSlash(signaturesUri) } : {}),
-        certificates,
-        signatures,
-      };
+      return { ...db, certificates, signatures };
     }),
   );
 }

@@ -178,11 +178,9 @@ export interface TranscriptOptions {
   readonly unsigned?: boolean;
 }
 
-/** The SPDM transcript a BMC would put in SignedMeasurements, and where each part starts. */
-export function buildTranscript(o: TranscriptOptions): { bytes: Buffer; b64: string } {
+/** GET_MEASUREMENTS || MEASUREMENTS without the signature (what L1/L2 holds of one exchange). */
+export function measurementPair(o: Omit<TranscriptOptions, "signer">): Buffer {
   const version = o.version ?? 0x12;
-  const curve = o.curve ?? "P-384";
-  const c = CURVE[curve];
   const slot = o.slotId ?? 0;
   const signed = !o.unsigned;
   const request = Buffer.concat([
@@ -204,8 +202,19 @@ export function buildTranscript(o: TranscriptOptions): { bytes: Buffer; b64: str
     u16(opaque.length),
     opaque,
   ]);
-  const l = Buffer.concat([version >= 0x12 ? vca(curve) : Buffer.alloc(0), request, response]);
-  if (!signed) return { bytes: l, b64: l.toString("base64") };
+  return Buffer.concat([request, response]);
+}
+
+/** The SPDM transcript a BMC would put in SignedMeasurements: VCA (1.2), `before` (earlier exchanges), the last pair. */
+export function buildTranscript(o: TranscriptOptions & { readonly before?: Buffer }): { bytes: Buffer; b64: string } {
+  const version = o.version ?? 0x12;
+  const c = CURVE[o.curve ?? "P-384"];
+  const l = Buffer.concat([
+    version >= 0x12 ? vca(o.curve ?? "P-384") : Buffer.alloc(0),
+    o.before ?? Buffer.alloc(0),
+    measurementPair(o),
+  ]);
+  if (o.unsigned) return { bytes: l, b64: l.toString("base64") };
   const message = version >= 0x12 ? Buffer.concat([prefix12(), createHash(c.node).update(l).digest()]) : l;
   const signature = sign(c.node, message, { key: o.signer, dsaEncoding: "ieee-p1363" });
   const all = Buffer.concat([l, signature]);
