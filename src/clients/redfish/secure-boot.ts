@@ -4,10 +4,7 @@
  * and signatures, turning enforcement on or off (If-Match on the ETag where the resource gave one), enrolling a
  * certificate (POST to the database's Certificates), adding a hash (POST to its Signatures) and deleting either.
  */
-// @peculiar/x509 resolves its algorithm providers through tsyringe, which needs the Reflect metadata polyfill first.
-import "reflect-metadata";
-import { createHash } from "node:crypto";
-import * as x509 from "@peculiar/x509";
+import { createHash, X509Certificate } from "node:crypto";
 import { ClientConfigError, HttpStatusError, RedfishError } from "../errors.js";
 import { isObj, lastSegment, link, members, str } from "./parse.js";
 import type { RedfishTransport } from "./transport.js";
@@ -82,9 +79,10 @@ export function parseDbCertificate(json: RedfishJson): SecureBootCertificate {
   const uri = str(json["@odata.id"]) ?? "";
   const fromResource = isObj(json.Subject) ? str(json.Subject.CommonName) : undefined;
   try {
-    const cert = new x509.X509Certificate(str(json.CertificateString) ?? "");
-    const sha256 = createHash("sha256").update(Buffer.from(cert.rawData)).digest("hex");
-    return { uri, sha256, subject: cert.subject };
+    const cert = new X509Certificate(str(json.CertificateString) ?? "");
+    const sha256 = createHash("sha256").update(cert.raw).digest("hex");
+    // node:crypto lists the subject's attributes one a line, in the certificate's order: shown as "C=US, O=…, CN=…".
+    return { uri, sha256, subject: cert.subject.split("\n").join(", ") };
   } catch {
     return { uri, ...(fromResource ? { subject: `CN=${fromResource}` } : {}) };
   }
