@@ -5,6 +5,7 @@
  */
 import { Construct } from "constructs";
 import type { AcceptanceConfig } from "../gen/providers/rackform/acceptance/index.js";
+import type { AttestationPolicy } from "./attestation-policy.js";
 import { type DurationLike, durationText } from "./duration.js";
 import type { ValidationProblem } from "./errors.js";
 import type { Flavor } from "./flavor.js";
@@ -33,6 +34,8 @@ export interface AcceptancePolicyProps {
   readonly allowXid?: boolean;
   /** Firmware versions the gate attests, component → version. @default none (rackform_bmc already checks the flavor's baseline before enrollment) */
   readonly firmware?: Readonly<Record<string, string>>;
+  /** Attest each node's components (signed SPDM measurements) before it joins. @default not attested */
+  readonly attestation?: AttestationPolicy;
 }
 
 const SCHEMA: PropsSchema = {
@@ -66,6 +69,7 @@ const SCHEMA: PropsSchema = {
       fix: "leave it out to use the flavor's GPU count",
     },
     allowXid: { type: "boolean" },
+    attestation: { type: "object" },
     firmware: {
       type: "object",
       additionalProperties: {
@@ -92,6 +96,8 @@ export class AcceptancePolicy extends Construct {
   readonly allowXid: boolean;
   /** Firmware versions the gate attests (may be empty). */
   readonly firmware: Readonly<Record<string, string>>;
+  /** The attestation each node's gate runs, if any. */
+  readonly attestation: AttestationPolicy | undefined;
 
   /** Validates the props; throws RackformValidationError naming the field and the fix. */
   constructor(scope: Construct, id: string, props: AcceptancePolicyProps = {}) {
@@ -103,6 +109,7 @@ export class AcceptancePolicy extends Construct {
     this.expectedGpuCount = props.expectedGpuCount;
     this.allowXid = props.allowXid ?? false;
     this.firmware = { ...(props.firmware ?? {}) };
+    this.attestation = props.attestation;
   }
 
   /** The NCCL threshold for `flavor`: the explicit one, else the default (`defaultNcclThresholdGBps`). */

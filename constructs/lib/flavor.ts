@@ -15,6 +15,7 @@ import {
   imagesOf,
   versionsOf,
 } from "./private/firmware-spec.js";
+import { certificateProblems, digestProblems } from "./private/trust-spec.js";
 import { type PropsSchema, validateProps } from "./private/validate.js";
 
 /** The GPUs a node must have. */
@@ -68,6 +69,18 @@ export interface DpuSpec {
   readonly rshim?: "bmc" | "host";
 }
 
+/** UEFI Secure Boot as every node must run it, converged by its rackform_firmware. */
+export interface SecureBootSpec {
+  /** Secure Boot enforced. */
+  readonly enabled: boolean;
+  /** Certificates (PEM) that must be in `db`, e.g. the key that signs your golden image's boot chain. @default none */
+  readonly db?: readonly string[];
+  /** Certificates (PEM) that must be in `KEK`. @default none */
+  readonly kek?: readonly string[];
+  /** SHA-256 digests (hex) that must be in `dbx` (revoked binaries). @default none */
+  readonly dbx?: readonly string[];
+}
+
 /** Properties of a Flavor. */
 export interface FlavorProps {
   /** The GPUs every node must have. */
@@ -96,6 +109,12 @@ export interface FlavorProps {
   readonly fabric?: FabricSpec;
   /** BlueField-3 DPUs every node carries: mode, pinned BFB, rshim policy. @default none */
   readonly dpus?: DpuSpec;
+  /**
+   * UEFI Secure Boot: certificates enrolled and enforcement set by each node's rackform_firmware, activated by the
+   * node's one reset with the firmware and BIOS settings (on a node in service, by its cluster member inside the
+   * disruption budget). The golden image must be signed by a key in db. @default not managed
+   */
+  readonly secureBoot?: SecureBootSpec;
 }
 
 const count = (what: string, max: number) => ({
@@ -141,8 +160,31 @@ const SCHEMA: PropsSchema = {
       },
     },
     dpus: DPUS_SCHEMA,
+    secureBoot: {
+      type: "object",
+      additionalProperties: false,
+      required: ["enabled"],
+      fix: "give { enabled: true } and any certificates to enrol: { enabled, db, kek, dbx }",
+      properties: {
+        enabled: { type: "boolean" },
+        db: { type: "array", items: { type: "string" } },
+        kek: { type: "array", items: { type: "string" } },
+        dbx: { type: "array", items: { type: "string" } },
+      },
+    },
   },
 };
+
+/** Secure Boot's certificate and digest problems. */
+function secureBootProblems(base: string, sb: SecureBootSpec | undefined) {
+  if (!sb) return [];
+  const fix = 'give one PEM certificate per entry, e.g. readFileSync("db.pem", "utf8")';
+  return [
+    ...certificateProblems(`${base}/secureBoot.db`, sb.db, false, fix),
+    ...certificateProblems(`${base}/secureBoot.kek`, sb.kek, false, fix),
+    ...digestProblems(`${base}/secureBoot.dbx`, sb.dbx),
+  ];
+}
 
 /** A hardware profile and firmware baseline, validated at synth; it creates no resource. */
 export class Flavor extends Construct {
@@ -162,11 +204,16 @@ export class Flavor extends Construct {
   readonly fabricLineRateGBps: number;
   /** The DPUs every node carries, defaults filled in; undefined when the flavor has none. */
   readonly dpus: Required<DpuSpec> | undefined;
+  /** UEFI Secure Boot as nodes must run it; undefined when not managed. */
+  readonly secureBoot: SecureBootSpec | undefined;
 
   /** Validates the props; throws RackformValidationError naming the field and the fix. */
   constructor(scope: Construct, id: string, props: FlavorProps) {
     super(scope, id);
-    validateProps(this, SCHEMA, props, (base) => biosProblems(base, props.bios));
+    validateProps(this, SCHEMA, props, (base) => [
+      ...biosProblems(base, props.bios),
+      ...secureBootProblems(base, props.secureBoot),
+    ]);
     this.gpus = { ...props.gpus };
     this.minMemoryGiB = props.minMemoryGiB;
     this.cpuSockets = props.cpuSockets;
@@ -178,17 +225,31 @@ export class Flavor extends Construct {
     this.fabricLineRateGBps = ((props.fabric?.rails ?? props.gpus.count) * (props.fabric?.railGbps ?? 400)) / 8;
     const d = props.dpus;
     this.dpus = d && { count: d.count, mode: d.mode ?? "DpuMode", bfb: { ...d.bfb }, rshim: d.rshim ?? "bmc" };
+    const sb = props.secureBoot;
+    this.secureBoot = sb && {
+      enabled: sb.enabled,
+      db: [...(sb.db ?? [])],
+      kek: [...(sb.kek ?? [])],
+      dbx: [...(sb.dbx ?? [])],
+    };
   }
 
   /**
-   * What each node's rackform_firmware converges: the components given as images and the BIOS settings; undefined
-   * when the flavor has neither (a Rack then adds no rackform_firmware).
+   * What each node's rackform_firmware converges: the components given as images, the BIOS settings and Secure Boot;
+   * undefined when the flavor has none of them (a Rack then adds no rackform_firmware).
    */
   toFirmwareSettings(): FirmwareSettings | undefined {
     const components = imagesOf(this.firmware);
     const bios = Object.keys(this.bios).length > 0 ? { ...this.bios } : undefined;
-    if (!components && !bios) return undefined;
-    return { ...(components ? { components } : {}), ...(bios ? { bios } : {}) };
+    const sb = this.secureBoot;
+    if (!components && !bios && !sb) return undefined;
+    const secureBoot = sb && {
+      enabled: sb.enabled,
+      ...(sb.db?.length ? { db: [...sb.db] } : {}),
+      ...(sb.kek?.length ? { kek: [...sb.kek] } : {}),
+      ...(sb.dbx?.length ? { dbx: [...sb.dbx] } : {}),
+    };
+    return { ...(components ? { components } : {}), ...(bios ? { bios } : {}), ...(secureBoot ? { secureBoot } : {}) };
   }
 
   /**

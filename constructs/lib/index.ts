@@ -1,5 +1,6 @@
 /** rackform's L2 constructs: racks, flavors, images, acceptance policies, backends, clusters and fleets as code. */
 export * from "./acceptance-policy.js";
+export * from "./attestation-policy.js";
 export * from "./backend.js";
 export * from "./bcm-backend.js";
 export * from "./cluster.js";

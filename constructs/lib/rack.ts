@@ -26,6 +26,7 @@ import { Machine } from "../gen/providers/rackform/machine/index.js";
 import { PduOutlet } from "../gen/providers/rackform/pdu-outlet/index.js";
 import type { RackformProvider } from "../gen/providers/rackform/provider/index.js";
 import type { AcceptancePolicy } from "./acceptance-policy.js";
+import type { AttestationPolicy } from "./attestation-policy.js";
 import type { IBackend } from "./backend.js";
 import type { ICluster, MemberSettings } from "./cluster.js";
 import type { Flavor } from "./flavor.js";
@@ -144,6 +145,8 @@ interface ChainSettings {
   readonly pdus: ReadonlyMap<string, RackPdu>;
   /** The remediation ladder's settings (undefined: no ladder). */
   readonly health: HealthSettings | undefined;
+  /** The attestation each gate runs (undefined: none). */
+  readonly attestation: AttestationPolicy | undefined;
 }
 
 const nodesOfStack = new WeakMap<TerraformStack, Map<string, string>>();
@@ -200,6 +203,7 @@ export class Rack extends Construct {
       gate: acceptance.toAcceptanceConfig(flavor),
       pdus: new Map(props.pdus.map((p) => [p.name, p])),
       health: health?.toHealthSettings(),
+      attestation: acceptance.attestation,
     };
     // Each node adds ~10 cdktf tokens; see token-stacks.ts for why their creation traces are skipped.
     this.nodes = withoutTokenStacks(() => props.nodes.map((n) => this.chain(n, settings)));
@@ -274,6 +278,8 @@ export class Rack extends Construct {
         // The gate runs again inside the step, and leaves Critical findings to the ladder.
         ...(ladder ? { remediation: deployment.remediation } : {}),
         ...(ladder?.evidenceMaxAge !== undefined ? { evidenceMaxAge: ladder.evidenceMaxAge } : {}),
+        // The node's components attest through its BMC before it joins.
+        ...(c.attestation ? { attestation: c.attestation.toAttestation(bmc.endpoint) } : {}),
         ...firmwareRef,
       }),
     );

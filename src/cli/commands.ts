@@ -2,6 +2,7 @@
 import { PROFILES } from "../lab/index.js";
 import type { CommandSpec } from "./args.js";
 import { oneOf, wholeNumber } from "./args.js";
+import { ATTEST_VERIFY } from "./attest-command.js";
 import { LAB_UP } from "./lab-up.js";
 import { PLAN_SUMMARY } from "./plan-summary/command.js";
 import { WATCH } from "./watch/command.js";
@@ -67,7 +68,16 @@ export const DEMO: CommandSpec = {
 };
 
 /** Every subcommand, in the order `rackform --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [INSTALL, DOCS, SCHEMA, LAB_UP, DEMO, PLAN_SUMMARY, WATCH];
+export const COMMANDS: readonly CommandSpec[] = [
+  INSTALL,
+  DOCS,
+  SCHEMA,
+  LAB_UP,
+  DEMO,
+  PLAN_SUMMARY,
+  WATCH,
+  ATTEST_VERIFY,
+];
 
 /** `rackform --help`: one entry per subcommand with its first summary line. */
 export function usage(): string {

@@ -4,6 +4,7 @@
  * joined to Slurm. Generated from the lab file so it runs against any `rackform lab up`.
  */
 import type { LabInfo } from "../lab/index.js";
+import { attestationLines, type DemoTrust, secureBootBlock } from "./demo-trust.js";
 
 /** The golden image the demo deploys (uploaded to the lab MAAS as custom/<name>-<version>). */
 export interface DemoImage {
@@ -47,6 +48,8 @@ export interface DemoConfigOptions {
    * gate's recheck so an expired node is re-checked while idle. @default evidence never expires
    */
   readonly evidenceMaxAge?: string | Readonly<Record<string, string>>;
+  /** Secure Boot on every node and attestation in every gate. @default neither */
+  readonly trust?: DemoTrust;
 }
 
 /** The ladder's policy in the demo configuration. */
@@ -59,7 +62,7 @@ export interface DemoRemediation {
 
 /** One node's firmware baseline (component → image) and BIOS settings. */
 export interface NodeFirmware {
-  readonly components: Readonly<
+  readonly components?: Readonly<
     Record<string, { readonly version: string; readonly url: string; readonly sha256: string }>
   >;
   readonly bios?: Readonly<Record<string, string>>;
@@ -68,19 +71,17 @@ export interface NodeFirmware {
 const q = JSON.stringify;
 
 /** The node's rackform_firmware and the lines it adds to its machine, gate and member (none without a baseline). */
-function firmwareParts(id: string, fw: NodeFirmware | undefined) {
-  if (!fw) return { resource: "", machine: "", ref: "" };
-  const comps = Object.entries(fw.components)
+function firmwareParts(id: string, fw: NodeFirmware | undefined, secureBoot: string) {
+  if (!fw && !secureBoot) return { resource: "", machine: "", ref: "" };
+  const comps = Object.entries(fw?.components ?? {})
     .map(([k, t]) => `    ${q(k)} = { version = ${q(t.version)}, url = ${q(t.url)}, sha256 = ${q(t.sha256)} }\n`)
     .join("");
-  const bios = Object.entries(fw.bios ?? {})
+  const bios = Object.entries(fw?.bios ?? {})
     .map(([k, v]) => `    ${k} = ${q(v)}\n`)
     .join("");
   const resource = `resource "rackform_firmware" "${id}" {
   endpoint = rackform_bmc.${id}.endpoint
-  components = {
-${comps}  }
-${bios ? `  bios = {\n${bios}  }\n` : ""}  rolling  = true # on a running node the member resets it, within max_unavailable
+${comps ? `  components = {\n${comps}  }\n` : ""}${bios ? `  bios = {\n${bios}  }\n` : ""}${secureBoot}  rolling  = true # on a running node the member resets it, within max_unavailable
 }
 
 `;
@@ -154,7 +155,7 @@ function node(info: LabInfo, n: LabInfo["nodes"][number], opts: DemoConfigOption
   const rolling = rollingLines(id, opts);
   const ladder = remediationLines(id, opts);
   const recheck = recheckLines(id, n.name, opts);
-  const fw = firmwareParts(id, opts.firmware?.[n.name]);
+  const fw = firmwareParts(id, opts.firmware?.[n.name], secureBootBlock(opts.trust));
   return `# ---- ${n.name} (rack ${n.rack}, U${n.u}) ----
 resource "rackform_pdu_outlet" "${id}" {
   endpoint    = ${q(pdu.url)}
@@ -190,7 +191,7 @@ resource "rackform_acceptance" "${id}" {
   expected_gpu_count  = 8
   bmc_gpu_count       = rackform_bmc.${id}.gpu_count # a GPU lost on a running node re-runs the gate
   bmc_health          = rackform_bmc.${id}.health    # so does a component the BMC reports newly not OK
-${rolling.gate}${ladder.gate}${recheck.gate}${fw.ref}}
+${rolling.gate}${ladder.gate}${recheck.gate}${fw.ref}${attestationLines(id, opts.trust)}}
 
 resource "rackform_cluster_member" "${id}" {
   scheduler  = "${opts.scheduler ?? "slurm"}"

@@ -104,6 +104,10 @@ async function run(cmd: string | undefined, rest: readonly string[], io: CliIo):
       const { processIo: files } = await import("./plan-summary/io.js");
       return planSummary(rest, { ...files, stdout: io.stdout, stderr: io.stderr });
     }
+    case "attest": {
+      const { attestCommand } = await import("./attest-verify.js");
+      return attestCommand(rest, out);
+    }
     case "watch": {
       const { watch } = await import("./watch/command.js");
       return watch(rest, io.stdout, io.stderr);
@@ -134,7 +138,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   try {
     return await run(cmd, rest, io);
   } catch (e) {
-    const name = cmd === "lab" && rest[0] === "up" ? "lab up" : cmd;
+    const name =
+      (cmd === "lab" && rest[0] === "up") || (cmd === "attest" && rest[0] === "verify") ? `${cmd} ${rest[0]}` : cmd;
     if (e instanceof UsageError) {
       io.stderr(`rackform${name ? ` ${name}` : ""}: ${e.message}\n`);
       return 2;

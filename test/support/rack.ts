@@ -76,6 +76,8 @@ export interface RackOptions {
   readonly remediation?: DemoConfigOptions["remediation"];
   /** Evidence max age for every node or by node (DemoConfigOptions.evidenceMaxAge). @default none */
   readonly evidenceMaxAge?: DemoConfigOptions["evidenceMaxAge"];
+  /** Secure Boot and attestation (DemoConfigOptions.trust). @default neither */
+  readonly trust?: DemoConfigOptions["trust"];
 }
 
 /** The demo configuration for `nodes` on `backend` (main.tf of a rack stack); rewrite it to change the rack. */
@@ -92,6 +94,7 @@ export function rackConfig(
     ...(opts.firmware !== undefined ? { firmware: opts.firmware } : {}),
     ...(opts.remediation !== undefined ? { remediation: opts.remediation } : {}),
     ...(opts.evidenceMaxAge !== undefined ? { evidenceMaxAge: opts.evidenceMaxAge } : {}),
+    ...(opts.trust !== undefined ? { trust: opts.trust } : {}),
   };
   return demoConfig(lab.info, opts.image ?? GOLDEN_IMAGE, { backend, nodes, ...extra });
 }

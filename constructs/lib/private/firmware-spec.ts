@@ -17,7 +17,7 @@ interface Image {
 }
 
 /** What rackform_firmware takes from a flavor. */
-export type FirmwareSettings = Pick<FirmwareConfig, "components" | "bios">;
+export type FirmwareSettings = Pick<FirmwareConfig, "components" | "bios" | "secureBoot">;
 
 /** A BIOS attribute name as AttributeRegistry spells them (AttributeName). */
 const BIOS_NAME = /^[A-Za-z][A-Za-z0-9_.]*$/;

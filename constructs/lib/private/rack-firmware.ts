@@ -1,5 +1,5 @@
 /**
- * A Rack's firmware step: when the flavor has firmware images or BIOS settings, each node's rackform_firmware, after
+ * A Rack's firmware step: when the flavor has firmware images, BIOS settings or Secure Boot, each node's rackform_firmware, after
  * its BMC (`endpoint` = the BMC's, which also orders it) and before its DPUs and machine, so a node is enrolled — and
  * a DPU's mode change power-cycles its host — only on the baseline, never in the middle of a flash. It is `rolling`:
  * every node of a Rack joins its cluster, so on a node in service apply only stages the images and settings and the
@@ -25,6 +25,7 @@ export function firmwareStep(
     endpoint: bmc.endpoint,
     ...(settings.components ? { components: { ...settings.components } } : {}),
     ...(settings.bios ? { bios: { ...settings.bios } } : {}),
+    ...(settings.secureBoot ? { secureBoot: settings.secureBoot } : {}),
     rolling: true,
   });
   f.overrideLogicalId(f.node.id);

@@ -47,7 +47,7 @@ const CAUSES: Readonly<Record<ChainType, readonly string[]>> = {
     "boot_source_override_enabled",
   ],
   rackform_dpu: ["mode", "bfb"],
-  rackform_firmware: ["versions", "bios_settings"],
+  rackform_firmware: ["versions", "bios_settings", "secure_boot_status"],
   rackform_machine: ["state"],
   rackform_deployment: ["power_state", "deployed_image", "status"],
   rackform_acceptance: ["passed"],
@@ -86,6 +86,18 @@ function mapCauses(c: ResourceChange, owner: string, name: string, installed: Re
     );
 }
 
+/** "firmware Secure Boot enforced → off", "firmware Secure Boot entries missing: 1" as the refresh found them. */
+function secureBootDrift(c: ResourceChange, owner: string): string[] {
+  type S = { enabled?: unknown; current_boot?: unknown; missing?: unknown } | null | undefined;
+  const side = (v: unknown) => (v as Record<string, S> | null)?.secure_boot_status;
+  const [a, b] = [side(c.change.before), side(c.change.after)];
+  const word = (x: S) => (x?.enabled === true ? (x.current_boot === "Enabled" ? "on" : "on at next boot") : "off");
+  const out = word(a) !== word(b) ? [`${owner} Secure Boot ${word(a)} → ${word(b)}`] : [];
+  const n = (x: S) => (Array.isArray(x?.missing) ? x.missing.length : 0);
+  if (n(b) > n(a)) out.push(`${owner} Secure Boot entries missing: ${n(b)}`);
+  return out.length > 0 ? out : [`${owner} Secure Boot status changed`];
+}
+
 /** The causes one drifted resource shows; `retried`: its node retries a step that failed in the last apply. */
 function causesOf(
   c: ResourceChange,
@@ -108,7 +120,9 @@ function causesOf(
     }
     const from = attr(c.change, "before", name);
     const scalar = (s: Shown) => s.kind !== "known" || knownText(s) !== undefined;
-    if (name === "bfb") {
+    if (name === "secure_boot_status") {
+      out.push(...secureBootDrift(c, owner));
+    } else if (name === "bfb") {
       // the url and sha256 are the configuration's; what the DPU reports is the version it runs
       const v = (side: "before" | "after") => display(attr(c.change, side, "bfb", "version"));
       out.push(v("before") === v("after") ? `${owner} BFB changed` : `${owner} BFB ${v("before")} → ${v("after")}`);

@@ -8,6 +8,7 @@
 import { changedAttrs, kindOf, tainted, updated } from "./change-kind.js";
 import type { NodeEvent } from "./effects.js";
 import type { ResourceChange } from "./plan-json.js";
+import { secureBootBaseline, secureBootMoves } from "./trust.js";
 import { attr, display, type Shown } from "./values.js";
 
 /** How many changed BIOS settings a cell names before it only counts them. */
@@ -23,6 +24,8 @@ const COVERED = new Set([
   "update_order",
   "last_update_messages",
   "bios_pending",
+  "secure_boot",
+  "secure_boot_status",
 ]);
 
 type Side = "before" | "after";
@@ -70,13 +73,13 @@ function baseline(c: ResourceChange, side: Side): string {
     .map((k) => `${k} → ${display(attr(c.change, side, "components", k, "version"))}`);
   const n = count(attr(c.change, side, "bios"));
   const settings = n > 0 ? [`${n} BIOS ${n === 1 ? "setting" : "settings"}`] : [];
-  const parts = [...components, ...settings];
+  const parts = [...components, ...settings, ...secureBootBaseline(c, side)];
   return parts.length > 0 ? parts.join(", ") : "no components or settings";
 }
 
 /** An update's cell: the moving components and settings, then any other changed attribute. */
 function update(c: ResourceChange, ev: Set<NodeEvent>): string {
-  const parts = [...componentMoves(c), ...settingMoves(c)];
+  const parts = [...componentMoves(c), ...settingMoves(c), ...secureBootMoves(c)];
   if (parts.length > 0) ev.add("firmware");
   const changed = changedAttrs(c);
   if (parts.length === 0 && changed.includes("components")) parts.push("new images, same versions (nothing flashed)");

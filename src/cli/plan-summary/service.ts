@@ -7,6 +7,7 @@ import { changedAttrs, kindOf, refMoves, tainted, updated } from "./change-kind.
 import type { NodeEvent } from "./effects.js";
 import type { ResourceChange } from "./plan-json.js";
 import { gateRung, memberRung, recheckMoves } from "./remediation.js";
+import { attestNote, lastAttestation } from "./trust.js";
 import { attr, current, knownText } from "./values.js";
 
 /** The failures the last gate recorded in its evidence (rackform-acceptance/v1), as a reviewer reads them. */
@@ -33,10 +34,10 @@ export function acceptance(c: ResourceChange, ev: Set<NodeEvent>): string {
   switch (kindOf(c)) {
     case "create":
       ev.add("acceptance");
-      return "run";
+      return `run${attestNote(c)}`;
     case "replace":
       ev.add("acceptance");
-      if (tainted(c)) return `re-run (failed last apply${failures(c)})`;
+      if (tainted(c)) return `re-run${attestNote(c)} (failed last apply${failures(c)}${lastAttestation(c)})`;
       if (knownText(attr(c.change, "before", "passed")) === "false") return `re-run (no longer passing${failures(c)})`;
       return uncoveredPolicy(c) ? `re-run (evidence does not cover ${uncoveredPolicy(c)})` : "re-run";
     case "update": {

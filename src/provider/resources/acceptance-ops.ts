@@ -32,6 +32,7 @@ import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../er
 import { warnTransientRead } from "../shared/read-hold.js";
 import type { RolloutHandovers } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
+import { type AttestBmc, type AttestOutcome, attestGate, withAttestation } from "./acceptance-attest.js";
 import { abandonedStepVerdict, followsRollout, rollingGatePending } from "./acceptance-plan.js";
 import { type AcceptancePlan, type AcceptanceState, paramsOf, thresholdsOf } from "./acceptance-schema.js";
 import { failureLines, judge, type Verdict } from "./acceptance-verdict.js";
@@ -39,6 +40,8 @@ import { parseMachineId } from "./deployment-schema.js";
 
 /** What rackform_acceptance's handlers use. */
 export interface AcceptanceDeps {
+  /** The node's BMC at an origin, with the provider's redfish credentials (attestation). */
+  bmc(origin: string): AttestBmc;
   /** The backend a machine id names; throws when the provider does not configure it. */
   backend(name: BackendName): Backend;
   /** The cluster members' disruption budget: a node that fails its gate gives its drain slot back. */
@@ -50,7 +53,12 @@ export interface AcceptanceDeps {
 /** The deps of the configured provider. */
 export function acceptanceDeps(providerData: unknown): AcceptanceDeps {
   const data = providerData as ProviderData;
-  return { backend: (name) => backendFor(data, name), budget: data.budget, rollouts: data.rollouts };
+  return {
+    backend: (name) => backendFor(data, name),
+    bmc: (origin) => data.redfishClient(origin),
+    budget: data.budget,
+    rollouts: data.rollouts,
+  };
 }
 
 const DEFAULT_TIMEOUT_MS = { read: 2 * 60_000, update: 2 * 60_000, delete: 60_000 };
@@ -59,7 +67,10 @@ const CREATE_SLACK_MS = 60 * 60_000;
 const UNHEALTHY = new Set(["broken", "failed"]);
 
 type Machine = { backend: BackendName; id: string };
-type Measured = Pick<AcceptanceState, "id" | "passed" | "gpu_count" | "busbw_gbps" | "evidence">;
+type Measured = Pick<AcceptanceState, "id" | "passed" | "gpu_count" | "busbw_gbps" | "evidence"> & {
+  /** A gate run's attestation evidence; undefined keeps the base's. */
+  readonly attestation_evidence?: string | null;
+};
 
 /** The state of `base` with the gate's outcome; defaulted policy attributes are known by apply. */
 function stateOf(base: AcceptancePlan, m: Measured): AcceptanceState {
@@ -70,14 +81,29 @@ function stateOf(base: AcceptancePlan, m: Measured): AcceptanceState {
     burn_in: orNull(base.burn_in),
     allow_xid: orNull(base.allow_xid),
     recheck: orNull(base.recheck),
+    attestation_evidence: orNull(base.attestation_evidence),
     ...m,
   };
 }
 
 /** The state with the measured values of `v` and the evidence document. */
-function withEvidence(s: AcceptancePlan, id: string, passed: boolean, e?: AcceptanceEvidence, v?: Verdict) {
+function withEvidence(
+  s: AcceptancePlan,
+  id: string,
+  passed: boolean,
+  got: { readonly e?: AcceptanceEvidence; readonly v?: Verdict; readonly att?: AttestOutcome } = {},
+) {
+  const { e, v, att } = got;
   const evidence = e ? JSON.stringify(e) : null;
-  return stateOf(s, { id, passed, gpu_count: v?.gpuCount ?? null, busbw_gbps: v?.busbwGBps ?? null, evidence });
+  const attested = att ? { attestation_evidence: att.evidence } : {};
+  return stateOf(s, {
+    id,
+    passed,
+    gpu_count: v?.gpuCount ?? null,
+    busbw_gbps: v?.busbwGBps ?? null,
+    evidence,
+    ...attested,
+  });
 }
 
 /** The state with the evidence `st` recorded (a read that found no new evidence). */
@@ -122,10 +148,18 @@ function gpusMissing(plan: AcceptancePlan, e: AcceptanceEvidence | undefined): s
 /** A run that did not pass: the machine quarantined with the failed checks, an error, the tainted state. */
 async function failRun(
   r: TypedRequest & { plan: AcceptancePlan },
-  gate: { m: Machine; b: Backend; run: AcceptanceRun; verdict: Verdict | undefined; signal: AbortSignal },
+  gate: {
+    m: Machine;
+    b: Backend;
+    run: AcceptanceRun;
+    verdict: Verdict | undefined;
+    signal: AbortSignal;
+    att?: AttestOutcome;
+  },
 ): Promise<AcceptanceState> {
-  const { m, b, run, verdict } = gate;
+  const { m, b, run, verdict, att } = gate;
   const lines = verdict ? failureLines(verdict) : [`the backend reported no gate result: ${messageOf(run.outcome)}`];
+  lines.push(...(att?.lines ?? []));
   const reason = `${QUARANTINE_PREFIX}: ${lines.join("; ")}`.slice(0, 255);
   let quarantine = BACKEND_TRAITS[m.backend].quarantined;
   try {
@@ -140,7 +174,7 @@ async function failRun(
       "result is recorded as tainted with its evidence: repair the node, then apply again to re-run the gate." +
       gpusMissing(r.plan, run.evidence),
   );
-  return withEvidence(r.plan, `${m.backend}:${m.id}`, false, run.evidence, verdict);
+  return withEvidence(r.plan, `${m.backend}:${m.id}`, false, { e: run.evidence, v: verdict, att });
 }
 
 /** Runs the gate and judges its evidence; undefined after a diagnostic that leaves nothing to record. */
@@ -159,10 +193,11 @@ async function runGate(r: ApplyRequest & { plan: AcceptancePlan }, deps: Accepta
     const b = deps.backend(m.backend);
     return await bounded(ctx, ms, "create", `running the acceptance gate on ${m.id}`, async (signal) => {
       const run = await b.runAcceptance(m.id, { params, log, signal });
-      const verdict = run.evidence ? judge(run.evidence, thresholdsOf(plan)) : undefined;
+      const att = await attestGate(plan, deps.bmc, log);
+      const verdict = withAttestation(run.evidence ? judge(run.evidence, thresholdsOf(plan)) : undefined, att);
       // The run's own test record: the next refresh need not read the evidence again while it stands.
       remember(r.private, run.outcome.facts.testsMark, verdict ? verdict.passed : null);
-      if (!verdict?.passed) return failRun(r, { m, b, run, verdict, signal });
+      if (!verdict?.passed) return failRun(r, { m, b, run, verdict, signal, att });
       if (run.outcome.kind === "failed") {
         diags.warning(
           // The node in the summary: the engines fold warnings of one summary into the first.
@@ -171,7 +206,7 @@ async function runGate(r: ApplyRequest & { plan: AcceptancePlan }, deps: Accepta
             "(allow_xid), so rackform records a pass; check the machine's status in the backend.",
         );
       }
-      return withEvidence(plan, id, true, run.evidence, verdict);
+      return withEvidence(plan, id, true, { e: run.evidence, v: verdict, att });
     });
   } catch (e) {
     reportBackendError(diags, e, "run the acceptance gate", machineIdSite(m.backend, m.id));
@@ -234,7 +269,7 @@ async function refresh(r: Refresh, deps: AcceptanceDeps): Promise<AcceptanceStat
       const v = e ? judge(e, thresholdsOf(base)) : undefined;
       remember(r.private, f.testsMark, v ? v.passed : null);
       const passed = healthy && (v ? v.passed : st.passed === true);
-      return e ? withEvidence(base, id, passed, e, v) : keepEvidence(base, st, id, passed);
+      return e ? withEvidence(base, id, passed, { e, v }) : keepEvidence(base, st, id, passed);
     });
   } catch (e) {
     // A read that failed for a passing reason keeps the recorded verdict.

@@ -17,6 +17,7 @@ import {
 import type { AcceptanceParams } from "../backends/backend.js";
 import { findingsIn } from "../shared/remediation.js";
 import type { Thresholds } from "./acceptance-verdict.js";
+import { attestationAttributes } from "./attestation-schema.js";
 import { MACHINE_ID } from "./deployment-schema.js";
 import { acceptanceRecheckAttributes } from "./remediation-schema.js";
 
@@ -198,6 +199,7 @@ export const acceptanceSchema = {
         'ladder takes that node to "repair" instead, where it stays quarantined with its evidence). @default not followed',
     }),
     ...acceptanceRecheckAttributes,
+    ...attestationAttributes,
     firmware_ref: attr.string({
       optional: true,
       description:

@@ -12,6 +12,7 @@ import {
   type Context,
   type Diagnostics,
   isUnknownValue,
+  path,
   timeoutMs,
   type Unknown,
 } from "../../framework/index.js";
@@ -22,8 +23,18 @@ import { bounded } from "../shared/timeouts.js";
 import { checkComponents, checkImages, checkSettings } from "./firmware-checks.js";
 import type { FirmwareBmc, FirmwareDeps } from "./firmware-deps.js";
 import { type NodeFacts, settingsToWrite, typedSettings } from "./firmware-model.js";
-import { baselineOf, biosWanted, observe, originOf, PRIVATE_VERIFIED, recorded, site } from "./firmware-ops.js";
+import {
+  baselineOf,
+  biosWanted,
+  observe,
+  originOf,
+  PRIVATE_VERIFIED,
+  recorded,
+  secureBootOf,
+  site,
+} from "./firmware-ops.js";
 import { DEFAULT_TIMEOUT_MS, type FirmwarePlan, type FirmwareState } from "./firmware-schema.js";
+import { secureBootChanges, secureBootProblem, stageSecureBoot } from "./firmware-secure-boot.js";
 import { offerReset, resetAndVerify } from "./firmware-step.js";
 
 /** One convergence under way. */
@@ -48,15 +59,27 @@ export interface Work {
   readonly settings: Readonly<Record<string, BiosValue>>;
   /** The settings whose current value differs (what is staged). */
   readonly toWrite: Readonly<Record<string, BiosValue>>;
+  /** The Secure Boot changes the reset activates (enrolments, the enable flag); empty when none. */
+  readonly secureBoot: readonly string[];
 }
 
 /** Reads the node and checks the baseline, the settings and the images; undefined after diagnostics. */
 async function prepare(run: Run): Promise<Work | undefined> {
   const wanted = biosWanted(run.plan);
   run.progress.step = "read the node's firmware and BIOS";
-  const facts = await observe(run.bmc, Object.keys(wanted).length > 0);
+  const sb = secureBootOf(run.plan);
+  const facts = await observe(run.bmc, Object.keys(wanted).length > 0, sb);
   const { moves, unknown } = firmwarePlan(facts.inventory, baselineOf(run.plan));
   checkComponents(unknown, facts, run.origin, run.diags);
+  const sbProblem = sb ? secureBootProblem(sb, facts.secureBoot) : undefined;
+  if (sbProblem) {
+    run.diags.error(
+      "Secure Boot cannot be applied",
+      `The node at ${run.origin}: ${sbProblem}. Nothing was written to the BMC.`,
+      path("secure_boot"),
+    );
+  }
+  const secureBoot = sb && facts.secureBoot ? secureBootChanges(sb, facts.secureBoot) : [];
   let settings: Record<string, BiosValue> = {};
   let toWrite: Record<string, BiosValue> = {};
   if (facts.bios) {
@@ -75,7 +98,7 @@ async function prepare(run: Run): Promise<Work | undefined> {
   if (run.diags.hasError()) return undefined;
   run.progress.step = "check the firmware images";
   const sources = await checkImages(moves, run.deps, run.diags, run.signal);
-  return sources ? { facts, moves, sources, settings, toWrite } : undefined;
+  return sources ? { facts, moves, sources, settings, toWrite, secureBoot } : undefined;
 }
 
 /** Pushes one image (multipart, staged OnReset; else SimpleUpdate from its URL, where the BMC offers no push). */
@@ -125,6 +148,11 @@ async function stage(run: Run, work: Work): Promise<string[]> {
     const how = await run.bmc.bios().stage(bios, work.toWrite, run.signal);
     if (how !== "OnReset") run.ctx.log.info("the BIOS lists no OnReset apply time: settings apply at its next reset");
   }
+  const sb = secureBootOf(run.plan);
+  if (sb && work.facts.secureBoot && work.secureBoot.length > 0) {
+    run.progress.step = `stage Secure Boot (${work.secureBoot.join(", ")})`;
+    await stageSecureBoot(run.bmc, sb, work.facts.secureBoot);
+  }
   return [];
 }
 
@@ -144,7 +172,7 @@ function reportFailure(run: Run, evidence: readonly string[]): void {
 async function converge(run: Run, work: Work): Promise<{ state: FirmwareState; verified: boolean }> {
   const verified = (state: FirmwareState) => ({ state, verified: true });
   const { plan } = run;
-  if (work.moves.length === 0 && Object.keys(work.toWrite).length === 0)
+  if (work.moves.length === 0 && Object.keys(work.toWrite).length === 0 && work.secureBoot.length === 0)
     return verified(recorded(plan, work.facts, []));
   const inService = plan.rolling === true && isHostOn(work.facts.power);
   const failed = await stage(run, work);
@@ -160,7 +188,7 @@ async function converge(run: Run, work: Work): Promise<{ state: FirmwareState; v
   }
   if (failed.length > 0) {
     reportFailure(run, failed);
-    return verified(recorded(plan, await observe(run.bmc, work.facts.bios !== undefined), failed));
+    return verified(recorded(plan, await observe(run.bmc, work.facts.bios !== undefined, secureBootOf(plan)), failed));
   }
   const { facts, evidence } = await resetAndVerify(run, work, false);
   if (evidence.length > 0) reportFailure(run, evidence);

@@ -21,6 +21,11 @@ export type FirmwareBmc = Pick<
   | "runningUpdates"
   | "followTask"
   | "serviceRoot"
+  | "secureBoot"
+  | "secureBootDatabases"
+  | "setSecureBootEnable"
+  | "enrolCertificate"
+  | "addSignature"
 >;
 
 /** What rackform_firmware's handlers use. */

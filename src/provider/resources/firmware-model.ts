@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { AttributeRegistry, BiosState, BiosValue, FirmwareInfo } from "../../clients/redfish/index.js";
 import { componentClass, type FirmwareTarget, firmwarePlan } from "../shared/firmware-plan.js";
+import { type SecureBootFacts, type SecureBootWanted, secureBootCanon } from "./firmware-secure-boot.js";
 
 /** The configured components, as firmwarePlan takes them. */
 export type Baseline = Readonly<Record<string, FirmwareTarget>>;
@@ -17,6 +18,8 @@ export interface NodeFacts {
   readonly bios?: BiosState;
   /** The host's power as the System reports it. */
   readonly power?: string;
+  /** The node's Secure Boot, read when `secure_boot` is set (undefined too when the BMC has no SecureBoot). */
+  readonly secureBoot?: SecureBootFacts;
 }
 
 /** The versions the node runs for each baseline component it has (the first behind the baseline, if any). */
@@ -97,7 +100,12 @@ export function updateOrder(baseline: Baseline, inventory: readonly FirmwareInfo
  * the node must be reset — a new baseline it does not run yet, or a version or setting changed by hand — and a
  * cluster member that follows it rolls the node then and only then.
  */
-export function refOf(origin: string, baseline: Baseline, bios: Readonly<Record<string, string>>): string {
+export function refOf(
+  origin: string,
+  baseline: Baseline,
+  bios: Readonly<Record<string, string>>,
+  secureBoot?: SecureBootWanted,
+): string {
   const canon = (o: object) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
   const components = Object.fromEntries(
     Object.entries(baseline)
@@ -105,7 +113,8 @@ export function refOf(origin: string, baseline: Baseline, bios: Readonly<Record<
       .map(([k, t]) => [k, { version: t.version, sha256: t.sha256.toLowerCase() }]),
   );
   const digest = createHash("sha256")
-    .update(JSON.stringify({ components, bios: canon(bios) }))
+    // Without secure_boot the digest is the one refs recorded before it existed (no roll of every node).
+    .update(JSON.stringify({ components, bios: canon(bios), secure_boot: secureBootCanon(secureBoot) }))
     .digest("hex");
   return `${origin}#${digest.slice(0, 16)}`;
 }

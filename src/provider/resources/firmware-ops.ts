@@ -5,6 +5,7 @@
 import { isNotFound } from "../../clients/classify.js";
 import {
   type ApplyRequest,
+  containsUnknown,
   isUnknownValue,
   type PlanChange,
   type PlanRequest,
@@ -12,6 +13,7 @@ import {
   type TypedRequest,
   timeoutMs,
   UNKNOWN,
+  type Value,
 } from "../../framework/index.js";
 import { addClientError } from "../errors/client-errors.js";
 import { checkEndpointScheme } from "../shared/endpoint.js";
@@ -36,6 +38,14 @@ import {
   type FirmwareState,
   type firmwareSchema,
 } from "./firmware-schema.js";
+import {
+  observeSecureBoot,
+  type SecureBootWanted,
+  converged as secureBootConverged,
+  secureBootWanted,
+  statusOf,
+  targetStatus,
+} from "./firmware-secure-boot.js";
 
 type Schema = typeof firmwareSchema;
 
@@ -58,11 +68,20 @@ export function biosWanted(v: Pick<FirmwareState, "bios">): Record<string, strin
   return Object.fromEntries(Object.entries(v.bios ?? {}).map(([k, t]) => [k, norm(t)]));
 }
 
-/** Reads the node's FirmwareInventory and power, and its BIOS when settings are wanted (an apply's read). */
-export async function observe(bmc: FirmwareBmc, withBios: boolean): Promise<NodeFacts> {
+/** The wanted Secure Boot of a plan or state (undefined: not managed). */
+export function secureBootOf(v: Pick<FirmwareState, "secure_boot">): SecureBootWanted | undefined {
+  return secureBootWanted(v.secure_boot);
+}
+
+/**
+ * Reads the node's FirmwareInventory and power, its BIOS when settings are wanted and its Secure Boot when managed
+ * (an apply's read).
+ */
+export async function observe(bmc: FirmwareBmc, withBios: boolean, sb?: SecureBootWanted): Promise<NodeFacts> {
   const [inventory, system] = await Promise.all([bmc.firmwareInventory(), bmc.getSystem()]);
   const bios = withBios ? await bmc.bios().read() : undefined;
-  return { inventory, power: system.powerState, ...(bios ? { bios } : {}) };
+  const secureBoot = sb ? await observeSecureBoot(bmc, system.odataId, sb) : undefined;
+  return { inventory, power: system.powerState, ...(bios ? { bios } : {}), ...(secureBoot ? { secureBoot } : {}) };
 }
 
 /** Private state: the recorded versions and settings were read from the node (not only staged for its member). */
@@ -74,7 +93,7 @@ export const PRIVATE_VERIFIED = "read_from_node";
  */
 export function refIn(v: FirmwarePlan | FirmwareState): string {
   if (typeof v.ref === "string") return v.ref;
-  return `${refOf(originOf(v.endpoint), baselineOf(v), biosWanted(v))}/0`;
+  return `${refOf(originOf(v.endpoint), baselineOf(v), biosWanted(v), secureBootOf(v))}/0`;
 }
 
 /** The state from what the node reports, with the configured inputs and this run's evidence. */
@@ -86,8 +105,10 @@ export function recorded(
   const origin = originOf(base.endpoint);
   const baseline = baselineOf(base);
   const wanted = biosWanted(base);
+  const sb = secureBootOf(base);
   return {
     ...base,
+    secure_boot_status: sb && facts.secureBoot ? statusOf(sb, facts.secureBoot) : null,
     id: origin,
     rolling: base.rolling === true,
     versions: versionsOf(facts.inventory, baseline),
@@ -133,12 +154,24 @@ export async function readFirmware(
   // An "unchanged" sighting vouches for values read from the node, not for ones only staged for its member.
   const seen = deps.sightings.firmwareOf(st.endpoint);
   try {
-    const facts = await bounded(r.context, ms, "read", `reading the firmware of ${origin}`, () =>
-      refreshFacts(deps.bmc(origin), st, seen === "unchanged" && !verified ? undefined : seen),
+    const bmc = deps.bmc(origin);
+    const sb = secureBootOf(st);
+    const { facts, secureBoot } = await bounded(
+      r.context,
+      ms,
+      "read",
+      `reading the firmware of ${origin}`,
+      async () => {
+        const facts = await refreshFacts(bmc, st, seen === "unchanged" && !verified ? undefined : seen);
+        // Secure Boot changes without a reset (a flag set, a certificate removed): read whenever it is managed.
+        const secureBoot = sb ? await observeSecureBoot(bmc, (await bmc.getSystem()).odataId, sb) : undefined;
+        return { facts, secureBoot };
+      },
     );
-    if (facts === "unchanged") return st;
+    const status = sb && secureBoot ? statusOf(sb, secureBoot) : null;
+    if (facts === "unchanged") return { ...st, secure_boot_status: status };
     r.private.set({ ...r.private.value, [PRIVATE_VERIFIED]: true });
-    return recorded(st, facts, st.last_update_messages ?? []);
+    return recorded(st, { ...facts, ...(secureBoot ? { secureBoot } : {}) }, st.last_update_messages ?? []);
   } catch (e) {
     if (isNotFound(e)) return null;
     if (warnTransientRead(r.diagnostics, e, `the firmware of ${origin}`)) return st;
@@ -179,7 +212,9 @@ export function planFirmware(r: PlanRequest<Schema>, deps: FirmwareDeps): PlanCh
   const wanted = biosWanted({ bios: bios as Record<string, string> | null });
   const baseline = (plan.components ?? {}) as Baseline;
   const origin = originOf(plan.endpoint);
-  const base = refOf(origin, baseline, wanted);
+  if (containsUnknown(plan.secure_boot as Value)) return undefined;
+  const sb = secureBootOf({ secure_boot: plan.secure_boot as FirmwareState["secure_boot"] });
+  const base = refOf(origin, baseline, wanted, sb);
   const next: FirmwareConfig = { ...plan, ref: nextRef(null, base), update_order: updateOrder(baseline) };
   const st = r.state;
   if (st === null) return { plan: next };
@@ -191,10 +226,14 @@ export function planFirmware(r: PlanRequest<Schema>, deps: FirmwareDeps): PlanCh
       path("bios_pending"),
     );
   }
-  const converged = same(st.versions, versions) && same(st.bios_settings, wanted);
+  const sbDone = !sb || secureBootConverged(sb, st.secure_boot_status);
+  const converged = same(st.versions, versions) && same(st.bios_settings, wanted) && sbDone;
+  const sbStatus = sb
+    ? { secure_boot_status: sbDone ? st.secure_boot_status : targetStatus(sb, st.secure_boot_status) }
+    : { secure_boot_status: null };
   if (converged) {
     // Nothing to reset: the ref stays, so no cluster member rolls the node for it.
-    const kept = { versions: st.versions, bios_settings: st.bios_settings, bios_pending: st.bios_pending };
+    const kept = { versions: st.versions, bios_settings: st.bios_settings, bios_pending: st.bios_pending, ...sbStatus };
     return { plan: { ...next, ref: st.ref, ...kept, last_update_messages: st.last_update_messages } };
   }
   // Only components and settings the last read found are shown moving; a new one is known after apply.
@@ -206,6 +245,7 @@ export function planFirmware(r: PlanRequest<Schema>, deps: FirmwareDeps): PlanCh
       ref: nextRef(st.ref, base),
       versions: versionsKnown ? versions : UNKNOWN,
       bios_settings: settingsKnown ? wanted : UNKNOWN,
+      ...sbStatus,
       bios_pending: UNKNOWN,
       last_update_messages: UNKNOWN,
     },

@@ -2,6 +2,7 @@
 import { attr, type ModelOf, stringMatches, timeoutsBlock, useStateForUnknown } from "../../framework/index.js";
 import { endpointSpelling, redfishEndpoint } from "../shared/endpoint.js";
 import { SHA256 } from "./deployment-schema.js";
+import { secureBootAttributes } from "./firmware-secure-boot-schema.js";
 
 /** A firmware version as inventories report it (letters, digits and . _ + - :). */
 export const FIRMWARE_VERSION = /^[A-Za-z0-9][A-Za-z0-9._+:-]{0,127}$/;
@@ -10,7 +11,7 @@ export const FIRMWARE_VERSION = /^[A-Za-z0-9][A-Za-z0-9._+:-]{0,127}$/;
 export const firmwareSchema = {
   version: 0,
   description:
-    "One node's firmware baseline and BIOS settings, converged through its BMC (Redfish UpdateService and the Bios " +
+    "One node's firmware baseline, BIOS settings and UEFI Secure Boot, converged through its BMC (Redfish UpdateService and the Bios " +
     "settings object), the step after its rackform_bmc. Read compares the BMC's FirmwareInventory with `components` " +
     "and its Bios `Attributes` with `bios`: the plan shows exactly which components move from which version to " +
     "which (`versions`) and which settings change (`bios_settings`), in place. Apply checks everything before it " +
@@ -20,7 +21,8 @@ export const firmwareSchema = {
     "(MultipartHttpPushUri with OperationApplyTime OnReset where the BMC offers it, else SimpleUpdate) in the " +
     "order vendors require (BMC, then BIOS/UEFI, then devices; `update_order`), stages the BIOS settings in the " +
     "settings object named by `@Redfish.Settings`, and resets the host once for all of them, then reads the " +
-    "versions and settings back. A node in service is never reset here: with `rolling = true` and the host " +
+    "versions and settings back. Secure Boot (`secure_boot`) is staged the same way — certificates enrolled, the " +
+    "enable flag set — and activated by that same reset. A node in service is never reset here: with `rolling = true` and the host " +
     "powered on, apply stages only and offers the reset to the node's rackform_cluster_member (`firmware_ref` = " +
     "this `ref`), which carries it out inside the disruption budget — drain, reset (shared with a reimage's boot " +
     "in the same apply), versions checked, the gate re-run (rackform_acceptance `firmware_ref`), rejoin — and " +
@@ -76,6 +78,7 @@ export const firmwareSchema = {
         "text). Settings not named here are left as they are. A setting changed by hand plans an in-place fix of " +
         "that setting only.",
     }),
+    ...secureBootAttributes,
     rolling: attr.bool({
       optional: true,
       computed: true,

@@ -15,8 +15,9 @@ import { bounded } from "../shared/timeouts.js";
 import { parseMachineId } from "./deployment-schema.js";
 import type { Run, Work } from "./firmware-apply.js";
 import type { NodeFacts } from "./firmware-model.js";
-import { baselineOf, observe, refIn } from "./firmware-ops.js";
+import { baselineOf, observe, refIn, secureBootOf } from "./firmware-ops.js";
 import { DEFAULT_TIMEOUT_MS } from "./firmware-schema.js";
+import { secureBootBehind } from "./firmware-secure-boot.js";
 
 /** What still differs after the reset: components behind the baseline and settings not applied. */
 function behind(run: Run, work: Work, facts: NodeFacts): string[] {
@@ -26,6 +27,8 @@ function behind(run: Run, work: Work, facts: NodeFacts): string[] {
     const now = facts.bios?.attributes[k];
     if (now !== v) out.push(`BIOS ${k} is ${JSON.stringify(now)} after the reset, not ${JSON.stringify(v)}`);
   }
+  const sb = secureBootOf(run.plan);
+  if (sb) out.push(...secureBootBehind(sb, facts.secureBoot));
   return out;
 }
 
@@ -42,7 +45,7 @@ async function verify(run: Run, work: Work): Promise<{ facts: NodeFacts; evidenc
   run.progress.step = "read the versions and settings back after the reset";
   const deadline = Date.now() + run.deps.settleMs;
   return await pollHost(run.deps.hostPace, "firmware read back", run.signal, async () => {
-    const facts = await observe(run.bmc, work.facts.bios !== undefined);
+    const facts = await observe(run.bmc, work.facts.bios !== undefined, secureBootOf(run.plan));
     const left = behind(run, work, facts);
     if (left.length === 0) return { done: true, value: { facts, evidence: [] } };
     const no = refused(work, facts);
@@ -96,7 +99,11 @@ async function quarantine(run: Run, step: StepRequest, evidence: readonly string
 export function offerReset(run: Run, work: Work, failed: readonly string[]): void {
   const ref = refIn(run.plan);
   const settings = Object.keys(work.toWrite).length;
-  const changes = [...work.moves.map((m) => describeMove(m)), ...(settings ? [`${settings} BIOS settings`] : [])];
+  const changes = [
+    ...work.moves.map((m) => describeMove(m)),
+    ...(settings ? [`${settings} BIOS settings`] : []),
+    ...work.secureBoot,
+  ];
   run.deps.rollouts.offerFirmware(ref, {
     what:
       failed.length > 0

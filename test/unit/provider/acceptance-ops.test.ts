@@ -64,6 +64,9 @@ function gated(e: AcceptanceEvidence | undefined, mark = "t1") {
   const rollouts = new RolloutHandovers();
   const deps: AcceptanceDeps = {
     backend: () => backend,
+    bmc: () => {
+      throw new Error("no BMC in these tests (no attestation)");
+    },
     budget: { releaseFailed: async (names, why) => void budget.push(`${names.join(",")}: ${why}`) },
     rollouts,
   };
@@ -93,6 +96,8 @@ const plan = (m: FakeMachine, o: Partial<AcceptancePlan> = {}): AcceptancePlan =
   gpu_count: UNKNOWN,
   busbw_gbps: UNKNOWN,
   evidence: UNKNOWN,
+  attestation: null,
+  attestation_evidence: UNKNOWN,
   timeouts: null,
   ...o,
 });
@@ -103,6 +108,7 @@ const passed = (m: FakeMachine, o: Partial<AcceptanceState> = {}): AcceptanceSta
   burn_in: "1h",
   allow_xid: false,
   recheck: null,
+  attestation_evidence: null,
   id: `maas:${m.id}`,
   passed: true,
   gpu_count: 8,

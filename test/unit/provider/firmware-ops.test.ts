@@ -41,6 +41,8 @@ function stateAt(endpoint: string): FirmwareState {
     ref: `${base}/1`,
     update_order: ["BIOS"],
     last_update_messages: [],
+    secure_boot: null,
+    secure_boot_status: null,
     timeouts: null,
   };
 }

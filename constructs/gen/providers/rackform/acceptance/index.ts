@@ -80,6 +80,12 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly evidenceMaxAge?: string;
   /**
+  * Attest the node's components before it is admitted: for each SPDM component its BMC lists under ComponentIntegrity, a fresh random nonce goes to SPDMGetSignedMeasurements; the answer's signature is verified with the component's certificate, the certificate chain up to `trust_anchors`, the nonce in the answer against the one sent, and each measurement against `reference_values`. A mismatch, an unverifiable chain, a replayed answer or a missing component fails the gate (the node is quarantined with the evidence, the other nodes go on). Runs with every gate run. @default not attested
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#attestation Acceptance#attestation}
+  */
+  readonly attestation?: AcceptanceAttestation;
+  /**
   * The firmware baseline the gate judges: rackform_firmware.x.ref of the node. When it changes, the gate runs again inside the node's rolling update that its rackform_cluster_member (firmware_ref the same) carries out once the new firmware runs, as for image_ref. @default not followed
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#firmware_ref Acceptance#firmware_ref}
@@ -338,6 +344,230 @@ export class AcceptanceBmcHealthList extends cdktf.ComplexList {
   */
   public get(index: number): AcceptanceBmcHealthOutputReference {
     return new AcceptanceBmcHealthOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface AcceptanceAttestation {
+  /**
+  * Address of the node's BMC, usually rackform_bmc.x.endpoint.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#bmc_endpoint Acceptance#bmc_endpoint}
+  */
+  readonly bmcEndpoint: string;
+  /**
+  * CA certificates (PEM) the components' certificate chains must end at, e.g. the GPU and NIC vendors' device-identity root CAs.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#trust_anchors Acceptance#trust_anchors}
+  */
+  readonly trustAnchors: string[];
+  /**
+  * The reference measurements to compare with (JSON, usually file("reference.json")): `{"rackform_reference_values": 1, "references": [{"vendor", "model", "version", "measurements": [{"index", "alg", "digest"}]}]}` — a subset of a CoRIM reference-value triple: the firmware version the component reports (measurement index 5) picks the entry, whose digests indices 1–4 must equal.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#reference_values Acceptance#reference_values}
+  */
+  readonly referenceValues: string;
+  /**
+  * sha256 of reference_values (64 hex digits): the document a reviewer approved.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#reference_sha256 Acceptance#reference_sha256}
+  */
+  readonly referenceSha256: string;
+  /**
+  * Component kinds that must attest (GPU, BMC, NIC, DPU, CPU, Switch, PCIe): a node whose BMC lists none of a kind fails its gate. Every SPDM component the BMC lists is attested either way. @default every listed component
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#components Acceptance#components}
+  */
+  readonly components?: string[];
+}
+
+export function acceptanceAttestationToTerraform(struct?: AcceptanceAttestation | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    bmc_endpoint: cdktf.stringToTerraform(struct!.bmcEndpoint),
+    trust_anchors: cdktf.listMapper(cdktf.stringToTerraform, false)(struct!.trustAnchors),
+    reference_values: cdktf.stringToTerraform(struct!.referenceValues),
+    reference_sha256: cdktf.stringToTerraform(struct!.referenceSha256),
+    components: cdktf.listMapper(cdktf.stringToTerraform, false)(struct!.components),
+  }
+}
+
+
+export function acceptanceAttestationToHclTerraform(struct?: AcceptanceAttestation | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    bmc_endpoint: {
+      value: cdktf.stringToHclTerraform(struct!.bmcEndpoint),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    trust_anchors: {
+      value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(struct!.trustAnchors),
+      isBlock: false,
+      type: "list",
+      storageClassType: "stringList",
+    },
+    reference_values: {
+      value: cdktf.stringToHclTerraform(struct!.referenceValues),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    reference_sha256: {
+      value: cdktf.stringToHclTerraform(struct!.referenceSha256),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    components: {
+      value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(struct!.components),
+      isBlock: false,
+      type: "list",
+      storageClassType: "stringList",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class AcceptanceAttestationOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): AcceptanceAttestation | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._bmcEndpoint !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.bmcEndpoint = this._bmcEndpoint;
+    }
+    if (this._trustAnchors !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.trustAnchors = this._trustAnchors;
+    }
+    if (this._referenceValues !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.referenceValues = this._referenceValues;
+    }
+    if (this._referenceSha256 !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.referenceSha256 = this._referenceSha256;
+    }
+    if (this._components !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.components = this._components;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: AcceptanceAttestation | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._bmcEndpoint = undefined;
+      this._trustAnchors = undefined;
+      this._referenceValues = undefined;
+      this._referenceSha256 = undefined;
+      this._components = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._bmcEndpoint = value.bmcEndpoint;
+      this._trustAnchors = value.trustAnchors;
+      this._referenceValues = value.referenceValues;
+      this._referenceSha256 = value.referenceSha256;
+      this._components = value.components;
+    }
+  }
+
+  // bmc_endpoint - computed: false, optional: false, required: true
+  private _bmcEndpoint?: string; 
+  public get bmcEndpoint() {
+    return this.getStringAttribute('bmc_endpoint');
+  }
+  public set bmcEndpoint(value: string) {
+    this._bmcEndpoint = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get bmcEndpointInput() {
+    return this._bmcEndpoint;
+  }
+
+  // trust_anchors - computed: false, optional: false, required: true
+  private _trustAnchors?: string[]; 
+  public get trustAnchors() {
+    return this.getListAttribute('trust_anchors');
+  }
+  public set trustAnchors(value: string[]) {
+    this._trustAnchors = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get trustAnchorsInput() {
+    return this._trustAnchors;
+  }
+
+  // reference_values - computed: false, optional: false, required: true
+  private _referenceValues?: string; 
+  public get referenceValues() {
+    return this.getStringAttribute('reference_values');
+  }
+  public set referenceValues(value: string) {
+    this._referenceValues = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get referenceValuesInput() {
+    return this._referenceValues;
+  }
+
+  // reference_sha256 - computed: false, optional: false, required: true
+  private _referenceSha256?: string; 
+  public get referenceSha256() {
+    return this.getStringAttribute('reference_sha256');
+  }
+  public set referenceSha256(value: string) {
+    this._referenceSha256 = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get referenceSha256Input() {
+    return this._referenceSha256;
+  }
+
+  // components - computed: false, optional: true, required: false
+  private _components?: string[]; 
+  public get components() {
+    return this.getListAttribute('components');
+  }
+  public set components(value: string[]) {
+    this._components = value;
+  }
+  public resetComponents() {
+    this._components = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get componentsInput() {
+    return this._components;
   }
 }
 export interface AcceptanceTimeouts {
@@ -604,6 +834,7 @@ export class Acceptance extends cdktf.TerraformResource {
     this._imageRef = config.imageRef;
     this._remediation = config.remediation;
     this._evidenceMaxAge = config.evidenceMaxAge;
+    this._attestation.internalValue = config.attestation;
     this._firmwareRef = config.firmwareRef;
     this._timeouts.internalValue = config.timeouts;
   }
@@ -811,6 +1042,27 @@ export class Acceptance extends cdktf.TerraformResource {
     return this.getStringAttribute('recheck');
   }
 
+  // attestation - computed: false, optional: true, required: false
+  private _attestation = new AcceptanceAttestationOutputReference(this, "attestation");
+  public get attestation() {
+    return this._attestation;
+  }
+  public putAttestation(value: AcceptanceAttestation) {
+    this._attestation.internalValue = value;
+  }
+  public resetAttestation() {
+    this._attestation.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get attestationInput() {
+    return this._attestation.internalValue;
+  }
+
+  // attestation_evidence - computed: true, optional: false, required: false
+  public get attestationEvidence() {
+    return this.getStringAttribute('attestation_evidence');
+  }
+
   // firmware_ref - computed: false, optional: true, required: false
   private _firmwareRef?: string; 
   public get firmwareRef() {
@@ -881,6 +1133,7 @@ export class Acceptance extends cdktf.TerraformResource {
       image_ref: cdktf.stringToTerraform(this._imageRef),
       remediation: cdktf.stringToTerraform(this._remediation),
       evidence_max_age: cdktf.stringToTerraform(this._evidenceMaxAge),
+      attestation: acceptanceAttestationToTerraform(this._attestation.internalValue),
       firmware_ref: cdktf.stringToTerraform(this._firmwareRef),
       timeouts: acceptanceTimeoutsToTerraform(this._timeouts.internalValue),
     };
@@ -959,6 +1212,12 @@ export class Acceptance extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "string",
+      },
+      attestation: {
+        value: acceptanceAttestationToHclTerraform(this._attestation.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "AcceptanceAttestation",
       },
       firmware_ref: {
         value: cdktf.stringToHclTerraform(this._firmwareRef),

@@ -26,6 +26,12 @@ export interface FirmwareConfig extends cdktf.TerraformMetaArguments {
   */
   readonly bios?: { [key: string]: string };
   /**
+  * UEFI Secure Boot as part of the node's flavor, converged through Redfish (Systems/{id}/SecureBoot and its SecureBootDatabases): the certificates and revocations enrolled, then Secure Boot enabled, all activated by the same single reset as the firmware and BIOS settings. Read back on every refresh: Secure Boot turned off by hand, or a certificate removed, plans an in-place fix (and moves `ref`, so the node's cluster member and gate follow). A node in Setup Mode (no Platform Key) cannot enforce Secure Boot: the apply fails before any write, naming the fix. The golden image must be signed by a key in db, or the node will not boot it.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/firmware#secure_boot Firmware#secure_boot}
+  */
+  readonly secureBoot?: FirmwareSecureBoot;
+  /**
   * The node is (or may be) in service: when its host is powered on, apply stages the updates and settings and leaves the reset to the node's rackform_cluster_member (its `firmware_ref` = this `ref`), which runs it inside the disruption budget. A powered-off host (a node not yet enrolled) is converged here at once. The Rack construct sets it when the rack has a cluster. @default false
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/firmware#rolling Firmware#rolling}
@@ -213,6 +219,273 @@ export class FirmwareComponentsMap extends cdktf.ComplexMap {
   */
   public get(key: string): FirmwareComponentsOutputReference {
     return new FirmwareComponentsOutputReference(this.terraformResource, this.terraformAttribute, key);
+  }
+}
+export interface FirmwareSecureBoot {
+  /**
+  * UEFI Secure Boot enforced (SecureBootEnable). Turned on or off at the node's next reset, the one this apply runs for the firmware baseline (or its cluster member runs inside the disruption budget).
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/firmware#enabled Firmware#enabled}
+  */
+  readonly enabled: boolean | cdktf.IResolvable;
+  /**
+  * Certificates (PEM) that must be in the allowed-signature database `db`, e.g. the key that signs your golden image's boot chain. Enrolled when missing; certificates already there stay.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/firmware#db Firmware#db}
+  */
+  readonly db?: string[];
+  /**
+  * Certificates (PEM) that must be in the Key Exchange Key database `KEK`. Enrolled when missing, before db.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/firmware#kek Firmware#kek}
+  */
+  readonly kek?: string[];
+  /**
+  * SHA-256 digests (hex) of binaries that must be in the forbidden-signature database `dbx` (revocations). Added when missing.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/firmware#dbx Firmware#dbx}
+  */
+  readonly dbx?: string[];
+}
+
+export function firmwareSecureBootToTerraform(struct?: FirmwareSecureBoot | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    enabled: cdktf.booleanToTerraform(struct!.enabled),
+    db: cdktf.listMapper(cdktf.stringToTerraform, false)(struct!.db),
+    kek: cdktf.listMapper(cdktf.stringToTerraform, false)(struct!.kek),
+    dbx: cdktf.listMapper(cdktf.stringToTerraform, false)(struct!.dbx),
+  }
+}
+
+
+export function firmwareSecureBootToHclTerraform(struct?: FirmwareSecureBoot | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    enabled: {
+      value: cdktf.booleanToHclTerraform(struct!.enabled),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "boolean",
+    },
+    db: {
+      value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(struct!.db),
+      isBlock: false,
+      type: "list",
+      storageClassType: "stringList",
+    },
+    kek: {
+      value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(struct!.kek),
+      isBlock: false,
+      type: "list",
+      storageClassType: "stringList",
+    },
+    dbx: {
+      value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(struct!.dbx),
+      isBlock: false,
+      type: "list",
+      storageClassType: "stringList",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class FirmwareSecureBootOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): FirmwareSecureBoot | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._enabled !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.enabled = this._enabled;
+    }
+    if (this._db !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.db = this._db;
+    }
+    if (this._kek !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.kek = this._kek;
+    }
+    if (this._dbx !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.dbx = this._dbx;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: FirmwareSecureBoot | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._enabled = undefined;
+      this._db = undefined;
+      this._kek = undefined;
+      this._dbx = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._enabled = value.enabled;
+      this._db = value.db;
+      this._kek = value.kek;
+      this._dbx = value.dbx;
+    }
+  }
+
+  // enabled - computed: false, optional: false, required: true
+  private _enabled?: boolean | cdktf.IResolvable; 
+  public get enabled() {
+    return this.getBooleanAttribute('enabled');
+  }
+  public set enabled(value: boolean | cdktf.IResolvable) {
+    this._enabled = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get enabledInput() {
+    return this._enabled;
+  }
+
+  // db - computed: false, optional: true, required: false
+  private _db?: string[]; 
+  public get db() {
+    return this.getListAttribute('db');
+  }
+  public set db(value: string[]) {
+    this._db = value;
+  }
+  public resetDb() {
+    this._db = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get dbInput() {
+    return this._db;
+  }
+
+  // kek - computed: false, optional: true, required: false
+  private _kek?: string[]; 
+  public get kek() {
+    return this.getListAttribute('kek');
+  }
+  public set kek(value: string[]) {
+    this._kek = value;
+  }
+  public resetKek() {
+    this._kek = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get kekInput() {
+    return this._kek;
+  }
+
+  // dbx - computed: false, optional: true, required: false
+  private _dbx?: string[]; 
+  public get dbx() {
+    return this.getListAttribute('dbx');
+  }
+  public set dbx(value: string[]) {
+    this._dbx = value;
+  }
+  public resetDbx() {
+    this._dbx = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get dbxInput() {
+    return this._dbx;
+  }
+}
+export interface FirmwareSecureBootStatus {
+}
+
+export function firmwareSecureBootStatusToTerraform(struct?: FirmwareSecureBootStatus): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+  }
+}
+
+
+export function firmwareSecureBootStatusToHclTerraform(struct?: FirmwareSecureBootStatus): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+  };
+  return attrs;
+}
+
+export class FirmwareSecureBootStatusOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): FirmwareSecureBootStatus | undefined {
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: FirmwareSecureBootStatus | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+    }
+  }
+
+  // enabled - computed: true, optional: false, required: false
+  public get enabled() {
+    return this.getBooleanAttribute('enabled');
+  }
+
+  // current_boot - computed: true, optional: false, required: false
+  public get currentBoot() {
+    return this.getStringAttribute('current_boot');
+  }
+
+  // mode - computed: true, optional: false, required: false
+  public get mode() {
+    return this.getStringAttribute('mode');
+  }
+
+  // missing - computed: true, optional: false, required: false
+  public get missing() {
+    return this.getListAttribute('missing');
   }
 }
 export interface FirmwareTimeouts {
@@ -435,6 +708,7 @@ export class Firmware extends cdktf.TerraformResource {
     this._endpoint = config.endpoint;
     this._components.internalValue = config.components;
     this._bios = config.bios;
+    this._secureBoot.internalValue = config.secureBoot;
     this._rolling = config.rolling;
     this._timeouts.internalValue = config.timeouts;
   }
@@ -491,6 +765,28 @@ export class Firmware extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get biosInput() {
     return this._bios;
+  }
+
+  // secure_boot - computed: false, optional: true, required: false
+  private _secureBoot = new FirmwareSecureBootOutputReference(this, "secure_boot");
+  public get secureBoot() {
+    return this._secureBoot;
+  }
+  public putSecureBoot(value: FirmwareSecureBoot) {
+    this._secureBoot.internalValue = value;
+  }
+  public resetSecureBoot() {
+    this._secureBoot.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get secureBootInput() {
+    return this._secureBoot.internalValue;
+  }
+
+  // secure_boot_status - computed: true, optional: false, required: false
+  private _secureBootStatus = new FirmwareSecureBootStatusOutputReference(this, "secure_boot_status");
+  public get secureBootStatus() {
+    return this._secureBootStatus;
   }
 
   // rolling - computed: true, optional: true, required: false
@@ -567,6 +863,7 @@ export class Firmware extends cdktf.TerraformResource {
       endpoint: cdktf.stringToTerraform(this._endpoint),
       components: cdktf.hashMapper(firmwareComponentsToTerraform)(this._components.internalValue),
       bios: cdktf.hashMapper(cdktf.stringToTerraform)(this._bios),
+      secure_boot: firmwareSecureBootToTerraform(this._secureBoot.internalValue),
       rolling: cdktf.booleanToTerraform(this._rolling),
       timeouts: firmwareTimeoutsToTerraform(this._timeouts.internalValue),
     };
@@ -591,6 +888,12 @@ export class Firmware extends cdktf.TerraformResource {
         isBlock: false,
         type: "map",
         storageClassType: "stringMap",
+      },
+      secure_boot: {
+        value: firmwareSecureBootToHclTerraform(this._secureBoot.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "FirmwareSecureBoot",
       },
       rolling: {
         value: cdktf.booleanToHclTerraform(this._rolling),
