@@ -13,6 +13,7 @@ import { ATTEST_VERIFY } from "./attest-command.js";
 interface Component {
   readonly id: string;
   readonly kind: string;
+  readonly model?: string;
   readonly nonce: string;
   readonly answer?: { readonly signed_measurements: string; readonly hashing_algorithm?: string };
   readonly certificate_chain: readonly string[];
@@ -72,7 +73,7 @@ async function verifyEvidence(e: Evidence, anchors: readonly string[], reference
       ...(c.answer.hashing_algorithm ? { hashingAlgorithm: c.answer.hashing_algorithm } : {}),
     });
     const problems = [...v.problems];
-    if (v.ok && refs) problems.push(...compareReference(v.measurements, refs, { component: c.id }));
+    if (v.ok && refs) problems.push(...compareReference(v.measurements, refs, { component: c.id, model: c.model }));
     ok &&= problems.length === 0;
     const verdict = problems.length === 0 ? "verified" : problems.map((p) => `${p.kind}: ${p.detail}`).join("; ");
     lines.push(

@@ -37,6 +37,8 @@ export const E2E_ENGINES: Readonly<Record<string, readonly EngineName[]>> = {
   "chaos.test.ts": BOTH,
   // The real slurmctld is the counterpart: each engine joins its own rack to it (issue 32).
   "slurm-real.test.ts": BOTH,
+  // Trust at join: the issue's "done when" asks for both engines (bad input is validation, which differs too).
+  "trust.test.ts": BOTH,
 
   // One engine each, alternating.
   "demo.test.ts": TF,

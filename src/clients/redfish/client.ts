@@ -14,6 +14,7 @@ import {
   type MeasureRequest,
   readCertificateChain,
   readComponentIntegrity,
+  readTargetModel,
   requestSignedMeasurements,
   type SpdmAnswer,
 } from "./component-integrity.js";
@@ -96,6 +97,7 @@ const GUARDED = [
   "componentIntegrity",
   "spdmSignedMeasurements",
   "certificateChain",
+  "componentModel",
   "secureBoot",
   "secureBootDatabases",
   "setSecureBootEnable",
@@ -439,6 +441,11 @@ export class RedfishClient {
   /** #ComponentIntegrity.SPDMGetSignedMeasurements; RACKFORM_ERR_REDFISH_COMPONENT_SILENT when the component is mute. */
   spdmSignedMeasurements(measureUri: string, req: MeasureRequest): Promise<SpdmAnswer> {
     return requestSignedMeasurements(this.t, measureUri, req);
+  }
+
+  /** The Model of the resource a component's integrity protects (its TargetComponentURI). */
+  componentModel(targetUri: string): Promise<string | undefined> {
+    return readTargetModel(this.t, targetUri);
   }
 
   /** A Certificate's CertificateString as PEM blocks (types PEM and PEMchain). */

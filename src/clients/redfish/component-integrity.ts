@@ -100,6 +100,15 @@ export async function readComponentIntegrity(t: RedfishTransport): Promise<Integ
   return all.map(parseComponentIntegrity).sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/**
+ * The Model of the resource a component's integrity protects (TargetComponentURI: a Processor, a Manager, a
+ * NetworkAdapter), which picks its reference values; undefined when it names none.
+ */
+export async function readTargetModel(t: RedfishTransport, targetUri: string): Promise<string | undefined> {
+  const json = await t.getJson(targetUri.split("#")[0]);
+  return str(json.Model);
+}
+
 function checkRequest(req: MeasureRequest): void {
   if (!/^[0-9a-fA-F]{64}$/.test(req.nonceHex)) {
     throw new ClientConfigError("SPDM nonce: expected 64 hex digits (32 random bytes)");

@@ -18,7 +18,10 @@ type AttestLib = typeof import("../../clients/attest/index.js");
 const loadAttestLib = (): Promise<AttestLib> => import("../../clients/attest/index.js");
 
 /** The part of a BMC's Redfish client attestation uses. */
-export type AttestBmc = Pick<RedfishClient, "componentIntegrity" | "spdmSignedMeasurements" | "certificateChain">;
+export type AttestBmc = Pick<
+  RedfishClient,
+  "componentIntegrity" | "spdmSignedMeasurements" | "certificateChain" | "componentModel"
+>;
 
 /** What `attestation` configures. */
 export interface AttestConfig {
@@ -34,6 +37,7 @@ export interface ComponentRecord {
   readonly id: string;
   readonly kind: string;
   readonly target: string;
+  readonly model?: string;
   readonly nonce: string;
   readonly answer?: {
     readonly version: string;
@@ -111,9 +115,12 @@ async function attestOne(
     hashingAlgorithm: answer.hashingAlgorithm,
   });
   const problems = [...v.problems];
-  if (v.ok) problems.push(...lib.compareReference(v.measurements, refs, { component: c.id }));
+  // The model of the device picks its reference entry where the document names models.
+  const model = v.ok && c.targetUri ? await bmc.componentModel(c.targetUri) : undefined;
+  if (v.ok) problems.push(...lib.compareReference(v.measurements, refs, { component: c.id, model }));
   return {
     ...base,
+    ...(model ? { model } : {}),
     answer: {
       version: answer.version,
       hashing_algorithm: answer.hashingAlgorithm,

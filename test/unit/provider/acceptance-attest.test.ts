@@ -52,6 +52,7 @@ function fakeBmc(faults: Readonly<Record<string, Fault>> = {}): AttestBmc & { po
   const bmc = {
     posts: 0,
     componentIntegrity: async () => components,
+    componentModel: async (uri: string) => (uri.includes("Managers") ? "HGX BMC" : "H100 80GB HBM3"),
     certificateChain: async (uri: string) => {
       const id = uri.split("/")[4];
       return (faults[id] === "unknown-ca" ? stranger : pki).chainPem.match(
