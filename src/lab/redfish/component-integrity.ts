@@ -41,7 +41,7 @@ function componentOf(ctx: Ctx, id: string): { n: LabNode; c: AttestedComponent }
 function member(ctx: Ctx, n: LabNode, c: AttestedComponent): Record<string, unknown> {
   const path = `${BASE}/${c.id}`;
   return {
-    "@odata.type": "#ComponentIntegrity.v1_2_6.ComponentIntegrity",
+    "@odata.type": "#ComponentIntegrity.v1_2_5.ComponentIntegrity",
     "@odata.id": path,
     Id: c.id,
     Name: `SPDM responder of ${c.identity.commonName}`,
@@ -129,7 +129,7 @@ function measure(ctx: Ctx) {
   }
   const answer = ctx.world.attestation.answer(c, req, faults, n.spec.name);
   return ok({
-    "@odata.type": "#ComponentIntegrity.v1_2_6.SPDMGetSignedMeasurementsResponse",
+    "@odata.type": "#ComponentIntegrity.v1_2_5.SPDMGetSignedMeasurementsResponse",
     ...answer,
     Certificate: link(certPath(n, c)),
   });

@@ -7,8 +7,10 @@
  */
 import { X509Certificate } from "node:crypto";
 import type { LabNode } from "../world/model.js";
+import { hasQuirk } from "../world/quirks.js";
 import { DATABASES, type DatabaseId, type SecureBootState } from "../world/secure-boot.js";
 import { RedfishError } from "./errors.js";
+import { bodyEtag } from "./representation.js";
 import { type Ctx, collection, link, objectBody, ok, type Reply, type Route, systemOf } from "./router.js";
 
 const sbPath = (n: LabNode) => `/redfish/v1/Systems/${n.systemId}/SecureBoot`;
@@ -57,6 +59,12 @@ function secureBoot(ctx: Ctx, n: LabNode, s: SecureBootState): Record<string, un
 
 function patchSecureBoot(ctx: Ctx): Reply {
   const { n, s } = stateOf(ctx);
+  // If-Match against the resource's ETag (the lab's body hash, as its GET sends it; none with quirk no-etags).
+  const ifMatch = ctx.headers["if-match"];
+  if (typeof ifMatch === "string" && ifMatch !== "*" && !hasQuirk(n, "no-etags")) {
+    const tags = ifMatch.split(",").map((t) => t.trim().replace(/^W\//, ""));
+    if (!tags.includes(bodyEtag(secureBoot(ctx, n, s)))) throw new RedfishError(412, "PreconditionFailed");
+  }
   const body = objectBody(ctx);
   for (const k of Object.keys(body)) {
     if (k === "SecureBootCurrentBoot" || k === "SecureBootMode")

@@ -99,6 +99,18 @@ describe("UEFI Secure Boot on the lab's Systems", () => {
     expect((await get(0, sb(0))).SecureBootCurrentBoot).toBe("Enabled");
     await reset(0, "ForceRestart");
     expect((await get(0, sb(0))).SecureBootCurrentBoot).toBe("Disabled");
+    // If-Match: the ETag the GET sent passes, a stale one is 412.
+    const read = await call(t, bmcOf(0), "GET", sb(0));
+    const stale = await call(t, bmcOf(0), "PATCH", sb(0), {
+      body: { SecureBootEnable: false },
+      headers: { "if-match": '"stale"' },
+    });
+    expect(stale.status).toBe(412);
+    const fresh = await call(t, bmcOf(0), "PATCH", sb(0), {
+      body: { SecureBootEnable: false },
+      headers: { "if-match": read.headers.etag },
+    });
+    expect(fresh.status).toBe(200);
     for (const body of [{ SecureBootEnable: "yes" }, { SecureBootCurrentBoot: "Enabled" }, { Foo: 1 }])
       expect((await call(t, bmcOf(0), "PATCH", sb(0), { body })).status, JSON.stringify(body)).toBe(400);
   });
