@@ -8,6 +8,7 @@ import { type AttestedComponent, attestedComponents } from "../attest/components
 import { MEASUREMENT_INDICES } from "../attest/measurements.js";
 import { attestFault, type MeasurementRequest } from "../attest/responder.js";
 import type { LabNode } from "../world/model.js";
+import { certificateFields } from "./cert-fields.js";
 import { RedfishError } from "./errors.js";
 import {
   bmcNode,
@@ -60,14 +61,6 @@ function member(ctx: Ctx, n: LabNode, c: AttestedComponent): Record<string, unkn
   };
 }
 
-/** Redfish Certificate Subject/Issuer from an X.509 distinguished name (CN and O only). */
-function dn(text: string): Record<string, string> {
-  const pick = (k: string) => new RegExp(`^${k}=(.*)$`, "m").exec(text)?.[1];
-  const cn = pick("CN");
-  const o = pick("O");
-  return { ...(cn ? { CommonName: cn } : {}), ...(o ? { Organization: o } : {}) };
-}
-
 function certificate(ctx: Ctx, n: LabNode, c: AttestedComponent): Record<string, unknown> {
   const pem = ctx.world.attestation.chain(c, ctx.world.faults.list(), n.spec.name);
   const leaf = new X509Certificate(pem);
@@ -79,11 +72,7 @@ function certificate(ctx: Ctx, n: LabNode, c: AttestedComponent): Record<string,
     CertificateString: pem,
     CertificateType: "PEMchain",
     CertificateUsageTypes: ["Device"],
-    Subject: dn(leaf.subject),
-    Issuer: dn(leaf.issuer),
-    ValidNotBefore: new Date(leaf.validFrom).toISOString().replace(/\.\d{3}Z$/, "Z"),
-    ValidNotAfter: new Date(leaf.validTo).toISOString().replace(/\.\d{3}Z$/, "Z"),
-    SerialNumber: leaf.serialNumber.toLowerCase(),
+    ...certificateFields(leaf),
     KeyUsage: ["DigitalSignature"],
     SPDM: { SlotId: 0 },
   };

@@ -9,6 +9,7 @@ import { X509Certificate } from "node:crypto";
 import type { LabNode } from "../world/model.js";
 import { hasQuirk } from "../world/quirks.js";
 import { DATABASES, type DatabaseId, type SecureBootState } from "../world/secure-boot.js";
+import { certificateFields, dnFields } from "./cert-fields.js";
 import { RedfishError } from "./errors.js";
 import { bodyEtag } from "./representation.js";
 import { type Ctx, collection, link, objectBody, ok, type Reply, type Route, systemOf } from "./router.js";
@@ -121,28 +122,16 @@ function database(n: LabNode, db: DatabaseId): Record<string, unknown> {
   };
 }
 
-const dn = (text: string) => {
-  const pick = (k: string) => new RegExp(`^${k}=(.*)$`, "m").exec(text)?.[1];
-  const cn = pick("CN");
-  const o = pick("O");
-  return { ...(o ? { Organization: o } : {}), ...(cn ? { CommonName: cn } : {}) };
-};
-const utc = (t: string) => new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");
-
 function certificate(path: string, id: string, pem: string, owner: string): Record<string, unknown> {
   const c = new X509Certificate(pem);
   return {
     "@odata.type": "#Certificate.v1_8_3.Certificate",
     "@odata.id": path,
     Id: id,
-    Name: `${dn(c.subject).CommonName ?? "UEFI"} Certificate`,
+    Name: `${dnFields(c.subject).CommonName ?? "UEFI"} Certificate`,
     CertificateString: pem,
     CertificateType: "PEM",
-    Subject: dn(c.subject),
-    Issuer: dn(c.issuer),
-    ValidNotBefore: utc(c.validFrom),
-    ValidNotAfter: utc(c.validTo),
-    SerialNumber: c.serialNumber.toLowerCase(),
+    ...certificateFields(c),
     Fingerprint: c.fingerprint256,
     FingerprintHashAlgorithm: "TPM_ALG_SHA256",
     UefiSignatureOwner: owner,
