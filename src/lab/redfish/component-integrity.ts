@@ -10,19 +10,7 @@ import { attestFault, type MeasurementRequest } from "../attest/responder.js";
 import type { LabNode } from "../world/model.js";
 import { certificateFields } from "./cert-fields.js";
 import { RedfishError } from "./errors.js";
-import {
-  bmcNode,
-  type Ctx,
-  chassisOf,
-  collection,
-  get,
-  iso,
-  link,
-  objectBody,
-  ok,
-  type Route,
-  status,
-} from "./router.js";
+import { bmcNode, type Ctx, chassisOf, collection, get, link, objectBody, ok, type Route, status } from "./router.js";
 
 const BASE = "/redfish/v1/ComponentIntegrity";
 const ACTION = "ComponentIntegrity.SPDMGetSignedMeasurements";
@@ -39,7 +27,7 @@ function componentOf(ctx: Ctx, id: string): { n: LabNode; c: AttestedComponent }
   return { n, c };
 }
 
-function member(ctx: Ctx, n: LabNode, c: AttestedComponent): Record<string, unknown> {
+function member(n: LabNode, c: AttestedComponent): Record<string, unknown> {
   const path = `${BASE}/${c.id}`;
   return {
     "@odata.type": "#ComponentIntegrity.v1_2_5.ComponentIntegrity",
@@ -50,7 +38,6 @@ function member(ctx: Ctx, n: LabNode, c: AttestedComponent): Record<string, unkn
     ComponentIntegrityTypeVersion: "1.2.0",
     ComponentIntegrityEnabled: true,
     TargetComponentURI: c.target,
-    LastUpdated: iso(ctx.world.now()),
     Status: status(),
     Links: { ComponentsProtected: [link(c.target)] },
     SPDM: {
@@ -141,7 +128,7 @@ export const componentIntegrityRoutes: Route[] = [
     pattern: `${BASE}/:ci`,
     methods: get((ctx) => {
       const { n, c } = componentOf(ctx, ctx.params.ci);
-      return member(ctx, n, c);
+      return member(n, c);
     }),
   },
   { pattern: `${BASE}/:ci/Actions/${ACTION}`, methods: { POST: measure } },
