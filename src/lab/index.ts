@@ -8,6 +8,12 @@ export {
   measureAcceptance,
   nominalBusbwGBps,
 } from "./acceptance/signals.js";
+export { type AttestedComponent, attestedComponents, catalogFirmware } from "./attest/components.js";
+export {
+  type ReferenceDocument,
+  type ReferenceEntry,
+  referenceDocument,
+} from "./attest/measurements.js";
 export { type BackendInfo, type BackendPorts, type Backends, SLURM_USER } from "./glue/backends.js";
 export { type JoinMode, type JoinTarget, joinTargets, slurmdDynamic } from "./glue/joins.js";
 export { type LabFirmwareFile, labFirmwareFile } from "./images/firmware-files.js";
@@ -33,9 +39,10 @@ export {
   type TimeProfile,
 } from "./time.js";
 export { type DpuMode, FACTORY_BFB, type LabDpu } from "./world/dpu.js";
-export { type Fault, type FaultKind, type FaultSpec, Faults } from "./world/faults.js";
+export { ATTEST_FAULT_KINDS, type Fault, type FaultKind, type FaultSpec, Faults } from "./world/faults.js";
 export { type DefaultSpecOptions, defaultSpec, hgxH100, type NodeOverride } from "./world/generate.js";
 export { type BmcState, type LabNode, type LabPdu, type PowerState, World } from "./world/model.js";
+export { VIOLATION_TEXT as SECURE_BOOT_VIOLATION_TEXT } from "./world/secure-boot-log.js";
 export {
   LAB_SPEC_SCHEMA,
   type LabSpec,

@@ -11,6 +11,12 @@ import { FIXTURES } from "./fixtures.js";
 
 /** Where the fixture schemas live. */
 export const SCHEMA_DIR = join(FIXTURES, "redfish/dmtf/json-schema");
+/** Schemas of resources the shared fixtures lack, copied into the repository (provenance.jsonl there). */
+export const REPO_SCHEMA_DIR = join(import.meta.dirname, "..", "fixtures", "redfish-schema");
+const SCHEMA_DIRS = [SCHEMA_DIR, REPO_SCHEMA_DIR];
+
+/** Whether a schema file (e.g. `Processor.v1_22_0.json`) is in the fixtures. */
+export const schemaPresent = (file: string) => SCHEMA_DIRS.some((d) => existsSync(join(d, file)));
 const BASE = "http://redfish.dmtf.org/schemas/v1/";
 
 /** An ajv holding every fixture schema. */
@@ -20,15 +26,17 @@ export function loadDmtfSchemas(): Ajv {
   addFormats.default(ajv);
   const present = new Set<string>();
   const refs = new Map<string, Set<string>>();
-  for (const f of readdirSync(SCHEMA_DIR).filter((x) => x.endsWith(".json"))) {
-    if (f === "redfish-schema-v1.json") continue;
-    const text = readFileSync(join(SCHEMA_DIR, f), "utf8");
-    ajv.addSchema(JSON.parse(text), `${BASE}${f}`);
-    present.add(`${BASE}${f}`);
-    for (const m of text.matchAll(/"\$ref": "(http[^"#]+)#\/definitions\/([^"]+)"/g)) {
-      const defs = refs.get(m[1]) ?? new Set<string>();
-      defs.add(m[2]);
-      refs.set(m[1], defs);
+  for (const dir of SCHEMA_DIRS) {
+    for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
+      if (f === "redfish-schema-v1.json" || present.has(`${BASE}${f}`)) continue;
+      const text = readFileSync(join(dir, f), "utf8");
+      ajv.addSchema(JSON.parse(text), `${BASE}${f}`);
+      present.add(`${BASE}${f}`);
+      for (const m of text.matchAll(/"\$ref": "(http[^"#]+)#\/definitions\/([^"]+)"/g)) {
+        const defs = refs.get(m[1]) ?? new Set<string>();
+        defs.add(m[2]);
+        refs.set(m[1], defs);
+      }
     }
   }
   for (const [url, defs] of refs) {
@@ -42,7 +50,7 @@ export function dmtfValidator(ajv: Ajv, odataType: string): ValidateFunction {
   const m = /^#([A-Za-z]+)\.(?:(v\d+_\d+_\d+)\.)?([A-Za-z]+)$/.exec(odataType);
   if (!m) throw new Error(`unexpected @odata.type ${odataType}`);
   const file = m[2] ? `${m[1]}.${m[2]}.json` : `${m[1]}.json`;
-  if (!existsSync(join(SCHEMA_DIR, file))) throw new Error(`no schema file ${file} in fixtures for ${odataType}`);
+  if (!schemaPresent(file)) throw new Error(`no schema file ${file} in fixtures for ${odataType}`);
   const v = ajv.getSchema(`${BASE}${file}#/definitions/${m[3]}`);
   if (!v) throw new Error(`schema ${file} has no definition ${m[3]}`);
   return v;

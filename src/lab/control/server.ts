@@ -7,6 +7,7 @@ import { measureAcceptance, paramsFrom } from "../acceptance/signals.js";
 import type { RequestLog } from "../request-log.js";
 import { FaultSpecError, parseFaultSpec } from "../world/faults.js";
 import { COMPONENTS, type LabNode, type World } from "../world/model.js";
+import { trustRoute } from "./trust.js";
 import { labPage } from "./ui-page.js";
 
 /** A control API failure with HTTP status and stable code. */
@@ -118,13 +119,42 @@ async function moved(move: EndpointMover | undefined, address: string, body: unk
   }
 }
 
+/** The /faults endpoints, or undefined for another method or path under it. */
+async function faultsRoute(
+  world: World,
+  m: string,
+  parts: readonly string[],
+  req: IncomingMessage,
+  known: { nodes: Set<string>; pdus: Set<string> },
+): Promise<{ status: number; body?: unknown } | undefined> {
+  if (m === "GET" && parts.length === 1) return { status: 200, body: world.faults.list() };
+  if (m === "POST" && parts.length === 1) {
+    try {
+      return { status: 201, body: world.faults.add(parseFaultSpec(await readJson(req), known)) };
+    } catch (e) {
+      if (e instanceof FaultSpecError) throw new ControlError(400, e.code, e.message);
+      throw e;
+    }
+  }
+  if (m === "DELETE" && parts.length === 1) {
+    world.faults.clear();
+    return { status: 204 };
+  }
+  if (m === "DELETE" && parts.length === 2) {
+    if (!world.faults.remove(parts[1]))
+      throw new ControlError(404, "RACKFORM_ERR_LAB_NOT_FOUND", `no fault "${parts[1]}"`);
+    return { status: 204 };
+  }
+  return undefined;
+}
+
 async function route(
   world: World,
   log: RequestLog,
   req: IncomingMessage,
   rates: RatesSource | undefined,
   move?: EndpointMover,
-): Promise<{ status: number; body?: unknown }> {
+): Promise<{ status: number; body?: unknown; text?: string; type?: string }> {
   const url = new URL(req.url ?? "/", "http://control");
   const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   const m = req.method ?? "GET";
@@ -143,25 +173,14 @@ async function route(
       throw new ControlError(400, "RACKFORM_ERR_LAB_BAD_QUERY", "since: must be a sequence number ≥ 0");
     return { status: 200, body: { last: log.last(), entries: log.since(since, limit) } };
   }
+  if (parts[0] === "attestation" || parts[0] === "secure-boot") {
+    const fail = (status: number, code: string, message: string) => new ControlError(status, code, message);
+    const r = await trustRoute(world, m, parts, url.searchParams, () => readJson(req), fail);
+    if (r) return r;
+  }
   if (parts[0] === "faults") {
-    if (m === "GET" && parts.length === 1) return { status: 200, body: world.faults.list() };
-    if (m === "POST" && parts.length === 1) {
-      try {
-        return { status: 201, body: world.faults.add(parseFaultSpec(await readJson(req), known)) };
-      } catch (e) {
-        if (e instanceof FaultSpecError) throw new ControlError(400, e.code, e.message);
-        throw e;
-      }
-    }
-    if (m === "DELETE" && parts.length === 1) {
-      world.faults.clear();
-      return { status: 204 };
-    }
-    if (m === "DELETE" && parts.length === 2) {
-      if (!world.faults.remove(parts[1]))
-        throw new ControlError(404, "RACKFORM_ERR_LAB_NOT_FOUND", `no fault "${parts[1]}"`);
-      return { status: 204 };
-    }
+    const r = await faultsRoute(world, m, parts, req, known);
+    if (r) return r;
   }
   if (parts[0] === "nodes" && parts.length >= 2) {
     const n = world.node(parts[1]);
@@ -244,7 +263,8 @@ export async function startControlServer(
       return;
     }
     route(world, log, req, rates, move)
-      .then(({ status, body }) => {
+      .then(({ status, body, text, type }) => {
+        if (text !== undefined) return res.writeHead(status, { "Content-Type": type ?? "text/plain" }).end(text);
         if (body === undefined) return res.writeHead(status).end();
         res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
       })

@@ -15,6 +15,7 @@ import { fallenGpus, unhealthyGpus } from "../world/health-faults.js";
 import type { LabNode, World } from "../world/model.js";
 import { nodeByBmcAddress, nodeByMac } from "./adapters.js";
 import { kubeletRegistration, slurmRegistration } from "./registration.js";
+import { ironicImageNames, maasImageNames, refusesImage } from "./secure-boot.js";
 
 /** How often the lab looks at a joined node's host for its heartbeats (at least). */
 const HEARTBEAT_TICK_MS = 50;
@@ -318,7 +319,8 @@ function wireMaas(deps: JoinDeps, joins: Joins): void {
     const key = `maas/${m.systemId}`;
     if (to === NodeStatus.COMMISSIONING && takeFault(world, "commission-failure", node))
       deps.maas?.failNext(m.systemId, "commission");
-    if (to === NodeStatus.DEPLOYING && takeFault(world, "deploy-failure", node))
+    const refused = (): boolean => refusesImage(world, node, maasImageNames(m));
+    if (to === NodeStatus.DEPLOYING && (takeFault(world, "deploy-failure", node) || refused()))
       deps.maas?.failNext(m.systemId, "deploy");
     if (to === NodeStatus.DISK_ERASING && takeFault(world, "erase-failure", node))
       deps.maas?.failNext(m.systemId, "erase");
@@ -336,7 +338,9 @@ function wireIronic(deps: JoinDeps, joins: Joins): void {
     const node = nodeByBmcAddress(world, String(n.driver_info.redfish_address ?? ""));
     const key = `ironic/${n.uuid}`;
     if (to === "inspecting" && takeFault(world, "commission-failure", node)) deps.ironic?.failNext(n.uuid, "inspect");
-    if (to === "deploying" && takeFault(world, "deploy-failure", node)) deps.ironic?.failNext(n.uuid, "deploy");
+    const refused = (): boolean => refusesImage(world, node, ironicImageNames(n));
+    if (to === "deploying" && (takeFault(world, "deploy-failure", node) || refused()))
+      deps.ironic?.failNext(n.uuid, "deploy");
     // Automated cleaning (provide, tear-down) is where Ironic erases disks.
     if (to === "cleaning" && n.target_provision_state === "available" && takeFault(world, "erase-failure", node)) {
       deps.ironic?.failNext(n.uuid, "clean");

@@ -254,8 +254,9 @@ export class Lifecycle {
     if (!canTransition(m.status, S.DEPLOYING)) {
       throw conflict(`Can't deploy a machine that is in the '${statusName(m.status)}' state`);
     }
-    this.move(m, S.DEPLOYING, "Deploying");
+    // The image is recorded before the status changes, so status listeners (the lab glue) see what is deployed.
     Object.assign(m, { osystem, distroSeries: series, userData, hweKernel: hwe });
+    this.move(m, S.DEPLOYING, "Deploying");
     // MAAS claims the AUTO addresses of the boot interface when deployment starts (they show in ip_addresses).
     if (m.interfaces[0]) m.interfaces[0].ipAddress = `10.20.${Math.floor(m.id / 250)}.${(m.id % 250) + 2}`;
     const iset = this.sets.create(m, ResultType.INSTALLATION, ["/tmp/install.log"]);

@@ -42,6 +42,25 @@ const MESSAGES: Record<string, { text: string; resolution: string }> = {
     text: "The value '%1' for the parameter %2 in the action %3 is not in the list of acceptable values.",
     resolution: "Choose a value from the enumeration list and resubmit the request if the operation failed.",
   },
+  ActionParameterValueFormatError: {
+    text: "The value '%1' for the parameter %2 in the action %3 is of a different format than the parameter can accept.",
+    resolution:
+      "Correct the value for the parameter in the request body and resubmit the request if the operation failed.",
+  },
+  ActionParameterValueTypeError: {
+    text: "The value '%1' for the parameter %2 in the action %3 is of a different type than the parameter can accept.",
+    resolution:
+      "Correct the value for the parameter in the request body and resubmit the request if the operation failed.",
+  },
+  PropertyValueFormatError: {
+    text: "The value '%1' for the property %2 is of a different format than the property can accept.",
+    resolution:
+      "Correct the value for the property in the request body and resubmit the request if the operation failed.",
+  },
+  ResetRequired: {
+    text: "In order to complete the operation, a component reset is required with the Reset action URI '%1' and ResetType '%2'.",
+    resolution: "Perform the required Reset action on the specified component.",
+  },
   ActionNotSupported: {
     text: "The action %1 is not supported by the resource.",
     resolution: "The action supplied cannot be resubmitted to the implementation.",

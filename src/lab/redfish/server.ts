@@ -19,6 +19,7 @@ import { hasQuirk } from "../world/quirks.js";
 import { DEFAULT_SESSION_LIMITS } from "../world/spec.js";
 import { bluefieldRoutes } from "./bluefield.js";
 import { bootOptionRoutes } from "./boot-options.js";
+import { componentIntegrityRoutes } from "./component-integrity.js";
 import { errorBody, RedfishError } from "./errors.js";
 import { drop, internal, normalize, readBody, send } from "./http-io.js";
 import { inventoryRoutes } from "./inventory.js";
@@ -35,6 +36,7 @@ import {
   parseExpand,
 } from "./representation.js";
 import { type Ctx, type Reply, Router, type Target } from "./router.js";
+import { secureBootRoutes } from "./secure-boot.js";
 import { serviceRoutes } from "./services.js";
 import { authenticate, PDU_SESSION_LIMIT, SessionStore, sessionRoutes } from "./sessions.js";
 import { systemRoutes } from "./system.js";
@@ -50,6 +52,8 @@ const router = new Router([
   ...serviceRoutes,
   ...virtualMediaRoutes,
   ...logServiceRoutes,
+  ...componentIntegrityRoutes,
+  ...secureBootRoutes,
   ...pduRoutes,
 ]);
 /** A BlueField DPU's BMC serves its own resource tree (bluefield.ts), not a host's. */

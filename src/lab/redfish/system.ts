@@ -71,6 +71,8 @@ function serviceRoot(ctx: Ctx): Reply {
     Tasks: link("/redfish/v1/TaskService"),
     UpdateService: link("/redfish/v1/UpdateService"),
     Registries: link("/redfish/v1/Registries"),
+    // SPDM attestation of the GPUs, the BMC and the DPUs (redfish/component-integrity.ts).
+    ComponentIntegrity: link("/redfish/v1/ComponentIntegrity"),
     // iDRAC lists its JobService (BIOS config jobs, redfish/bios-jobs.ts).
     ...(n.spec.vendor === "dell" ? { JobService: link("/redfish/v1/JobService") } : {}),
   });
@@ -163,6 +165,7 @@ export function systemBody(world: World, n: LabNode): Record<string, unknown> {
     EthernetInterfaces: link(`${base}/EthernetInterfaces`),
     Storage: link(`${base}/Storage`),
     Bios: link(`${base}/Bios`),
+    SecureBoot: link(`${base}/SecureBoot`),
     ...(LOG_PLACEMENT[n.spec.vendor].under === "Systems" ? { LogServices: link(logServicesPath(n)) } : {}),
     PCIeDevices: systemPcieIds(world, n).map((id) => link(`/redfish/v1/Chassis/${n.chassisId}/PCIeDevices/${id}`)),
     ...(hasQuirk(n, "oem-pci-gpus")

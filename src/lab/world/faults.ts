@@ -5,6 +5,9 @@
 
 import { type Cure, checkHealthSpec, HEALTH_FAULT_FIELDS, HEALTH_FAULT_KINDS } from "./health-faults.js";
 
+/** Component attestation faults (src/lab/attest): scoped by node and `component` (a ComponentIntegrity Id). */
+export const ATTEST_FAULT_KINDS = ["attest-tamper", "attest-unknown-ca", "attest-replay", "attest-silent"] as const;
+
 /** Faults the Redfish layer acts on. */
 export const REDFISH_FAULT_KINDS = [
   "bmc-unreachable",
@@ -21,6 +24,7 @@ export const REDFISH_FAULT_KINDS = [
   "bad-signature",
   "component-busy",
   "power-lost-mid-update",
+  ...ATTEST_FAULT_KINDS,
   ...HEALTH_FAULT_KINDS,
 ] as const;
 
@@ -62,9 +66,14 @@ export interface FaultSpec {
   readonly count?: number;
   /** missing-gpu: how many GPUs vanish. @default 1 */
   readonly gpus?: number;
-  /** firmware-drift: component (bmc, bios, gpu, nic) and the version it reports. */
+  /**
+   * firmware-drift: component (bmc, bios, gpu, nic) and the version it reports. attest-*: the ComponentIntegrity Id
+   * (`BMC`, `GPU_1`, `DPU_1`, …); absent = every attesting component of the node.
+   */
   readonly component?: string;
   readonly version?: string;
+  /** attest-tamper: the measurement index (1–4) whose digest differs from the reference. @default 2 */
+  readonly index?: number;
   /** Backend faults: free-form value (e.g. marginal NCCL bus bandwidth in GB/s). */
   readonly value?: number;
   /** gpu-xid: the XID number (79 fallen off the bus, 48 DBE, 63/64 row remapping, others log-only). */
@@ -93,6 +102,9 @@ export class FaultSpecError extends Error {
   readonly code = "RACKFORM_ERR_LAB_FAULT_INVALID";
 }
 
+/** A ComponentIntegrity Id of the lab's BMCs. */
+const ATTEST_ID = /^(BMC|GPU_\d+|DPU_\d+)$/;
+
 const KNOWN = new Set<string>([...REDFISH_FAULT_KINDS, ...BACKEND_FAULT_KINDS]);
 const FIELDS = new Set([
   "kind",
@@ -109,6 +121,7 @@ const FIELDS = new Set([
   "component",
   "version",
   "value",
+  "index",
   ...HEALTH_FAULT_FIELDS,
 ]);
 
@@ -146,6 +159,11 @@ export function parseFaultSpec(input: unknown, known: { nodes: Set<string>; pdus
   if (f.kind === "firmware-drift" && typeof f.component !== "string") {
     throw new FaultSpecError("component: required for firmware-drift (bmc, bios, gpu or nic)");
   }
+  num("index", 1, 4);
+  if (f.index !== undefined && f.kind !== "attest-tamper") throw new FaultSpecError("index: only for attest-tamper");
+  const attest = (ATTEST_FAULT_KINDS as readonly string[]).includes(f.kind);
+  if (attest && f.component !== undefined && (typeof f.component !== "string" || !ATTEST_ID.test(f.component)))
+    throw new FaultSpecError('component: a ComponentIntegrity Id ("BMC", "GPU_1", "DPU_1", …)');
   const health = checkHealthSpec(f);
   if (health) throw new FaultSpecError(health);
   return f as unknown as FaultSpec;

@@ -3,6 +3,7 @@
  * simulated time is stored as "what was asked, and when", and read through methods that settle it against the clock —
  * so 1,000 nodes need no timers and a manual clock drives everything in tests.
  */
+import { LabAttestation } from "../attest/responder.js";
 import type { LabTime } from "../time.js";
 import type { BiosState } from "./bios.js";
 import { BIOS_SHAPES, biosAtPowerOn, scheduledJob } from "./bios-shapes.js";
@@ -13,6 +14,7 @@ import { type Cure, fallenGpus } from "./health-faults.js";
 import { serialFor } from "./ids.js";
 import { makeNode } from "./make-node.js";
 import { hasQuirk } from "./quirks.js";
+import { LabSecureBoot } from "./secure-boot.js";
 import type { LabSpec, NodeSpec, PduSpec } from "./spec.js";
 import type { VendorIds } from "./vendors.js";
 
@@ -126,6 +128,10 @@ export class World {
   readonly faults = new Faults();
   /** Each node's BMC system event log (world/health.ts). */
   readonly logs = new EventLogs();
+  /** Component attestation: the lab's device PKI (keys made on first use, never served) and the last SPDM answers. */
+  readonly attestation = new LabAttestation();
+  /** UEFI Secure Boot of every host: key databases, the enable switch applied at reset, image signers. */
+  readonly secureBoot = new LabSecureBoot();
   /** The DPUs' clock: Arm state, BFB installs, mode changes. */
   readonly dpuClock: DpuClock;
   private taskSeq = 0;
@@ -320,6 +326,7 @@ export class World {
     const pending = Object.keys(node.bios.staged).length > 0 && jobless;
     const ignored = pending && this.faults.take("bios-settings-ignored", scope) !== undefined;
     biosAtPowerOn(node.bios, node.spec.vendor, this.now(), ignored);
+    this.secureBoot.atReset(node);
   }
 
   /** Starts a firmware update task; it completes after firmwareUpdateMs of simulated time. */

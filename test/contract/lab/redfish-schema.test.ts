@@ -1,10 +1,8 @@
 /**
  * Contract: every payload the lab serves validates against the DMTF JSON Schema version its @odata.type names
- * (fixtures in ../shared/fixtures/redfish/dmtf/json-schema, DSP8010, BSD-3). Schemas declare draft-07 through the
+ * (fixtures in ../shared/fixtures/redfish/dmtf/json-schema and test/fixtures/redfish-schema, DSP8010, BSD-3). Schemas declare draft-07 through the
  * Redfish meta-schema, so ajv's default (draft-07) class is used.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -16,13 +14,51 @@ import {
   systemPath,
   type TestLab,
 } from "../../integration/lab/lab-client.js";
-import { dmtfValidator, loadDmtfSchemas, SCHEMA_DIR, schemaFailures } from "../../support/dmtf-schemas.js";
+import { dmtfValidator, loadDmtfSchemas, schemaFailures, schemaPresent } from "../../support/dmtf-schemas.js";
 
 describe("lab Redfish payloads against DMTF JSON Schema", () => {
   let t: TestLab;
   let ajv: Ajv;
   const payloads = new Map<string, unknown>();
   const expanded = new Map<string, unknown>();
+
+  /** Attestation and Secure Boot resources of one node (issue 34). */
+  async function trustPayloads(
+    name: string,
+    get: (p: string) => Promise<Json>,
+    post: (p: string, body: unknown) => Promise<Json>,
+  ): Promise<void> {
+    const root = await get("/redfish/v1");
+    const ci = await get(root.ComponentIntegrity["@odata.id"]);
+    payloads.set(`${name} ComponentIntegrityCollection`, ci);
+    for (const m of ci.Members.slice(0, 2)) {
+      const member = await get(m["@odata.id"]);
+      payloads.set(`${name} ComponentIntegrity ${m["@odata.id"]}`, member);
+      const cert = member.SPDM.IdentityAuthentication.ResponderAuthentication.ComponentCertificate["@odata.id"];
+      payloads.set(`${name} Certificate ${cert}`, await get(cert));
+      const action = member.Actions["#ComponentIntegrity.SPDMGetSignedMeasurements"].target;
+      payloads.set(
+        `${name} SPDMGetSignedMeasurementsResponse`,
+        await post(action, { Nonce: "a5".repeat(32), SlotId: 0 }),
+      );
+    }
+    const sys = (await get((await get(root.Systems["@odata.id"])).Members[0]["@odata.id"])).SecureBoot["@odata.id"];
+    const sb = await get(sys);
+    payloads.set(`${name} SecureBoot`, sb);
+    const dbs = await get(sb.SecureBootDatabases["@odata.id"]);
+    payloads.set(`${name} SecureBootDatabaseCollection`, dbs);
+    for (const m of dbs.Members) {
+      const db = await get(m["@odata.id"]);
+      payloads.set(`${name} SecureBootDatabase ${db.Id}`, db);
+      const certs = await get(db.Certificates["@odata.id"]);
+      payloads.set(`${name} CertificateCollection ${db.Id}`, certs);
+      for (const c of certs.Members) payloads.set(`${name} Certificate ${c["@odata.id"]}`, await get(c["@odata.id"]));
+      if (!db.Signatures) continue;
+      const sigs = await get(db.Signatures["@odata.id"]);
+      payloads.set(`${name} SignatureCollection ${db.Id}`, sigs);
+      for (const x of sigs.Members) payloads.set(`${name} Signature ${x["@odata.id"]}`, await get(x["@odata.id"]));
+    }
+  }
 
   beforeAll(async () => {
     ajv = loadDmtfSchemas();
@@ -82,6 +118,12 @@ describe("lab Redfish payloads against DMTF JSON Schema", () => {
       });
       payloads.set(`${n.name} Session (201)`, login.body);
       payloads.set(`${n.name} Session`, await get(login.headers.location));
+      await trustPayloads(
+        n.name,
+        get,
+        async (p: string, body: unknown) => (await call(t, bmc, "POST", p, { body })).body,
+      );
+      expanded.set(`${n.name} SecureBoot $expand=.($levels=3)`, await get(`${sys}/SecureBoot?$expand=.($levels=3)`));
     }
     const pdu = t.lab.info.pdus[0].url;
     const get = async (p: string) => (await call(t, pdu, "GET", p)).body;
@@ -116,6 +158,15 @@ describe("lab Redfish payloads against DMTF JSON Schema", () => {
       "Session",
       "PowerDistribution",
       "Outlet",
+      "ComponentIntegrity",
+      "ComponentIntegrityCollection",
+      "Certificate",
+      "CertificateCollection",
+      "SecureBoot",
+      "SecureBootDatabase",
+      "SecureBootDatabaseCollection",
+      "Signature",
+      "SignatureCollection",
     ]) {
       expect(types, `no ${want} payload collected`).toContain(`#${want}`);
     }
@@ -142,7 +193,7 @@ describe("lab Redfish payloads against DMTF JSON Schema", () => {
       const o = v as Record<string, unknown>;
       const type = o["@odata.type"];
       const file = typeof type === "string" ? /^#([A-Za-z]+)\.(?:(v\d+_\d+_\d+)\.)?/.exec(type) : null;
-      const present = file && existsSync(join(SCHEMA_DIR, file[2] ? `${file[1]}.${file[2]}.json` : `${file[1]}.json`));
+      const present = file && schemaPresent(file[2] ? `${file[1]}.${file[2]}.json` : `${file[1]}.json`);
       if (typeof type === "string" && (top || present)) {
         const validate = dmtfValidator(ajv, type);
         checked.add(type.split(".")[0]);

@@ -1,6 +1,8 @@
 /**
  * Contract: real sushy (the Python Redfish client Ironic uses) accepts a lab BMC. It verifies TLS against the lab CA,
- * logs in with a session, reads the system, sets one-time PXE boot and power-cycles — driven by sushy_drive.py.
+ * logs in with a session, reads the system, sets one-time PXE boot and power-cycles, reads and switches UEFI Secure
+ * Boot (system.secure_boot; sushy 5.14 has no API for Secure Boot certificates/signatures nor for ComponentIntegrity)
+ * — driven by sushy_drive.py.
  * Needs `python3` with sushy installed (`pip install sushy`); fails with that instruction when it is missing.
  */
 import { execFile, spawn } from "node:child_process";
@@ -74,6 +76,16 @@ describe("sushy against a lab BMC", () => {
       expect(seen.vmedia_inserted).toEqual({ image: "http://127.0.0.1:8080/images/ipa.iso", inserted: true });
       expect(seen.vmedia_after_eject).toBe(false);
       expect(seen.firmware.length).toBeGreaterThanOrEqual(3);
+      // UEFI Secure Boot through sushy's system.secure_boot: read, enable for the next boot, reset.
+      expect(seen.secure_boot).toEqual({ enabled: false, current_boot: "Disabled", mode: "UserMode" });
+      expect(seen.secure_boot_reset_keys).toEqual(["DeleteAllKeys", "DeletePK", "ResetAllKeysToDefault"]);
+      expect(seen.secure_boot_databases).toEqual(
+        ["KEK", "KEKDefault", "PK", "PKDefault", "db", "dbDefault", "dbx", "dbxDefault"].sort(),
+      );
+      expect(seen.db_reset_keys).toEqual(["DeleteAllKeys", "ResetAllKeysToDefault"]);
+      expect(seen.secure_boot_pending).toEqual({ enabled: true, current_boot: "Disabled", mode: "UserMode" });
+      expect(seen.secure_boot_after_reset).toEqual({ enabled: true, current_boot: "Enabled", mode: "UserMode" });
+      expect(seen.secure_boot_after_disable).toEqual({ enabled: false, current_boot: "Disabled", mode: "UserMode" });
 
       const log = t.lab.requests.since(since).filter((e) => e.target === node.name);
       const line = (m: string, p: RegExp) => log.find((e) => e.method === m && p.test(e.path));

@@ -1,5 +1,5 @@
 """Drives a lab BMC with real sushy (OpenStack's Redfish client): log in with a session, read the system, set
-one-time PXE boot, power-cycle, read firmware, log out. Prints one JSON document with what sushy saw.
+one-time PXE boot, power-cycle, read firmware, turn UEFI Secure Boot on for the next boot and reset, log out. Prints one JSON document with what sushy saw.
 
 usage: sushy_drive.py BMC_URL USERNAME CA_PATH   (password on stdin, so it never shows in a process list)
 """
@@ -8,6 +8,10 @@ import sys
 
 import sushy
 from sushy import auth as sushy_auth
+
+
+def secure_boot_state(sb):
+    return {"enabled": sb.enabled, "current_boot": sb.current_boot.value, "mode": sb.mode.value}
 
 
 def main():
@@ -58,6 +62,26 @@ def main():
     out["vmedia_after_eject"] = cd.inserted
     inventory = root.get_update_service().firmware_inventory
     out["firmware"] = sorted((m.identity, m.version) for m in inventory.get_members())
+
+    # UEFI Secure Boot through sushy's system.secure_boot (sushy has no certificate/signature or
+    # ComponentIntegrity API: its SecureBootDatabase leaves both as TODO).
+    sb = system.secure_boot
+    out["secure_boot"] = secure_boot_state(sb)
+    out["secure_boot_reset_keys"] = sorted(v.value for v in sb.get_allowed_reset_keys_values())
+    dbs = sb.databases.get_members()
+    out["secure_boot_databases"] = sorted(d.database_id.value for d in dbs)
+    db = [d for d in dbs if d.database_id.value == "db"][0]
+    out["db_reset_keys"] = sorted(v.value for v in db.get_allowed_reset_keys_values())
+    sb.set_enabled(True)
+    sb.refresh()
+    out["secure_boot_pending"] = secure_boot_state(sb)
+    system.reset_system(sushy.ResetType.FORCE_RESTART)
+    sb.refresh()
+    out["secure_boot_after_reset"] = secure_boot_state(sb)
+    sb.set_enabled(False)
+    system.reset_system(sushy.ResetType.FORCE_RESTART)
+    sb.refresh()
+    out["secure_boot_after_disable"] = secure_boot_state(sb)
 
     auth.close()
     out["sushy_version"] = getattr(sushy, "__version__", "unknown")
