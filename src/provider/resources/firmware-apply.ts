@@ -182,7 +182,12 @@ async function converge(run: Run, work: Work): Promise<{ state: FirmwareState; v
     const st = recorded(plan, work.facts, failed);
     const versions = plannedOr(plan.versions, st.versions);
     return {
-      state: { ...st, versions, bios_settings: plannedOr(plan.bios_settings, st.bios_settings) },
+      state: {
+        ...st,
+        versions,
+        bios_settings: plannedOr(plan.bios_settings, st.bios_settings),
+        secure_boot_status: plannedOr(plan.secure_boot_status, st.secure_boot_status),
+      },
       verified: false,
     };
   }
