@@ -248,4 +248,11 @@ describe("lab Kubernetes API pods and evictions", () => {
     });
     expect((await call("POST", "/api/v1/namespaces/ml/pods/trainer-7d9f-abcde/eviction", body)).status).toBe(201);
   });
+
+  it("evicts a Pending pod whatever its PDB says, as the API server does not ask the budget for it", async () => {
+    api.hooks.addPod({ namespace: "ml", name: "queued-1", node: "gpu-001", phase: "Pending" });
+    api.hooks.blockEviction("ml", "queued-1");
+    const body = { apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "queued-1", namespace: "ml" } };
+    expect((await call("POST", "/api/v1/namespaces/ml/pods/queued-1/eviction", body)).status).toBe(201);
+  });
 });
