@@ -32,8 +32,9 @@ fi
 if ! [[ -x "$APISERVER" ]]; then
   dir="$CACHE/kube-build"
   mkdir -p "$dir" "$(dirname "$APISERVER")"
-  mod="$(curl -fsS --max-time 60 "https://proxy.golang.org/k8s.io/kubernetes/@v/$K8S.mod")" ||
-    { echo "build-kube: cannot read k8s.io/kubernetes@$K8S's go.mod from the module proxy" >&2; exit 1; }
+  gomod="$(cd /tmp && GOFLAGS=-mod=mod go mod download -json "k8s.io/kubernetes@$K8S" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')"
+  [[ -f "$gomod" ]] || { echo "build-kube: cannot download k8s.io/kubernetes@$K8S from the module proxy" >&2; exit 1; }
+  mod="$(cat "$gomod")"
   staging="v0.${K8S#v1.}"
   {
     printf 'module rackform.local/kube-build\n\ngo 1.26.0\n\nreplace (\n'
