@@ -24,7 +24,7 @@ if ! [[ -x "$ETCD_BIN" ]]; then
   mkdir -p "$dir" "$(dirname "$ETCD_BIN")"
   printf 'module rackform.local/etcd-build\n\ngo 1.26.0\n' >"$dir/go.mod"
   echo "build-kube: building etcd $ETCD (go.etcd.io/etcd/server/v3)" >&2
-  (cd "$dir" && GOFLAGS=-mod=mod go get "go.etcd.io/etcd/server/v3@$ETCD" >/dev/null 2>&1 &&
+  (cd "$dir" && GOFLAGS=-mod=mod go get "go.etcd.io/etcd/server/v3@$ETCD" &&
     build -ldflags "-s -w" -o "$ETCD_BIN.tmp" go.etcd.io/etcd/server/v3)
   mv "$ETCD_BIN.tmp" "$ETCD_BIN"
 fi
@@ -47,7 +47,7 @@ if ! [[ -x "$APISERVER" ]]; then
   for v in gitVersion=$K8S gitMajor=1 gitMinor=$(cut -d. -f2 <<<"$K8S") gitTreeState=clean; do
     ldflags+=" -X k8s.io/component-base/version.$v"
   done
-  (cd "$dir" && GOFLAGS=-mod=mod go get "k8s.io/kubernetes/cmd/kube-apiserver@$K8S" >/dev/null 2>&1 &&
+  (cd "$dir" && GOFLAGS=-mod=mod go get "k8s.io/kubernetes/cmd/kube-apiserver@$K8S" &&
     build -ldflags "$ldflags" -o "$APISERVER.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
   mv "$APISERVER.tmp" "$APISERVER"
 fi
