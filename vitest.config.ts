@@ -6,7 +6,7 @@ import LongestFirst from "./test/setup/sequencer.js";
 // engines' validate), e2e per engine (the same test/e2e files, RACKFORM_E2E_ENGINE selects the engine).
 // All projects share one pool of workers (vitest 4 takes one maxWorkers per sequence group, and groups run one after
 // another): the e2e files mostly wait on engine and provider processes, so their waits overlap the CPU-bound files.
-// Counterparts are started once per run by the global setups (real Ironic, Slurm, sushy-tools' emulator, PostgreSQL), after a check that every
+// Counterparts are started once per run by the global setups (real Ironic, Slurm, sushy-tools' emulator, PostgreSQL, kube-apiserver with etcd), after a check that every
 // counterpart is installed. No wall-clock assertions anywhere: timeouts below only stop a hung test.
 const workers = Number(process.env.RACKFORM_TEST_WORKERS ?? 3);
 
@@ -42,6 +42,7 @@ export default defineConfig({
       "test/setup/sushy-emulator.ts",
       "test/setup/postgres.ts",
       "test/setup/slurm.ts",
+      "test/setup/kube.ts",
     ],
     reporters: ["default", "./test/support/summary-reporter.ts"],
     sequence: { sequencer: LongestFirst },

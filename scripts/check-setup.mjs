@@ -46,6 +46,19 @@ function slurm() {
   return missing.length ? `Debian's Slurm 22.05 is missing (${missing.join(", ")}): ${FIX}` : undefined;
 }
 
+function kubernetes() {
+  const cache = cacheDir();
+  const bins = [
+    process.env.RACKFORM_KUBE_APISERVER ??
+      join(cache, `kube-${process.env.KUBE_VERSION ?? "v1.37.2"}`, "kube-apiserver"),
+    process.env.RACKFORM_ETCD ?? join(cache, `etcd-${process.env.ETCD_VERSION ?? "v3.6.16"}`, "etcd"),
+  ];
+  const missing = bins.filter((b) => !existsSync(b));
+  return missing.length
+    ? `kube-apiserver and etcd are not built (${missing.join(", ")}): run scripts/build-kube.sh (scripts/setup.sh --tests runs it)`
+    : undefined;
+}
+
 function postgres() {
   const ok = (dir) => ["initdb", "pg_ctl", "psql"].every((b) => existsSync(join(dir, b)));
   if (process.env.RACKFORM_PG_BIN) return ok(process.env.RACKFORM_PG_BIN) ? undefined : `RACKFORM_PG_BIN lacks initdb`;
@@ -79,6 +92,7 @@ export const REQUIREMENTS = [
   { name: "postgresql", projects: ["e2e-terraform", "e2e-tofu"], check: postgres },
   { name: "slurm", projects: ["contract", "e2e-terraform", "e2e-tofu"], check: slurm },
   { name: "python", projects: ["contract"], check: python },
+  { name: "kubernetes", projects: ["contract"], check: kubernetes },
   { name: "node22", projects: ["e2e-terraform", "e2e-tofu"], check: node22Problem },
   { name: "chromium", projects: ["integration", "e2e-terraform", "e2e-tofu"], check: chromium },
 ];

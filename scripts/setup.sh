@@ -2,7 +2,8 @@
 # Installs everything the demo and the tests need beyond npm, before any of it is used:
 #   the build (tsc with --tests, else a type-check-free transpile: scripts/transpile.mjs); an engine for the demo (Terraform from PATH, else OpenTofu built from the Go module proxy, cached);
 #   and, with --tests, both engines (Terraform from PATH, else built from the Go module proxy too), the counterparts the test projects drive: Debian's Ironic, PostgreSQL, Slurm 22.05 (slurmctld, slurmd, slurmrestd, munge) and Chromium (the browser tests), and the Python clients
-#   (sushy, python-libmaas) and sushy-tools' Redfish emulator, and a pinned Node 22 for the CDK Terrain (cdktn) tests, from the npm registry into
+#   (sushy, python-libmaas) and sushy-tools' Redfish emulator, kube-apiserver and etcd built from the Go module proxy
+#   (scripts/build-kube.sh), and a pinned Node 22 for the CDK Terrain (cdktn) tests, from the npm registry into
 #   ~/.cache/rackform (scripts/node22.mjs; the machine's Node stays as it is). Ends by checking that each is present (scripts/check-setup.mjs).
 # Idempotent and cached; `npm test` runs it with --tests, `npm run demo` without (the demo needs only an engine).
 set -euo pipefail
@@ -34,6 +35,12 @@ fi
 echo "== Node 22 (the cdktn tests)"
 node scripts/node22.mjs >/dev/null
 
+echo "== kube-apiserver and etcd (the Kubernetes contract tests), in the background"
+# Built from the Go module proxy at nice 19 (scripts/build-kube.sh; cached, so only a fresh machine pays: about
+# 10 to 15 minutes of one core). It overlaps the package installs below and is awaited before the check.
+kube_start=$SECONDS
+bash scripts/build-kube.sh >.rackform/build-kube.log 2>&1 & kube=$!
+
 echo "== Debian counterparts (Ironic, PostgreSQL, Slurm, Chromium)"
 need=()
 command -v ironic-api >/dev/null && command -v ironic-conductor >/dev/null && command -v ironic-dbsync >/dev/null \
@@ -58,5 +65,11 @@ if ((${#need[@]})); then
 fi
 echo "== Python counterparts"
 python3 -m pip install --quiet --disable-pip-version-check -r test/contract/requirements.txt
+if wait "$kube"; then
+  echo "== kube-apiserver and etcd ready ($((SECONDS - kube_start)) s; .rackform/build-kube.log)"
+else
+  echo "setup: building kube-apiserver or etcd failed:" >&2
+  tail -20 .rackform/build-kube.log >&2
+fi
 echo "== check"
 node scripts/check-setup.mjs

@@ -5,6 +5,9 @@ import { type K8sObject, notFound } from "./k8s-objects.js";
 
 const UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
 
+/** The taint the API server's admission puts on every new Node, lifted once it is Ready. */
+const NOT_READY_TAINT = "node.kubernetes.io/not-ready";
+
 /** The taint the node lifecycle controller puts on a node whose kubelet stopped posting status. */
 const UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
 
@@ -100,8 +103,27 @@ export class K8sCluster {
     const has = (n?.status as { conditions?: unknown[] } | undefined)?.conditions?.length;
     if (!n || has) return false;
     n.status = status();
+    // Ready now: the node lifecycle controller lifts the not-ready taint the API server's admission put on at create.
+    const spec = (n.spec ?? {}) as { taints?: Record<string, unknown>[] };
+    spec.taints = spec.taints?.filter((t) => t.key !== NOT_READY_TAINT);
+    if (!spec.taints?.length) delete spec.taints;
+    n.spec = spec;
     n.metadata.resourceVersion = this.nextRv();
     return true;
+  }
+
+  /**
+   * TaintNodesByCondition, an admission plugin of kube-apiserver: every Node created gets node.kubernetes.io/not-ready
+   * NoSchedule unless it carries it already (a kubelet-registered Node loses it once Ready, which the lab's
+   * registration already is; a Node created by hand keeps it until its kubelet posts status).
+   */
+  addNotReadyTaint(n: K8sObject): void {
+    const spec = (n.spec ?? {}) as { taints?: Record<string, unknown>[] };
+    const taints = spec.taints ?? [];
+    if (!taints.some((t) => t.key === NOT_READY_TAINT && t.effect === "NoSchedule"))
+      taints.push({ key: NOT_READY_TAINT, effect: "NoSchedule" });
+    spec.taints = taints;
+    n.spec = spec;
   }
 
   /**

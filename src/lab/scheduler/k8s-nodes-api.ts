@@ -64,7 +64,9 @@ async function patchNode(c: K8sCluster, req: IncomingMessage, name: string): Pro
 
 /**
  * POST /api/v1/nodes as an admin creates a Node by hand (`kubectl create -f node.yaml`): metadata.name, labels and
- * spec are kept; status is the kubelet's to write (it stays empty, hence not Ready, until the kubelet posts).
+ * spec are kept; status is the kubelet's to write (it stays empty, hence not Ready, until the kubelet posts). The
+ * API server's TaintNodesByCondition admission adds node.kubernetes.io/not-ready:NoSchedule to every new Node (as a
+ * real kube-apiserver does: test/contract/kubernetes); the kubelet's first status update lifts it.
  */
 async function createNode(c: K8sCluster, req: IncomingMessage): Promise<K8sObject> {
   let body: Record<string, unknown>;
@@ -95,6 +97,7 @@ async function createNode(c: K8sCluster, req: IncomingMessage): Promise<K8sObjec
   };
   const errs = validateNode(n);
   if (errs.length) throw new K8sStatusError(422, "Invalid", `Node "${name}" is invalid: ${errs.join(", ")}`);
+  c.addNotReadyTaint(n);
   c.syncUnschedulableTaint(n);
   n.metadata.resourceVersion = c.nextRv();
   c.nodes.set(name, n);

@@ -24,6 +24,8 @@ export interface LabPodSpec {
   readonly ownerKind?: "ReplicaSet" | "DaemonSet" | "StatefulSet" | "Job" | "None";
   /** A static (mirror) pod, created by the kubelet from a manifest. @default false */
   readonly mirror?: boolean;
+  /** status.phase; a pod that is not Running is evicted whatever its PodDisruptionBudget says. @default "Running" */
+  readonly phase?: "Pending" | "Running" | "Succeeded" | "Failed";
 }
 
 /** A kind: Status error body (metav1.Status). */
@@ -116,7 +118,7 @@ export function newNode(name: string, reg: KubeletRegistration, rv: string, nowI
   };
 }
 
-/** A new Running Pod bound to a node. */
+/** A new Pod bound to a node (Running unless `phase` says otherwise). */
 export function newPod(p: LabPodSpec, rv: string, nowIso: string): K8sObject {
   const owner = p.mirror ? "Node" : (p.ownerKind ?? "ReplicaSet");
   const ownerReferences =
@@ -147,7 +149,7 @@ export function newPod(p: LabPodSpec, rv: string, nowIso: string): K8sObject {
       ...(ownerReferences ? { ownerReferences } : {}),
     },
     spec: { nodeName: p.node, containers: [{ name: "main", image: "registry.k8s.io/pause:3.10" }] },
-    status: { phase: "Running", hostIP: "10.0.0.10", podIP: "10.244.1.7" },
+    status: { phase: p.phase ?? "Running", hostIP: "10.0.0.10", podIP: "10.244.1.7" },
   };
 }
 

@@ -17,9 +17,12 @@ async function evict(c: K8sCluster, req: IncomingMessage, ns: string, name: stri
   const bodyName = (body.metadata as { name?: unknown } | undefined)?.name;
   if (bodyName !== name)
     throw new K8sStatusError(400, "BadRequest", "name in URL does not match name in Eviction object");
-  if (!c.pods.has(key)) throw notFound("pods", name);
+  const pod = c.pods.get(key);
+  if (!pod) throw notFound("pods", name);
   const left = c.blocked.get(key) ?? 0;
-  if (left > 0) {
+  // The API server does not ask the budget for a pod that is Pending, Succeeded or Failed (canIgnorePDB).
+  const phase = (pod.status as { phase?: string } | undefined)?.phase;
+  if (left > 0 && phase === "Running") {
     c.blocked.set(key, left - 1);
     throw new K8sStatusError(
       429,

@@ -102,8 +102,13 @@ describe("lab Kubernetes API nodes", () => {
       metadata: { name: "gpu-001", labels: { "rackform.io/rack": "r01" } },
     });
     expect(created.json.status.conditions).toBeUndefined();
+    // The API server's TaintNodesByCondition admission adds the not-ready taint to every new Node.
+    expect(created.json.spec.taints).toEqual([
+      ...body.spec.taints,
+      { key: "node.kubernetes.io/not-ready", effect: "NoSchedule" },
+    ]);
     expect((await call("POST", "/api/v1/nodes", body)).json).toMatchObject({ code: 409, reason: "AlreadyExists" });
-    // The kubelet's next status update fills it in.
+    // The kubelet's next status update fills it in; Ready, it loses the not-ready taint (the node lifecycle controller).
     api.hooks.kubeletStatusUpdate("gpu-001", { capacity: { "nvidia.com/gpu": "8" } });
     const node = (await call("GET", "/api/v1/nodes/gpu-001")).json;
     expect(node.status.capacity["nvidia.com/gpu"]).toBe("8");
@@ -242,5 +247,12 @@ describe("lab Kubernetes API pods and evictions", () => {
       details: { causes: [expect.objectContaining({ reason: "DisruptionBudget" })] },
     });
     expect((await call("POST", "/api/v1/namespaces/ml/pods/trainer-7d9f-abcde/eviction", body)).status).toBe(201);
+  });
+
+  it("evicts a Pending pod whatever its PDB says, as the API server does not ask the budget for it", async () => {
+    api.hooks.addPod({ namespace: "ml", name: "queued-1", node: "gpu-001", phase: "Pending" });
+    api.hooks.blockEviction("ml", "queued-1");
+    const body = { apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "queued-1", namespace: "ml" } };
+    expect((await call("POST", "/api/v1/namespaces/ml/pods/queued-1/eviction", body)).status).toBe(201);
   });
 });
