@@ -1,6 +1,9 @@
 /**
  * The drain of `kubectl drain --ignore-daemonsets`: cordon, then evict through the Eviction API every pod that is not
- * a DaemonSet or mirror pod. A 429 means a PodDisruptionBudget refuses for now: retried until the deadline.
+ * a DaemonSet or mirror pod. A 429 means a PodDisruptionBudget refuses for now: retried until the deadline. Then, as
+ * kubectl does, wait until the evicted pods are gone from the node: an accepted eviction only starts a graceful
+ * deletion (the kubelet stops the containers within the pod's grace period), and the node must not be reimaged or
+ * reset under pods still stopping.
  */
 import { HttpAbortedError } from "../errors.js";
 import type { KubernetesClient } from "./client.js";
@@ -48,7 +51,10 @@ export async function drainNode(
       }
     }
     pending = still;
-    if (pending.length === 0) return { evicted, skipped };
+    if (pending.length === 0) {
+      await waitGone(client, node, pods, evicted, { ...opts, deadline, pollMs }, clock);
+      return { evicted, skipped };
+    }
     if (clock.now() + pollMs > deadline) {
       const why = pending.map((p) => `${id(p)} (${refusals.get(id(p))})`).join(", ");
       throw client.fail(
@@ -63,6 +69,39 @@ export async function drainNode(
       await clock.sleep(pollMs, opts.signal);
     } catch {
       abortIfAsked();
+      throw new HttpAbortedError(`drain of node ${node}: interrupted`, {});
+    }
+  }
+}
+
+/** Waits until no pod evicted from the node is still there (same uid); a drain timeout names those left. */
+async function waitGone(
+  client: KubernetesClient,
+  node: string,
+  pods: readonly KubernetesPod[],
+  evicted: readonly string[],
+  opts: DrainOptions & { readonly deadline: number; readonly pollMs: number },
+  clock: DrainClock,
+): Promise<void> {
+  const evictedIds = new Set(evicted);
+  const uids = new Map(pods.filter((p) => evictedIds.has(id(p))).map((p) => [id(p), p.uid]));
+  const pollMs = Math.min(opts.pollMs, 1_000);
+  for (;;) {
+    const left = (await client.podsOn(node)).filter((p) => uids.has(id(p)) && uids.get(id(p)) === p.uid);
+    if (left.length === 0) return;
+    if (clock.now() + pollMs > opts.deadline) {
+      const names = left.map(id).join(", ");
+      throw client.fail(
+        "RACKFORM_ERR_KUBERNETES_DRAIN_TIMEOUT",
+        `drain of node ${node} timed out after ${opts.timeoutMs} ms; evicted pods still terminating: ${names}. Check the node's kubelet, or raise the timeout`,
+        {},
+        undefined,
+        { pending: left.map(id), evicted: [...evicted], refused: "" },
+      );
+    }
+    try {
+      await clock.sleep(pollMs, opts.signal);
+    } catch {
       throw new HttpAbortedError(`drain of node ${node}: interrupted`, {});
     }
   }

@@ -50,6 +50,7 @@ export function parsePod(raw: unknown): KubernetesPod | string {
   return {
     namespace: md.namespace,
     name: md.name,
+    ...(typeof md.uid === "string" ? { uid: md.uid } : {}),
     nodeName: typeof spec.nodeName === "string" ? spec.nodeName : "",
     phase: typeof status.phase === "string" ? status.phase : "",
     daemonSet: owners.some((o) => o.kind === "DaemonSet" && o.controller === true),

@@ -26,6 +26,8 @@ export interface KubernetesNode {
 export interface KubernetesPod {
   readonly namespace: string;
   readonly name: string;
+  /** metadata.uid: a pod recreated under the same name is another pod. */
+  readonly uid?: string;
   readonly nodeName: string;
   readonly phase: string;
   /** Owned by a DaemonSet: its controller would recreate it on the node, so a drain leaves it. */

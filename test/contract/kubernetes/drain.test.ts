@@ -4,11 +4,12 @@
  * controller computes the budget: the test writes pod status (Running, Ready) in the kubelet's place and the PDB's
  * status in the controller's, then sees what the API server decides — a budget not yet observed refuses, one with no
  * disruptions left refuses with its numbers, an eviction spends one (disruptedPods), a Pending pod ignores the budget,
- * a DaemonSet's pod is left, and an evicted pod stays Terminating (no kubelet confirms its end).
+ * a DaemonSet's pod is left, and an evicted pod stays Terminating until a kubelet confirms its end — the drain waits for
+ * that, as kubectl drain does (the test plays the kubelet's part).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubernetesClient, KubernetesError } from "../../../src/clients/kubernetes/index.js";
-import { kubeMust, type RealKubeInfo } from "../../support/real-kube.js";
+import { kubeMust, kubeRequest, type RealKubeInfo } from "../../support/real-kube.js";
 import { caught, client, markRunning, namespace, pdbStatus, pod, realKube } from "./support.js";
 
 const NODE = "ct-k-drain";
@@ -99,19 +100,33 @@ describe("KubernetesClient.drain against a real kube-apiserver", () => {
     expect(Object.keys(status.disruptedPods ?? {})).toEqual(["web-1"]);
   });
 
-  it("finishes once the budget allows again; evicted pods stay Terminating with the DisruptionTarget condition", async () => {
+  it("finishes once the budget allows again and the evicted pods are gone: an eviction only starts a graceful deletion", async () => {
     await pdbStatus(info, NS, "web-pdb", {
       disruptionsAllowed: 1,
       currentHealthy: 2,
       desiredHealthy: 1,
       expectedPods: 2,
     });
-    const done = await drainFast();
-    expect(done.skipped).toEqual([`${NS}/agent-x`]);
-    expect([...done.evicted].sort()).toEqual([`${NS}/web-1`, `${NS}/web-2`, `${NS}/web-pending`]);
+    // Evicted pods stay Terminating until their kubelet confirms: with none, the drain waits, then times out.
+    const stuck = await caught(drainFast());
+    expect(stuck.message).toContain("evicted pods still terminating");
     const web2 = await kubeMust(info, "GET", `/api/v1/namespaces/${NS}/pods/web-2`);
     expect((web2.metadata as { deletionTimestamp?: string }).deletionTimestamp).toBeTruthy();
     const conds = (web2.status as { conditions: { type: string; reason?: string }[] }).conditions;
     expect(conds.find((x) => x.type === "DisruptionTarget")?.reason).toBe("EvictionByEvictionAPI");
+    // A kubelet's part: a pod being deleted is stopped and removed (grace period 0). The drain then returns.
+    const kubelet = setInterval(() => {
+      for (const name of ["web-1", "web-2", "web-pending"]) {
+        void kubeRequest(info, "DELETE", `/api/v1/namespaces/${NS}/pods/${name}?gracePeriodSeconds=0`);
+      }
+    }, 200);
+    try {
+      const done = await c.drain(NODE, { timeoutMs: 15_000, pollMs: 300 });
+      expect(done.skipped).toEqual([`${NS}/agent-x`]);
+      expect([...done.evicted].sort()).toEqual([`${NS}/web-1`, `${NS}/web-2`, `${NS}/web-pending`]);
+      expect((await c.podsOn(NODE)).map((p) => p.name)).toEqual(["agent-x"]);
+    } finally {
+      clearInterval(kubelet);
+    }
   });
 });

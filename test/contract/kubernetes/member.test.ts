@@ -14,7 +14,7 @@ import {
   kubernetesOps,
   type SchedulerOps,
 } from "../../../src/provider/resources/cluster-member-scheduler.js";
-import { kubeMust, type RealKubeInfo } from "../../support/real-kube.js";
+import { kubeMust, kubeRequest, type RealKubeInfo } from "../../support/real-kube.js";
 import { client, markRunning, namespace, pdbStatus, pod, realKube } from "./support.js";
 
 const NODE = "ct-k-member";
@@ -104,7 +104,15 @@ describe("rackform_cluster_member's Kubernetes operations against a real kube-ap
       desiredHealthy: 1,
       expectedPods: 2,
     });
-    await ops.drain(NODE, 5_000, 300, new AbortController().signal);
+    // The kubelet's part (none runs here): the evicted pod, being deleted, is stopped and removed; the drain waits.
+    const kubelet = setInterval(() => {
+      void kubeRequest(info, "DELETE", `/api/v1/namespaces/${NS}/pods/train-1?gracePeriodSeconds=0`);
+    }, 200);
+    try {
+      await ops.drain(NODE, 5_000, 300, new AbortController().signal);
+    } finally {
+      clearInterval(kubelet);
+    }
     expect((await ops.lookup(NODE, true))?.joined).toBe(false);
   });
 
