@@ -9,18 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import { engine as findEngine, type RunResult, type Workdir } from "../support/engines.js";
-import {
-  CHAIN,
-  rackConfig,
-  rackStack,
-  resourceName,
-  type ShownResource,
-  shownState,
-  uploadGoldenImage,
-} from "../support/rack.js";
+import { rackStack, resourceName, type ShownResource, shownState, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
 import { LEASE_MS, leftReservations, overlongLeases } from "./budget.js";
-import { type HealthFigures, HealthWatch, healthPolicy } from "./health-watch.js";
+import { type HealthFigures, HealthWatch } from "./health-watch.js";
 import { convergence, duplicateMachines, leaks, orphans, type Secret, writesOutsidePlan } from "./invariants.js";
 import {
   type BackendMachine,
@@ -34,6 +26,7 @@ import {
   providerChildren,
 } from "./observe.js";
 import { Prng } from "./prng.js";
+import { APPLY_BOUND_MS, chaosConfig, trailOf, waiting } from "./run-support.js";
 import { buildSchedule, type ChaosEvent, disturbedIn, type Schedule, type Step } from "./schedule.js";
 
 /** What a run is. */
@@ -224,6 +217,7 @@ class Run {
     let enginePid = 0;
     let killedPids: number[] | undefined;
     let done = false;
+    let blocked = false;
     const t0 = Date.now();
     const run = this.engineRun(["apply", "-auto-approve", "-no-color", "-json"], `apply-${n}`, (pid) => {
       enginePid = pid;
@@ -239,9 +233,18 @@ class Run {
         if (!done) process.kill(enginePid, "SIGKILL");
         else killedPids = undefined;
       }
+      if (!blocked && enginePid > 0 && Date.now() - t0 > APPLY_BOUND_MS) {
+        blocked = true;
+        process.kill(enginePid, "SIGKILL");
+      }
       await new Promise((r) => setTimeout(r, 25));
     }
     const r = await run;
+    if (blocked)
+      this.violate(
+        label,
+        `the apply was still running ${APPLY_BOUND_MS / 1000} s after it began (killed): ${waiting(r.stdout)}`,
+      );
     const killed = r.signal === "SIGKILL";
     this.figures.applies++;
     if (killed) this.figures.kills++;
@@ -460,37 +463,7 @@ export const liveEngines = new Set<number>();
 /** Applies past the schedule for the health ladders to settle, at most (one step each, a few held back by the budget). */
 const LADDER_ROUNDS = 8;
 
-/**
- * The demo's rack HCL with the health ladder (bmc_health, max_unhealthy, max_unavailable: health-watch.ts
- * healthPolicy) and a BMC wait bounded to what the lab's fast profiles need: a BMC faulted unreachable until
- * the final clear would otherwise hold every apply for rackform_bmc's default 10 minutes.
- */
-export function chaosConfig(lab: Lab, backend: "maas" | "ironic", nodes: readonly string[]): string {
-  const wait = lab.world.time.profile.name === "instant" ? "30s" : "10m";
-  const { maxUnavailable, maxUnhealthy } = healthPolicy(nodes.length);
-  return rackConfig(lab, backend, nodes, { maxUnavailable, remediation: { maxUnhealthy } }).replace(
-    /(resource "rackform_bmc" "[^"]+" \{\n)/g,
-    `$1  timeouts {\n    create = "${wait}"\n    update = "${wait}"\n    read   = "${wait}"\n  }\n`,
-  );
-}
-
 const names = (lab: Lab) => new Set(lab.info.nodes.map((n) => n.name));
-
-/** What the engine did with each of a node's resources in one apply, and what state holds (for a violation's line). */
-export function trailOf(
-  node: string,
-  trail: ReadonlyMap<string, readonly string[]>,
-  state: readonly ShownResource[],
-): string {
-  const rn = resourceName(node);
-  return CHAIN.map((type) => {
-    const addr = `${type}.${rn}`;
-    const held = state.find((s) => s.address === addr);
-    const joined = type === "rackform_cluster_member" && held ? ` joined=${String(held.values.joined)}` : "";
-    const where = held ? `in state${joined}` : "absent from state";
-    return `${type.replace("rackform_", "")}: ${(trail.get(addr) ?? ["no change"]).join(" → ")}, ${where}`;
-  }).join("; ");
-}
 
 /** Lab fault ids of the schedule's fault events, once injected. */
 const faultIds = new WeakMap<ChaosEvent, string>();
