@@ -18,6 +18,10 @@ export function rungRank(v: string): { readonly rank: number; readonly attempt: 
 const actionOf = (v: string): BackendAction | undefined =>
   rungRank(v).rank === 1 ? "power-cycle" : rungRank(v).rank === 2 ? "reimage" : undefined;
 
+/** The actions a rung's step may show: a power cycle of a host found off is its power-on; a reimage, its deploy. */
+const partsOf = (step: BackendAction | undefined): readonly BackendAction[] =>
+  step === "power-cycle" ? ["power-cycle", "power-on"] : step === "reimage" ? ["reimage", "deploy"] : [];
+
 /** The remediation values one node's resources hold in state after an apply. */
 export interface NodeRungs {
   readonly deployment: string;
@@ -112,7 +116,8 @@ export class LadderTrack {
     const out: string[] = [];
     const step = actionOf(s.rung);
     const done = step ? s.actions.filter((a) => a === step).length : 0;
-    const gateAfter = step ? s.actions.indexOf("gate", s.actions.indexOf(step)) >= 0 && done > 0 : false;
+    const first = s.actions.findIndex((a) => partsOf(step).includes(a));
+    const gateAfter = first >= 0 && s.actions.indexOf("gate", first) >= 0;
     const ran = s.rung === prev.rung ? prev.ran || gateAfter : gateAfter;
     const [p, c] = [rungRank(prev.rung), rungRank(s.rung)];
     const trail = `${prev.rung || '""'} → ${s.rung || '""'}`;

@@ -104,7 +104,7 @@ export function nodeWrites(lab: Lab, since: number): NodeWrite[] {
 }
 
 /** What a backend was asked to do to a node that a health step does (only successful requests count). */
-export type BackendAction = "power-cycle" | "reimage" | "gate";
+export type BackendAction = "power-cycle" | "power-on" | "reimage" | "deploy" | "gate";
 
 /** One such request, in the order its backend received it. */
 export interface NodeAction {
@@ -125,8 +125,9 @@ export function backendMarks(lab: Lab): BackendMarks {
 
 /**
  * Power cycles, reimages and gate runs the backend was asked for since `marks`, by node: MAAS op=power_off (only a
- * remediation power cycle powers a deployed machine off), op=release (the first half of a reimage), op=test (a gate
- * run); Ironic states/power "rebooting", states/provision "deleted" (a reimage's release), "service" (the gate's step).
+ * remediation power cycle powers a deployed machine off), op=power_on, op=release and op=deploy (a reimage's halves),
+ * op=test (a gate run); Ironic states/power "rebooting" and "power on", states/provision "deleted" and "active", and
+ * "service" (the gate's step). A power cycle of a host found off is only its power-on.
  */
 export function backendActions(
   lab: Lab,
@@ -137,7 +138,13 @@ export function backendActions(
   const byId = new Map(machines.flatMap((m) => [[m.id, m.name] as const, [m.name, m.name] as const]));
   const out: NodeAction[] = [];
   if (backend === "maas") {
-    const ops: Record<string, BackendAction> = { power_off: "power-cycle", release: "reimage", test: "gate" };
+    const ops: Record<string, BackendAction> = {
+      power_off: "power-cycle",
+      power_on: "power-on",
+      release: "reimage",
+      deploy: "deploy",
+      test: "gate",
+    };
     for (const q of lab.backends!.maas.requests.slice(marks.maas)) {
       const id = /\/machines\/([^/]+)\/?$/.exec(q.path)?.[1];
       const action = q.op ? ops[q.op] : undefined;
@@ -146,7 +153,13 @@ export function backendActions(
     }
     return out;
   }
-  const targets: Record<string, BackendAction> = { rebooting: "power-cycle", deleted: "reimage", service: "gate" };
+  const targets: Record<string, BackendAction> = {
+    rebooting: "power-cycle",
+    "power on": "power-on",
+    deleted: "reimage",
+    active: "deploy",
+    service: "gate",
+  };
   for (const q of lab.backends!.ironic.requests.slice(marks.ironic)) {
     const id = /^\/v1\/nodes\/([^/]+)\/states\/(power|provision)$/.exec(q.path)?.[1];
     const action = q.target ? targets[q.target] : undefined;
