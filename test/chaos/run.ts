@@ -217,7 +217,6 @@ class Run {
     let enginePid = 0;
     let killedPids: number[] | undefined;
     let done = false;
-    let blocked = false;
     const t0 = Date.now();
     const run = this.engineRun(["apply", "-auto-approve", "-no-color", "-json"], `apply-${n}`, (pid) => {
       enginePid = pid;
@@ -233,18 +232,9 @@ class Run {
         if (!done) process.kill(enginePid, "SIGKILL");
         else killedPids = undefined;
       }
-      if (!blocked && enginePid > 0 && Date.now() - t0 > APPLY_BOUND_MS) {
-        blocked = true;
-        process.kill(enginePid, "SIGKILL");
-      }
       await new Promise((r) => setTimeout(r, 25));
     }
     const r = await run;
-    if (blocked)
-      this.violate(
-        label,
-        `the apply was still running ${APPLY_BOUND_MS / 1000} s after it began (killed): ${waiting(r.stdout)}`,
-      );
     const killed = r.signal === "SIGKILL";
     this.figures.applies++;
     if (killed) this.figures.kills++;
@@ -300,20 +290,37 @@ class Run {
   }
 
   /** The engine with TF_LOG=trace into a per-command log (scanned for credentials, then removed). */
-  private async engineRun(args: string[], name: string, onSpawn?: (pid: number) => void): Promise<RunResult> {
+  private async engineRun(
+    args: string[],
+    name: string,
+    onSpawn?: (pid: number) => void,
+  ): Promise<RunResult & { blocked: boolean }> {
     const env: Record<string, string> =
       this.o.trace === false ? {} : { TF_LOG: "trace", TF_LOG_PATH: join(this.w.dir, `${name}.trace.log`) };
     let pid = 0;
+    let blocked = false;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return await this.w.run(args, {
+      const r = await this.w.run(args, {
         env,
         onSpawn: (p) => {
           pid = p;
           liveEngines.add(p);
           onSpawn?.(p);
+          timer = setTimeout(() => {
+            blocked = true;
+            process.kill(p, "SIGKILL");
+          }, APPLY_BOUND_MS);
         },
       });
+      if (blocked)
+        this.violate(
+          name,
+          `${args[0]} still running ${APPLY_BOUND_MS / 1000} s after it began (killed): ${waiting(r.stdout)}`,
+        );
+      return { ...r, blocked };
     } finally {
+      clearTimeout(timer);
       liveEngines.delete(pid);
     }
   }
