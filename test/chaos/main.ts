@@ -130,6 +130,12 @@ async function single(): Promise<number> {
       `outlet cycles ${f.outletCycles}; backend storms ${f.storms}; kills ${f.kills} (${f.missedKills} missed, carried); ` +
       `applies ${f.applies}; final apply ${f.finalApplyS} s; trace logs ${f.traceMiB.toFixed(0)} MiB scanned; wall ${f.wallS} s`,
   );
+  const h = f.health;
+  if (h)
+    log(
+      `health: faults ${h.healthFaults}; laddered ${h.laddered}; power cycles ${h.powerCycles}; reimages ${h.reimages}; ` +
+        `held for repair ${h.heldForRepair}; most health steps in one apply ${h.mostStepsInOneApply}; ladder rounds ${h.rounds}`,
+    );
   for (const v of r.violations) {
     const step = Number(v.step);
     log(`violation: seed ${opts.seed}, step ${v.step}: ${v.message}`);

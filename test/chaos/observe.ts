@@ -16,6 +16,8 @@ export interface BackendMachine {
   readonly bmc: string;
   /** Taken by a deployment (MAAS Allocated/Deploying/Deployed; Ironic instance set, or deploying/active). */
   readonly taken: boolean;
+  /** Held out of service by the backend (MAAS Broken or Failed testing, Ironic maintenance): the reason, else undefined. */
+  readonly quarantined?: string;
 }
 
 function hostOf(address: string | undefined): string {
@@ -44,6 +46,12 @@ export async function backendMachines(lab: Lab, backend: "maas" | "ironic"): Pro
         macs: m.macAddresses.map((x) => x.toLowerCase()),
         bmc: hostOf(lab.backends!.maas.machine(m.systemId)?.powerParams.power_address),
         taken: taken.includes(m.status),
+        quarantined:
+          m.status === MAAS_STATUS.BROKEN
+            ? m.statusMessage || m.description || "Broken"
+            : m.status === MAAS_STATUS.FAILED_TESTING
+              ? m.description || m.statusMessage || "Failed testing"
+              : undefined,
       }));
     } finally {
       await client.close();
@@ -62,6 +70,7 @@ export async function backendMachines(lab: Lab, backend: "maas" | "ironic"): Pro
     macs: ports.filter((p) => p.node_uuid === n.uuid).map((p) => p.address.toLowerCase()),
     bmc: hostOf((n.driver_info as Record<string, string> | null)?.redfish_address),
     taken: n.instance_uuid !== null || ["deploying", "wait call-back", "active"].includes(String(n.provision_state)),
+    quarantined: n.maintenance === true ? String(n.maintenance_reason ?? "maintenance") : undefined,
   }));
 }
 
@@ -90,6 +99,72 @@ export function nodeWrites(lab: Lab, since: number): NodeWrite[] {
     const outlet = /\/RackPDUs\/([^/]+)\/Outlets\/([^/]+)/.exec(e.path);
     const node = outlet ? byOutlet.get(`${outlet[1]}/${outlet[2]}`) : e.target && nodes.has(e.target) ? e.target : "";
     if (node) out.push({ node, method: e.method, path: e.path });
+  }
+  return out;
+}
+
+/** What a backend was asked to do to a node that a health step does (only successful requests count). */
+export type BackendAction = "power-cycle" | "power-on" | "reimage" | "deploy" | "gate";
+
+/** One such request, in the order its backend received it. */
+export interface NodeAction {
+  readonly node: string;
+  readonly action: BackendAction;
+}
+
+/** Where each backend's request log stood (marks to read actions since). */
+export interface BackendMarks {
+  readonly maas: number;
+  readonly ironic: number;
+}
+
+/** The backends' request logs' lengths now. */
+export function backendMarks(lab: Lab): BackendMarks {
+  return { maas: lab.backends!.maas.requests.length, ironic: lab.backends!.ironic.requests.length };
+}
+
+/**
+ * Power cycles, reimages and gate runs the backend was asked for since `marks`, by node: MAAS op=power_off (only a
+ * remediation power cycle powers a deployed machine off), op=power_on, op=release and op=deploy (a reimage's halves),
+ * op=test (a gate run); Ironic states/power "rebooting" and "power on", states/provision "deleted" and "active", and
+ * "service" (the gate's step). A power cycle of a host found off is only its power-on.
+ */
+export function backendActions(
+  lab: Lab,
+  backend: "maas" | "ironic",
+  marks: BackendMarks,
+  machines: readonly BackendMachine[],
+): NodeAction[] {
+  const byId = new Map(machines.flatMap((m) => [[m.id, m.name] as const, [m.name, m.name] as const]));
+  const out: NodeAction[] = [];
+  if (backend === "maas") {
+    const ops: Record<string, BackendAction> = {
+      power_off: "power-cycle",
+      power_on: "power-on",
+      release: "reimage",
+      deploy: "deploy",
+      test: "gate",
+    };
+    for (const q of lab.backends!.maas.requests.slice(marks.maas)) {
+      const id = /\/machines\/([^/]+)\/?$/.exec(q.path)?.[1];
+      const action = q.op ? ops[q.op] : undefined;
+      const node = id ? byId.get(id) : undefined;
+      if (q.method === "POST" && action && node && q.status < 300) out.push({ node, action });
+    }
+    return out;
+  }
+  const targets: Record<string, BackendAction> = {
+    rebooting: "power-cycle",
+    "power on": "power-on",
+    deleted: "reimage",
+    active: "deploy",
+    service: "gate",
+  };
+  for (const q of lab.backends!.ironic.requests.slice(marks.ironic)) {
+    const id = /^\/v1\/nodes\/([^/]+)\/states\/(power|provision)$/.exec(q.path)?.[1];
+    const action = q.target ? targets[q.target] : undefined;
+    const node = id ? byId.get(decodeURIComponent(id)) : undefined;
+    if (q.method === "PUT" && action && node && q.status < 300) out.push({ node, action });
   }
   return out;
 }

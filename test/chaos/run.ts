@@ -9,17 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Lab, startLab } from "../../src/lab/index.js";
 import { engine as findEngine, type RunResult, type Workdir } from "../support/engines.js";
-import {
-  CHAIN,
-  rackConfig,
-  rackStack,
-  resourceName,
-  type ShownResource,
-  shownState,
-  uploadGoldenImage,
-} from "../support/rack.js";
+import { rackStack, resourceName, type ShownResource, shownState, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
 import { LEASE_MS, leftReservations, overlongLeases } from "./budget.js";
+import { type HealthFigures, HealthWatch } from "./health-watch.js";
 import { convergence, duplicateMachines, leaks, orphans, type Secret, writesOutsidePlan } from "./invariants.js";
 import {
   type BackendMachine,
@@ -33,6 +26,7 @@ import {
   providerChildren,
 } from "./observe.js";
 import { Prng } from "./prng.js";
+import { APPLY_BOUND_MS, chaosConfig, trailOf, waiting } from "./run-support.js";
 import { buildSchedule, type ChaosEvent, disturbedIn, type Schedule, type Step } from "./schedule.js";
 
 /** What a run is. */
@@ -69,6 +63,7 @@ export interface ChaosFigures {
   traceMiB: number;
   wallS: number;
   finalApplyS: number;
+  health?: HealthFigures;
 }
 
 /** A run's outcome. */
@@ -116,8 +111,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await w.write({ "main.tf": chaosConfig(lab, o.backend, names) });
     await w.ok(["init", "-no-color"]);
     const ctx = new Run(o, lab, w, schedule, figures, violations, log);
+    figures.health = ctx.health.figures;
     await ctx.steps();
-    if (o.untilStep === undefined) await ctx.finish();
+    if (o.untilStep === undefined) {
+      await ctx.ladderRounds();
+      await ctx.finish();
+    }
   } finally {
     await lab.close();
   }
@@ -134,6 +133,7 @@ class Run {
   private readonly extra: Prng;
   private readonly aliases: Map<string, string[]>;
   private carriedStorms: ChaosEvent[] = [];
+  readonly health: HealthWatch;
 
   constructor(
     private readonly o: ChaosOptions,
@@ -148,6 +148,10 @@ class Run {
     this.control = lab.info.control.url;
     this.byResource = new Map(lab.info.nodes.map((n) => [resourceName(n.name), n.name]));
     this.extra = new Prng(o.seed ^ 0x9e3779b9);
+    this.health = new HealthWatch(lab, o.backend, schedule, {
+      violate: (step, message) => this.violate(step, message),
+      log,
+    });
     this.aliases = new Map(lab.info.nodes.map((n) => [n.name, [new URL(n.bmc.url).host]]));
     const i = lab.info;
     const key = i.maas?.apiKey ?? "";
@@ -183,9 +187,25 @@ class Run {
     }
   }
 
+  /**
+   * Applies without other events after the schedule (health faults due after it are posted before the first) until
+   * every health node has settled — its ladder reset with the fault gone, or held for repair — at most LADDER_ROUNDS.
+   */
+  async ladderRounds(): Promise<void> {
+    const first = this.schedule.steps.length;
+    for (let r = 0; r < LADDER_ROUNDS; r++) {
+      if (r > 0 && this.health.settled()) break;
+      await this.apply({ index: first + r, events: [] }, `ladder-${r}`);
+      this.health.figures.rounds++;
+    }
+    if (!this.health.settled())
+      this.violate("ladder", `the health ladders had not settled after ${LADDER_ROUNDS} applies past the schedule`);
+  }
+
   /** Runs one apply of the schedule; true when its kill landed. */
-  private async apply(step: Step, n: number): Promise<boolean> {
+  private async apply(step: Step, n: number | string): Promise<boolean> {
     const label = `${n}`;
+    await this.health.before(step.index);
     const markRequests = labRequests(this.lab);
     const markLog = this.lab.requests.last();
     const expected = this.estimate;
@@ -231,11 +251,17 @@ class Run {
     for (const v of writesOutsidePlan(nodeWrites(this.lab, markLog), nodesOf(stream.planned))) this.violate(label, v);
     const machines = await this.checkBackend(label);
     await this.checkLeaks(label, r, `apply-${n}`);
-    if (!killed) {
-      const state = await shownState(this.w);
-      const disturbed = disturbedIn(this.schedule, step.index);
+    const state = await shownState(this.w).catch(() => undefined);
+    this.health.observe(label, step.index, state, stream.diagnostics, machines);
+    if (!killed && state) {
+      const disturbed = new Set([...disturbedIn(this.schedule, step.index), ...this.health.disturbed()]);
       const errored = nodesOf(stream.errored);
-      const outcomes = this.outcomes(state).map((x) => ({ ...x, errored: errored.has(x.node) }));
+      // A node held for repair is out of service by design: the ladder's checks judge it (health.ts).
+      const held = this.health.disturbed();
+      const outcomes = this.outcomes(state)
+        .map((x) => ({ ...x, errored: errored.has(x.node) }))
+        .filter((x) => !(held.has(x.node) && this.health.rung(x.node) === "repair"));
+      this.health.converged(outcomes);
       // A failure in the backend names the node's machine by its backend id (MAAS system id, Ironic uuid).
       const aliases = new Map(this.aliases);
       for (const m of machines) aliases.set(m.name, [...(this.aliases.get(m.name) ?? []), m.id]);
@@ -264,20 +290,37 @@ class Run {
   }
 
   /** The engine with TF_LOG=trace into a per-command log (scanned for credentials, then removed). */
-  private async engineRun(args: string[], name: string, onSpawn?: (pid: number) => void): Promise<RunResult> {
+  private async engineRun(
+    args: string[],
+    name: string,
+    onSpawn?: (pid: number) => void,
+  ): Promise<RunResult & { blocked: boolean }> {
     const env: Record<string, string> =
       this.o.trace === false ? {} : { TF_LOG: "trace", TF_LOG_PATH: join(this.w.dir, `${name}.trace.log`) };
     let pid = 0;
+    let blocked = false;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return await this.w.run(args, {
+      const r = await this.w.run(args, {
         env,
         onSpawn: (p) => {
           pid = p;
           liveEngines.add(p);
           onSpawn?.(p);
+          timer = setTimeout(() => {
+            blocked = true;
+            process.kill(p, "SIGKILL");
+          }, APPLY_BOUND_MS);
         },
       });
+      if (blocked)
+        this.violate(
+          name,
+          `${args[0]} still running ${APPLY_BOUND_MS / 1000} s after it began (killed): ${waiting(r.stdout)}`,
+        );
+      return { ...r, blocked };
     } finally {
+      clearTimeout(timer);
       liveEngines.delete(pid);
     }
   }
@@ -365,9 +408,16 @@ class Run {
     for (const v of new Set(found)) this.violate(label, v);
   }
 
-  /** Clears every fault, applies once (must converge), then plans (must be empty); checks orphans and leaks. */
+  /**
+   * Clears every fault but those nothing cures on nodes held for repair, applies once (must converge, those nodes
+   * held), then plans (must be empty); checks orphans, leaks and how each health node ended.
+   */
   async finish(): Promise<void> {
-    await fetch(`${this.control}/faults`, { method: "DELETE" });
+    const kept = this.health.kept();
+    const held = this.health.held();
+    const cured = this.health.cured();
+    for (const f of this.lab.world.faults.list()) if (!kept.has(f.id)) await this.deleteFault(f.id);
+    await this.health.before(Number.POSITIVE_INFINITY);
     const t0 = Date.now();
     const markLog = this.lab.requests.last();
     const r = await this.engineRun(["apply", "-auto-approve", "-no-color", "-json"], "final-apply");
@@ -378,7 +428,10 @@ class Run {
     for (const v of writesOutsidePlan(nodeWrites(this.lab, markLog), nodesOf)) this.violate("final apply", v);
     await this.checkLeaks("final apply", r, "final-apply");
     const state = await shownState(this.w);
-    const behind = this.outcomes(state).filter((x) => !x.joined);
+    const final = await backendMachines(this.lab, this.o.backend);
+    this.health.observe("final apply", Number.POSITIVE_INFINITY, state, stream.diagnostics, final);
+    await this.health.end("final", state, final, kept, cured);
+    const behind = this.outcomes(state).filter((x) => !x.joined && !held.has(x.node));
     if (r.code !== 0 || behind.length > 0) {
       const errs = stream.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary);
       this.violate(
@@ -414,35 +467,10 @@ class Run {
 /** Engine processes running now (a harness stopped by a signal kills them, so nothing outlives it). */
 export const liveEngines = new Set<number>();
 
-/**
- * The demo's rack HCL with a BMC wait bounded to what the lab's fast profiles need: a BMC faulted unreachable until
- * the final clear would otherwise hold every apply for rackform_bmc's default 10 minutes.
- */
-export function chaosConfig(lab: Lab, backend: "maas" | "ironic", nodes: readonly string[]): string {
-  const wait = lab.world.time.profile.name === "instant" ? "30s" : "10m";
-  return rackConfig(lab, backend, nodes).replace(
-    /(resource "rackform_bmc" "[^"]+" \{\n)/g,
-    `$1  timeouts {\n    create = "${wait}"\n    update = "${wait}"\n    read   = "${wait}"\n  }\n`,
-  );
-}
+/** Applies past the schedule for the health ladders to settle, at most (one step each, a few held back by the budget). */
+const LADDER_ROUNDS = 8;
 
 const names = (lab: Lab) => new Set(lab.info.nodes.map((n) => n.name));
-
-/** What the engine did with each of a node's resources in one apply, and what state holds (for a violation's line). */
-export function trailOf(
-  node: string,
-  trail: ReadonlyMap<string, readonly string[]>,
-  state: readonly ShownResource[],
-): string {
-  const rn = resourceName(node);
-  return CHAIN.map((type) => {
-    const addr = `${type}.${rn}`;
-    const held = state.find((s) => s.address === addr);
-    const joined = type === "rackform_cluster_member" && held ? ` joined=${String(held.values.joined)}` : "";
-    const where = held ? `in state${joined}` : "absent from state";
-    return `${type.replace("rackform_", "")}: ${(trail.get(addr) ?? ["no change"]).join(" → ")}, ${where}`;
-  }).join("; ");
-}
 
 /** Lab fault ids of the schedule's fault events, once injected. */
 const faultIds = new WeakMap<ChaosEvent, string>();

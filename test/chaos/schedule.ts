@@ -6,8 +6,8 @@
  */
 import { Prng } from "./prng.js";
 
-/** Every fault kind the lab has (src/lab/world/faults.ts), node-scoped. */
-export const FAULT_KINDS = [
+/** The lab's node-scoped fault kinds dealt during applies (src/lab/world/faults.ts). */
+export const NODE_FAULT_KINDS = [
   "bmc-unreachable",
   "http-status",
   "latency",
@@ -24,8 +24,24 @@ export const FAULT_KINDS = [
   "xid-error",
 ] as const;
 
+/**
+ * The lab's health faults (src/lab/world/health-faults.ts): hardware going bad under a converged node, injected
+ * between applies so a scheduled plan finds them and the remediation ladder walks them, one step per apply.
+ */
+export const HEALTH_KINDS = ["gpu-xid", "memory-ecc", "pcie-degraded", "nvlink-down", "thermal"] as const;
+
+/** Health kinds every vendor's BMC reports Critical (Status or log), so the ladder always starts on them. */
+export const LADDER_KINDS = ["gpu-xid", "memory-ecc", "thermal"] as const;
+
+/** Every fault kind the schedule injects. */
+export const FAULT_KINDS = [...NODE_FAULT_KINDS, ...HEALTH_KINDS] as const;
+
 /** A fault kind the schedule injects. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** What clears a health fault in the lab: a power cycle, a reimage, or nothing (a person's repair). */
+export const CURES = ["power-cycle", "reimage", "none"] as const;
+export type Cure = (typeof CURES)[number];
 
 /** What the runner posts to the lab's `POST /faults` (node-scoped). */
 export interface FaultBody {
@@ -39,6 +55,17 @@ export interface FaultBody {
   readonly component?: string;
   readonly version?: string;
   readonly value?: number;
+  readonly xid?: number;
+  readonly gpu?: number;
+  readonly dimm?: number;
+  readonly device?: number;
+  readonly cure?: Cure;
+}
+
+/** A health fault posted before the apply of step `step` begins (`step` = the schedule's length: before the rounds after it). */
+export interface HealthEvent {
+  readonly step: number;
+  readonly fault: FaultBody & { readonly cure: Cure };
 }
 
 /** One thing that happens during an apply, at `at` (a fraction of the apply's expected lab requests). */
@@ -74,6 +101,8 @@ export interface Step {
 export interface Schedule {
   readonly seed: number;
   readonly steps: readonly Step[];
+  /** Health faults, on nodes no other event touches. @default none */
+  readonly health?: readonly HealthEvent[];
 }
 
 /** What a schedule is built from. */
@@ -139,9 +168,9 @@ export function buildSchedule(input: ScheduleInput): Schedule {
   // injects every kind at least once.
   const faulty = rng.sample(input.nodes, Math.max(1, Math.round(n * 0.1)));
   const slots = faulty.flatMap((node) => (rng.chance(0.5) ? [node, node] : [node]));
-  const deck = rng.sample(FAULT_KINDS, FAULT_KINDS.length);
+  const deck = rng.sample(NODE_FAULT_KINDS, NODE_FAULT_KINDS.length);
   slots.forEach((node, i) => {
-    const kind = i < deck.length ? deck[i] : rng.pick(FAULT_KINDS);
+    const kind = i < deck.length ? deck[i] : rng.pick(NODE_FAULT_KINDS);
     const s = step();
     const until = kind === "hang" ? s : rng.chance(0.5) ? Math.min(last, s + rng.int(0, 2)) : undefined;
     const releaseAfterMs = kind === "hang" ? rng.int(500, 3000) : undefined;
@@ -163,14 +192,59 @@ export function buildSchedule(input: ScheduleInput): Schedule {
       count: rng.int(3, 15),
     });
   }
-  return {
-    seed: input.seed,
-    steps: shapes.map((killed, index) => ({
-      index,
-      kill: killed ? rng.next() : undefined,
-      events: [...events[index]].sort((a, b) => a.at - b.at),
-    })),
-  };
+  const steps = shapes.map((killed, index) => ({
+    index,
+    kill: killed ? rng.next() : undefined,
+    events: [...events[index]].sort((a, b) => a.at - b.at),
+  }));
+  return { seed: input.seed, steps, health: healthEvents(input, steps) };
+}
+
+/**
+ * The health faults of a run, from their own stream (the other events of a seed stay as they were): on ~6% of the
+ * nodes (at least 3, never a majority), only nodes no other event touches, the first three cured by a power cycle, a
+ * reimage and nothing, each of a kind every BMC calls Critical; the rest of any kind and cure. All are posted before
+ * one apply after the first that runs to its end (the rack has converged), early enough for the ladder to walk during
+ * the schedule's kills and storms.
+ */
+function healthEvents(input: ScheduleInput, steps: readonly Step[]): HealthEvent[] {
+  const rng = new Prng(input.seed ^ 0x4845414c);
+  const touched = new Set(steps.flatMap((st) => st.events.map(eventNode)));
+  const free = input.nodes.filter((n) => !touched.has(n));
+  const count = Math.min(
+    free.length,
+    Math.floor((input.nodes.length - 1) / 2),
+    Math.max(3, Math.round(input.nodes.length * 0.06)),
+  );
+  const firstFull = steps.findIndex((st) => st.kill === undefined);
+  const from = firstFull + 1;
+  const step =
+    from >= steps.length ? steps.length : rng.int(from, Math.max(from, Math.floor((from + steps.length - 1) / 2)));
+  const cures = rng.sample(CURES, CURES.length);
+  return rng.sample(free, count).map((node, i) => {
+    const cure = i < cures.length ? cures[i] : rng.pick(CURES);
+    const kinds = i < cures.length ? LADDER_KINDS : HEALTH_KINDS;
+    // A thermal trip shows in no component's Status, only in the log: one a reimage cures would be logged again at
+    // the reimage's boot and never read as recovered (reported in docs/reliability.md), so it is cured otherwise.
+    const kind = rng.pick(cure === "reimage" ? kinds.filter((k) => k !== "thermal") : kinds);
+    return { step, fault: { ...healthBody(rng, kind, node), cure } };
+  });
+}
+
+function healthBody(rng: Prng, kind: (typeof HEALTH_KINDS)[number], node: string): FaultBody {
+  switch (kind) {
+    case "gpu-xid":
+      // XIDs that leave the GPU Critical or off the bus: the ladder's findings on every vendor.
+      return { kind, node, xid: rng.pick([48, 63, 79]), gpu: rng.int(0, 7) };
+    case "memory-ecc":
+      return { kind, node, dimm: rng.int(0, 3) };
+    case "pcie-degraded":
+      return { kind, node, device: rng.int(0, 7) };
+    case "nvlink-down":
+      return { kind, node, gpu: rng.int(0, 7) };
+    default:
+      return { kind, node };
+  }
 }
 
 /** Nodes disturbed during step `s`: a fault active in it, or a reboot or outlet cycle in it. */

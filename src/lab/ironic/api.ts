@@ -63,6 +63,10 @@ export interface IronicRequestLogEntry {
   readonly version: string | null;
   /** Wall-clock time (ms since the epoch) the request arrived: the request rate the API sees. */
   readonly at: number;
+  /** PUT …/states/provision, …/states/power: the target asked (e.g. "rebuild", "rebooting", "service"). */
+  readonly target?: string;
+  /** PUT …/maintenance: the reason given. */
+  readonly reason?: string;
 }
 
 /** The running lab Ironic. */
@@ -87,6 +91,20 @@ export interface IronicApi {
   node(ident: string): Readonly<NodeRecord> | undefined;
   /** Cancels pending timers (call before dropping the lab). */
   stop(): void;
+}
+
+/** What the request log keeps of a PUT's body: a state change's target, a maintenance reason. */
+function bodyFields(method: string, raw: string): { target?: string; reason?: string } {
+  if (method !== "PUT" || raw === "") return {};
+  try {
+    const b = JSON.parse(raw) as Record<string, unknown>;
+    return {
+      ...(typeof b.target === "string" ? { target: b.target } : {}),
+      ...(typeof b.reason === "string" ? { reason: b.reason } : {}),
+    };
+  } catch {
+    return {};
+  }
 }
 
 /** Creates an Ironic API with its own in-memory conductor. */
@@ -181,8 +199,9 @@ export function createIronicApi(opts: IronicApiOptions = {}): IronicApi {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       try {
-        const r = await serve(req, Buffer.concat(chunks).toString("utf8"));
-        requests.push({ method, path, status: r.status, version: r.version, at });
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const r = await serve(req, raw);
+        requests.push({ method, path, status: r.status, version: r.version, at, ...bodyFields(method, raw) });
         send(out, r.status, r.body, r.headers);
       } catch (e) {
         const err = e instanceof IronicHttpError ? e : fault(500, (e as Error).message, "Server");

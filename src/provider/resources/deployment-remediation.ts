@@ -50,7 +50,8 @@ function stepsOf(plan: DeploymentConfig): LadderStep[] {
 
 /**
  * The planned remediation: null when bmc_health is not followed; on create ""; while the findings are not known yet
- * the recorded rung stands; otherwise the next rung (shared/remediation.ts nextRung).
+ * the recorded rung stands; otherwise the next rung (shared/remediation.ts nextRung), a step that never ran planned
+ * again with its next attempt rather than passed over.
  */
 export function plannedRemediation(
   state: DeploymentState | null,
@@ -62,8 +63,10 @@ export function plannedRemediation(
   if (state === null) return "";
   const current = state.remediation ?? "";
   if (isUnknownValue(health) || containsUnknown(health as unknown as Value)) return current;
+  // A step not run yet: offered and not run since, or recorded without its offer — an update that failed before it
+  // offered the step (a backend error reading the machine) still records the planned rung, and that step never ran.
   const offered = offeredIn(priv);
-  const pending = offered !== undefined && offered.rung === current && !offered.ran && isLadderRun(current);
+  const pending = isLadderRun(current) && (offered?.rung !== current || !offered.ran);
   return nextRung({ sick: criticalFindings(health).length > 0, current, pending, steps: stepsOf(plan) });
 }
 

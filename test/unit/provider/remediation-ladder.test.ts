@@ -86,6 +86,17 @@ describe("rackform_deployment plans and offers the rung", () => {
     expect(planned(st, [], { [PRIVATE_LADDER]: { ...offered, ran: true } })).toBe("");
   });
 
+  it("a rung recorded without its offer (its update failed before offering it) never ran: planned again, not passed over", () => {
+    const { m } = maas();
+    // The update of power_cycle:2 failed reading the machine: the engine recorded the planned rung, the private data
+    // still holds the offer of power_cycle:1 (chaos seed 1501, a backend storm during the update).
+    const st = recorded(m, { bmc_health: [GPU3], remediation: "power_cycle:2" });
+    const stale = { rung: "power_cycle:1", at: "2026-11-27T10:05:00Z", ran: false };
+    expect(planned(st, [GPU3], { [PRIVATE_LADDER]: stale })).toBe("power_cycle:3");
+    expect(planned(st, [GPU3], {})).toBe("power_cycle:3");
+    expect(planned({ ...st, remediation: "repair" }, [GPU3], { [PRIVATE_LADDER]: stale })).toBe("repair");
+  });
+
   it("the update offers a power cycle as the member's remedy and remembers the offer; read marks it run", async () => {
     const { fake, m } = maas();
     Object.assign(m, { state: "deployed", status: "Deployed", image: "custom/ubuntu-gpu-2026.06.2", power: "on" });
