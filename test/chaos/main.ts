@@ -17,7 +17,7 @@ import { type ChaosOptions, liveEngines, replayCommand, runChaos } from "./run.j
 
 const USAGE =
   "usage: npm run chaos -- --seed N [--nodes 64] [--backend maas|ironic] [--engine terraform|tofu] " +
-  "[--profile instant|demo|realistic] [--kills 20] [--until-step K] [--no-trace] [--stacks S --max-unavailable M]";
+  "[--profile instant|demo|realistic] [--kills 20] [--until-step K] [--no-trace] [--no-health] [--stacks S --max-unavailable M]";
 
 function fail(message: string): never {
   process.stderr.write(`chaos: ${message}\n${USAGE}\n`);
@@ -27,9 +27,11 @@ function fail(message: string): never {
 function parse(argv: readonly string[]): ChaosOptions & { stacks?: number; maxUnavailable: number } {
   const v: Record<string, string> = {};
   let trace = true;
+  let health = true;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--no-trace") trace = false;
+    else if (a === "--no-health") health = false;
     else if (a === "--help" || a === "-h") {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
@@ -64,6 +66,7 @@ function parse(argv: readonly string[]): ChaosOptions & { stacks?: number; maxUn
     kills: int("kills", 20, 0)!,
     untilStep: int("until-step", undefined, 0),
     trace,
+    health,
     stacks: int("stacks", undefined, 2),
     maxUnavailable: int("max-unavailable", 1, 1)!,
   };

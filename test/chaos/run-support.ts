@@ -22,14 +22,15 @@ export function waiting(stdout: string): string {
 }
 
 /**
- * The demo's rack HCL with the health ladder (bmc_health, max_unhealthy, max_unavailable: health-watch.ts
- * healthPolicy) and a BMC wait bounded to what the lab's fast profiles need: a BMC faulted unreachable until
+ * The demo's rack HCL, with the health ladder unless `health` is off (bmc_health, max_unhealthy, max_unavailable:
+ * health-watch.ts healthPolicy), and a BMC wait bounded to what the lab's fast profiles need: a BMC faulted unreachable until
  * the final clear would otherwise hold every apply for rackform_bmc's default 10 minutes.
  */
-export function chaosConfig(lab: Lab, backend: "maas" | "ironic", nodes: readonly string[]): string {
+export function chaosConfig(lab: Lab, backend: "maas" | "ironic", nodes: readonly string[], health = true): string {
   const wait = lab.world.time.profile.name === "instant" ? "30s" : "10m";
   const { maxUnavailable, maxUnhealthy } = healthPolicy(nodes.length);
-  return rackConfig(lab, backend, nodes, { maxUnavailable, remediation: { maxUnhealthy } }).replace(
+  const ladder = health ? { maxUnavailable, remediation: { maxUnhealthy } } : {};
+  return rackConfig(lab, backend, nodes, ladder).replace(
     /(resource "rackform_bmc" "[^"]+" \{\n)/g,
     `$1  timeouts {\n    create = "${wait}"\n    update = "${wait}"\n    read   = "${wait}"\n  }\n`,
   );

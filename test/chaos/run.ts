@@ -41,6 +41,11 @@ export interface ChaosOptions {
   readonly untilStep?: number;
   /** Run every engine command with TF_LOG=trace and scan the log for credentials. @default true */
   readonly trace?: boolean;
+  /**
+   * Health faults between applies on a rack with the remediation ladder (bmc_health, max_unhealthy, max_unavailable),
+   * and the ladder's invariants. Off: the rack and schedule of the seeds from before the ladder. @default true
+   */
+  readonly health?: boolean;
   /** Progress lines. @default none */
   readonly log?: (line: string) => void;
 }
@@ -78,7 +83,8 @@ const MAIN = join(ROOT, "dist", "main.js");
 /** The one-line command that replays a run (up to a step). */
 export function replayCommand(o: ChaosOptions, step?: number): string {
   const until = step !== undefined ? ` --until-step ${step}` : "";
-  return `npm run chaos -- --seed ${o.seed} --nodes ${o.nodes} --backend ${o.backend} --engine ${o.engine} --profile ${o.profile} --kills ${o.kills}${until}`;
+  const health = o.health === false ? " --no-health" : "";
+  return `npm run chaos -- --seed ${o.seed} --nodes ${o.nodes} --backend ${o.backend} --engine ${o.engine} --profile ${o.profile} --kills ${o.kills}${health}${until}`;
 }
 
 /** Runs the schedule for `o` against a fresh lab; every temp file lives under os.tmpdir() (the caller removes it). */
@@ -91,7 +97,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     stateDir: await mkdtemp(join(tmpdir(), "rf-chaos-lab-")),
   });
   const names = lab.info.nodes.map((n) => n.name);
-  const schedule = buildSchedule({ seed: o.seed, nodes: names, kills: o.kills, backend: o.backend });
+  const schedule = buildSchedule({
+    seed: o.seed,
+    nodes: names,
+    kills: o.kills,
+    backend: o.backend,
+    health: o.health !== false,
+  });
   const figures: ChaosFigures = {
     faults: {},
     reboots: 0,
@@ -108,7 +120,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   try {
     if (o.backend === "maas") await uploadGoldenImage(lab);
     const w = await rackStack(findEngine(o.engine), await freshInstall([builtProvider()]), lab, o.backend, names);
-    await w.write({ "main.tf": chaosConfig(lab, o.backend, names) });
+    await w.write({ "main.tf": chaosConfig(lab, o.backend, names, o.health !== false) });
     await w.ok(["init", "-no-color"]);
     const ctx = new Run(o, lab, w, schedule, figures, violations, log);
     figures.health = ctx.health.figures;
@@ -192,6 +204,7 @@ class Run {
    * every health node has settled — its ladder reset with the fault gone, or held for repair — at most LADDER_ROUNDS.
    */
   async ladderRounds(): Promise<void> {
+    if ((this.schedule.health ?? []).length === 0) return;
     const first = this.schedule.steps.length;
     for (let r = 0; r < LADDER_ROUNDS; r++) {
       if (r > 0 && this.health.settled()) break;

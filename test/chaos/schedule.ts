@@ -111,6 +111,8 @@ export interface ScheduleInput {
   readonly nodes: readonly string[];
   readonly kills: number;
   readonly backend: "maas" | "ironic";
+  /** Deal health faults (their own stream of the seed: the other events stay as they are). @default true */
+  readonly health?: boolean;
 }
 
 /** The node an event concerns (storms concern every node). */
@@ -197,7 +199,7 @@ export function buildSchedule(input: ScheduleInput): Schedule {
     kill: killed ? rng.next() : undefined,
     events: [...events[index]].sort((a, b) => a.at - b.at),
   }));
-  return { seed: input.seed, steps, health: healthEvents(input, steps) };
+  return { seed: input.seed, steps, health: input.health === false ? [] : healthEvents(input, steps) };
 }
 
 /**
