@@ -35,11 +35,14 @@ export function acceptance(c: ResourceChange, ev: Set<NodeEvent>): string {
     case "create":
       ev.add("acceptance");
       return `run${attestNote(c)}`;
-    case "replace":
+    case "replace": {
       ev.add("acceptance");
-      if (tainted(c)) return `re-run${attestNote(c)} (failed last apply${failures(c)}${lastAttestation(c)})`;
-      if (knownText(attr(c.change, "before", "passed")) === "false") return `re-run (no longer passing${failures(c)})`;
-      return uncoveredPolicy(c) ? `re-run (evidence does not cover ${uncoveredPolicy(c)})` : "re-run";
+      const rerun = `re-run${attestNote(c)}`;
+      if (tainted(c)) return `${rerun} (failed last apply${failures(c)}${lastAttestation(c)})`;
+      if (knownText(attr(c.change, "before", "passed")) === "false")
+        return `${rerun} (no longer passing${failures(c)})`;
+      return uncoveredPolicy(c) ? `${rerun} (evidence does not cover ${uncoveredPolicy(c)})` : rerun;
+    }
     case "update": {
       const health = gateRung(c, ev);
       if (health) return health;

@@ -33,10 +33,26 @@ export function secureBootBaseline(c: ResourceChange, side: "before" | "after"):
   return [`Secure Boot ${(sb.value as { enabled?: unknown }).enabled === true ? "on" : "off"}`];
 }
 
-/** " + attest GPU, BMC" (or "every SPDM component") when the gate attests. */
+/** The components the last attestation of a recorded gate covered (its evidence), or undefined. */
+function attestedBefore(c: ResourceChange): number | undefined {
+  const text = knownText(attr(c.change, "before", "attestation_evidence"));
+  if (!text) return undefined;
+  try {
+    return listOf((JSON.parse(text) as { components?: unknown }).components).length;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * " + attest 9 components" when the gate attests and its last run listed them, else " + attest GPU, BMC" (the
+ * kinds required) or " + attest every SPDM component": what the BMC lists is known only when it is asked.
+ */
 export function attestNote(c: ResourceChange): string {
   const a = attr(c.change, "after", "attestation");
   if (a.kind !== "known") return "";
+  const n = attestedBefore(c);
+  if (n !== undefined && n > 0) return ` + attest ${n} ${n === 1 ? "component" : "components"}`;
   const kinds = listOf((a.value as { components?: unknown }).components).filter((k) => typeof k === "string");
   return kinds.length > 0 ? ` + attest ${kinds.join(", ")}` : " + attest every SPDM component";
 }
