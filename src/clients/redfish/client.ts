@@ -459,8 +459,8 @@ export class RedfishClient {
   }
 
   /** Every key database under a SecureBoot's `databasesUri`, with its certificates and signatures. */
-  secureBootDatabases(databasesUri: string): Promise<secureBoot.SecureBootDatabase[]> {
-    return secureBoot.readSecureBootDatabases(this.t, databasesUri);
+  secureBootDatabases(databasesUri: string, only?: readonly string[]): Promise<secureBoot.SecureBootDatabase[]> {
+    return secureBoot.readSecureBootDatabases(this.t, databasesUri, only);
   }
 
   /** Sets SecureBootEnable (If-Match on the ETag; one re-read on 412); takes effect at the next boot. */

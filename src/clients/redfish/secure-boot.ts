@@ -141,12 +141,20 @@ export function parseSecureBootDatabase(json: RedfishJson, ref = ""): SecureBoot
   };
 }
 
-/** Every key database under `databasesUri`, with its certificates and signatures, in the collection's order. */
+/**
+ * The key databases under `databasesUri`, each with its certificates and signatures, in the collection's order: with
+ * `only`, those whose URI ends in one of its ids (case-insensitive) — a refresh reads only the databases it compares.
+ */
 export async function readSecureBootDatabases(
   t: RedfishTransport,
   databasesUri: string,
+  only?: readonly string[],
 ): Promise<SecureBootDatabase[]> {
-  const refs = members(await t.getJson(databasesUri));
+  const wanted = only && new Set(only.map((x) => x.toLowerCase()));
+  const all = members(await t.getJson(databasesUri));
+  const picked = all.filter((r) => wanted?.has(lastSegment(r.replace(/\/+$/, "")).toLowerCase()));
+  // A service whose URIs do not end in the DatabaseId: every database is read (DatabaseId names them).
+  const refs = wanted && picked.length >= wanted.size ? picked : all;
   return Promise.all(
     refs.map(async (ref) => {
       const db = parseSecureBootDatabase(await t.getJson(ref), ref);

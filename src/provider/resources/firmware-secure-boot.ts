@@ -138,9 +138,9 @@ export async function observeSecureBoot(
     if (isClientError(e) && e.code === "RACKFORM_ERR_REDFISH_NOT_FOUND") return undefined;
     throw e;
   }
-  const entries = w.db.length + w.kek.length + w.dbx.length;
-  if (entries === 0 || !info.databasesUri) return { info };
-  return { info, databases: await bmc.secureBootDatabases(info.databasesUri) };
+  const needed = [...(w.kek.length ? ["KEK"] : []), ...(w.db.length ? ["db"] : []), ...(w.dbx.length ? ["dbx"] : [])];
+  if (needed.length === 0 || !info.databasesUri) return { info };
+  return { info, databases: await bmc.secureBootDatabases(info.databasesUri, needed) };
 }
 
 /** Why the wanted Secure Boot cannot be applied to this node, or undefined (checked before any write). */

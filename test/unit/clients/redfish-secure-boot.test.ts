@@ -98,6 +98,13 @@ describe("Secure Boot parsers", () => {
 });
 
 describe("Secure Boot through the client", () => {
+  it("reads only the databases asked for (by the id their URI ends in), else every one", async () => {
+    const { client } = await tower();
+    const uri = (await client.secureBoot(SYSTEM)).databasesUri ?? "";
+    expect((await client.secureBootDatabases(uri, ["db", "KEK"])).map((d) => d.id)).toEqual(["KEK", "db"]);
+    expect((await client.secureBootDatabases(uri, ["db", "nosuch"])).map((d) => d.id)).toHaveLength(8);
+  });
+
   it("reads a system's SecureBoot and every database with its certificates and signatures", async () => {
     const { client } = await tower();
     const sb = await client.secureBoot(SYSTEM);
