@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { compareReference, parseReferenceValues, verifyAnswer } from "../clients/attest/index.js";
+import { judgeAnswer, parseReferenceValues, problemText } from "../clients/attest/index.js";
 import { helpText, parseCommand, UsageError } from "./args.js";
 import { ATTEST_VERIFY } from "./attest-command.js";
 
@@ -62,7 +62,7 @@ async function verifyEvidence(e: Evidence, anchors: readonly string[], reference
       ok = false;
       continue;
     }
-    const v = await verifyAnswer({
+    const v = await judgeAnswer({
       transcriptB64: c.answer.signed_measurements,
       nonceHex: c.nonce,
       chainPem: c.certificate_chain.join("\n"),
@@ -71,14 +71,12 @@ async function verifyEvidence(e: Evidence, anchors: readonly string[], reference
       now: new Date(e.measured_at),
       component: c.id,
       ...(c.answer.hashing_algorithm ? { hashingAlgorithm: c.answer.hashing_algorithm } : {}),
+      ...(refs ? { refs } : {}),
+      ...(c.model ? { model: c.model } : {}),
     });
-    const problems = [...v.problems];
-    if (v.ok && refs) problems.push(...compareReference(v.measurements, refs, { component: c.id, model: c.model }));
-    ok &&= problems.length === 0;
-    const verdict = problems.length === 0 ? "verified" : problems.map((p) => `${p.kind}: ${p.detail}`).join("; ");
-    lines.push(
-      `  ${c.id} (${c.kind}): ${verdict}${c.passed !== (problems.length === 0) ? " (differs from the recorded verdict)" : ""}`,
-    );
+    ok &&= v.ok;
+    const verdict = v.ok ? "verified" : v.problems.map(problemText).join("; ");
+    lines.push(`  ${c.id} (${c.kind}): ${verdict}${c.passed !== v.ok ? " (differs from the recorded verdict)" : ""}`);
   }
   if (e.components.length === 0) lines.push("  no component recorded");
   return { lines, ok };

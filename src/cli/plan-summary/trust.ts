@@ -33,12 +33,13 @@ export function secureBootBaseline(c: ResourceChange, side: "before" | "after"):
   return [`Secure Boot ${(sb.value as { enabled?: unknown }).enabled === true ? "on" : "off"}`];
 }
 
-/** The components the last attestation of a recorded gate covered (its evidence), or undefined. */
-function attestedBefore(c: ResourceChange): number | undefined {
+/** The components the last attestation of a recorded gate listed, and how many passed; undefined without one. */
+function lastAttested(c: ResourceChange): { readonly listed: number; readonly passed: number } | undefined {
   const text = knownText(attr(c.change, "before", "attestation_evidence"));
   if (!text) return undefined;
   try {
-    return listOf((JSON.parse(text) as { components?: unknown }).components).length;
+    const list = listOf((JSON.parse(text) as { components?: unknown }).components) as { passed?: unknown }[];
+    return { listed: list.length, passed: list.filter((x) => x.passed === true).length };
   } catch {
     return undefined;
   }
@@ -51,22 +52,14 @@ function attestedBefore(c: ResourceChange): number | undefined {
 export function attestNote(c: ResourceChange): string {
   const a = attr(c.change, "after", "attestation");
   if (a.kind !== "known") return "";
-  const n = attestedBefore(c);
+  const n = lastAttested(c)?.listed;
   if (n !== undefined && n > 0) return ` + attest ${n} ${n === 1 ? "component" : "components"}`;
   const kinds = listOf((a.value as { components?: unknown }).components).filter((k) => typeof k === "string");
   return kinds.length > 0 ? ` + attest ${kinds.join(", ")}` : " + attest every SPDM component";
 }
 
-/** What the last attestation of a recorded gate found, for a re-run's reason: "attested 4 of 5". */
+/** What the last attestation of a recorded gate found, for a re-run's reason: "; attested 4 of 5". */
 export function lastAttestation(c: ResourceChange): string {
-  const text = knownText(attr(c.change, "before", "attestation_evidence"));
-  if (!text) return "";
-  try {
-    const e = JSON.parse(text) as { components?: unknown };
-    const list = listOf(e.components) as { passed?: unknown }[];
-    const ok = list.filter((x) => x.passed === true).length;
-    return ok < list.length ? `; attested ${ok} of ${list.length}` : "";
-  } catch {
-    return "";
-  }
+  const a = lastAttested(c);
+  return a && a.passed < a.listed ? `; attested ${a.passed} of ${a.listed}` : "";
 }

@@ -1,6 +1,7 @@
 /** Attestation: SPDM transcripts, their verification, trust anchors and reference values (pure, no I/O). */
 export { isCa, parseCertificates, parseTrustAnchors, type TrustAnchor } from "./anchors.js";
 export { type ChainResult, verifyChain } from "./chain.js";
+export { judgeAnswer, problemText } from "./judge.js";
 export { splitPem } from "./pem.js";
 export type { AttestProblem, AttestProblemKind, Measured } from "./problems.js";
 export {

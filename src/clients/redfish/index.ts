@@ -19,6 +19,7 @@ export * as redfishParse from "./parse.js";
 export type { RefreshOutcome } from "./refresh.js";
 export { chooseResetType, type ResetRequest } from "./reset.js";
 export {
+  certificateSha256,
   parseDbCertificate,
   parseDbSignature,
   parseSecureBoot,

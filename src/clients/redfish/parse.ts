@@ -64,6 +64,7 @@ export function parseSystem(json: RedfishJson, etag?: string): SystemState {
     uuid: str(json.UUID)?.toLowerCase(),
     serial: str(json.SerialNumber),
     lastResetTime: str(json.LastResetTime),
+    secureBootUri: link(json, "SecureBoot"),
   };
 }
 

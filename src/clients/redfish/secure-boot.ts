@@ -74,13 +74,16 @@ export function parseSecureBoot(json: RedfishJson, etag?: string): SecureBootSta
   };
 }
 
+/** The SHA-256 of a certificate's DER, lower-case hex: how a key database's entries are told apart. */
+export const certificateSha256 = (cert: X509Certificate): string => createHash("sha256").update(cert.raw).digest("hex");
+
 /** A Certificate of a key database: its DER's SHA-256 and subject. */
 export function parseDbCertificate(json: RedfishJson): SecureBootCertificate {
   const uri = str(json["@odata.id"]) ?? "";
   const fromResource = isObj(json.Subject) ? str(json.Subject.CommonName) : undefined;
   try {
     const cert = new X509Certificate(str(json.CertificateString) ?? "");
-    const sha256 = createHash("sha256").update(cert.raw).digest("hex");
+    const sha256 = certificateSha256(cert);
     // node:crypto lists the subject's attributes one a line, in the certificate's order: shown as "C=US, O=…, CN=…".
     return { uri, sha256, subject: cert.subject.split("\n").join(", ") };
   } catch {

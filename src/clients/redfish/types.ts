@@ -35,6 +35,8 @@ export interface SystemState {
   readonly serial?: string;
   /** When the host last came out of reset (ComputerSystem.LastResetTime, v1.12), where the BMC reports it. */
   readonly lastResetTime?: string;
+  /** The System's SecureBoot resource, where it links one. */
+  readonly secureBootUri?: string;
 }
 
 /** A CPU (ids `ProcessorSummary.N` stand for CPUs only ProcessorSummary.Count vouches for). */

@@ -5,7 +5,7 @@
  * gate; the evidence keeps each signed answer as the BMC returned it, so it can be verified again offline.
  */
 import { randomBytes } from "node:crypto";
-import type { AttestProblem, ReferenceValues } from "../../clients/attest/index.js";
+import type { ReferenceValues } from "../../clients/attest/index.js";
 import { isClientError } from "../../clients/errors.js";
 import type { IntegrityComponent, RedfishClient } from "../../clients/redfish/index.js";
 import type { Logger } from "../../framework/index.js";
@@ -73,11 +73,6 @@ export function kindOf(c: Pick<IntegrityComponent, "targetUri" | "id">): string 
   return "PCIe";
 }
 
-/** A problem as a line of the gate's failure and the evidence. */
-export function problemLine(p: AttestProblem): string {
-  return `${p.kind}: ${p.detail}`;
-}
-
 /** Attests one component: nonce, signed answer, chain, verification, references. */
 async function attestOne(
   bmc: AttestBmc,
@@ -106,18 +101,18 @@ async function attestOne(
   }
   const certUri = answer.certificateUri ?? c.certificateUri;
   const chain = certUri ? await bmc.certificateChain(certUri) : [];
-  const v = await lib.verifyAnswer({
+  // The model of the device picks its reference entry where the document names models.
+  const model = c.targetUri ? await bmc.componentModel(c.targetUri) : undefined;
+  const v = await lib.judgeAnswer({
     transcriptB64: answer.signedMeasurementsB64,
     nonceHex: nonce,
     chainPem: chain.join("\n"),
     trustAnchorsPem: cfg.anchors,
     component: c.id,
     hashingAlgorithm: answer.hashingAlgorithm,
+    refs,
+    ...(model ? { model } : {}),
   });
-  const problems = [...v.problems];
-  // The model of the device picks its reference entry where the document names models.
-  const model = v.ok && c.targetUri ? await bmc.componentModel(c.targetUri) : undefined;
-  if (v.ok) problems.push(...lib.compareReference(v.measurements, refs, { component: c.id, model }));
   return {
     ...base,
     ...(model ? { model } : {}),
@@ -129,8 +124,8 @@ async function attestOne(
     },
     certificate_chain: chain,
     measurements: v.measurements.map((m) => ({ index: m.index, digest: m.text ?? m.valueHex })),
-    passed: problems.length === 0,
-    problems: problems.map(problemLine),
+    passed: v.ok,
+    problems: v.problems.map(lib.problemText),
   };
 }
 

@@ -5,6 +5,8 @@
  * is not the pinned one or that does not parse, a component kind no BMC lists — before any request to a BMC.
  */
 import { createHash, X509Certificate } from "node:crypto";
+// pem.js itself, not the attest index: validation must not load the X.509 library at every provider start.
+import { splitPem } from "../../clients/attest/pem.js";
 import { attr, isUnknownValue, planModifier, stringMatches, validator } from "../../framework/index.js";
 import { redfishEndpoint } from "../shared/endpoint.js";
 import { SHA256 } from "./deployment-schema.js";
@@ -12,13 +14,9 @@ import { SHA256 } from "./deployment-schema.js";
 /** The component kinds a node's ComponentIntegrity can list, as `components` names them. */
 export const COMPONENT_KINDS = ["GPU", "BMC", "NIC", "DPU", "CPU", "Switch", "PCIe"] as const;
 
-/** The PEM blocks of a text. */
-export const pemBlocks = (text: string): string[] =>
-  text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-
 /** Why a trust anchor cannot be one, or undefined. */
 export function anchorProblem(pem: string): string | undefined {
-  const blocks = pemBlocks(pem);
+  const blocks = splitPem(pem);
   if (blocks.length !== 1) return `holds ${blocks.length} certificates; give one CA certificate per entry`;
   try {
     const c = new X509Certificate(blocks[0]);

@@ -80,12 +80,15 @@ export function secureBootOf(v: Pick<FirmwareState, "secure_boot">): SecureBootW
 export async function observe(bmc: FirmwareBmc, withBios: boolean, sb?: SecureBootWanted): Promise<NodeFacts> {
   const [inventory, system] = await Promise.all([bmc.firmwareInventory(), bmc.getSystem()]);
   const bios = withBios ? await bmc.bios().read() : undefined;
-  const secureBoot = sb ? await observeSecureBoot(bmc, system.odataId, sb) : undefined;
+  const secureBoot = sb ? await observeSecureBoot(bmc, system.secureBootUri, sb) : undefined;
   return { inventory, power: system.powerState, ...(bios ? { bios } : {}), ...(secureBoot ? { secureBoot } : {}) };
 }
 
 /** Private state: the recorded versions and settings were read from the node (not only staged for its member). */
 export const PRIVATE_VERIFIED = "read_from_node";
+
+/** Private state: where the node's SecureBoot resource was found (a refresh reads it there, not through the System). */
+const PRIVATE_SECURE_BOOT = "secure_boot_uri";
 
 /**
  * The ref an apply records and offers its reset under: the planned one (the member follows it), or — planned unknown —
@@ -156,21 +159,24 @@ export async function readFirmware(
   try {
     const bmc = deps.bmc(origin);
     const sb = secureBootOf(st);
-    const { facts, secureBoot } = await bounded(
-      r.context,
-      ms,
-      "read",
-      `reading the firmware of ${origin}`,
-      async () => {
-        const facts = await refreshFacts(bmc, st, seen === "unchanged" && !verified ? undefined : seen);
-        // Secure Boot changes without a reset (a flag set, a certificate removed): read whenever it is managed.
-        const secureBoot = sb ? await observeSecureBoot(bmc, (await bmc.getSystem()).odataId, sb) : undefined;
-        return { facts, secureBoot };
-      },
-    );
+    const read = async () => {
+      const facts = await refreshFacts(bmc, st, seen === "unchanged" && !verified ? undefined : seen);
+      // Secure Boot changes without a reset (a flag set, a certificate removed): read whenever it is managed, at
+      // the resource a previous read found (the System is read only to find it the first time).
+      const known = r.private.value[PRIVATE_SECURE_BOOT];
+      const uri = typeof known === "string" ? known : sb && (await bmc.getSystem()).secureBootUri;
+      const secureBoot = sb ? await observeSecureBoot(bmc, uri, sb) : undefined;
+      return { facts, secureBoot };
+    };
+    const { facts, secureBoot } = await bounded(r.context, ms, "read", `reading the firmware of ${origin}`, read);
     const status = sb && secureBoot ? statusOf(sb, secureBoot) : null;
-    if (facts === "unchanged") return { ...st, secure_boot_status: status };
-    r.private.set({ ...r.private.value, [PRIVATE_VERIFIED]: true });
+    const { [PRIVATE_SECURE_BOOT]: _, ...rest } = r.private.value;
+    const remembered = secureBoot ? { ...rest, [PRIVATE_SECURE_BOOT]: secureBoot.info.uri } : rest;
+    if (facts === "unchanged") {
+      r.private.set(remembered);
+      return { ...st, secure_boot_status: status };
+    }
+    r.private.set({ ...remembered, [PRIVATE_VERIFIED]: true });
     return recorded(st, { ...facts, ...(secureBoot ? { secureBoot } : {}) }, st.last_update_messages ?? []);
   } catch (e) {
     if (isNotFound(e)) return null;

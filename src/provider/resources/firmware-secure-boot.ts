@@ -4,8 +4,8 @@
  * are staged before the node's one reset (with the firmware and BIOS settings) and take effect at it.
  */
 import { X509Certificate } from "node:crypto";
-import { isClientError } from "../../clients/errors.js";
-import type { SecureBootDatabase, SecureBootState } from "../../clients/redfish/index.js";
+import { unlessNotFound } from "../../clients/classify.js";
+import { certificateSha256, type SecureBootDatabase, type SecureBootState } from "../../clients/redfish/index.js";
 import type { FirmwareBmc } from "./firmware-deps.js";
 
 /** What `secure_boot` asks for (certificates as PEM, dbx entries as lower-case hex). */
@@ -58,7 +58,7 @@ export function secureBootWanted(c: Configured | null | undefined): SecureBootWa
 
 /** The SHA-256 of a certificate's DER, lower-case hex (how entries are compared and named). */
 export function fingerprintOf(pem: string): string {
-  return new X509Certificate(pem).fingerprint256.replaceAll(":", "").toLowerCase();
+  return certificateSha256(new X509Certificate(pem));
 }
 
 /** A canonical form for `ref`'s digest: fingerprints and digests sorted. */
@@ -124,20 +124,17 @@ export function targetStatus(w: SecureBootWanted, s: RecordedStatus): SecureBoot
   };
 }
 
-/** Reads the node's SecureBoot, and its databases when entries are wanted; undefined: the BMC has no SecureBoot. */
+/**
+ * Reads the node's SecureBoot at `uri` (the System's link, or where a refresh found it before), and the databases it
+ * compares when entries are wanted; undefined when the System links none or it is gone (a 404: not the System's).
+ */
 export async function observeSecureBoot(
   bmc: FirmwareBmc,
-  systemUri: string,
+  uri: string | undefined,
   w: SecureBootWanted,
 ): Promise<SecureBootFacts | undefined> {
-  let info: SecureBootState;
-  try {
-    info = await bmc.secureBoot(systemUri);
-  } catch (e) {
-    // A System without a SecureBoot link: not manageable here (secureBootProblem says so before any write).
-    if (isClientError(e) && e.code === "RACKFORM_ERR_REDFISH_NOT_FOUND") return undefined;
-    throw e;
-  }
+  const info = uri ? await unlessNotFound(bmc.secureBoot(uri)) : undefined;
+  if (!info) return undefined;
   const needed = [...(w.kek.length ? ["KEK"] : []), ...(w.db.length ? ["db"] : []), ...(w.dbx.length ? ["dbx"] : [])];
   if (needed.length === 0 || !info.databasesUri) return { info };
   return { info, databases: await bmc.secureBootDatabases(info.databasesUri, needed) };
