@@ -1,14 +1,16 @@
 /**
  * Provider benchmarks (issue 2), printed, never asserted:
- *  1. spawn → handshake line of the built provider (dist/main.js), as the engine launches it (cookie + client cert, mTLS).
+ *  1. spawn → handshake line of the built provider, through the launcher `rackform install` writes, as the engine
+ *     launches it (cookie + client cert, mTLS, this shell's environment).
  *  2. a no-op plan of N rackform_pdu_outlet resources against the lab: wall time, provider peak RSS, lab requests.
  * Run: npm run build && node --import tsx test/bench/provider-bench.ts [--resources 500] [--spawns 20] [--engine terraform]
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { launcherScript } from "../../src/cli/install.js";
 import { generateCertificate } from "../../src/protocol/index.js";
 import { engine as findEngine, Workdir } from "../support/engines.js";
 import {
@@ -35,10 +37,9 @@ function stats(xs: number[]): string {
   return `median ${q(0.5).toFixed(0)} ms, p90 ${q(0.9).toFixed(0)} ms, min ${s[0].toFixed(0)} ms (n=${s.length})`;
 }
 
-async function handshakeOnce(clientCertPem: string): Promise<number> {
-  const [node, main] = builtProvider().exec;
+async function handshakeOnce(launcher: string, clientCertPem: string): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(node, [main], {
+  const child = spawn(launcher, [], {
     env: {
       ...process.env,
       TF_PLUGIN_MAGIC_COOKIE: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2",
@@ -74,8 +75,11 @@ async function main(): Promise<void> {
 
 async function run(): Promise<void> {
   const cert = await generateCertificate();
+  const launcher = join(process.env.TMPDIR ?? tmpdir(), "terraform-provider-rackform");
+  writeFileSync(launcher, launcherScript(builtProvider()));
+  chmodSync(launcher, 0o755);
   const times: number[] = [];
-  for (let i = 0; i < Number(values.spawns); i++) times.push(await handshakeOnce(cert.certPem));
+  for (let i = 0; i < Number(values.spawns); i++) times.push(await handshakeOnce(launcher, cert.certPem));
   console.log(`spawn → handshake (built provider, mTLS): ${stats(times)}   target < 250 ms`);
 
   const n = Number(values.resources);

@@ -1,7 +1,7 @@
 /** TLS settings of the HTTP core: which CAs to trust, and whether verification is (explicitly) off. */
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createSecureContext, type SecureContext } from "node:tls";
+import { createSecureContext, rootCertificates, type SecureContext } from "node:tls";
 import { ClientConfigError } from "../errors.js";
 import { errorCode } from "./retry.js";
 
@@ -32,10 +32,28 @@ function contextFor(pem: string): SecureContext {
   if (!ctx) {
     // OpenSSL skips a damaged certificate in `ca` without a word; parse each one so a damaged bundle is named now.
     for (const block of pem.match(PEM_CERT) ?? []) new X509Certificate(block);
-    ctx = pem === "" ? createSecureContext() : createSecureContext({ ca: pem });
+    ctx = pem === "" ? defaultContext() : createSecureContext({ ca: pem });
     contexts.set(pem, ctx);
   }
   return ctx;
+}
+
+/**
+ * The default trust: Node's root store, and the certificates of NODE_EXTRA_CA_CERTS, which the provider's launcher
+ * passes on as RACKFORM_EXTRA_CA_CERTS so that Node does not load them at every process start (src/cli/install.ts).
+ * A file that cannot be read is skipped, as Node itself skips it (with a warning on stderr).
+ */
+function defaultContext(): SecureContext {
+  const file = process.env.RACKFORM_EXTRA_CA_CERTS;
+  if (!file) return createSecureContext();
+  let extra: string;
+  try {
+    extra = readFileSync(file, "utf8");
+  } catch (e) {
+    process.emitWarning(`Ignoring extra certs from \`${file}\`, load failed: ${errorCode(e) ?? "unreadable"}`);
+    return createSecureContext();
+  }
+  return createSecureContext({ ca: [...rootCertificates, ...(extra.match(PEM_CERT) ?? [])] });
 }
 
 /** Reads the CA bundle (PEM text or a file path) and checks it holds at least one certificate. */

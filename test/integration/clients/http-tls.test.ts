@@ -34,6 +34,19 @@ describe("TLS settings of the HTTP core", () => {
     }
   });
 
+  it("trusts NODE_EXTRA_CA_CERTS as the launcher passes it on (RACKFORM_EXTRA_CA_CERTS) when no bundle is given", async () => {
+    // The default trust is built once per process, on first use: nothing else in this file uses it.
+    process.env.RACKFORM_EXTRA_CA_CERTS = t.lab.info.ca;
+    const core = new HttpCore({});
+    try {
+      const res = await core.request({ method: "GET", url: `${t.lab.info.nodes[0].bmc.url}/redfish/v1/` });
+      expect(res.status).toBe(200);
+    } finally {
+      delete process.env.RACKFORM_EXTRA_CA_CERTS;
+      await core.close();
+    }
+  });
+
   it("refuses a damaged bundle when configured, naming the setting, before any connection", () => {
     const pem = readFileSync(t.lab.info.ca, "utf8");
     const damaged = pem.replace(/\n[A-Za-z0-9+/]{20}/, "\n!!!!");
