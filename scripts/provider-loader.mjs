@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
 
 const BUNDLE_HASH = "__BUNDLE_HASH__";
+const BUNDLE_ENCODING = "__BUNDLE_ENCODING__";
 const dir = dirname(fileURLToPath(import.meta.url));
 const bundle = join(dir, "provider.cjs");
 const cacheFile = join(dir, `provider.cjs.${BUNDLE_HASH}.${process.version}-${process.arch}.cache`);
@@ -33,7 +34,8 @@ try {
 } catch {
   // No cache yet: this process writes one at exit.
 }
-const script = new Script(Module.wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData });
+// "latin1" when the build made the bundle ASCII (read exactly, without a UTF-8 decode), else "utf8".
+const script = new Script(Module.wrap(readFileSync(bundle, BUNDLE_ENCODING)), { filename: bundle, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) {
   process.once("exit", () => {
     try {
