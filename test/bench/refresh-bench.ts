@@ -3,6 +3,9 @@
  * node against an `expected` baseline) against a baseline run in the same process on the same machine: a no-op plan
  * of N terraform_data resources under the same engine, which measures the engine's own cost of N resources.
  * Prints wall time of each, Redfish requests per BMC (from the lab's request log, by method and path), and the ratio.
+ * A third workdir plans N resources of a provider with no logic of its own, written with HashiCorp's
+ * terraform-plugin-framework (test/bench/floor-provider, built with Go when Go is on PATH): what the engine and a
+ * plugin process cost before any provider does anything.
  * Run: npm run build && npm run bench:refresh -- [--nodes 64] [--rounds 3] [--engine terraform] [--detail]
  * [--cpu-prof DIR] (one extra plan of each kind after the rounds, the provider profiled into DIR by a preload;
  * `node scripts/cpu-prof-top.mjs DIR/<file>` prints its top costs)
@@ -15,6 +18,7 @@ import { parseArgs } from "node:util";
 import { startLab } from "../../src/lab/index.js";
 import { engine as findEngine, Workdir } from "../support/engines.js";
 import { builtProvider, freshInstall, providerBlock, ROOT } from "../support/rackform-e2e.js";
+import { floorProvider, floorResources } from "./support/floor-provider.js";
 
 const { values } = parseArgs({
   options: {
@@ -51,7 +55,8 @@ async function main(): Promise<void> {
   const eng = findEngine(values.engine as "terraform" | "tofu");
   const stateDir = await mkdtemp(join(tmpdir(), "rf-refresh-bench-"));
   const lab = await startLab({ nodes: n, profile: "instant", stateDir });
-  const cliConfig = await freshInstall([builtProvider()]);
+  const floor = await floorProvider();
+  const cliConfig = await freshInstall([builtProvider(), ...(floor ? [floor] : [])]);
   const dirs: string[] = [dirname(cliConfig), stateDir];
   try {
     for (const node of lab.world.nodes.values()) lab.world.setOutlet(node.spec.pdu, node.spec.outlet, "On");
@@ -72,13 +77,15 @@ async function main(): Promise<void> {
     );
     const wb = await Workdir.create(eng, cliConfig, { "main.tf": providerBlock(lab) + bmcs });
     const wd = await Workdir.create(eng, cliConfig, { "main.tf": data });
-    dirs.push(wb.dir, wd.dir);
-    for (const w of [wb, wd]) {
+    const wf = floor ? await Workdir.create(eng, cliConfig, { "main.tf": floorResources(n) }) : undefined;
+    dirs.push(wb.dir, wd.dir, ...(wf ? [wf.dir] : []));
+    for (const w of [wb, wd, ...(wf ? [wf] : [])]) {
       await w.ok(["init", "-no-color"]);
       await w.ok(["apply", "-auto-approve", "-no-color"]);
     }
     const walls = { bmc: [] as number[], data: [] as number[], norefresh: [] as number[] };
     const cpus = { bmc: [] as number[], data: [] as number[], norefresh: [] as number[] };
+    const floorWalls = { refresh: [] as number[], norefresh: [] as number[] };
     for (let round = 1; round <= rounds; round++) {
       const d = await timed(() => wd.run(["plan", "-no-color", "-detailed-exitcode"]));
       walls.data.push(d.wall);
@@ -110,6 +117,16 @@ async function main(): Promise<void> {
           `mean ${(reqs.length / n).toFixed(1)}; by vendor ${[...byVendor].map(([v, c]) => `${v} ${c}`).join(", ")}); CPU of engine and provider processes ${cpus.bmc.at(-1)!.toFixed(2)} s ` +
           `(without refresh ${cpus.norefresh.at(-1)!.toFixed(2)} s; terraform_data ${cpus.data.at(-1)!.toFixed(2)} s)`,
       );
+      if (wf) {
+        const fo = await timed(() => wf.ok(["plan", "-no-color", "-refresh=false"]));
+        const fr = await timed(() => wf.ok(["plan", "-no-color"]));
+        floorWalls.norefresh.push(fo.wall);
+        floorWalls.refresh.push(fr.wall);
+        console.log(
+          `  floor provider (terraform-plugin-framework, no logic): ${n} resources ${fr.wall.toFixed(2)} s, without ` +
+            `refresh ${fo.wall.toFixed(2)} s; CPU ${fr.cpu.toFixed(2)} s (${fo.cpu.toFixed(2)} s)`,
+        );
+      }
       if (values.detail) {
         const first = lab.info.nodes[0].name;
         for (const e of reqs.filter((x) => x.target === first))
@@ -142,6 +159,13 @@ async function main(): Promise<void> {
       `median (${eng.name}, ${rounds} rounds): rackform_bmc ${b.toFixed(2)} s, terraform_data ${d.toFixed(2)} s, ` +
         `ratio ${(b / d).toFixed(2)}; rackform_bmc without refresh ${o.toFixed(2)} s (refresh itself ≈ ${(b - o).toFixed(2)} s)`,
     );
+    if (wf) {
+      const fo = median(floorWalls.norefresh);
+      console.log(
+        `median floor provider: ${median(floorWalls.refresh).toFixed(2)} s, without refresh ${fo.toFixed(2)} s ` +
+          `(${(fo / d).toFixed(2)}× terraform_data); rackform_bmc without refresh is ${(o / fo).toFixed(2)}× the floor`,
+      );
+    } else console.log("floor provider not measured: Go is not on PATH (test/bench/floor-provider)");
   } finally {
     await lab.close();
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
