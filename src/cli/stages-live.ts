@@ -124,11 +124,22 @@ export function stageFromScheduler(r: SchedulerReading): StageReading | undefine
   return undefined;
 }
 
-/** State and the backend together (see nodeStage). */
-function withBackend(recorded: StageReading, live: StageReading | undefined): StageReading {
+/**
+ * Backends whose status shows a deployed machine's gate tests running (MAAS Testing of an owned machine, Ironic
+ * servicing): their "deployed" during a gate means the tests are over. BCM and Warewulf run the gate without a
+ * status of its own.
+ */
+const GATE_SHOWN = new Set<BackendReading["backend"]>(["maas", "ironic"]);
+
+/** State and the backend together (see nodeStage); `gateShown`: the backend's status shows the gate's tests. */
+function withBackend(recorded: StageReading, live: StageReading | undefined, gateShown: boolean): StageReading {
   if (!live) return recorded;
   // The backend cannot see past "deployed": the gate, the scheduler and an outlet switched off are state's to tell.
   if (live.stage === "deployed") {
+    // A gate that attests runs its tests first, then asks the node's BMC for its components' signed measurements:
+    // where the backend shows the tests (gateShown), the machine deployed and idle while state has not recorded the
+    // gate is that step.
+    if (recorded.attests && gateShown) return { stage: "attesting" };
     const before = rank(recorded.stage) >= 0 && rank(recorded.stage) < rank("deployed") && recorded.stage !== "off";
     return before ? live : recorded;
   }
@@ -144,6 +155,7 @@ function withBackend(recorded: StageReading, live: StageReading | undefined): St
 /**
  * A node's stage from what state recorded, what its backend reports and what its scheduler reports: a backend
  * working on the machine wins (state lags); a backend's trouble wins unless state holds the failure with its evidence;
+ * a machine the backend reports deployed and idle while its gate, which attests, runs is attesting;
  * a node state calls joined (or unhealthy) is draining when its scheduler has it drained, draining, cordoned or down.
  */
 export function nodeStage(
@@ -151,7 +163,8 @@ export function nodeStage(
   backend?: BackendReading,
   scheduler?: SchedulerReading,
 ): StageReading {
-  const now = withBackend(recorded, backend ? liveStage(backend, recorded.stage) : undefined);
+  const live = backend ? liveStage(backend, recorded.stage) : undefined;
+  const now = withBackend(recorded, live, backend !== undefined && GATE_SHOWN.has(backend.backend));
   if ((now.stage === "joined" || now.stage === "unhealthy") && scheduler) return stageFromScheduler(scheduler) ?? now;
   return now;
 }

@@ -7,8 +7,9 @@
 import { isLadderRun, REPAIR, rungLabel } from "../provider/shared/remediation.js";
 
 /**
- * Every stage, in the order a converging node walks the first ten (`firmware`: its rackform_firmware baseline is
- * recorded and its machine not enrolled yet); the others are off the happy path: trouble (failed, quarantined;
+ * Every stage, in the order a converging node walks the first eleven (`firmware`: its rackform_firmware baseline is
+ * recorded and its machine not enrolled yet; `attesting`: its gate's tests are over and the gate, which attests the
+ * node's components, still runs — see stages-live.ts); the others are off the happy path: trouble (failed, quarantined;
  * unhealthy: joined, but its BMC reports a component Warning or Critical; remediating: a step of its health
  * remediation ladder under way — power cycle or reimage, then the gate) and a node on its way out of service
  * (draining in its scheduler, releasing in its backend — MAAS "Releasing" and "Disk erasing", Ironic undeploy and its
@@ -24,6 +25,7 @@ export const STAGES = [
   "deploying",
   "deployed",
   "testing",
+  "attesting",
   "joined",
   "failed",
   "quarantined",
@@ -47,6 +49,7 @@ export const STAGE_LABEL: Readonly<Record<Stage, string>> = {
   deploying: "deploying",
   deployed: "deployed",
   testing: "testing",
+  attesting: "attesting",
   joined: "joined",
   failed: "failed",
   quarantined: "quarantined",
@@ -67,6 +70,7 @@ export const STAGE_COLOUR: Readonly<Record<Stage, string>> = {
   deploying: "#76a5af",
   deployed: "#45818e",
   testing: "#93c47d",
+  attesting: "#6aa84f",
   joined: "#38761d",
   failed: "#cc0000",
   quarantined: "#e69138",
@@ -106,6 +110,18 @@ export interface RecordedResource {
 export interface StageReading {
   readonly stage: Stage;
   readonly detail?: string;
+  /**
+   * State says the node's first gate is running and attests its components: its deployment is recorded, its
+   * rackform_acceptance (configured with `attestation`) not yet. State alone cannot tell the gate's tests from its
+   * attestation, which runs after them: a backend reporting the machine deployed and idle can (stages-live.ts).
+   */
+  readonly attests?: boolean;
+}
+
+/** What the configuration says of a node beyond its recorded chain. */
+export interface NodeIntent {
+  /** Its rackform_acceptance is configured with `attestation` (declared, or recorded with it). */
+  readonly attests?: boolean;
 }
 
 /** The failures a gate recorded in its evidence (rackform-acceptance/v1), as one line. */
@@ -115,6 +131,23 @@ export function evidenceFailures(evidence: unknown): string | undefined {
     const parsed = JSON.parse(evidence) as { failures?: unknown };
     const list = Array.isArray(parsed.failures) ? parsed.failures.filter((f) => typeof f === "string") : [];
     return list.length > 0 ? list.join("; ") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The components a gate's attestation evidence (rackform-attestation/v1) records as failed, as one line. */
+export function attestationFailures(evidence: unknown): string | undefined {
+  if (typeof evidence !== "string" || evidence === "") return undefined;
+  try {
+    const parsed = JSON.parse(evidence) as { components?: unknown };
+    const list = Array.isArray(parsed.components) ? (parsed.components as Record<string, unknown>[]) : [];
+    const lines = list.flatMap((c) => {
+      if (typeof c !== "object" || c === null || c.passed !== false) return [];
+      const problems = Array.isArray(c.problems) ? c.problems.filter((p) => typeof p === "string") : [];
+      return [`${String(c.id)} (${String(c.kind)}) ${problems.join(", ") || "did not attest"}`];
+    });
+    return lines.length > 0 ? `attestation: ${lines.join("; ")}` : undefined;
   } catch {
     return undefined;
   }
@@ -175,8 +208,14 @@ function ladderStage(chain: Partial<Record<ChainLink, RecordedResource>>): Stage
   return { stage: "remediating", detail: `${rungLabel(rung)}${sick ? ` (${sick})` : ""}` };
 }
 
-/** The stage a node's chain in state says it has reached (no live read). */
-export function stageFromState(chain: Partial<Record<ChainLink, RecordedResource>>): StageReading {
+/**
+ * The stage a node's chain in state says it has reached (no live read); `intent` marks a deployed node whose gate,
+ * configured to attest, is running (`attests`).
+ */
+export function stageFromState(
+  chain: Partial<Record<ChainLink, RecordedResource>>,
+  intent: NodeIntent = {},
+): StageReading {
   const { member, acceptance, deployment, machine, firmware, bmc, outlet } = chain;
   // An outlet switched off takes the whole node down, whatever its chain reached before.
   if (outlet?.values.power_state === "Off" && (bmc || machine)) return { stage: "off", detail: "outlet switched off" };
@@ -192,13 +231,20 @@ export function stageFromState(chain: Partial<Record<ChainLink, RecordedResource
     return { stage: "draining", detail: state ? `scheduler reports ${state}` : "not joined" };
   }
   if (acceptance) {
-    const failures = evidenceFailures(acceptance.values.evidence);
+    const failures = [
+      evidenceFailures(acceptance.values.evidence),
+      attestationFailures(acceptance.values.attestation_evidence),
+    ];
     if (acceptance.tainted || acceptance.values.passed === false) {
-      return { stage: "quarantined", detail: failures ?? "acceptance gate failed" };
+      const found = failures.filter((f) => f !== undefined);
+      return { stage: "quarantined", detail: found.length > 0 ? found.join("; ") : "acceptance gate failed" };
     }
     return { stage: "testing" };
   }
-  if (deployment) return deployment.tainted ? { stage: "failed", detail: "deployment failed" } : { stage: "deployed" };
+  if (deployment) {
+    if (deployment.tainted) return { stage: "failed", detail: "deployment failed" };
+    return intent.attests ? { stage: "deployed", attests: true } : { stage: "deployed" };
+  }
   if (machine) {
     if (machine.tainted) return { stage: "failed", detail: "enrolment or commissioning failed" };
     return { stage: "ready" };

@@ -140,12 +140,28 @@ describe.each(ENGINES)("trust at join on an 8-node MAAS + Slurm rack under %s", 
     }
     const plan = await w.run(["plan", "-no-color"]);
     expect(folded(plan)).toMatch(new RegExp(`rackform_firmware\\.${r} will be updated in-place`));
+    const before = await attestedAt(r);
     const apply = await w.run(["apply", "-auto-approve", "-no-color"]);
     expect(apply.code, folded(apply)).toBe(0);
     const again = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect((await slurmNodes(lab)).get(n.name)?.schedulable).toBe(true);
+    // The gate the member re-ran: the refresh recording it keeps attestation evidence of the node as it came back.
+    await w.ok(["apply", "-refresh-only", "-auto-approve", "-no-color"]);
+    const after = await attestedAt(r);
+    expect(after.passed).toBe(true);
+    expect(Date.parse(after.measuredAt)).toBeGreaterThan(Date.parse(before.measuredAt));
   });
+
+  /** When the attestation evidence state keeps for node resource `r` was measured, and its verdict. */
+  async function attestedAt(r: string): Promise<{ measuredAt: string; passed: unknown }> {
+    const shown = JSON.parse((await w.ok(["show", "-json", "-no-color"])).stdout) as {
+      values: { root_module: { resources: { type: string; name: string; values: Record<string, unknown> }[] } };
+    };
+    const gate = shown.values.root_module.resources.find((x) => x.type === "rackform_acceptance" && x.name === r);
+    const doc = JSON.parse(String(gate?.values.attestation_evidence)) as { measured_at: string; passed: unknown };
+    return { measuredAt: doc.measured_at, passed: doc.passed };
+  }
 
   it("bad inputs fail at plan, before any request to a BMC: a reference whose sha256 is not the pinned one, a trust anchor that is not a CA, an unknown component kind", async () => {
     const leaf = await issue({ subject: "CN=not a CA", ca: false });

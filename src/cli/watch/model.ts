@@ -83,7 +83,7 @@ export class WatchModel {
 
   private nodesOf(read: StackRead, live: LiveView | undefined): WatchNode[] {
     return stackNodes(read).map((n) => {
-      const recorded = stageFromState(n.chain);
+      const recorded = stageFromState(n.chain, { attests: n.attests });
       const reading = live?.byName.get(n.name);
       const schedulerName = n.chain.member?.values.node;
       const onScheduler = live?.scheduler?.get(typeof schedulerName === "string" ? schedulerName : n.name);

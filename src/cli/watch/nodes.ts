@@ -17,6 +17,8 @@ export interface StackNode {
   /** Which backend its machine is enrolled in, when known. */
   readonly backend: string | undefined;
   readonly chain: Partial<Record<ChainLink, RecordedResource>>;
+  /** Its rackform_acceptance attests the node's components (`attestation` declared or recorded). */
+  readonly attests: boolean;
 }
 
 const TOKEN = /\$\{([a-z0-9_]+)\.([A-Za-z0-9_-]+)(?:\.[^}]*)?\}/g;
@@ -98,11 +100,16 @@ export function stackNodes(read: StackRead): StackNode[] {
     const pdu = text(c, "pdu_id");
     return id === undefined ? undefined : pdu ? `${pdu}/${id}` : id;
   };
+  const attests = (c: ResourceChange | undefined) => {
+    const a = (c?.change.after as Record<string, unknown> | null)?.attestation;
+    return typeof a === "object" && a !== null;
+  };
   const nodes = planNodes(plan).nodes.map((n) => ({
     name: n.name,
     slot: outletOf(n.changes.get("rackform_pdu_outlet")?.[0]),
     backend: text(n.changes.get("rackform_machine")?.[0], "backend"),
     chain: recordedChain(n),
+    attests: attests(n.changes.get("rackform_acceptance")?.[0]),
   }));
   // State holds no U position (Redfish reports none the provider records), so a rack lists its nodes by name.
   return nodes.sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));

@@ -238,6 +238,17 @@ interface Refresh extends ApplyRequest {
 }
 
 /**
+ * The attestation of a gate the node's cluster member ran in a rolling update, at the refresh that records its
+ * verdict. The member's run attested the node before it rejoined, but its answers stayed in that apply's process
+ * (nothing lets one resource's operation write another's state): this read asks the components again, so the
+ * evidence kept, and judged with the run's, is of the node as it came back, not the gate before it.
+ */
+function rollingAttestation(r: Refresh, base: AcceptancePlan, deps: AcceptanceDeps) {
+  const log = r.context.log.with({ resource: "rackform_acceptance", machine_id: base.machine_id });
+  return attestGate(base, deps.bmc, log);
+}
+
+/**
  * passed and the measured values as the backend reports them now, for read and update: null when the machine is
  * gone, undefined after an error. `seen` is what the last full read recorded in private state: when the machine's test
  * results carry the same mark, the gate's evidence cannot have changed and is not read again.
@@ -266,10 +277,11 @@ async function refresh(r: Refresh, deps: AcceptanceDeps): Promise<AcceptanceStat
       const e = await b.lastAcceptance(m.id, signal);
       if (pending && (!e || JSON.stringify(e) === st.evidence))
         return keepEvidence(base, st, id, healthy ? null : false);
-      const v = e ? judge(e, thresholdsOf(base)) : undefined;
+      const att = pending && e ? await rollingAttestation(r, base, deps) : undefined;
+      const v = withAttestation(e ? judge(e, thresholdsOf(base)) : undefined, att);
       remember(r.private, f.testsMark, v ? v.passed : null);
       const passed = healthy && (v ? v.passed : st.passed === true);
-      return e ? withEvidence(base, id, passed, { e, v }) : keepEvidence(base, st, id, passed);
+      return e ? withEvidence(base, id, passed, { e, v, att }) : keepEvidence(base, st, id, passed);
     });
   } catch (e) {
     // A read that failed for a passing reason keeps the recorded verdict.

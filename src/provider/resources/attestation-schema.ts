@@ -146,7 +146,9 @@ export const attestationAttributes = {
     description:
       "The last attestation (JSON, `rackform-attestation/v1`): per component the nonce sent, the signed answer as " +
       "the BMC returned it (SPDM transcript, base64), its certificate chain, the measurements and the verdict — an " +
-      "auditor re-verifies it offline with `rackform attest verify`. Null when not attested.",
+      "auditor re-verifies it offline with `rackform attest verify`. After a gate the node's cluster member re-ran " +
+      "in a rolling update, the attestation made by the refresh that records that run (the run's own answers stay " +
+      "in its apply). Null when not attested.",
     planModifiers: [keepRecorded],
   }),
 } as const;
