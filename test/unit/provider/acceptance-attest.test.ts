@@ -4,10 +4,10 @@
  * chain from an unknown CA, a replayed answer, a silent component and a missing kind each fail with evidence naming
  * the component (and the index); the evidence re-verifies offline with `rackform attest verify`, and holds no key.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { attestVerify } from "../../../src/cli/attest-verify.js";
 import { attest, kindOf } from "../../../src/provider/resources/acceptance-attest.js";
 import { fakeBmc, pki, reference, stranger } from "../../support/attest/fake-bmc.js";
@@ -64,6 +64,7 @@ describe("rackform attest verify", () => {
     const good = await attest(fakeBmc(), cfg());
     const bad = await attest(fakeBmc({ GPU_1: "tamper" }), cfg());
     const dir = await mkdtemp(join(tmpdir(), "rf-attest-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const state = { resources: [{ instances: [{ attributes: { attestation_evidence: good.evidence } }] }] };
     await writeFile(join(dir, "state.json"), JSON.stringify(state));
     await writeFile(join(dir, "root.pem"), pki.root.pem);
