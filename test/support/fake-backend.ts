@@ -152,6 +152,7 @@ export class FakeBackend implements Backend {
     const m = this.machines.get(id);
     if (!m) return undefined;
     Object.assign(m, { state: "ready", status: "Ready", image: "", power: "off" });
+    this.remedies.delete(id);
     return { kind: "complete", facts: this.facts(m) };
   }
 
@@ -165,6 +166,18 @@ export class FakeBackend implements Backend {
 
   async lastAcceptance(id: string): Promise<AcceptanceEvidence | undefined> {
     return this.evidence.get(id);
+  }
+
+  /** The remedy marks by machine id (noteRemedy); a release drops a machine's, as MAAS drops its owner data. */
+  readonly remedies = new Map<string, string>();
+
+  async noteRemedy(id: string, mark: string): Promise<void> {
+    this.calls.push(`noteRemedy ${id}`);
+    this.remedies.set(id, mark);
+  }
+
+  async lastRemedy(id: string): Promise<string | undefined> {
+    return this.remedies.get(id);
   }
 
   async powerState(id: string): Promise<HostPower> {

@@ -229,6 +229,14 @@ export class MaasClient {
     return this.op(systemId, "mark_fixed", { comment });
   }
 
+  /**
+   * Sets owner data keys of an allocated machine (op=set_owner_data; an empty value removes the key). MAAS drops all
+   * of it when the machine is released.
+   */
+  setOwnerData(systemId: string, data: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<MaasMachine> {
+    return this.write(() => this.t.post(`machines/${enc(systemId)}/`, "set_owner_data", data, signal));
+  }
+
   /** Aborts the current action (commissioning, deploying, releasing, testing). */
   abort(systemId: string, comment?: string): Promise<MaasMachine> {
     return this.op(systemId, "abort", { comment });

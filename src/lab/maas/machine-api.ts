@@ -63,6 +63,16 @@ function scriptInputs(deps: RegionDeps, names: string[], p: Params): Record<stri
   return out;
 }
 
+// Every field but op sets its key; an empty value removes it (MAAS keeps the rest; release drops them all).
+function setOwnerData(m: MachineRecord, p: Params): void {
+  for (const key of p.names()) {
+    if (key === "op") continue;
+    const value = p.get(key) ?? "";
+    if (value === "") delete m.ownerData[key];
+    else m.ownerData[key] = value;
+  }
+}
+
 async function powerOp(fn: () => Promise<unknown>, what: string): Promise<void> {
   try {
     await fn();
@@ -219,6 +229,13 @@ export function machineHandler(deps: RegionDeps): Handler {
           }, "Power state could not be queried");
           return { json: { state } };
         },
+      },
+      {
+        name: "set_owner_data",
+        method: "POST",
+        op: "set_owner_data",
+        doc: "Set key/value data for the current owner.",
+        run: (ctx) => act(ctx, (m) => setOwnerData(m, ctx.params)),
       },
       {
         name: "power_parameters",

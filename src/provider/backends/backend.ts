@@ -270,6 +270,13 @@ export interface Backend {
    * others; nothing when the provider names none. The node must not be in a transition; repeat-safe.
    */
   setDeployImages?(id: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Marks the machine with `mark` (the offer of a health remedy, once carried out), where a later process reads it
+   * with lastRemedy: MAAS owner data, Ironic extra, a Warewulf tag, a line of BCM's notes (remedy-marks.ts); repeat-safe.
+   */
+  noteRemedy(id: string, mark: string, signal?: AbortSignal): Promise<void>;
+  /** The mark noteRemedy left last on the machine; undefined when none (or MAAS released it since). */
+  lastRemedy(id: string, signal?: AbortSignal): Promise<string | undefined>;
   /** Takes the machine out of service with `reason` (MAAS mark_broken, Ironic maintenance); repeat-safe. */
   quarantine(id: string, reason: string, signal?: AbortSignal): Promise<void>;
   /**

@@ -42,6 +42,7 @@ import {
 } from "./backend.js";
 import { bcmFacts, bcmPower } from "./bcm-states.js";
 import { pollUntil } from "./poll.js";
+import { bcmLastRemedy, bcmNoteRemedy } from "./remedy-marks.js";
 
 /** The burn configuration of the acceptance gate (see src/lab/bcm/README.md). */
 export const BCM_ACCEPTANCE_BURN = "rackform-acceptance";
@@ -250,6 +251,14 @@ export class BcmBackend implements Backend {
   async lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
     const b = (await this.client.burnStatus([id], signal))[0];
     return (b && parseEvidence(b.log)) ?? this.lastEvidence.get(id);
+  }
+
+  noteRemedy(id: string, mark: string, signal?: AbortSignal): Promise<void> {
+    return bcmNoteRemedy(this.client, id, mark, signal);
+  }
+
+  lastRemedy(id: string, signal?: AbortSignal): Promise<string | undefined> {
+    return bcmLastRemedy(this.client, id, signal);
   }
 
   async powerState(id: string, signal?: AbortSignal): Promise<HostPower> {

@@ -45,8 +45,11 @@ export const FIELDS = [
   "driver_info",
   "instance_info",
 ];
-/** What a refresh reads from the shared node list: the facts and the acceptance evidence, in one list. */
-export const SHARED_FIELDS = [...FIELDS, "driver_internal_info"];
+/**
+ * What a refresh reads from the shared node list: the facts, the acceptance evidence and a health remedy's mark
+ * (remedy-marks.ts), in one list.
+ */
+export const SHARED_FIELDS = [...FIELDS, "driver_internal_info", "extra"];
 export const PAST_AVAILABLE = new Set([
   "available",
   "deploying",

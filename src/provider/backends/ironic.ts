@@ -45,6 +45,7 @@ import {
   UNDEPLOY_FIRST,
 } from "./ironic-states.js";
 import { ironicHostPower, ironicPowerCycle, ironicPowerOn, ironicPowerState } from "./power.js";
+import { ironicNoteRemedy, ironicRemedyOf } from "./remedy-marks.js";
 
 /** The deploy (IPA) kernel and ramdisk URLs every node gets in driver_info (the provider's ironic block). */
 export interface IronicDeployImages {
@@ -343,6 +344,15 @@ export class IronicBackend implements Backend {
   async lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
     const listed = await this.client.nodes.get(id, SHARED_FIELDS);
     return lastEvidence(listed ?? (await this.client.getNode(id, { signal })));
+  }
+
+  noteRemedy(id: string, mark: string, signal?: AbortSignal): Promise<void> {
+    return ironicNoteRemedy(this.client, id, mark, signal);
+  }
+
+  async lastRemedy(id: string, signal?: AbortSignal): Promise<string | undefined> {
+    const listed = await this.client.nodes.get(id, SHARED_FIELDS);
+    return ironicRemedyOf((listed ?? (await this.client.getNode(id, { signal }))).extra);
   }
 
   async powerState(id: string, signal?: AbortSignal): Promise<HostPower> {

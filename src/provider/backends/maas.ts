@@ -40,6 +40,7 @@ import {
 } from "./backend.js";
 import { AFTER_TEST, type MaasAcceptance, TESTABLE } from "./maas-acceptance.js";
 import { maasPowerCycle, maasPowerOn, maasPowerState } from "./power.js";
+import { maasLastRemedy, maasNoteRemedy } from "./remedy-marks.js";
 
 /** How long one boot-resource list answers whether a deployment's image is still there. */
 const BOOT_RESOURCE_LIST_MAX_AGE_MS = 60_000;
@@ -327,6 +328,14 @@ export class MaasBackend implements Backend {
 
   lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
     return this.gate().last(id, signal);
+  }
+
+  noteRemedy(id: string, mark: string, signal?: AbortSignal): Promise<void> {
+    return maasNoteRemedy(this.client, id, mark, signal);
+  }
+
+  lastRemedy(id: string, signal?: AbortSignal): Promise<string | undefined> {
+    return maasLastRemedy(this.client, id, signal);
   }
 
   powerState(id: string, signal?: AbortSignal): Promise<HostPower> {

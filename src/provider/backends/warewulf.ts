@@ -39,6 +39,7 @@ import {
   type ReleaseOptions,
 } from "./backend.js";
 import { pollUntil } from "./poll.js";
+import { warewulfLastRemedy, warewulfNoteRemedy } from "./remedy-marks.js";
 import {
   consumedFields,
   type GateRequest,
@@ -307,6 +308,14 @@ export class WarewulfBackend implements Backend {
   async lastAcceptance(id: string, signal?: AbortSignal): Promise<AcceptanceEvidence | undefined> {
     const n = await this.client.getNode(id, { raw: true, signal });
     return resultOf(n?.fields.tags)?.evidence;
+  }
+
+  noteRemedy(id: string, mark: string, signal?: AbortSignal): Promise<void> {
+    return warewulfNoteRemedy(this.client, id, mark, signal);
+  }
+
+  lastRemedy(id: string, signal?: AbortSignal): Promise<string | undefined> {
+    return warewulfLastRemedy(this.client, id, signal);
   }
 
   async powerState(id: string, signal?: AbortSignal): Promise<HostPower> {

@@ -15,7 +15,7 @@ import {
   validator,
 } from "../../framework/index.js";
 import type { AcceptanceParams } from "../backends/backend.js";
-import { findingsIn } from "../shared/remediation.js";
+import { findingsIn, isLadderRun, REPAIR } from "../shared/remediation.js";
 import type { Thresholds } from "./acceptance-verdict.js";
 import { attestationAttributes } from "./attestation-schema.js";
 import { MACHINE_ID } from "./deployment-schema.js";
@@ -29,12 +29,19 @@ const rerunUnlessImported = () =>
     "re-runs the gate when changed (not when first recorded after an import)",
   );
 
-// A value first set (state null: an import, or a gate recorded before the attribute existed) is recorded in place.
-const rerunWhenChanged = () =>
-  requiresReplaceIf(
-    (req) => req.stateValue !== null && req.stateValue !== undefined,
-    "re-runs the gate when the value changes (not when first recorded)",
-  );
+/**
+ * A changed BMC GPU count re-runs the gate (a value first set — state null: an import, or a gate recorded before the
+ * attribute existed — is recorded in place), but not while the remediation ladder takes a step on the node, or holds
+ * it for repair: the step's gate runs in place inside the member's update, after its remedy. A replaced gate would run
+ * on its own first, fail on the missing GPU, and leave the member that carries the remedy unapplied, apply after
+ * apply (chaos seed 6403).
+ */
+const rerunWhenGpusChange = () =>
+  requiresReplaceIf((req) => {
+    if (req.stateValue === null || req.stateValue === undefined) return false;
+    const r = ((req.plan ?? {}) as { remediation?: unknown }).remediation;
+    return !(isLadderRun(r) || r === REPAIR);
+  }, "re-runs the gate when the value changes (not when first recorded, nor while the remediation ladder acts)");
 
 /** A (uri, health) pair of a BMC finding, as bmc_health lists it. */
 const findingKeys = (v: unknown): Set<string> =>
@@ -148,9 +155,11 @@ export const acceptanceSchema = {
         "The GPUs the node's BMC reports, usually rackform_bmc.x.gpu_count. When it changes on a running node (a GPU " +
         "lost, or back after a repair) the gate runs again: a node that lost a GPU fails it, is quarantined and leaves " +
         "its scheduler (a cluster member whose gate_id is this id drains); the repaired node passes and rejoins. " +
-        "First recorded (after an import, or on a gate created before this attribute), it re-runs nothing. @default not followed",
+        "While the remediation ladder takes a step on the node (remediation), the gate runs in place inside that " +
+        "step, after its remedy, instead. First recorded (after an import, or on a gate created before this " +
+        "attribute), it re-runs nothing. @default not followed",
       validators: [numberBetween(0, 64), wholeNumber],
-      planModifiers: [rerunWhenChanged()],
+      planModifiers: [rerunWhenGpusChange()],
     }),
     bmc_health: attr.list(
       ["object", { component: "string", kind: "string", health: "string", uri: "string", since: "string" }],

@@ -1,7 +1,9 @@
 /**
  * rackform_deployment's side of the health remediation ladder (../shared/remediation.ts): the next rung planned from
  * the BMC's findings and what was tried (private data), the rung's remedy offered to the node's cluster member at
- * apply, and, at read, whether a step offered before has run (a gate run since it was offered).
+ * apply, and, at read, whether a step offered before has run: the remedy, once carried out by the member, marks the
+ * machine with its offer (../backends/remedy-marks.ts). A gate run is no proof: the gate also runs for other causes
+ * in the same apply (rackform_acceptance's own re-run on a GPU count drop) while the member never runs.
  */
 import { containsUnknown, isUnknownValue, type PrivateState, type Value } from "../../framework/index.js";
 import { type Backend, QUARANTINE_PREFIX } from "../backends/index.js";
@@ -33,6 +35,9 @@ interface Offered {
   readonly at: string;
   readonly ran: boolean;
 }
+
+/** The mark the offer's remedy leaves on the machine once carried out: the rung and the time it was offered. */
+const markOf = (o: Pick<Offered, "rung" | "at">): string => `${o.rung}@${o.at}`;
 
 function offeredIn(priv: PrivateState): Offered | undefined {
   const o = priv[PRIVATE_LADDER] as Partial<Offered> | undefined;
@@ -98,9 +103,40 @@ export function offerRemedy(
   if (rung === r.state.remediation && offeredIn(r.private.value)?.rung === rung) return;
   const id = `${m.backend}:${m.id}`;
   const step = rungOf(rung).step;
-  if (step === "reimage") deps.rollouts.offerReimage(id, quarantineLiftedFirst(reimage(), deps, m));
-  else deps.rollouts.offerRemedy(id, remedyOf(rung, r.plan, deps, m));
-  r.private.set({ ...rest, [PRIVATE_LADDER]: { rung, at: new Date().toISOString(), ran: step === REPAIR } });
+  const at = new Date().toISOString();
+  const mark = markOf({ rung, at });
+  if (step === "reimage")
+    deps.rollouts.offerReimage(id, marked(quarantineLiftedFirst(reimage(), deps, m), deps, m, mark));
+  else if (step === REPAIR) deps.rollouts.offerRemedy(id, remedyOf(rung, r.plan, deps, m));
+  else deps.rollouts.offerRemedy(id, marked(remedyOf(rung, r.plan, deps, m), deps, m, mark));
+  r.private.set({ ...rest, [PRIVATE_LADDER]: { rung, at, ran: step === REPAIR } });
+}
+
+/**
+ * A remedy that marks the machine with its offer once carried out, so the next refresh counts the step as run. A mark
+ * that cannot be written is a warning: the remedy stands, and the next plan offers the step again (attempt + 1).
+ */
+function marked(step: OfferedStep, deps: Pick<DeploymentDeps, "backend">, m: Machine, mark: string): OfferedStep {
+  return {
+    ...step,
+    async run(s) {
+      const out = await step.run(s);
+      if (out !== "done") return out;
+      try {
+        await bounded(s.context, REMEDY_MS, "update", `marking the remedy on ${m.id}`, (signal) =>
+          deps.backend(m.backend).noteRemedy(m.id, mark, signal),
+        );
+      } catch (e) {
+        s.diagnostics.warning(
+          // The node in the summary: the engines fold warnings of one summary into the first.
+          `Remedy not recorded: ${m.id}`,
+          `${step.what} was carried out, but the machine could not be marked with it (${(e as Error).message}). ` +
+            "The next plan cannot tell that it ran and offers the step again.",
+        );
+      }
+      return out;
+    },
+  };
 }
 
 /**
@@ -165,8 +201,8 @@ function remedyOf(rung: string, plan: DeploymentPlan, deps: Pick<DeploymentDeps,
 }
 
 /**
- * At read: a step offered before has run once the backend holds gate evidence measured after the offer (one
- * request, only while such a step is outstanding).
+ * At read: a step offered before has run once the machine carries the mark its remedy leaves when carried out (read
+ * only while such a step is outstanding; MAAS and Ironic answer it from the list a refresh shares).
  */
 export async function noteRemedyRan(
   r: { private: { value: PrivateState; set(p: PrivateState): void } },
@@ -176,7 +212,7 @@ export async function noteRemedyRan(
 ): Promise<void> {
   const o = offeredIn(r.private.value);
   if (!o || o.ran) return;
-  const e = await b.lastAcceptance(id, signal);
-  const at = typeof e?.measured_at === "string" ? Date.parse(e.measured_at) : Number.NaN;
-  if (at >= Date.parse(o.at)) r.private.set({ ...r.private.value, [PRIVATE_LADDER]: { ...o, ran: true } });
+  if ((await b.lastRemedy(id, signal)) === markOf(o)) {
+    r.private.set({ ...r.private.value, [PRIVATE_LADDER]: { ...o, ran: true } });
+  }
 }

@@ -59,8 +59,10 @@ export const deploymentRemediationAttributes = {
       "quarantined in its backend and drained in its scheduler, with the findings as evidence, until the BMC " +
       "reports it healthy). One step per apply, carried out by the node's rackform_cluster_member (whose " +
       "remediation references this) within its disruption budget: drain, the step, the gate of the " +
-      "rackform_acceptance whose remediation references this, rejoin. A step that did not run (its apply stopped, " +
-      "its drain halted, max_unhealthy reached) is planned again with the next attempt. Null when bmc_health is not set.",
+      "rackform_acceptance whose remediation references this, rejoin. A step counts as run once its remedy, carried " +
+      "out, marked the machine (MAAS owner data, Ironic extra, a Warewulf tag or a BCM notes line named " +
+      "rackform_remedy); one that did not run (its apply stopped, its drain halted, max_unhealthy reached, its member " +
+      "never applied) is planned again with the next attempt. Null when bmc_health is not set.",
   }),
 } as const;
 

@@ -107,6 +107,19 @@ describe("BcmBackend against the lab BCM", () => {
     ).toBe("complete");
   });
 
+  it("marks a health remedy as a line of the device's notes, keeping the operator's lines", async () => {
+    const d = lab.backends?.bcm.store.devices.get(id);
+    if (!d) throw new Error(`no device ${id}`);
+    d.notes = "rack 4, slot 12";
+    await backend.noteRemedy(id, "power_cycle:1@2026-11-27T10:05:00.000Z");
+    await backend.noteRemedy(id, "reimage:1@2026-11-27T11:05:00.000Z");
+    // cmdaemon stores the updated entity anew: read it again.
+    expect(lab.backends?.bcm.store.devices.get(id)?.notes).toBe(
+      "rack 4, slot 12\nrackform_remedy: reimage:1@2026-11-27T11:05:00.000Z",
+    );
+    expect(await backend.lastRemedy(id)).toBe("reimage:1@2026-11-27T11:05:00.000Z");
+  });
+
   it("runs the gate as a burn and returns its evidence", async () => {
     const run = await backend.runAcceptance(id, { ...op(), params: { dcgmLevel: 1, burnIn: "1h" } });
     expect(run.outcome.kind).toBe("complete");

@@ -130,6 +130,17 @@ describe("WarewulfBackend against the lab warewulfd", () => {
     expect((await backend.read(s.name))?.state).toBe("deployed");
   });
 
+  it("marks a health remedy as a node tag, read back by the next refresh; the other tags stay", async () => {
+    const s = spec(0);
+    const before = (await client.getNode(s.name, { raw: true }))?.fields.tags ?? {};
+    await backend.noteRemedy(s.name, "power_cycle:1@2026-11-27T10:05:00.000Z");
+    expect(await backend.lastRemedy(s.name)).toBe("power_cycle:1@2026-11-27T10:05:00.000Z");
+    expect((await client.getNode(s.name, { raw: true }))?.fields.tags).toEqual({
+      ...before,
+      rackform_remedy: "power_cycle:1@2026-11-27T10:05:00.000Z",
+    });
+  });
+
   it("runs the gate as rackform's runtime overlay: passes with evidence, and the run is consumed", async () => {
     const s = spec(0);
     const run = await backend.runAcceptance(s.name, { ...op(), params: { dcgmLevel: 3, burnIn: "1m" } });

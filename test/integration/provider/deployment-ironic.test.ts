@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ObjectValue } from "../../../src/framework/index.js";
+import { backendFor } from "../../../src/provider/backends/index.js";
 import {
   apply,
   deploymentConfig,
@@ -46,6 +47,14 @@ describe("rackform_deployment on Ironic", () => {
     const again = await plan(rig.p.srv, config, state);
     expect(again.requiresReplace).toEqual([]);
     expect(again.plannedState).toEqual(state);
+  });
+
+  it("GIVEN an active node WHEN a health remedy marks it THEN another process reads the mark from the shared node list (extra)", async () => {
+    const mark = "power_cycle:1@2026-11-27T10:05:00.000Z";
+    await backendFor(rig.p.data()!, "ironic").noteRemedy(uuid(machineId), mark);
+    expect((await rig.ml.ironic.getNode(uuid(machineId))).extra).toEqual({ rackform_remedy: mark });
+    const q = await rig.provider();
+    expect(await backendFor(q.data()!, "ironic").lastRemedy(uuid(machineId))).toBe(mark);
   });
 
   it("GIVEN its image.url answering 404 WHEN refresh THEN a warning names the node, the URL and the fix, and the plan changes nothing; restored, the warning goes", async () => {

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ObjectValue } from "../../../src/framework/index.js";
+import { backendFor } from "../../../src/provider/backends/index.js";
 import {
   apply,
   deploymentConfig,
@@ -48,6 +49,15 @@ describe("rackform_deployment on MAAS", () => {
     expect(again.plannedState).toEqual(state);
   });
 
+  it("GIVEN a deployed machine WHEN a health remedy marks it THEN another process reads the mark in its owner data", async () => {
+    const mark = "power_cycle:1@2026-11-27T10:05:00.000Z";
+    await backendFor(rig.p.data()!, "maas").noteRemedy(systemId(machineId), mark);
+    const m = await rig.ml.maas.getMachine(systemId(machineId));
+    expect(m.raw.owner_data).toEqual({ rackform_remedy: mark });
+    const q = await rig.provider();
+    expect(await backendFor(q.data()!, "maas").lastRemedy(systemId(machineId))).toBe(mark);
+  });
+
   it("GIVEN a new image version WHEN plan THEN it must be replaced; destroy erases the disks and create reimages", async () => {
     const next = deploymentConfig(rig.ml, machineId, "2026.06.2");
     const pl = await plan(rig.p.srv, next, state);
@@ -58,6 +68,8 @@ describe("rackform_deployment on MAAS", () => {
     const events = await rig.ml.maas.events({ systemId: systemId(machineId), limit: 20 });
     expect(events.map((e) => e.type)).toContain("Disk erasing");
     expect((await rig.ml.maas.getMachine(systemId(machineId))).statusName).toBe("Ready");
+    // MAAS drops owner data on release (a remedy's mark with it): a reimage marks the machine after its deploy.
+    expect((await rig.ml.maas.getMachine(systemId(machineId))).raw.owner_data).toEqual({});
 
     const c = await apply(rig.p.srv, next);
     expect(lines(c.diagnostics)).toBe("");

@@ -183,4 +183,21 @@ describe("an edited acceptance policy is re-judged against the recorded evidence
     const failed = await plan(stateWith(evidence(), { passed: false }), configWith({ nccl_min_busbw_gbps: 360 }));
     expect(failed.replaces).toEqual(["passed"]);
   });
+
+  it("a changed BMC GPU count while the remediation ladder acts re-runs the gate in place, inside the ladder's step (seed 6403)", async () => {
+    // GIVEN a GPU fallen off the bus (the BMC counts 7, and calls it Critical, so the ladder plans a power cycle)
+    const prior = stateWith(evidence(), { bmc_gpu_count: 8, remediation: "" });
+    // WHEN the gate follows the ladder's step THEN it is not replaced (a replaced gate runs on its own, fails, and
+    // the member carrying the power cycle is never applied): its run is still to come, in place
+    const step = await plan(prior, configWith({ bmc_gpu_count: 7, remediation: "power_cycle:1" }));
+    expect([step.replaces, step.planned.passed]).toEqual([[], UNKNOWN]);
+    const held = await plan(
+      stateWith(evidence(), { bmc_gpu_count: 8, remediation: "reimage:1", passed: false }),
+      configWith({ bmc_gpu_count: 7, remediation: "repair" }),
+    );
+    expect([held.replaces, held.planned.passed]).toEqual([[], false]);
+    // and with no step planned (the ladder followed, nothing Critical) the lost GPU re-runs the gate as before
+    const quiet = await plan(prior, configWith({ bmc_gpu_count: 7, remediation: "" }));
+    expect(quiet.replaces).toEqual(["bmc_gpu_count"]);
+  });
 });

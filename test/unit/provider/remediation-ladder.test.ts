@@ -111,15 +111,54 @@ describe("rackform_deployment plans and offers the rung", () => {
     expect([offers.remedy?.what.startsWith("power cycle"), offers.reimage]).toEqual([true, undefined]);
     const step = { ...typedRequest(), machineId: `maas:${m.id}`, rebooted: false };
     expect(await offers.remedy?.run(step)).toBe("done");
-    expect(fake.calls).toContain(`powerCycle ${m.id}`);
-    // WHEN the gate ran after the offer, THEN the next read marks the step as run
-    fake.evidence.set(m.id, {
-      format: "rackform-acceptance/v1",
-      measured_at: new Date(Date.now() + 1000).toISOString(),
-    });
+    // WHEN the member carried the power cycle out, THEN it marked the machine and the next read marks the step as run
+    expect(fake.calls.slice(-2)).toEqual([`powerCycle ${m.id}`, `noteRemedy ${m.id}`]);
     const rr = typedRequest(r.private.value);
     await readDeployment({ ...rr, state: s! }, deps);
     expect((rr.private.value[PRIVATE_LADDER] as { ran: boolean }).ran).toBe(true);
+  });
+
+  it("a gate run for another cause is no proof of the step: a power cycle never carried out is offered again (seed 6403)", async () => {
+    const { fake, m } = maas();
+    Object.assign(m, { state: "deployed", status: "Deployed", image: "custom/ubuntu-gpu-2026.06.2", power: "on" });
+    const st = recorded(m, { bmc_health: [GPU3], remediation: "" });
+    const { deps, rollouts } = deploymentDeps(fake);
+    const r = typedRequest();
+    const s = await updateDeployment({ ...r, plan: { ...st, remediation: "power_cycle:1" }, state: st }, deps);
+    // GIVEN the gate ran after the offer for another cause (rackform_acceptance's own re-run on a GPU count drop),
+    // failed, and so the member carrying the power cycle was never applied
+    fake.evidence.set(m.id, {
+      format: "rackform-acceptance/v1",
+      measured_at: new Date(Date.now() + 1000).toISOString(),
+      passed: false,
+    });
+    rollouts.take(`maas:${m.id}`);
+    // WHEN the next plan refreshes and plans the ladder
+    const rr = typedRequest(r.private.value);
+    const read = await readDeployment({ ...rr, state: s! }, deps);
+    // THEN the step counts as not run: the power cycle is offered again, not passed over for a reimage
+    expect(fake.calls).not.toContain(`powerCycle ${m.id}`);
+    expect((rr.private.value[PRIVATE_LADDER] as { ran: boolean }).ran).toBe(false);
+    expect(planned(read!, [GPU3], rr.private.value)).toBe("power_cycle:2");
+  });
+
+  it("a reimage marks the machine after its deploy (MAAS drops owner data on release), so the step counts as run", async () => {
+    const { fake, m } = maas();
+    Object.assign(m, { state: "deployed", status: "Deployed", image: "custom/ubuntu-gpu-2026.06.2", power: "on" });
+    const st = recorded(m, { bmc_health: [GPU3], remediation: "power_cycle:1" });
+    const { deps, rollouts } = deploymentDeps(fake);
+    const r = typedRequest({ [PRIVATE_LADDER]: { rung: "power_cycle:1", at: "2026-11-27T10:05:00Z", ran: true } });
+    const s = await updateDeployment({ ...r, plan: { ...st, remediation: "reimage:1" }, state: st }, deps);
+    const reimage = rollouts.take(`maas:${m.id}`).reimage;
+    expect(await reimage?.run({ ...typedRequest(), machineId: `maas:${m.id}`, rebooted: false })).toBe("done");
+    expect(fake.calls.filter((c) => /^(release|deploy|noteRemedy) /.test(c))).toEqual([
+      `release ${m.id}`,
+      `deploy ${m.id}`,
+      `noteRemedy ${m.id}`,
+    ]);
+    const rr = typedRequest(r.private.value);
+    const read = await readDeployment({ ...rr, state: s! }, deps);
+    expect(planned(read!, [GPU3], rr.private.value)).toBe("repair");
   });
 
   it("the reimage rung offers the deployment's own reimage; repair offers the backend's quarantine", async () => {

@@ -38,7 +38,7 @@ export interface AcceptanceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly expectedGpuCount?: number;
   /**
-  * The GPUs the node's BMC reports, usually rackform_bmc.x.gpu_count. When it changes on a running node (a GPU lost, or back after a repair) the gate runs again: a node that lost a GPU fails it, is quarantined and leaves its scheduler (a cluster member whose gate_id is this id drains); the repaired node passes and rejoins. First recorded (after an import, or on a gate created before this attribute), it re-runs nothing. @default not followed
+  * The GPUs the node's BMC reports, usually rackform_bmc.x.gpu_count. When it changes on a running node (a GPU lost, or back after a repair) the gate runs again: a node that lost a GPU fails it, is quarantined and leaves its scheduler (a cluster member whose gate_id is this id drains); the repaired node passes and rejoins. While the remediation ladder takes a step on the node (remediation), the gate runs in place inside that step, after its remedy, instead. First recorded (after an import, or on a gate created before this attribute), it re-runs nothing. @default not followed
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/acceptance#bmc_gpu_count Acceptance#bmc_gpu_count}
   */
