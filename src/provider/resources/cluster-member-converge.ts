@@ -19,6 +19,7 @@ import {
   type Reboot,
   refuseInvalid,
   reportInvalidRegistration,
+  shown,
   waitForRegistration,
 } from "./cluster-member-registration.js";
 import { type JoinSpec, NodeGoneError, type Observed, type SchedulerOps } from "./cluster-member-scheduler.js";
@@ -191,7 +192,7 @@ async function joinUntilAdmitted(c: Convergence, run: Run, signal: AbortSignal):
       run.rejected = e;
       const o = await ops.lookup(node, true);
       refuseInvalid(node, o);
-      const now = o ? `${o.state}${o.reason ? ` (reason: ${o.reason})` : ""}` : "not known to the scheduler";
+      const now = shown(o);
       if (now !== said) {
         ctx.log.warn("the scheduler did not admit the node yet; retrying", { node, scheduler_shows: now });
         said = now;

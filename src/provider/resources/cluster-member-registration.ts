@@ -60,7 +60,7 @@ export function registeredSince(o: Observed | undefined, reboot: Reboot | undefi
 }
 
 /** What the scheduler shows of the node, as a log field. */
-const shown = (o: Observed | undefined): string =>
+export const shown = (o: Observed | undefined): string =>
   o ? `${o.state}${o.reason ? ` (reason: ${o.reason})` : ""}` : "not known to the scheduler";
 
 /** Polls until the node registers (as `registeredSince` accepts it); returns what the scheduler shows then. */
