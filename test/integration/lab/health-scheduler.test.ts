@@ -148,12 +148,15 @@ describe("health faults and the schedulers", () => {
     const registrations = () =>
       slurm.hooks.transitions().filter((x) => x.node === a.spec.name && x.cause === "register").length;
     const before = registrations();
+    const started = slurm.hooks.node(a.spec.name)?.bootTime ?? 0;
     world.setHostPower(a, false);
     await tick();
     world.setHostPower(a, true);
     await tick(8);
     expect(slurm.hooks.node(a.spec.name)).toMatchObject({ notResponding: false, down: true });
     expect(registrations()).toBe(before + 1);
+    // slurmd_start_time is the new start's.
+    expect(slurm.hooks.node(a.spec.name)?.bootTime).toBeGreaterThan(started);
   });
 
   it("a person's drain through slurmrestd keeps its reason and author when slurmctld drains the node too", async () => {
