@@ -277,8 +277,7 @@ class Joins {
   private beatRunning(m: Member, now: number): void {
     m.silentSince = undefined;
     if (m.node.power !== m.bootedFrom) {
-      // Powered on again since the OS booted (a power cycle, a reset, power back after a cut): the OS boots anew.
-      m.bootedFrom = m.node.power;
+      m.bootedFrom = m.node.power; // powered on again since the OS booted (a cycle, a reset): it boots anew
       m.backAt = now + this.bootMs();
     }
     if (m.backAt !== undefined) {
@@ -294,10 +293,8 @@ class Joins {
   }
 
   /**
-   * slurmd starting on the booted OS registers again, every time (slurmctld keeps what it knew of the node, features
-   * set with scontrol included; a dynamic node deleted by hand is created again); slurmctld judges the registration
-   * afresh (validate_node_specs clears INVALID_REG and sets it again only if the GPUs still fall short). The kubelet
-   * posts Ready again if the node was noticed gone.
+   * slurmd registers at every start: slurmctld keeps what it knew (scontrol's features too; a deleted dynamic node
+   * comes back) and judges it afresh — INVALID_REG again only if GPUs still fall short. The kubelet posts Ready again.
    */
   private registerAgain(m: Member): void {
     const { slurm, kubernetes } = this.deps;
