@@ -36,6 +36,12 @@ function str(v: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
+/** A time in seconds (v0.0.38: a number; v0.0.39+: {set, infinite, number}) as ms; undefined when unset or zero. */
+function epochMs(v: unknown): number | undefined {
+  const n = isObj(v) ? (v.set === true && v.infinite !== true ? v.number : undefined) : v;
+  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n * 1000 : undefined;
+}
+
 /** The upper-case state array of a node object, from either encoding; undefined when there is none. */
 export function stateArray(node: Record<string, unknown>): string[] | undefined {
   if (Array.isArray(node.state)) return node.state.map((s) => String(s).toUpperCase());
@@ -71,6 +77,7 @@ export function parseNode(raw: unknown): SlurmNode | string {
     partitions: list(raw.partitions),
     gres: str(raw.gres),
     comment: str(raw.comment),
+    slurmdStartedAt: epochMs(raw.slurmd_start_time),
   };
 }
 

@@ -26,6 +26,8 @@ export interface SlurmNode {
   /** Generic resources, e.g. "gpu:h100:8". */
   readonly gres: string;
   readonly comment: string;
+  /** When slurmd on the node last started (slurmd_start_time, ms since the epoch); undefined when not reported. */
+  readonly slurmdStartedAt?: number;
 }
 
 /** Options of SlurmClient.waitDrained. */

@@ -86,6 +86,8 @@ interface Member {
   readonly dynamic: boolean;
   registered: boolean;
   gone: boolean;
+  /** The host power-on the running OS booted from (the world replaces it at every power-on, and at every cut). */
+  bootedFrom?: LabNode["power"];
   /** Heartbeat state: since when the host has not been running, what the schedulers were told, when the OS is back. */
   silentSince?: number;
   slurmDown?: boolean;
@@ -112,8 +114,9 @@ class Joins {
   /**
    * What slurmctld and the node lifecycle controller see of a joined node whose host stops running (powered off
    * through its BMC, or its outlet off): after SlurmdTimeout the node is DOWN "Not responding"; after the node monitor
-   * grace period its Node's Ready condition is Unknown. When the host runs again, the OS boots: slurmd registers (the
-   * node stays DOWN until RESUMEd, ReturnToService=0) and the kubelet posts Ready again.
+   * grace period its Node's Ready condition is Unknown. Every power-on boots the OS again, however short the outage (a
+   * ForceRestart is never seen off): slurmd registers at every start, as a real one does — the node stays DOWN until
+   * RESUMEd (ReturnToService=0), and a valid registration clears INVALID_REG — and the kubelet posts Ready again.
    * One ticker looks at every joined node (no timer per node: a 1,000-node lab would otherwise wake thousands of times
    * a second); it runs while any node is joined.
    */
@@ -214,6 +217,7 @@ class Joins {
     }
     if (m.gone) return;
     m.registered = true;
+    m.bootedFrom = m.node.power;
     const visible = this.configuredGpus(m);
     if (m.targets.includes("slurm"))
       this.deps.slurm?.hooks.registerNode(m.name, slurmRegistration(m.node, visible, m.dynamic));
@@ -269,28 +273,41 @@ class Joins {
     }
   }
 
-  /** A look at a node whose host runs: it boots again after a noticed silence, else the kubelet posts its status. */
+  /** A look at a node whose host runs: the OS boots again after any power-on, else the kubelet posts its status. */
   private beatRunning(m: Member, now: number): void {
-    const { slurm, kubernetes } = this.deps;
-    if (m.silentSince !== undefined) {
-      m.silentSince = undefined;
-      // The OS boots again before slurmd and the kubelet speak.
-      if (m.slurmDown || m.notReady) m.backAt = now + this.bootMs();
+    m.silentSince = undefined;
+    if (m.node.power !== m.bootedFrom) {
+      m.bootedFrom = m.node.power; // powered on again since the OS booted (a cycle, a reset): it boots anew
+      m.backAt = now + this.bootMs();
     }
     if (m.backAt !== undefined) {
       if (now < m.backAt) return;
       m.backAt = undefined;
-      // slurmd registers again; slurmctld keeps what it knew of the node (features set with scontrol included).
-      if (m.slurmDown) slurm?.hooks.registerNode(m.name, {});
-      if (m.notReady) kubernetes?.hooks.kubeletPosting(m.name, true);
-      if (m.slurmDown) m.gresLow = undefined;
-      m.slurmDown = m.notReady = false;
+      this.registerAgain(m);
       return;
     }
     this.gpuHealth(m);
     // The kubelet's node status update: a Node deleted by hand stays gone (a running kubelet does not register
     // again); one an admin created again by that name gets its status.
-    if (m.targets.includes("kubernetes")) kubernetes?.hooks.kubeletStatusUpdate(m.name, this.kubeletOf(m));
+    if (m.targets.includes("kubernetes")) this.deps.kubernetes?.hooks.kubeletStatusUpdate(m.name, this.kubeletOf(m));
+  }
+
+  /**
+   * slurmd registers at every start: slurmctld keeps what it knew (scontrol's features too; a deleted dynamic node
+   * comes back) and judges it afresh — INVALID_REG again only if GPUs still fall short. The kubelet posts Ready again.
+   */
+  private registerAgain(m: Member): void {
+    const { slurm, kubernetes } = this.deps;
+    if (m.targets.includes("slurm") && slurm) {
+      const configured = this.configuredGpus(m);
+      const known = slurm.hooks.node(m.name) !== undefined;
+      const full = slurmRegistration(m.node, configured, m.dynamic);
+      slurm.hooks.registerNode(m.name, known ? { gres: full.gres } : full);
+      m.gresLow = undefined;
+    }
+    if (m.notReady) kubernetes?.hooks.kubeletPosting(m.name, true);
+    m.slurmDown = m.notReady = false;
+    this.gpuHealth(m);
   }
 }
 

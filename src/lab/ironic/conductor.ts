@@ -322,6 +322,11 @@ export class Conductor {
           n.deploy_step = { interface: "deploy", step: "write_image", args: {}, priority: 80 };
           const bad = await downloadAndVerify(this.images, n.instance_info as Record<string, unknown>, "/dev/sda");
           if (bad) throw new Error(bad);
+          // The agent in the ramdisk writes the image: a host that lost power meanwhile (its outlet cut) took the
+          // agent with it, and the deploy fails instead of ending active on a host that is off.
+          if ((await this.bmc.getPowerState(this.info(n))) !== "power on") {
+            throw new Error("Agent lost: the node powered off while the image was being written.");
+          }
         } else n.power_state = "power on";
         if (n.instance_info.image_source && !n.instance_info.image_type) {
           n.instance_info = { ...n.instance_info, image_type: "whole-disk" };

@@ -268,6 +268,15 @@ export class Lifecycle {
       // A machine is Deployed once its OS booted, i.e. after the power-on went through (or failed: Failed deployment).
       await this.powerChains.get(m.systemId);
       if (m.status !== S.DEPLOYING) return;
+      if (await this.lostPower(m)) {
+        // The installed OS tells MAAS when it has booted: a host that lost power since its power-on (its outlet cut)
+        // never does, and the deployment times out instead of reaching Deployed.
+        if (m.status !== S.DEPLOYING) return;
+        this.sets.finish(m, iset, true);
+        this.move(m, S.FAILED_DEPLOYMENT, "Node operation 'Deploying' timed out after 30 minutes.");
+        this.store.event(m, "ERROR", "Failed deployment", m.statusMessage);
+        return;
+      }
       if (!this.sets.finish(m, iset, this.takeFault(m, "deploy"))) {
         this.move(m, S.FAILED_DEPLOYMENT, "Installation failed (refer to the installation log for more information).");
         this.store.event(m, "ERROR", "Failed deployment", m.statusMessage);
@@ -276,6 +285,11 @@ export class Lifecycle {
       this.move(m, S.DEPLOYED, "Deployed");
       this.store.event(m, "INFO", "Deployed", `${osystem}/${series}`);
     });
+  }
+
+  /** Whether the BMC reports the host off (a BMC that does not answer says nothing either way). */
+  private async lostPower(m: MachineRecord): Promise<boolean> {
+    return (await this.power.queryPowerState(m.powerParams).catch(() => "error")) === "off";
   }
 
   /** op=release, optionally erasing disks (Disk erasing → Ready). */

@@ -76,7 +76,8 @@ export interface LabSlurmNode {
   readonly jobs: Set<number>;
   readonly cpus: number;
   readonly realMemoryMiB: number;
-  readonly bootTime: number;
+  /** When slurmd last started (its last registration is at a boot in the lab): boot_time, slurmd_start_time. */
+  bootTime: number;
   /** Created by a `slurmd -Z` registration rather than listed in slurm.conf. */
   readonly dynamic: boolean;
   /** slurmd's last registration did not match slurm.conf (fewer GRES): flag INVALID_REG, drained by slurmctld. */
@@ -153,7 +154,10 @@ export class SlurmNodeTable {
     this.lastUpdate = Math.floor(clock.now() / 1000);
   }
 
-  /** slurmd registration: creates the node, or refreshes gres/features of a known one (as on a slurmd restart). */
+  /**
+   * slurmd registration: creates the node, or refreshes gres/features of a known one (as on a slurmd restart) and its
+   * start time; a registration judged valid clears INVALID_REG (validate_node_specs), the state stays.
+   */
   register(name: string, reg: NodeRegistration): LabSlurmNode {
     const known = this.nodes.get(name);
     const features = [...(reg.features ?? known?.features ?? [])];
@@ -176,6 +180,7 @@ export class SlurmNodeTable {
       dynamic: reg.dynamic ?? false,
     };
     node.gres = reg.gres ?? node.gres;
+    node.bootTime = this.nowSec();
     node.invalidReg = false;
     node.notResponding = false;
     node.features = features;

@@ -181,7 +181,12 @@ export interface FoundMachine {
 
 /** The result of a long operation: it completed, or the backend reports that it failed (with its own words). */
 export type Outcome =
-  | { readonly kind: "complete"; readonly facts: MachineFacts }
+  | {
+      readonly kind: "complete";
+      readonly facts: MachineFacts;
+      /** A deploy found its own deployment already there (a re-apply after a crash): nothing booted the host now. */
+      readonly found?: boolean;
+    }
   | {
       readonly kind: "failed";
       readonly facts: MachineFacts;

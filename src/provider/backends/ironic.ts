@@ -230,7 +230,7 @@ export class IronicBackend implements Backend {
     if (ps === "active") {
       // A re-apply after a crash finds its own deployment; any other image was put there by someone else.
       const f = await this.factsOf(n, o.signal);
-      if (f.image === wanted) return { kind: "complete", facts: f };
+      if (f.image === wanted) return { kind: "complete", facts: f, found: true };
       return {
         kind: "failed",
         facts: f,

@@ -250,7 +250,7 @@ export class MaasBackend implements Backend {
       if (f.image !== wanted) {
         return { kind: "failed", facts: f, message: `the machine is ${m.statusName} with ${f.image}, not ${wanted}` };
       }
-      if (m.status === MAAS_STATUS.DEPLOYED) return { kind: "complete", facts: f };
+      if (m.status === MAAS_STATUS.DEPLOYED) return { kind: "complete", facts: f, found: true };
     } else if (m.status === MAAS_STATUS.READY || m.status === MAAS_STATUS.ALLOCATED) {
       o.log.info("deploying the machine in MAAS", { backend: "maas", id, hostname: m.hostname, image: wanted });
       await this.client.deploy(id, { osystem, distroSeries, userData: o.userData });

@@ -14,6 +14,14 @@ import {
 } from "../../framework/index.js";
 import { addClientError } from "../errors/client-errors.js";
 import { bounded, OperationTimeoutError } from "../shared/timeouts.js";
+import {
+  InvalidRegistrationError,
+  type Reboot,
+  refuseInvalid,
+  reportInvalidRegistration,
+  shown,
+  waitForRegistration,
+} from "./cluster-member-registration.js";
 import { type JoinSpec, NodeGoneError, type Observed, type SchedulerOps } from "./cluster-member-scheduler.js";
 import {
   type ClusterMemberPlan,
@@ -117,6 +125,8 @@ export interface Convergence {
   readonly plan: ClusterMemberPlan;
   readonly prior: ClusterMemberState | null;
   readonly diags: Diagnostics;
+  /** The node was rebooted: the registration waited for is one after it (cluster-member-registration.ts). */
+  readonly reboot?: Reboot;
 }
 
 /** Waits for registration (create only), then joins; the state, or undefined after a diagnostic. */
@@ -153,22 +163,40 @@ async function registerAndJoin(c: Convergence, run: Run, signal: AbortSignal): P
     await ops.recreate(node, joinSpec(plan, prior));
     run.phase = "register";
   }
-  while (run.phase === "register") {
-    const lastSeen = await ops.lookup(node, true);
-    if (lastSeen?.registered) run.phase = "join";
-    else if (!wait) throw new OperationTimeoutError(what(plan), 0, op);
-    else await abortableSleep(pollMs, signal);
-  }
+  let seen: Observed | undefined;
+  if (run.phase === "register") {
+    if (wait) seen = await waitForRegistration({ ops, node, pollMs, ctx, reboot: c.reboot }, signal);
+    else if (!(seen = await ops.lookup(node, true))?.registered) throw new OperationTimeoutError(what(plan), 0, op);
+    run.phase = "join";
+  } else seen = await ops.lookup(node, true);
+  // slurmctld refused the registration: no RESUME admits the node, and only slurmd's next start changes that.
+  refuseInvalid(node, seen);
   ctx.log.info("joining the scheduler", { scheduler: ops.kind, node });
-  // slurmctld may set a just-resumed node DOWN again ("Not responding": its slurmd re-registered or missed a
-  // ping); the node is admitted once it stays schedulable, so a rejection is retried until the timeout.
+  return joinUntilAdmitted(c, run, signal);
+}
+
+/**
+ * Joins the node. slurmctld may set a just-resumed node DOWN again ("Not responding": its slurmd re-registered or
+ * missed a ping); the node is admitted once it stays schedulable, so a rejection is retried until the timeout — unless
+ * slurmctld now refuses the node's registration, which no retry changes.
+ */
+async function joinUntilAdmitted(c: Convergence, run: Run, signal: AbortSignal): Promise<Observed> {
+  const { ops, pollMs, ctx, plan, prior } = c;
+  const node = nodeOf(plan);
+  let said: string | undefined;
   for (;;) {
     try {
       return await ops.join(node, joinSpec(plan, prior));
     } catch (e) {
       if (!isClientError(e, "RACKFORM_ERR_SLURM_REJECTED")) throw e;
       run.rejected = e;
-      ctx.log.warn("the scheduler did not admit the node yet; retrying", { node, error: (e as Error).message });
+      const o = await ops.lookup(node, true);
+      refuseInvalid(node, o);
+      const now = shown(o);
+      if (now !== said) {
+        ctx.log.warn("the scheduler did not admit the node yet; retrying", { node, scheduler_shows: now });
+        said = now;
+      }
       await abortableSleep(pollMs, signal);
     }
   }
@@ -182,6 +210,10 @@ async function reportNotJoined(
   const { ops, plan, diags } = c;
   const { run, e, ms, wait } = f;
   const node = nodeOf(plan);
+  if (e instanceof InvalidRegistrationError) {
+    reportInvalidRegistration(diags, e);
+    return;
+  }
   if (e instanceof NodeGoneError) {
     diags.error(
       `${LABEL[ops.kind]} node ${node} is gone`,

@@ -14,6 +14,7 @@ import { converge, nodeOf } from "./cluster-member-converge.js";
 import { drainInBudget } from "./cluster-member-drain.js";
 import { heldByPerson, refuseHeld } from "./cluster-member-held.js";
 import type { ClusterMemberDeps } from "./cluster-member-ops.js";
+import type { Reboot } from "./cluster-member-registration.js";
 import {
   admitHealthStep,
   healthRung,
@@ -86,19 +87,30 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
   log.info("rolling reimage", { steps: steps.map((s) => s.what) });
   if (!(await drainInBudget({ ...drain, op: "update", names }))) return st;
   let rebooted = false;
+  let reboot: Reboot | undefined;
   for (const step of steps) {
     log.info(`rolling reimage: ${step.what}`);
+    const reboots = step === offers.reimage || step === offers.remedy;
+    if (reboots && !reboot) reboot = await rebootMark(ops, node);
     if ((await step.run({ context: ctx, diagnostics: diags, machineId, rebooted })) === "failed") {
       await deps.budget.releaseFailed(names, step.failure, log, diags);
       return st;
     }
     // The reimage's deploy (or the remedy's power cycle) boots the node: firmware staged for the next reset is active.
-    if (step === offers.reimage || step === offers.remedy) rebooted = true;
+    if (reboots) rebooted = true;
   }
-  // The reimaged node registers anew (its daemon on the new image): wait for it as a create does, then join it.
-  const s = await converge({ ops, pollMs: deps.pollMs, ctx, plan, prior: null, diags });
+  // The rebooted node registers anew (its daemon on the new boot): wait for that registration as a create does — the
+  // one from before the reboot says nothing of the node now — then join it.
+  const s = await converge({ ops, pollMs: deps.pollMs, ctx, plan, prior: null, diags, reboot });
   deps.budget.release(names, s?.joined === true ? "rejoined" : "did not rejoin", log);
   if (typeof plan.max_unavailable === "number") await deps.budget.dropStale(node, ops.shared(budgetKey(plan)), log);
   await deps.budget.settle();
   return s ?? st;
+}
+
+/** A reboot about to begin: now, and when the node's daemon last started (unknown when the read fails). */
+async function rebootMark(ops: SchedulerOps, node: string): Promise<Reboot> {
+  const at = Date.now();
+  const o = await ops.lookup(node, false).catch(() => undefined);
+  return o?.startedAt === undefined ? { at } : { at, startedBefore: o.startedAt };
 }

@@ -26,6 +26,13 @@ export interface Observed {
   /** Slurm: why it is DOWN or drained, as sinfo -R shows it. */
   readonly reason?: string;
   /**
+   * Slurm: slurmctld refused slurmd's last registration (flag INVALID_REG: it reported less than slurm.conf
+   * configures). Only a later registration, when slurmd starts again, clears it.
+   */
+  readonly invalidRegistration?: boolean;
+  /** Slurm: when slurmd last started (ms since the epoch), where slurmrestd reports it. */
+  readonly startedAt?: number;
+  /**
    * Slurm: a person's drain — the DRAIN flag with a reason neither rackform (its reasons start "rackform") nor
    * slurmctld itself (reason set by "slurm") wrote — as "<reason> (by <user>)". rackform leaves such a node out.
    */
@@ -138,6 +145,8 @@ function slurmObserved(n: SlurmNode): Observed {
     state: n.state.join("+"),
     ...(heldBy ? { heldBy } : {}),
     reason: n.reason,
+    ...(n.state.includes("INVALID_REG") ? { invalidRegistration: true } : {}),
+    ...(n.slurmdStartedAt !== undefined ? { startedAt: n.slurmdStartedAt } : {}),
     joined: n.schedulable,
     features: [...n.features].sort(),
     partitions: [...n.partitions].sort(),

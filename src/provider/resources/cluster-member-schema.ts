@@ -41,7 +41,10 @@ export const clusterMemberSchema = {
   description:
     "A node admitted to the scheduler: the last step of its chain. Create waits until the node has registered " +
     "(slurmd or kubelet starts after the OS boots; bounded by timeouts.create, default 30m), then for Slurm sets its " +
-    "features and RESUMEs it, for Kubernetes sets labels and taints and uncordons it. A node drained or cordoned by " +
+    "features and RESUMEs it, for Kubernetes sets labels and taints and uncordons it; the wait logs what the " +
+    "scheduler shows. A Slurm node whose registration slurmctld refused (flag INVALID_REG: slurmd reported less than " +
+    "slurm.conf configures, such as a GPU fallen off the bus) is not resumed: create or update fails at once with " +
+    "slurmctld's reason and the fix, since only slurmd's next start registers it again. A node drained or cordoned by " +
     "hand reads as joined = false and the plan holds an in-place update that re-joins it. A node deleted from the " +
     'scheduler by hand reads as joined = false with state "absent", and the same in-place update brings it back: a ' +
     "running kubelet or slurmd never registers again by itself, so for Kubernetes rackform creates the Node object " +

@@ -18,6 +18,7 @@ import {
   imageLabel,
   type MachineFacts,
   type MachineState,
+  type OperationOptions,
 } from "../backends/index.js";
 import { BACKEND_TRAITS } from "../backends/traits.js";
 import {
@@ -113,6 +114,7 @@ async function deploy(r: TypedRequest & { plan: DeploymentPlan }, deps: Deployme
       await awaitImageUpload(ctx, deps, b, image, signal);
       started = true;
       const out = await b.deploy(m.id, { image, userData: plan.user_data ?? undefined, log, signal });
+      if (out.kind === "complete" && out.found) await powerOnIfFound(b, m, plan, { log, signal });
       if (out.kind === "failed") {
         diags.error(
           "Deployment failed",
@@ -135,6 +137,18 @@ async function deploy(r: TypedRequest & { plan: DeploymentPlan }, deps: Deployme
     );
     return withFacts(plan, m, f);
   }
+}
+
+/**
+ * A deployment a re-apply found already there (its apply was killed) is recorded with its host on, as a fresh deploy
+ * leaves it: a host found off meanwhile (its outlet cut, powered off by hand) is powered on, else its node would never
+ * boot, and its cluster member would wait for a registration that cannot come.
+ */
+async function powerOnIfFound(b: Backend, m: Machine, plan: DeploymentPlan, o: OperationOptions): Promise<void> {
+  if (!isUnknownValue(plan.power_state) && plan.power_state !== null && plan.power_state !== "on") return;
+  if ((await b.powerState(m.id, o.signal)) !== "off") return;
+  o.log.info("the deployment found from an earlier apply has its host off; powering it on", { id: m.id });
+  await b.powerOn(m.id, o);
 }
 
 /** Deploys the golden image; a node that fails gives its drain slot in the disruption budget to the next node. */

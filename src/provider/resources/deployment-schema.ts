@@ -48,7 +48,8 @@ export const deploymentSchema = {
     "tainted. With rolling = true (once recorded) an image change is instead recorded in place and carried out by " +
     "the node's rackform_cluster_member in one step within its disruption budget (see rolling). Refresh shows a machine released by hand as gone (the plan deploys it again) and an image changed " +
     "out of band as a replacement (deployed_image forces it); a host found powered off (by hand, or by its PDU " +
-    "outlet) plans an in-place power-on (power_state), never a reimage. An image gone from its backend since the " +
+    "outlet) plans an in-place power-on (power_state), never a reimage; a create that finds its own deployment " +
+    "already there (its apply was killed) powers on a host found off. An image gone from its backend since the " +
     "deploy (its MAAS boot resource deleted, its Ironic image.url no longer answering) changes nothing for the running " +
     "node: refresh warns per node, naming the image and the fix, because the next redeploy would fail. Destroy releases with disk erase (MAAS) or undeploys " +
     "with cleaning (Ironic) and waits until the machine is free; an Ironic node a failed gate left in `service " +

@@ -239,6 +239,52 @@ describe("redfish driver against the lab BMC", () => {
     }
   });
 
+  it("fails a deploy whose host loses power while the image is written: deploy failed, never active on a host that is off", async () => {
+    // The host goes off right after the deploy's reboot into the ramdisk (its outlet cut, or powered off by hand).
+    const real = redfishBmc({ caPem: readFileSync(caPath, "utf8") });
+    const host = [...dc.world.nodes.values()][1];
+    const cutting = createIronicApi({
+      bmc: {
+        ...real,
+        async setPower(info, target) {
+          await real.setPower(info, target);
+          if (target === "rebooting") dc.world.setHostPower(host, false);
+        },
+      },
+      delays: { verifyMs: 0, inspectMs: 10, cleanMs: 10, deployMs: 10, deleteMs: 10, powerMs: 0 },
+      conductor: { deployKernel: `${dc.images.url}ipa.kernel`, deployRamdisk: `${dc.images.url}ipa.initramfs` },
+    });
+    const s = await cutting.listen("127.0.0.1", 0);
+    try {
+      const uuid = (
+        await call(s.url, "POST", "/v1/nodes", {
+          body: {
+            name: "cut",
+            driver: "redfish",
+            driver_info: { ...creds(), redfish_address: dc.info.nodes[1].bmc.url },
+            instance_info: { image_source: `${dc.images.url}ubuntu-gpu-2026.06.2.qcow2` },
+          },
+        })
+      ).json.uuid as string;
+      for (const target of ["manage", "provide"]) {
+        await provision(s.url, uuid, { target });
+        await until(target, async () => ((await node(s.url, uuid)).target_provision_state === null ? true : undefined));
+      }
+      expect((await provision(s.url, uuid, { target: "active" })).status).toBe(202);
+      const n = await until("the deploy to end", async () => {
+        const got = await node(s.url, uuid);
+        return got.target_provision_state !== "active" || got.reservation === null ? got : undefined;
+      });
+      expect(n.provision_state).toBe("deploy failed");
+      expect(n.last_error).toBe(
+        `Deploy step deploy.write_image failed on node ${uuid}. Agent lost: the node powered off while the image was being written.`,
+      );
+    } finally {
+      cutting.stop();
+      await s.close();
+    }
+  });
+
   it("refuses a deploy whose image_source answers 404 with Ironic's own validation error, and changes nothing", async () => {
     const uuid = ironic.node("rf-1")?.uuid as string;
     const missing = `${dc.images.url}ubuntu-gpu-missing.img`;

@@ -155,6 +155,19 @@ describe("MAAS lab machine lifecycle", () => {
     expect(await statusOf(lab, id)).toBe("Failed disk erasing");
   });
 
+  it("times the deployment out when the host loses power before its OS booted (its outlet cut): never Deployed", async () => {
+    const id = await readyMachine("node-10", "52:54:00:00:00:10");
+    await call(lab, `machines/${id}/`, { method: "POST", op: "deploy" });
+    await lab.clock.advance(DELAYS.deployMs / 2);
+    lab.power.states.set("https://bmc-node-10.lab", "off");
+    await lab.clock.advance(DELAYS.deployMs);
+    const failed = (await call(lab, `machines/${id}/`)).json;
+    expect(failed).toMatchObject({
+      status_name: "Failed deployment",
+      status_message: "Node operation 'Deploying' timed out after 30 minutes.",
+    });
+  });
+
   it("fails releasing on request, and a failed release can be retried", async () => {
     const id = await readyMachine("node-12", "52:54:00:00:00:12");
     await call(lab, "machines/", { method: "POST", op: "allocate", form: { system_id: id } });

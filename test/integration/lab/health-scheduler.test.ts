@@ -96,7 +96,67 @@ describe("health faults and the schedulers", () => {
     await tick();
     expect(world.visibleGpus(a)).toHaveLength(8);
     expect(allocatable(a)).toBe("8");
-    expect(slurm.hooks.node(a.spec.name)?.drain).toBe(true);
+    expect(slurm.hooks.node(a.spec.name)).toMatchObject({ drain: true, invalidReg: false, gres: "gpu:h100:8" });
+  });
+
+  it("every boot registers slurmd again, even a reset slurmctld never saw: a cured GPU clears INVALID_REG", async () => {
+    const [a] = nodes;
+    deploy(a);
+    await tick();
+    inject({ kind: "gpu-xid", node: a.spec.name, xid: 79, gpu: 5 });
+    await tick();
+    expect(slurm.hooks.node(a.spec.name)).toMatchObject({ drain: true, invalidReg: true });
+    // A ForceRestart through the BMC: the host is never seen off (the instant profile), yet the OS boots again.
+    world.setHostPower(a, true);
+    await tick();
+    expect(slurm.hooks.node(a.spec.name)).toMatchObject({
+      drain: true,
+      invalidReg: false,
+      reason: "gres/gpu count reported lower than configured (7 < 8)",
+    });
+    const states = slurm.hooks
+      .transitions()
+      .filter((x) => x.node === a.spec.name)
+      .map((x) => x.state.join("+"));
+    expect(states.slice(-2)).toEqual(["DOWN+DRAIN+INVALID_REG", "DOWN+DRAIN"]);
+  });
+
+  it("a boot with the GPU still off the bus registers invalid again: the flag stays, the drain stays", async () => {
+    const [a] = nodes;
+    deploy(a);
+    await tick();
+    inject({ kind: "gpu-xid", node: a.spec.name, xid: 79, gpu: 1, cure: "none" });
+    await tick();
+    world.setHostPower(a, false);
+    await tick(); // off long enough for slurmctld to notice: DOWN, not responding
+    expect(slurm.hooks.node(a.spec.name)).toMatchObject({ down: true, notResponding: true });
+    world.setHostPower(a, true);
+    await tick();
+    expect(slurm.hooks.node(a.spec.name)).toMatchObject({
+      down: true,
+      drain: true,
+      notResponding: false,
+      invalidReg: true,
+      reason: "gres/gpu count reported lower than configured (7 < 8)",
+    });
+  });
+
+  it("a host powered on again registers once per boot, not on every heartbeat", async () => {
+    const [a] = nodes;
+    deploy(a);
+    await tick();
+    const registrations = () =>
+      slurm.hooks.transitions().filter((x) => x.node === a.spec.name && x.cause === "register").length;
+    const before = registrations();
+    const started = slurm.hooks.node(a.spec.name)?.bootTime ?? 0;
+    world.setHostPower(a, false);
+    await tick(12); // off for over a second: the new start is a later second
+    world.setHostPower(a, true);
+    await tick(8);
+    expect(slurm.hooks.node(a.spec.name)).toMatchObject({ notResponding: false, down: true });
+    expect(registrations()).toBe(before + 1);
+    // slurmd_start_time is the new start's.
+    expect(slurm.hooks.node(a.spec.name)?.bootTime).toBeGreaterThan(started);
   });
 
   it("a person's drain through slurmrestd keeps its reason and author when slurmctld drains the node too", async () => {

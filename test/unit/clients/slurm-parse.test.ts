@@ -45,6 +45,15 @@ describe("slurmrestd v0.0.41 nodes", () => {
     expect(describeErrors(errs)).toBe("Invalid node state specified (2028): Failure to update node gpu-a01");
   });
 
+  it("reads slurmd_start_time as ms since the epoch, and an unset or zero one as unknown", () => {
+    const at = (v: unknown) => parsed({ name: "n", state: ["IDLE"], slurmd_start_time: v }).slurmdStartedAt;
+    expect(at({ set: true, infinite: false, number: 1_795_000_000 })).toBe(1_795_000_000_000);
+    expect(at({ set: false, infinite: false, number: 0 })).toBeUndefined();
+    expect(at(1_795_000_000)).toBe(1_795_000_000_000);
+    expect(at(0)).toBeUndefined();
+    expect(at(undefined)).toBeUndefined();
+  });
+
   it("fails to parse a node without a name or state, saying which", () => {
     expect(parseNode({ state: ["IDLE"] })).toBe("a node entry has no name");
     expect(parseNode({ name: "x" })).toBe("node x has no state");

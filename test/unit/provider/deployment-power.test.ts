@@ -67,6 +67,29 @@ describe("rackform_deployment: power is state", () => {
     expect(fake.calls.filter((c) => c.startsWith("powerOn"))).toEqual([]);
   });
 
+  it("a create that finds its own deployment (its apply was killed) with the host off powers it on and records it on", async () => {
+    // The killed apply's deploy finished in the backend; the host lost power before the state was written.
+    Object.assign(machine, {
+      state: "deployed",
+      status: "Deployed",
+      image: "custom/ubuntu-gpu-2026.06.2",
+      power: "off",
+    });
+    const s = await deployed();
+    expect(s.power_state).toBe("on");
+    expect(machine.power).toBe("on");
+    expect(fake.calls.filter((c) => /^(deploy|powerState|powerOn) /.test(c))).toEqual([
+      `deploy ${machine.id}`,
+      `powerState ${machine.id}`,
+      `powerOn ${machine.id}`,
+    ]);
+  });
+
+  it("a fresh deploy asks nothing more of the host's power", async () => {
+    await deployed();
+    expect(fake.calls.filter((c) => /^power/.test(c))).toEqual([]);
+  });
+
   it("a host switched off by hand plans an in-place power-on (no replacement) that apply carries out", async () => {
     const s = await deployed();
     machine.power = "off";
