@@ -117,7 +117,7 @@ const providerBlockSchema = {
           ca_file: attr.string({
             optional: true,
             description:
-              "PEM file of the CA that signed the BMCs' certificates. Falls back to RACKFORM_REDFISH_CA_FILE; else the system store.",
+              "PEM file of the CA that signed the BMCs' certificates. Falls back to RACKFORM_REDFISH_CA_FILE; else Node.js's root store with the certificates of NODE_EXTRA_CA_CERTS.",
           }),
           insecure: attr.bool({
             optional: true,

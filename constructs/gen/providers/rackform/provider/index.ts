@@ -70,7 +70,7 @@ export interface RackformProviderRedfish {
   */
   readonly password?: string;
   /**
-  * PEM file of the CA that signed the BMCs' certificates. Falls back to RACKFORM_REDFISH_CA_FILE; else the system store.
+  * PEM file of the CA that signed the BMCs' certificates. Falls back to RACKFORM_REDFISH_CA_FILE; else Node.js's root store with the certificates of NODE_EXTRA_CA_CERTS.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs#ca_file RackformProvider#ca_file}
   */
