@@ -39,12 +39,12 @@ await build({
 const ascii = readFileSync(BUNDLE, "utf8")
   .split("\n")
   .map((line) => {
-    if (!/[^\x00-\x7f]/.test(line)) return line;
+    if (!/[\u0080-\uffff]/.test(line)) return line;
     const at = /^\s*(\*|\/\*)/.test(line) ? 0 : line.indexOf("//");
-    return at < 0 ? line : line.slice(0, at) + line.slice(at).replace(/[^\x00-\x7f]/g, "?");
+    return at < 0 ? line : line.slice(0, at) + line.slice(at).replace(/[\u0080-\uffff]/g, "?");
   })
   .join("\n");
-const encoding = /[^\x00-\x7f]/.test(ascii) ? "utf8" : "latin1";
+const encoding = /[\u0080-\uffff]/.test(ascii) ? "utf8" : "latin1";
 if (encoding === "latin1") writeFileSync(BUNDLE, ascii);
 const hash = createHash("sha256").update(readFileSync(BUNDLE)).digest("hex").slice(0, 16);
 // The GetProviderSchema answer, encoded from tsc's modules of the same sources (src/protocol/prebuilt-schema.ts).

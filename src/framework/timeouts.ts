@@ -8,7 +8,15 @@ import type { Value } from "./values.js";
 /** An operation a timeout can bound. */
 export type TimeoutOperation = "create" | "read" | "update" | "delete";
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "\u00b5s": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  "\u00b5s": 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|\u00b5s|ms|s|m|h)/y;
 
 /** A Go-style duration ("20m", "1h30m", "90s", "1.5h") in milliseconds; throws RangeError when malformed. */
