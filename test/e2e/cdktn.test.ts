@@ -101,7 +101,7 @@ describe.each(ENGINES)("a cdktn 0.24 app on Node 22 under %s", (name) => {
         ...npmEnv(),
         ...exampleEnv(lab, labFile),
       });
-      expect(once.stdout).toMatch(/^r01\s+4(\s+0){9}\s+4$/m);
+      expect(once.stdout).toMatch(/^r01\s+4(\s+0){10}\s+4$/m);
     },
     DEPLOY_TIMEOUT_MS,
   );

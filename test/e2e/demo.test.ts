@@ -70,9 +70,9 @@ describe.each(ENGINES)("rackform demo under %s", (name) => {
       const once = await rackformIn(project, ["watch", input, "--once"], { TERRAFORM_BINARY_NAME: engine(name).bin });
       expect(once.code, `${input}\n${once.text}`).toBe(0);
       expect(once.text).toMatch(
-        /^rack\s+nodes\s+off\s+BMC up\s+firmware\s+enrolled\s+commissioning\s+ready\s+deploying\s+deployed\s+testing\s+joined$/m,
+        /^rack\s+nodes\s+off\s+BMC up\s+firmware\s+enrolled\s+commissioning\s+ready\s+deploying\s+deployed\s+testing\s+attesting\s+joined$/m,
       );
-      expect(once.text, input).toMatch(/^gpu-rack\s+8(\s+0){9}\s+8$/m);
+      expect(once.text, input).toMatch(/^gpu-rack\s+8(\s+0){10}\s+8$/m);
       for (const secret of secrets) expect(once.text).not.toContain(secret);
     }
     for (const secret of secrets) {

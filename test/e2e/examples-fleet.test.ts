@@ -273,7 +273,7 @@ describe.each(ENGINES)("the fleet example under %s", (name) => {
         });
         // THEN every rack row counts its 4 nodes joined, and nothing else
         expect(once.code, outputOf(once)).toBe(0);
-        const rows = once.stdout.split("\n").filter((l) => /^\S+\s+4\s+(0\s+){9}4\s*$/.test(l));
+        const rows = once.stdout.split("\n").filter((l) => /^\S+\s+4\s+(0\s+){10}4\s*$/.test(l));
         expect(rows, once.stdout).toHaveLength(3);
         // AND the read-only pg backend created no schema, table or index, and no secret was printed
         expect(await pg.query("SELECT count(*) FROM information_schema.tables")).toEqual(tablesBefore);

@@ -138,9 +138,9 @@ describe.each(ENGINES)("rackform watch under %s", (name) => {
 
     // THEN it prints the rack's counts and the failure with its diagnostic
     expect(once.output()).toMatch(
-      /^rack\s+nodes\s+off\s+BMC up\s+firmware\s+enrolled\s+commissioning\s+ready\s+deploying\s+deployed\s+testing\s+joined\s+quarantined$/m,
+      /^rack\s+nodes\s+off\s+BMC up\s+firmware\s+enrolled\s+commissioning\s+ready\s+deploying\s+deployed\s+testing\s+attesting\s+joined\s+quarantined$/m,
     );
-    expect(once.output()).toMatch(/^r01\s+4(\s+0){9}\s+3\s+1$/m);
+    expect(once.output()).toMatch(/^r01\s+4(\s+0){10}\s+3\s+1$/m);
     expect(once.output()).toContain(`r01/${bad}  quarantined: `);
     expect(once.output()).toContain("300 GB/s");
     // AND it sent no write anywhere: nothing to a BMC or PDU, and only GETs to MAAS (its machine list)
