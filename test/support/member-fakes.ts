@@ -3,6 +3,7 @@
  * member's deps over it with the real DisruptionBudget (or a given one).
  */
 
+import { UNKNOWN } from "../../src/framework/index.js";
 import { DisruptionBudget } from "../../src/provider/budget/disruption-budget.js";
 import { HealthBudget } from "../../src/provider/budget/health-budget.js";
 import { SchedulerNotConfiguredError } from "../../src/provider/config/scheduler-config.js";
@@ -13,8 +14,32 @@ import {
   type Observed,
   type SchedulerOps,
 } from "../../src/provider/resources/cluster-member-scheduler.js";
-import type { SchedulerKind } from "../../src/provider/resources/cluster-member-schema.js";
+import type { ClusterMemberPlan, SchedulerKind } from "../../src/provider/resources/cluster-member-schema.js";
 import { RolloutHandovers } from "../../src/provider/shared/rollout-handover.js";
+
+/** A member's plan for node n1 of a Slurm cluster (gate maas:n1), computed values unknown; `o` overrides. */
+export const memberPlan = (o: Partial<ClusterMemberPlan> = {}): ClusterMemberPlan => ({
+  id: UNKNOWN,
+  node: "n1",
+  scheduler: "slurm",
+  gate_id: "maas:n1",
+  features: ["h100"],
+  partitions: UNKNOWN,
+  labels: null,
+  taints: null,
+  drain_on_destroy: true,
+  max_unavailable: null,
+  image_ref: null,
+  firmware_ref: null,
+  remediation: null,
+  max_unhealthy: null,
+  recheck: null,
+  wait_for_registration: true,
+  state: UNKNOWN,
+  joined: UNKNOWN,
+  timeouts: null,
+  ...o,
+});
 
 /** A scheduler in memory: nodes by name, every call recorded. */
 export function fakeScheduler(kind: SchedulerKind = "slurm") {

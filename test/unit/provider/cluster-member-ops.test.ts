@@ -22,13 +22,9 @@ import {
   validateMember,
 } from "../../../src/provider/resources/cluster-member-ops.js";
 import { DrainTimeoutError } from "../../../src/provider/resources/cluster-member-scheduler.js";
-import type {
-  ClusterMemberConfig,
-  ClusterMemberPlan,
-  ClusterMemberState,
-} from "../../../src/provider/resources/cluster-member-schema.js";
+import type { ClusterMemberConfig, ClusterMemberState } from "../../../src/provider/resources/cluster-member-schema.js";
 import type { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
-import { fakeDeps } from "../../support/member-fakes.js";
+import { fakeDeps, memberPlan } from "../../support/member-fakes.js";
 import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
 /** A private slot over `initial`, as the framework hands it. */
@@ -36,28 +32,7 @@ import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 const req = typedRequest;
 const summaries = diagnosticLines;
 
-const plan = (o: Partial<ClusterMemberPlan> = {}): ClusterMemberPlan => ({
-  id: UNKNOWN,
-  node: "n1",
-  scheduler: "slurm",
-  gate_id: "maas:n1",
-  features: ["h100"],
-  partitions: UNKNOWN,
-  labels: null,
-  taints: null,
-  drain_on_destroy: true,
-  max_unavailable: null,
-  image_ref: null,
-  firmware_ref: null,
-  remediation: null,
-  max_unhealthy: null,
-  recheck: null,
-  wait_for_registration: true,
-  state: UNKNOWN,
-  joined: UNKNOWN,
-  timeouts: null,
-  ...o,
-});
+const plan = memberPlan;
 
 const joined: ClusterMemberState = {
   id: "slurm:n1",

@@ -6,37 +6,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { RackformClientError } from "../../../src/clients/errors.js";
-import { backgroundContext, createLogger, Diagnostics, UNKNOWN } from "../../../src/framework/index.js";
+import { backgroundContext, createLogger, Diagnostics } from "../../../src/framework/index.js";
 import { converge } from "../../../src/provider/resources/cluster-member-converge.js";
 import { createMember, updateMember } from "../../../src/provider/resources/cluster-member-ops.js";
 import { registeredSince } from "../../../src/provider/resources/cluster-member-registration.js";
 import type { Observed } from "../../../src/provider/resources/cluster-member-scheduler.js";
-import type { ClusterMemberPlan, ClusterMemberState } from "../../../src/provider/resources/cluster-member-schema.js";
-import { fakeDeps } from "../../support/member-fakes.js";
+import type { ClusterMemberState } from "../../../src/provider/resources/cluster-member-schema.js";
+import { fakeDeps, memberPlan } from "../../support/member-fakes.js";
 import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
-const plan = (o: Partial<ClusterMemberPlan> = {}): ClusterMemberPlan => ({
-  id: UNKNOWN,
-  node: "n1",
-  scheduler: "slurm",
-  gate_id: "maas:n1",
-  features: ["h100"],
-  partitions: UNKNOWN,
-  labels: null,
-  taints: null,
-  drain_on_destroy: true,
-  max_unavailable: null,
-  image_ref: null,
-  firmware_ref: null,
-  remediation: null,
-  max_unhealthy: null,
-  recheck: null,
-  wait_for_registration: true,
-  state: UNKNOWN,
-  joined: UNKNOWN,
-  timeouts: null,
-  ...o,
-});
+const plan = memberPlan;
 
 const joined: ClusterMemberState = {
   ...plan(),
