@@ -21,6 +21,7 @@ import type {
   AcceptanceState,
 } from "../../../src/provider/resources/acceptance-schema.js";
 import { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
+import { acceptancePlan } from "../../support/acceptance-fixtures.js";
 import { FakeBackend, type FakeMachine } from "../../support/fake-backend.js";
 import { typedRequest } from "../../support/typed-request.js";
 
@@ -76,31 +77,7 @@ function gated(e: AcceptanceEvidence | undefined, mark = "t1") {
 const req = typedRequest;
 const summaries = (d: Diagnostics) => d.items.map((x) => `${x.severity} ${x.summary}`);
 
-const plan = (m: FakeMachine, o: Partial<AcceptancePlan> = {}): AcceptancePlan => ({
-  id: UNKNOWN,
-  machine_id: `maas:${m.id}`,
-  dcgm_level: 3,
-  nccl_min_busbw_gbps: null,
-  burn_in: "1h",
-  expected_gpu_count: null,
-  bmc_gpu_count: null,
-  image_ref: null,
-  firmware_ref: null,
-  bmc_health: null,
-  remediation: null,
-  evidence_max_age: null,
-  recheck: null,
-  allow_xid: false,
-  firmware: null,
-  passed: UNKNOWN,
-  gpu_count: UNKNOWN,
-  busbw_gbps: UNKNOWN,
-  evidence: UNKNOWN,
-  attestation: null,
-  attestation_evidence: UNKNOWN,
-  timeouts: null,
-  ...o,
-});
+const plan = (m: FakeMachine, o: Partial<AcceptancePlan> = {}): AcceptancePlan => acceptancePlan(`maas:${m.id}`, o);
 
 const passed = (m: FakeMachine, o: Partial<AcceptanceState> = {}): AcceptanceState => ({
   ...plan(m),

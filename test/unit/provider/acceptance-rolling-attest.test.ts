@@ -20,6 +20,7 @@ import {
 import type { AcceptancePlan, AcceptanceState } from "../../../src/provider/resources/acceptance-schema.js";
 import { sha256Hex } from "../../../src/provider/resources/attestation-schema.js";
 import { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
+import { acceptancePlan } from "../../support/acceptance-fixtures.js";
 import { type Fault, fakeBmc, pki, reference } from "../../support/attest/fake-bmc.js";
 import { FakeBackend } from "../../support/fake-backend.js";
 import { typedRequest as req } from "../../support/typed-request.js";
@@ -85,31 +86,8 @@ const attestation = {
   components: ["GPU", "BMC"],
 };
 
-const planOf = (machineId: string, o: Partial<AcceptancePlan> = {}): AcceptancePlan => ({
-  id: UNKNOWN,
-  machine_id: machineId,
-  dcgm_level: 3,
-  nccl_min_busbw_gbps: null,
-  burn_in: "1h",
-  expected_gpu_count: null,
-  bmc_gpu_count: null,
-  image_ref: OLD,
-  firmware_ref: null,
-  bmc_health: null,
-  remediation: null,
-  evidence_max_age: null,
-  recheck: null,
-  allow_xid: false,
-  firmware: null,
-  passed: UNKNOWN,
-  gpu_count: UNKNOWN,
-  busbw_gbps: UNKNOWN,
-  evidence: UNKNOWN,
-  attestation,
-  attestation_evidence: UNKNOWN,
-  timeouts: null,
-  ...o,
-});
+const planOf = (machineId: string, o: Partial<AcceptancePlan> = {}): AcceptancePlan =>
+  acceptancePlan(machineId, { image_ref: OLD, attestation, ...o });
 
 type Doc = { measured_at: string; passed: boolean; components: { id: string; nonce: string; passed: boolean }[] };
 const doc = (s: AcceptanceState | null | undefined): Doc => JSON.parse(String(s?.attestation_evidence)) as Doc;
