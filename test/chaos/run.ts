@@ -261,6 +261,14 @@ class Run {
     if (killed && killedPids) await this.checkProcesses(label, killedPids);
     await this.removeFaults(step, injected);
     const stream = parseStream(r.stdout);
+    // RACKFORM_CHAOS_DIAGS=1: each apply's error diagnostics in the run's log, for reading a replay.
+    if (process.env.RACKFORM_CHAOS_DIAGS === "1")
+      for (const d of stream.diagnostics.filter((x) => x.severity === "error"))
+        this.log(
+          `  error ${d.address ?? ""} [${stream.trail.get(d.address ?? "")?.join(", ") ?? ""}]: ${d.summary}: ${d.detail.replace(/\s+/g, " ").slice(0, 300)}`,
+        );
+    if (process.env.RACKFORM_CHAOS_DIAGS === "1")
+      for (const [addr, t] of stream.trail) if (/_n0[38]$/.test(addr)) this.log(`  trail ${addr}: ${t.join(", ")}`);
     const nodesOf = (addrs: ReadonlySet<string>) =>
       new Set([...addrs].map((a) => this.byResource.get(a.split(".")[1]) ?? "").filter(Boolean));
     for (const v of writesOutsidePlan(nodeWrites(this.lab, markLog), nodesOf(stream.planned))) this.violate(label, v);

@@ -186,6 +186,35 @@ describe.each(ENGINES)("the health remediation ladder on a 16-node rack under %s
       ).toEqual([]);
   });
 
+  it("a node whose gate fails at join on a fault a power cycle cures is power cycled by its ladder and joins", async () => {
+    // GIVEN node 16 taken out of the stack, put back and deployed (its boots would cure the fault), then a GPU XID a
+    // power cycle cures
+    const n16 = at(16);
+    const r16 = resourceName(n16);
+    const write = (ns: string[]) =>
+      writeFile(join(w.dir, "main.tf"), rackConfig(lab, SHAPE[name].backend, ns, { ...opts }));
+    await write(nodes.slice(0, 15));
+    await w.ok(["apply", "-auto-approve", "-no-color", "-parallelism=16"]);
+    await write(nodes);
+    await w.ok(["apply", "-auto-approve", "-no-color", `-target=rackform_deployment.${r16}`]);
+    lab.world.faults.add({ kind: "gpu-xid", node: n16, xid: 48, gpu: 1 });
+    // WHEN its gate runs before any refresh saw the fault: it fails, the node never joined, the gate is tainted
+    const gate = `-target=rackform_acceptance.${r16}`;
+    const join1 = await w.run(["apply", "-auto-approve", "-no-color", "-refresh=false", gate]);
+    expect(join1.code).not.toBe(0);
+    expect(folded(join1)).toContain("Acceptance gate failed");
+    // THEN the next apply takes its ladder's first step: the failed gate's replacement is the step's gate, run by the
+    // member's create after the power cycle, and the node joins
+    const laddered = await w.run(["apply", "-auto-approve", "-no-color", "-parallelism=16"]);
+    expect(laddered.code, laddered.stdout + laddered.stderr).toBe(0);
+    const members = await stateValues(w, "rackform_cluster_member");
+    expect([members.get(r16)?.joined, members.get(r16)?.remediation]).toEqual([true, "power_cycle:1"]);
+    // AND once the ladder has reset (the finding gone), nothing is left to do
+    await w.ok(["apply", "-auto-approve", "-no-color", "-parallelism=16"]);
+    const last = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(last.code, last.stdout + last.stderr).toBe(0);
+  });
+
   it("six nodes sick at once with max_unhealthy 2: one apply remediates two, within max_unavailable, and says why", async () => {
     // GIVEN the rack with max_unhealthy 2 (recorded by one apply)
     await rewrite({ remediation: { maxUnhealthy: 2 } });

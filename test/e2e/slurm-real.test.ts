@@ -9,6 +9,8 @@
  * (scontrol) that rackform shows (warning, state and reason) and does not undo — its re-join fails naming scontrol,
  * as 22.05 offers no REST resume — then a resume by hand, after which the plan is empty.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SlurmClient } from "../../src/clients/slurm/index.js";
 import type { Lab } from "../../src/lab/index.js";
@@ -85,13 +87,27 @@ describe.each(ENGINES)("an 8-node rack joining the real slurmctld 22.05 under %s
     await stopSlurmds?.();
   });
 
-  it("converges from outlets off to 8 nodes IDLE in the real slurmctld, each waiting for its real slurmd", async () => {
+  it("converges from outlets off to 8 nodes IDLE in the real slurmctld, each waiting for its real slurmd", {
+    timeout: 200_000,
+  }, async () => {
     // GIVEN the real controller lists the eight, none registered yet
     const before = await slurm.listNodes();
     expect(nodes.map((n) => before.find((x) => x.name === n)?.baseState)).toEqual(nodes.map(() => "UNKNOWN"));
-    // WHEN apply
+    // WHEN apply (interrupted before the test's own timeout, so a wait that never ends is reported with what each
+    // member saw: the provider's log lines of its registration wait and join)
     await w.ok(["init", "-no-color"]);
-    const apply = await w.ok(["apply", "-auto-approve", "-no-color"]);
+    const log = join(w.dir, "apply.log");
+    const apply = await w.run(["apply", "-auto-approve", "-no-color"], {
+      env: { TF_LOG_PROVIDER: "INFO", TF_LOG_PATH: log },
+      interruptAfterMs: 150_000,
+    });
+    const waits = () =>
+      readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => /waiting for|joining the scheduler|did not admit|Still creating/.test(l))
+        .slice(-40)
+        .join("\n");
+    expect(apply.code, `${apply.stdout}\n${apply.stderr}\n--- the members' log\n${waits()}`).toBe(0);
     // THEN every member joined, the real controller reports the eight IDLE with h100, and the next plan is empty
     expect(apply.stdout).toContain("Apply complete! Resources: 48 added, 0 changed, 0 destroyed.");
     expect(joinedIn(await shownState(w))).toEqual([...nodes].sort());

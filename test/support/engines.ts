@@ -91,7 +91,13 @@ export class Workdir {
   /** Runs the engine with args; `onSpawn` gets the child (for kill tests). Never throws on a non-zero exit. */
   run(
     args: string[],
-    opts: { onSpawn?: (pid: number) => void; onStdout?: (text: string) => void; env?: Record<string, string> } = {},
+    opts: {
+      onSpawn?: (pid: number) => void;
+      onStdout?: (text: string) => void;
+      env?: Record<string, string>;
+      /** Interrupt the engine (SIGINT: it stops its operations and reports them) when it runs longer than this. */
+      interruptAfterMs?: number;
+    } = {},
   ): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.engine.bin, args, {
@@ -118,7 +124,12 @@ export class Workdir {
       });
       child.on("error", reject);
       if (child.pid !== undefined) opts.onSpawn?.(child.pid);
-      child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+      const timer =
+        opts.interruptAfterMs === undefined ? undefined : setTimeout(() => child.kill("SIGINT"), opts.interruptAfterMs);
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code, signal, stdout, stderr });
+      });
     });
   }
 

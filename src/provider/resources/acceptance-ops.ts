@@ -30,6 +30,7 @@ import type { DisruptionBudget } from "../budget/disruption-budget.js";
 import type { ProviderData } from "../config/config.js";
 import { BACKEND_LABEL as LABEL, machineIdSite, reportBackendError } from "../errors/backend-errors.js";
 import { warnTransientRead } from "../shared/read-hold.js";
+import { isLadderRun } from "../shared/remediation.js";
 import type { RolloutHandovers } from "../shared/rollout-handover.js";
 import { bounded } from "../shared/timeouts.js";
 import { type AttestBmc, type AttestOutcome, attestGate, withAttestation } from "./acceptance-attest.js";
@@ -47,7 +48,7 @@ export interface AcceptanceDeps {
   /** The cluster members' disruption budget: a node that fails its gate gives its drain slot back. */
   readonly budget: Pick<DisruptionBudget, "releaseFailed">;
   /** Where a rolling reimage's gate is offered to the node's cluster member (rollout-handover.ts). */
-  readonly rollouts: Pick<RolloutHandovers, "offerGate">;
+  readonly rollouts: Pick<RolloutHandovers, "offerGate" | "remedyOffered">;
 }
 
 /** The deps of the configured provider. */
@@ -106,8 +107,14 @@ function withEvidence(
   });
 }
 
+/** What a state keeps of the recorded gate when no new evidence is read. */
+type Kept = Pick<AcceptanceState, "gpu_count" | "busbw_gbps" | "evidence">;
+
+/** A gate with no run recorded yet. */
+const NOTHING_MEASURED: Kept = { gpu_count: null, busbw_gbps: null, evidence: null };
+
 /** The state with the evidence `st` recorded (a read that found no new evidence). */
-function keepEvidence(base: AcceptancePlan, st: AcceptanceState, id: string, passed: boolean | null) {
+function keepEvidence(base: AcceptancePlan, st: Kept, id: string, passed: boolean | null) {
   return stateOf(base, { id, passed, gpu_count: st.gpu_count, busbw_gbps: st.busbw_gbps, evidence: st.evidence });
 }
 
@@ -214,11 +221,26 @@ async function runGate(r: ApplyRequest & { plan: AcceptancePlan }, deps: Accepta
   }
 }
 
-/** Runs the gate; a node that fails it gives its drain slot in the disruption budget to the next node. */
+/**
+ * Whether the health ladder takes a step on this gate's node in this apply: its deployment offered the step's remedy
+ * (a power cycle, a reimage) for the node's cluster member to carry out.
+ */
+function ladderStepOffered(plan: AcceptancePlan, deps: AcceptanceDeps): boolean {
+  const m = parseMachineId(plan.machine_id ?? "");
+  return m !== undefined && isLadderRun(plan.remediation) && deps.rollouts.remedyOffered(`${m.backend}:${m.id}`);
+}
+
+/**
+ * Runs the gate; a node that fails it gives its drain slot in the disruption budget to the next node. A gate created
+ * while the health ladder takes a step on its node (the replacement of a gate that failed before the node joined) is
+ * the step's: offered to the member, which runs it after the remedy — run here, before the remedy, it would fail on
+ * the very fault the remedy is for, and the member carrying the remedy would never run.
+ */
 export async function createAcceptance(
   r: ApplyRequest & { plan: AcceptancePlan },
   deps: AcceptanceDeps,
 ): Promise<AcceptanceState | undefined> {
+  if (ladderStepOffered(r.plan, deps)) return offerGate(r, deps, NOTHING_MEASURED);
   const s = await runGate(r, deps);
   // A quarantined node will not rejoin in this run: its drain slot goes to the next node.
   if (r.diagnostics.hasError()) {
@@ -308,7 +330,7 @@ export async function updateAcceptance(
   // A ladder step's gate that never ran, the ladder moved on: settled at plan, recorded as planned.
   const settled = abandonedStepVerdict(r.state, r.plan);
   if (settled !== undefined) return keepEvidence(r.plan, r.state, r.state.id ?? r.state.machine_id, settled);
-  if (rollingGatePending(r.state, r.plan)) return offerGate(r, deps);
+  if (rollingGatePending(r.state, r.plan)) return offerGate(r, deps, r.state);
   if (whollyKnown(r.plan)) return r.plan;
   const ms = timeoutMs({ timeouts: r.plan.timeouts }, "update", DEFAULT_TIMEOUT_MS.update);
   const s = await refresh({ ...r, base: r.plan, ms, read: false }, deps);
@@ -320,10 +342,11 @@ export async function updateAcceptance(
  * A rolling reimage's gate: offered to the node's cluster member, which runs it once the new image is deployed
  * (rollout-handover.ts); recorded with passed null until a refresh reads the run's verdict.
  */
-function offerGate(r: ApplyRequest & { plan: AcceptancePlan; state: AcceptanceState }, deps: AcceptanceDeps) {
-  const m = parseMachineId(r.state.machine_id ?? "");
+function offerGate(r: ApplyRequest & { plan: AcceptancePlan }, deps: AcceptanceDeps, kept: Kept) {
+  // machine_id is known at apply: a new one replaces the gate.
+  const m = parseMachineId(r.plan.machine_id ?? "");
   if (!m) {
-    r.diagnostics.error("Invalid machine_id in state", `Got ${JSON.stringify(r.state.machine_id)}.`);
+    r.diagnostics.error("Invalid machine_id", `Got ${JSON.stringify(r.plan.machine_id)}.`, path("machine_id"));
     return undefined;
   }
   const id = `${m.backend}:${m.id}`;
@@ -339,7 +362,7 @@ function offerGate(r: ApplyRequest & { plan: AcceptancePlan; state: AcceptanceSt
     },
   });
   r.context.log.info("gate offered to the cluster member", { backend: m.backend, id: m.id });
-  return keepEvidence(plan, r.state, id, null);
+  return keepEvidence(plan, kept, id, null);
 }
 
 /** Re-reads the backend's status and latest gate result; null when the machine is gone. */

@@ -34,7 +34,7 @@ import {
   successorOf,
   withoutSuccessor,
 } from "./cluster-member-removal.js";
-import { isRollingReimage, rollNode } from "./cluster-member-rollout.js";
+import { createThroughLadder, isRollingReimage, ladderAtCreate, rollNode } from "./cluster-member-rollout.js";
 import { kubernetesOps, type Observed, type SchedulerOps, slurmOps } from "./cluster-member-scheduler.js";
 import {
   type ClusterMemberConfig,
@@ -105,6 +105,11 @@ export async function createMember(
 ): Promise<ClusterMemberState | undefined> {
   const { plan, context: ctx } = r;
   const ops = opsFor(plan, deps, r.diagnostics);
+  if (ops && ladderAtCreate(plan)) {
+    const laddered = await createThroughLadder(r, deps, ops);
+    r.private.set(withoutSuccessor(r.private.value));
+    return laddered;
+  }
   const s = ops && (await converge({ ops, pollMs: deps.pollMs, ctx, plan, prior: null, diags: r.diagnostics }));
   r.private.set(withoutSuccessor(r.private.value));
   const why = s?.joined === true ? "rejoined" : "did not rejoin";

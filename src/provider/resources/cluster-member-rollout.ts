@@ -8,9 +8,9 @@
  * next plan retries this node; the other nodes go on.
  */
 import type { ApplyRequest } from "../../framework/index.js";
-import { REPAIR } from "../shared/remediation.js";
+import { isLadderRun, REPAIR } from "../shared/remediation.js";
 import { budgetKey } from "./cluster-member-budget.js";
-import { converge, nodeOf } from "./cluster-member-converge.js";
+import { converge, nodeOf, stateOf } from "./cluster-member-converge.js";
 import { drainInBudget } from "./cluster-member-drain.js";
 import { heldByPerson, refuseHeld } from "./cluster-member-held.js";
 import type { ClusterMemberDeps } from "./cluster-member-ops.js";
@@ -106,6 +106,36 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
   if (typeof plan.max_unavailable === "number") await deps.budget.dropStale(node, ops.shared(budgetKey(plan)), log);
   await deps.budget.settle();
   return s ?? st;
+}
+
+/**
+ * Whether a create of the member takes a step of the health ladder: the node never joined (its gate failed at
+ * join, so its member was never created) and its deployment's ladder plans a step or repair.
+ */
+export const ladderAtCreate = (plan: ClusterMemberPlan): boolean =>
+  typeof plan.remediation === "string" && (isLadderRun(plan.remediation) || plan.remediation === REPAIR);
+
+/**
+ * The create of a member whose node the health ladder takes a step on before it ever joined: carried out as a roll of
+ * a node recorded as not joined — the remedy its deployment offered, the gate its acceptance offered, then the join —
+ * or held for repair. Nothing is recorded when a step fails, so the next plan creates the member again.
+ */
+export async function createThroughLadder(
+  r: ApplyRequest & { plan: ClusterMemberPlan },
+  deps: ClusterMemberDeps,
+  ops: SchedulerOps,
+): Promise<ClusterMemberState | undefined> {
+  const { plan } = r;
+  const none = stateOf(plan, { registered: false, state: "", joined: false });
+  const state: ClusterMemberState = {
+    ...none,
+    remediation: null,
+    recheck: null,
+    image_ref: plan.image_ref ?? null,
+    firmware_ref: plan.firmware_ref ?? null,
+  };
+  const s = await rollNode({ ...r, state }, deps, ops);
+  return r.diagnostics.hasError() ? undefined : s;
 }
 
 /** A reboot about to begin: now, and when the node's daemon last started (unknown when the read fails). */

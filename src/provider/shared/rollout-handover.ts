@@ -75,6 +75,12 @@ export class RolloutHandovers {
     this.firmware.set(ref, step);
   }
 
+  /** Whether a health remedy or a reimage of `machineId` is offered in this apply and not taken yet. */
+  remedyOffered(machineId: string): boolean {
+    const o = this.offers.get(machineId);
+    return o?.remedy !== undefined || o?.reimage !== undefined;
+  }
+
   /** The steps offered for `machineId` (and its baseline `firmwareRef`), removed: each runs once. */
   take(machineId: string, firmwareRef?: string | null): Offers {
     const o = this.offers.get(machineId) ?? {};

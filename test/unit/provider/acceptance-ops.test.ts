@@ -129,6 +129,25 @@ describe("rackform_acceptance create", () => {
     expect(r.private.value).toEqual({ tests_seen: { mark: "t1", verdict: null } });
   });
 
+  it("created while the ladder takes a step on its node (its remedy offered), the gate is the member's to run", async () => {
+    // GIVEN a gate that failed before its node joined, replaced while the deployment offers the ladder's power cycle
+    const { m, deps, fake, rollouts } = gated(evidence());
+    const remedy = { what: "power cycle", failure: "failed its power cycle", run: async () => "done" as const };
+    rollouts.offerRemedy(`maas:${m.id}`, remedy);
+    const r = req();
+    // WHEN created
+    const s = await createAcceptance({ ...r, plan: plan(m, { remediation: "power_cycle:1" }) }, deps);
+    // THEN nothing runs before the remedy: the gate is offered beside it, the verdict pending
+    expect([summaries(r.diagnostics), fake.calls]).toEqual([[], []]);
+    expect([s?.passed, s?.remediation, s?.evidence]).toEqual([null, "power_cycle:1", null]);
+    const offers = rollouts.take(`maas:${m.id}`);
+    expect([offers.remedy, offers.gate?.what]).toEqual([remedy, `the acceptance gate of ${m.id}`]);
+    // AND without a remedy offered in this apply (a rung recorded earlier), a create runs the gate itself
+    const r2 = req();
+    await createAcceptance({ ...r2, plan: plan(m, { remediation: "power_cycle:1" }) }, deps);
+    expect(fake.calls).toEqual([`runAcceptance ${m.id}`]);
+  });
+
   it("a malformed machine id is an error at machine_id", async () => {
     const { deps } = gated(evidence());
     const r = req();
