@@ -267,8 +267,12 @@ class Run {
         this.log(
           `  error ${d.address ?? ""} [${stream.trail.get(d.address ?? "")?.join(", ") ?? ""}]: ${d.summary}: ${d.detail.replace(/\s+/g, " ").slice(0, 300)}`,
         );
-    if (process.env.RACKFORM_CHAOS_DIAGS === "1")
-      for (const [addr, t] of stream.trail) if (/_n0[38]$/.test(addr)) this.log(`  trail ${addr}: ${t.join(", ")}`);
+    if (process.env.RACKFORM_CHAOS_DIAGS === "1") {
+      // …and the trail of every resource of a node that had an error.
+      const failed = new Set(stream.diagnostics.map((d) => d.address?.split(".")[1]).filter(Boolean));
+      for (const [addr, t] of stream.trail)
+        if (failed.has(addr.split(".")[1])) this.log(`  trail ${addr}: ${t.join(", ")}`);
+    }
     const nodesOf = (addrs: ReadonlySet<string>) =>
       new Set([...addrs].map((a) => this.byResource.get(a.split(".")[1]) ?? "").filter(Boolean));
     for (const v of writesOutsidePlan(nodeWrites(this.lab, markLog), nodesOf(stream.planned))) this.violate(label, v);
