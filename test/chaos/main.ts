@@ -113,7 +113,7 @@ async function rolling(stacks: number): Promise<number> {
   const f = r.figures;
   log(
     `figures: drains ${f.drains}; most out at once ${f.peakOut} (max_unavailable ${o.maxUnavailable}); ` +
-      `kills ${f.kills} (${f.missedKills} missed, ${f.statesRestored} states restored); applies ${f.applies}; rollout ${f.rolloutS} s; wall ${f.wallS} s`,
+      `kills ${f.kills} (${f.missedKills} missed, ${f.statesRestored} states restored); halts re-applied ${f.halts}; applies ${f.applies}; rollout ${f.rolloutS} s; wall ${f.wallS} s`,
   );
   for (const v of r.violations) log(`violation: seed ${o.seed}, ${v.step}: ${v.message}`);
   if (r.violations.length > 0) log(`  replay: ${rollingReplay(o)}`);

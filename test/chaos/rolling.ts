@@ -19,6 +19,7 @@ import { budgetOverruns, drainsIn, LEASE_MS, leftReservations, overlongLeases, p
 import { duplicateMachines } from "./invariants.js";
 import { backendMachines, leftAfterKill, parseStream, providerChildren } from "./observe.js";
 import { Prng } from "./prng.js";
+import { haltOnKilledRun } from "./rolling-halt.js";
 import type { Violation } from "./run.js";
 import { restoreEmptiedState } from "./state-loss.js";
 
@@ -51,6 +52,8 @@ export interface RollingFigures {
   missedKills: number;
   /** Kills that left the engine's local state file empty (restored from its backup: state-loss.ts). */
   statesRestored: number;
+  /** Applies halted on nodes a killed run left out, re-applied (rolling-halt.ts). */
+  halts: number;
   applies: number;
   rolloutS: number;
   wallS: number;
@@ -65,6 +68,9 @@ export interface RollingResult {
 
 /** An apply still running this long after it started is blocked (a lease blocks for at most LEASE_MS). */
 const APPLY_BOUND_MS = LEASE_MS + 180_000;
+/** How often a stack is re-applied after a halt on nodes a killed run left out, and the pause before each. */
+const HALT_RETRIES = 5;
+const HALT_PAUSE_MS = 2_000;
 const MAIN = join(ROOT, "dist", "main.js");
 const NEW_IMAGE = goldenImage("2026.07.1");
 
@@ -105,6 +111,7 @@ export async function runRolling(o: RollingOptions): Promise<RollingResult> {
     kills: 0,
     missedKills: 0,
     statesRestored: 0,
+    halts: 0,
     applies: 0,
     rolloutS: 0,
     wallS: 0,
@@ -128,6 +135,8 @@ class Rollout {
   private readonly all: ReadonlySet<string>;
   private stacks: Workdir[] = [];
   private readonly pids = new Map<number, number>();
+  /** The stacks whose engine a kill landed on. */
+  private readonly killed = new Set<number>();
   private mark = 0;
 
   constructor(
@@ -231,6 +240,7 @@ class Rollout {
       this.figures.applies++;
       if (r.signal === "SIGKILL" && !r.blocked) {
         this.figures.kills++;
+        this.killed.add(i);
         this.log(`stack ${i}: apply ${n} killed after ${secs(t0)} s; re-applying`);
         if (await restoreEmptiedState(this.stacks[i].dir)) {
           this.figures.statesRestored++;
@@ -238,10 +248,16 @@ class Rollout {
         }
         continue;
       }
+      const errs = parseStream(r.stdout).diagnostics.filter((d) => d.severity === "error");
+      if (!r.blocked && r.code !== 0 && n < HALT_RETRIES && haltOnKilledRun(errs, this.leftByKills())) {
+        this.figures.halts++;
+        this.log(`stack ${i}: apply ${n} halted on nodes a killed run left out; re-applying, as a pipeline would`);
+        await new Promise((res) => setTimeout(res, HALT_PAUSE_MS));
+        continue;
+      }
       if (r.blocked)
         this.violate(`stack ${i}`, `apply ${n} was still running ${APPLY_BOUND_MS / 1000} s after it began`);
       else if (r.code !== 0) {
-        const errs = parseStream(r.stdout).diagnostics.filter((d) => d.severity === "error");
         const why = errs.map((d) => `${d.summary}: ${d.detail.replace(/\s+/g, " ").slice(0, 600)}`);
         this.violate(`stack ${i}`, `apply ${n} failed (exit ${r.code}): ${why.join(" | ") || "no diagnostic"}`);
       }
@@ -250,6 +266,11 @@ class Rollout {
       if (killsLeft()) this.log(`stack ${i}: a kill missed (the apply ended first)`);
       return;
     }
+  }
+
+  /** The nodes of the stacks whose engine was killed in this rollout. */
+  private leftByKills(): Set<string> {
+    return new Set([...this.killed].flatMap((i) => this.groups[i]));
   }
 
   /** Runs the engine in stack `i`; an apply still running after APPLY_BOUND_MS is killed and marked blocked. */

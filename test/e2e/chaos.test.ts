@@ -68,7 +68,7 @@ describe.each(ROLLING.filter((s) => ENGINES.includes(s.engine)))(
       const f = r.figures;
       console.log(
         `chaos seed ${s.seed} (${s.backend}/${s.engine}, 3 stacks × 4): drains ${f.drains}, most out at once ${f.peakOut}, ` +
-          `kills ${f.kills} (${f.missedKills} missed, ${f.statesRestored} states restored), applies ${f.applies}, rollout ${f.rolloutS} s`,
+          `kills ${f.kills} (${f.missedKills} missed, ${f.statesRestored} states restored), halts re-applied ${f.halts}, applies ${f.applies}, rollout ${f.rolloutS} s`,
       );
       const lines = r.violations.map((v) => `step ${v.step}: ${v.message}`);
       expect(lines, `replay: ${rollingReplay(opts)}`).toEqual([]);

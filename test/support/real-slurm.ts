@@ -13,7 +13,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort } from "./real-ironic.js";
+import { fixedPort } from "./ports.js";
 import { until } from "./until.js";
 
 export const SLURM_BINARIES = ["slurmctld", "slurmd", "slurmrestd", "munged", "scontrol", "sbatch"] as const;
@@ -205,12 +205,13 @@ export async function launchRealSlurm(dir: string, dynamicNodes: readonly string
   writeFileSync(join(dir, "munge/munge.key"), randomBytes(1024), { mode: 0o400 });
   writeFileSync(join(dir, "jwt.key"), randomBytes(32), { mode: 0o600 });
   const ports: Record<string, number> = {};
-  for (const n of [...Object.values(REAL_SLURM_NODES).flat(), ...dynamicNodes]) ports[n] = await freePort();
-  const [ctldPort, restPort] = [await freePort(), await freePort()];
+  // Each slurmd binds its port when a test starts it, minutes later: below the ephemeral range (ports.ts).
+  for (const n of [...Object.values(REAL_SLURM_NODES).flat(), ...dynamicNodes]) ports[n] = await fixedPort();
+  const [ctldPort, restPort] = [await fixedPort(), await fixedPort()];
   const file = join(dir, "slurm.conf");
   const listed = Object.fromEntries(Object.entries(ports).filter(([n]) => !dynamicNodes.includes(n)));
   // A dynamic slurmd may not name its port (--conf refuses Port=): it takes SlurmdPort, one dynamic node at a time.
-  const dynPort = dynamicNodes.length > 0 ? ports[dynamicNodes[0]] : await freePort();
+  const dynPort = dynamicNodes.length > 0 ? ports[dynamicNodes[0]] : await fixedPort();
   writeFileSync(file, conf(dir, ctldPort, dynPort, listed), { mode: 0o644 });
   const env = { ...process.env, SLURM_CONF: file };
   const procs: ChildProcess[] = [];
