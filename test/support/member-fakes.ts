@@ -14,7 +14,11 @@ import {
   type Observed,
   type SchedulerOps,
 } from "../../src/provider/resources/cluster-member-scheduler.js";
-import type { ClusterMemberPlan, SchedulerKind } from "../../src/provider/resources/cluster-member-schema.js";
+import type {
+  ClusterMemberPlan,
+  ClusterMemberState,
+  SchedulerKind,
+} from "../../src/provider/resources/cluster-member-schema.js";
 import { RolloutHandovers } from "../../src/provider/shared/rollout-handover.js";
 
 /** A member's plan for node n1 of a Slurm cluster (gate maas:n1), computed values unknown; `o` overrides. */
@@ -37,6 +41,30 @@ export const memberPlan = (o: Partial<ClusterMemberPlan> = {}): ClusterMemberPla
   wait_for_registration: true,
   state: UNKNOWN,
   joined: UNKNOWN,
+  timeouts: null,
+  ...o,
+});
+
+/** The recorded member of node `n` (default n1, gate maas:n1), joined and IDLE in Slurm's gpu partition; `o` overrides. */
+export const memberState = (o: Partial<ClusterMemberState> = {}, n = "n1"): ClusterMemberState => ({
+  id: `slurm:${n}`,
+  node: n,
+  scheduler: "slurm",
+  gate_id: `maas:${n}`,
+  features: ["h100"],
+  partitions: ["gpu"],
+  labels: null,
+  taints: null,
+  drain_on_destroy: true,
+  max_unavailable: null,
+  image_ref: null,
+  firmware_ref: null,
+  remediation: null,
+  max_unhealthy: null,
+  recheck: null,
+  wait_for_registration: true,
+  state: "IDLE",
+  joined: true,
   timeouts: null,
   ...o,
 });
@@ -105,4 +133,45 @@ export function fakeDeps(kind: SchedulerKind = "slurm", budget: MemberBudget = n
     unhealthy: new HealthBudget(),
   };
   return { ...s, deps, teardowns: () => teardowns };
+}
+
+type FakeDeps = ReturnType<typeof fakeDeps>;
+
+/**
+ * Offers node `n`'s ladder step as its deployment and gate would in an apply: a power cycle, then a gate run that
+ * fails with an error diagnostic unless `gatePasses`; each run recorded in `f.calls`.
+ */
+export function offerLadderStep(f: FakeDeps, n: string, gatePasses = true): void {
+  const rollouts = f.deps.rollouts as RolloutHandovers;
+  rollouts.offerRemedy(`maas:${n}`, {
+    what: `power cycle ${n}`,
+    failure: "failed its power cycle",
+    run: async () => {
+      f.calls.push(`power cycle ${n}`);
+      return "done";
+    },
+  });
+  rollouts.offerGate(`maas:${n}`, {
+    what: `gate ${n}`,
+    failure: "failed its acceptance gate",
+    run: async (s) => {
+      f.calls.push(`gate ${n}`);
+      if (gatePasses) return "done";
+      s.diagnostics.error("Acceptance gate failed", `${n} failed`);
+      return "failed";
+    },
+  });
+}
+
+/** Offers node `n`'s repair as its deployment would: the backend's quarantine, which leaves the node drained. */
+export function offerRepair(f: FakeDeps, n: string): void {
+  (f.deps.rollouts as RolloutHandovers).offerRemedy(`maas:${n}`, {
+    what: `quarantine ${n} for repair`,
+    failure: "quarantined for repair",
+    run: async () => {
+      f.calls.push(`quarantine ${n}`);
+      f.nodes.set(n, { registered: true, state: "DRAINED", joined: false, partitions: ["gpu"] });
+      return "done";
+    },
+  });
 }

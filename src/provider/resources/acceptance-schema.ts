@@ -15,7 +15,7 @@ import {
   validator,
 } from "../../framework/index.js";
 import type { AcceptanceParams } from "../backends/backend.js";
-import { findingsIn, isLadderRun, REPAIR } from "../shared/remediation.js";
+import { findingsIn, ladderActs } from "../shared/remediation.js";
 import type { Thresholds } from "./acceptance-verdict.js";
 import { attestationAttributes } from "./attestation-schema.js";
 import { MACHINE_ID } from "./deployment-schema.js";
@@ -39,8 +39,7 @@ const rerunUnlessImported = () =>
 const rerunWhenGpusChange = () =>
   requiresReplaceIf((req) => {
     if (req.stateValue === null || req.stateValue === undefined) return false;
-    const r = ((req.plan ?? {}) as { remediation?: unknown }).remediation;
-    return !(isLadderRun(r) || r === REPAIR);
+    return !ladderActs(((req.plan ?? {}) as { remediation?: unknown }).remediation);
   }, "re-runs the gate when the value changes (not when first recorded, nor while the remediation ladder acts)");
 
 /** A (uri, health) pair of a BMC finding, as bmc_health lists it. */

@@ -105,13 +105,9 @@ export async function createMember(
 ): Promise<ClusterMemberState | undefined> {
   const { plan, context: ctx } = r;
   const ops = opsFor(plan, deps, r.diagnostics);
-  if (ops && ladderAtCreate(plan)) {
-    const laddered = await createThroughLadder(r, deps, ops);
-    r.private.set(withoutSuccessor(r.private.value));
-    return laddered;
-  }
-  const s = ops && (await converge({ ops, pollMs: deps.pollMs, ctx, plan, prior: null, diags: r.diagnostics }));
   r.private.set(withoutSuccessor(r.private.value));
+  if (ops && ladderAtCreate(plan)) return createThroughLadder(r, deps, ops);
+  const s = ops && (await converge({ ops, pollMs: deps.pollMs, ctx, plan, prior: null, diags: r.diagnostics }));
   const why = s?.joined === true ? "rejoined" : "did not rejoin";
   const released = deps.budget.release([nodeOf(plan), plan.gate_id], why, ctx.log);
   // Drained by a run killed since: its reservation on this node goes too (not only when its lease ends).

@@ -4,7 +4,7 @@
  * last rung — the node drained, quarantined in its backend, and kept out of its scheduler for repair.
  */
 import { type ApplyRequest, isUnknownValue, path } from "../../framework/index.js";
-import { isLadderRun, REPAIR, rungLabel } from "../shared/remediation.js";
+import { ladderActs, REPAIR, rungLabel } from "../shared/remediation.js";
 import type { OfferedStep } from "../shared/rollout-handover.js";
 import { budgetKey } from "./cluster-member-budget.js";
 import { nodeOf, stateOf } from "./cluster-member-converge.js";
@@ -19,7 +19,7 @@ type Update = ApplyRequest & { plan: ClusterMemberPlan; state: ClusterMemberStat
 export function healthRung(plan: { readonly remediation: unknown }, state: ClusterMemberState): string | undefined {
   const r = plan.remediation;
   if (typeof r !== "string" || r === (state.remediation ?? "")) return undefined;
-  return isLadderRun(r) || r === REPAIR ? r : undefined;
+  return ladderActs(r) ? r : undefined;
 }
 
 /** The gate's new recheck (its evidence expired) this member is to carry out, or undefined. */

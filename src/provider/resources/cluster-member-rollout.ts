@@ -8,7 +8,7 @@
  * next plan retries this node; the other nodes go on.
  */
 import type { ApplyRequest } from "../../framework/index.js";
-import { isLadderRun, REPAIR } from "../shared/remediation.js";
+import { ladderActs, REPAIR } from "../shared/remediation.js";
 import { budgetKey } from "./cluster-member-budget.js";
 import { converge, nodeOf, stateOf } from "./cluster-member-converge.js";
 import { drainInBudget } from "./cluster-member-drain.js";
@@ -112,8 +112,7 @@ export async function rollNode(r: Update, deps: ClusterMemberDeps, ops: Schedule
  * Whether a create of the member takes a step of the health ladder: the node never joined (its gate failed at
  * join, so its member was never created) and its deployment's ladder plans a step or repair.
  */
-export const ladderAtCreate = (plan: ClusterMemberPlan): boolean =>
-  typeof plan.remediation === "string" && (isLadderRun(plan.remediation) || plan.remediation === REPAIR);
+export const ladderAtCreate = (plan: ClusterMemberPlan): boolean => ladderActs(plan.remediation);
 
 /**
  * The create of a member whose node the health ladder takes a step on before it ever joined: carried out as a roll of

@@ -36,6 +36,9 @@ export const isLadderRun = (v: unknown): boolean => {
   return s !== null && s !== REPAIR;
 };
 
+/** Whether a remediation value has the ladder act on the node: a step (power cycle, reimage) or repair. */
+export const ladderActs = (v: unknown): boolean => rungOf(v).step !== null;
+
 /** The text of a rung, e.g. "power_cycle:1". */
 export const rungText = (step: LadderStep, attempt: number): string => `${step}:${attempt}`;
 

@@ -21,23 +21,11 @@ import type {
   AcceptanceState,
 } from "../../../src/provider/resources/acceptance-schema.js";
 import { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
-import { acceptancePlan } from "../../support/acceptance-fixtures.js";
+import { acceptancePlan, passingEvidence } from "../../support/acceptance-fixtures.js";
 import { FakeBackend, type FakeMachine } from "../../support/fake-backend.js";
 import { typedRequest } from "../../support/typed-request.js";
 
-const evidence = (over: Record<string, unknown> = {}): AcceptanceEvidence => ({
-  format: "rackform-acceptance/v1",
-  node: "r01-n02",
-  passed: true,
-  gpu_count: 8,
-  gpu_count_expected: 8,
-  dcgm: { level: 3, passed: true, tests: [{ name: "Diagnostic", result: "Pass" }] },
-  nccl: { busbw_gbps: 377, min_busbw_gbps: 370, passed: true },
-  burn_in: { requested_s: 3600, passed: true, xid_errors: 0 },
-  xid_events: [],
-  firmware: [],
-  ...over,
-});
+const evidence = passingEvidence;
 
 /**
  * The in-memory backend with one deployed machine whose gate reports `e` (undefined: no evidence) under the test

@@ -20,7 +20,7 @@ import {
 import type { AcceptancePlan, AcceptanceState } from "../../../src/provider/resources/acceptance-schema.js";
 import { sha256Hex } from "../../../src/provider/resources/attestation-schema.js";
 import { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
-import { acceptancePlan } from "../../support/acceptance-fixtures.js";
+import { acceptancePlan, passingEvidence } from "../../support/acceptance-fixtures.js";
 import { type Fault, fakeBmc, pki, reference } from "../../support/attest/fake-bmc.js";
 import { FakeBackend } from "../../support/fake-backend.js";
 import { typedRequest as req } from "../../support/typed-request.js";
@@ -28,19 +28,7 @@ import { typedRequest as req } from "../../support/typed-request.js";
 const OLD = "ubuntu-gpu@1 sha256:aa";
 const NEW = "ubuntu-gpu@2 sha256:bb";
 
-const evidence = (measuredAt: string): AcceptanceEvidence => ({
-  format: "rackform-acceptance/v1",
-  node: "r01-n02",
-  passed: true,
-  measured_at: measuredAt,
-  gpu_count: 8,
-  gpu_count_expected: 8,
-  dcgm: { level: 3, passed: true, tests: [{ name: "Diagnostic", result: "Pass" }] },
-  nccl: { busbw_gbps: 377, min_busbw_gbps: 370, passed: true },
-  burn_in: { requested_s: 3600, passed: true, xid_errors: 0 },
-  xid_events: [],
-  firmware: [],
-});
+const evidence = (measuredAt: string): AcceptanceEvidence => passingEvidence({ measured_at: measuredAt });
 
 /** A deployed machine whose gate reports the evidence `gate.e` (a run changes it) and whose BMC has `faults`. */
 function node() {

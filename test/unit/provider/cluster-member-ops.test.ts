@@ -24,7 +24,7 @@ import {
 import { DrainTimeoutError } from "../../../src/provider/resources/cluster-member-scheduler.js";
 import type { ClusterMemberConfig, ClusterMemberState } from "../../../src/provider/resources/cluster-member-schema.js";
 import type { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
-import { fakeDeps, memberPlan } from "../../support/member-fakes.js";
+import { fakeDeps, memberPlan, memberState } from "../../support/member-fakes.js";
 import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
 /** A private slot over `initial`, as the framework hands it. */
@@ -34,27 +34,7 @@ const summaries = diagnosticLines;
 
 const plan = memberPlan;
 
-const joined: ClusterMemberState = {
-  id: "slurm:n1",
-  node: "n1",
-  scheduler: "slurm",
-  gate_id: "maas:n1",
-  features: ["h100"],
-  partitions: ["gpu"],
-  labels: null,
-  taints: null,
-  drain_on_destroy: true,
-  max_unavailable: null,
-  image_ref: null,
-  firmware_ref: null,
-  remediation: null,
-  max_unhealthy: null,
-  recheck: null,
-  wait_for_registration: true,
-  state: "IDLE",
-  joined: true,
-  timeouts: null,
-};
+const joined: ClusterMemberState = memberState();
 
 describe("rackform_cluster_member create and update with fake deps", () => {
   it("create waits for the registration, joins with the planned features and drops the successor key", async () => {

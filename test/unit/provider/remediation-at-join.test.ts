@@ -7,8 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createMember } from "../../../src/provider/resources/cluster-member-ops.js";
-import type { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
-import { fakeDeps, memberPlan } from "../../support/member-fakes.js";
+import { fakeDeps, memberPlan, offerLadderStep, offerRepair } from "../../support/member-fakes.js";
 import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
 /** The node registered (its slurmd runs on the deployed OS) but never joined. */
@@ -18,34 +17,12 @@ function registered() {
   return f;
 }
 
-function offerStep(f: ReturnType<typeof fakeDeps>, gatePasses: boolean) {
-  const rollouts = f.deps.rollouts as RolloutHandovers;
-  rollouts.offerRemedy("maas:n1", {
-    what: "power cycle n1",
-    failure: "failed its power cycle",
-    run: async () => {
-      f.calls.push("power cycle n1");
-      return "done";
-    },
-  });
-  rollouts.offerGate("maas:n1", {
-    what: "gate n1",
-    failure: "failed its acceptance gate",
-    run: async (s) => {
-      f.calls.push("gate n1");
-      if (gatePasses) return "done";
-      s.diagnostics.error("Acceptance gate failed", "n1 failed");
-      return "failed";
-    },
-  });
-}
-
 const steps = (calls: readonly string[]) => calls.filter((c) => /^(drain|power|gate|join|quarantine) /.test(c));
 
 describe("rackform_cluster_member's create under a ladder step", () => {
   it("power cycles the node, runs its gate, then joins it, recording the rung", async () => {
     const f = registered();
-    offerStep(f, true);
+    offerLadderStep(f, "n1");
     const r = typedRequest();
     const s = await createMember({ ...r, plan: memberPlan({ remediation: "power_cycle:1" }) }, f.deps);
     expect(diagnosticLines(r.diagnostics)).toEqual([]);
@@ -55,7 +32,7 @@ describe("rackform_cluster_member's create under a ladder step", () => {
 
   it("a gate that fails after the remedy records nothing, so the next plan creates the member again", async () => {
     const f = registered();
-    offerStep(f, false);
+    offerLadderStep(f, "n1", false);
     const r = typedRequest();
     const s = await createMember({ ...r, plan: memberPlan({ remediation: "power_cycle:1" }) }, f.deps);
     expect(s).toBeUndefined();
@@ -65,14 +42,7 @@ describe("rackform_cluster_member's create under a ladder step", () => {
 
   it("repair: quarantines the node and records it out of service, never joined", async () => {
     const f = registered();
-    (f.deps.rollouts as RolloutHandovers).offerRemedy("maas:n1", {
-      what: "quarantine n1 for repair",
-      failure: "quarantined for repair",
-      run: async () => {
-        f.calls.push("quarantine n1");
-        return "done";
-      },
-    });
+    offerRepair(f, "n1");
     const r = typedRequest();
     const s = await createMember({ ...r, plan: memberPlan({ remediation: "repair" }) }, f.deps);
     expect([s?.remediation, s?.joined]).toEqual(["repair", false]);

@@ -16,7 +16,7 @@ import { PRIVATE_LADDER } from "../../../src/provider/resources/deployment-remed
 import { nextRung, rungLabel } from "../../../src/provider/shared/remediation.js";
 import type { RolloutHandovers } from "../../../src/provider/shared/rollout-handover.js";
 import { deploymentDeps, maas, recorded } from "../../support/deployment-fakes.js";
-import { fakeDeps } from "../../support/member-fakes.js";
+import { fakeDeps, memberState, offerLadderStep, offerRepair } from "../../support/member-fakes.js";
 import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
 const GPU3 = {
@@ -223,28 +223,8 @@ describe("rackform_acceptance follows the ladder", () => {
 });
 
 describe("rackform_cluster_member carries the rung", () => {
-  const member = (n: string, o: Partial<ClusterMemberState> = {}): ClusterMemberState => ({
-    id: `slurm:${n}`,
-    node: n,
-    scheduler: "slurm",
-    gate_id: `maas:${n}`,
-    features: ["h100"],
-    partitions: ["gpu"],
-    labels: null,
-    taints: null,
-    drain_on_destroy: true,
-    max_unavailable: 1,
-    image_ref: null,
-    firmware_ref: null,
-    remediation: "",
-    max_unhealthy: null,
-    recheck: null,
-    wait_for_registration: true,
-    state: "IDLE",
-    joined: true,
-    timeouts: null,
-    ...o,
-  });
+  const member = (n: string, o: Partial<ClusterMemberState> = {}): ClusterMemberState =>
+    memberState({ max_unavailable: 1, remediation: "", ...o }, n);
   const to = (st: ClusterMemberState, remediation: string, o: Partial<ClusterMemberPlan> = {}): ClusterMemberPlan => ({
     ...st,
     remediation,
@@ -252,28 +232,6 @@ describe("rackform_cluster_member carries the rung", () => {
     joined: UNKNOWN,
     ...o,
   });
-
-  function offer(f: ReturnType<typeof fakeDeps>, n: string, gatePasses = true) {
-    const rollouts = f.deps.rollouts as RolloutHandovers;
-    rollouts.offerRemedy(`maas:${n}`, {
-      what: `power cycle ${n}`,
-      failure: "failed its power cycle",
-      run: async () => {
-        f.calls.push(`power cycle ${n}`);
-        return "done";
-      },
-    });
-    rollouts.offerGate(`maas:${n}`, {
-      what: `gate ${n}`,
-      failure: "failed its acceptance gate",
-      run: async (s) => {
-        f.calls.push(`gate ${n}`);
-        if (gatePasses) return "done";
-        s.diagnostics.error("Acceptance gate failed", `${n} failed`);
-        return "failed";
-      },
-    });
-  }
 
   it("a step plans an in-place update; a node held for repair plans no re-join", () => {
     const st = member("n1");
@@ -290,7 +248,7 @@ describe("rackform_cluster_member carries the rung", () => {
   it("drains, power cycles, gates and rejoins the node, recording the rung; a failed gate keeps the old one", async () => {
     const f = fakeDeps();
     f.nodes.set("n1", { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
-    offer(f, "n1");
+    offerLadderStep(f, "n1");
     const r = typedRequest();
     const s = await updateMember({ ...r, plan: to(member("n1"), "power_cycle:1"), state: member("n1") }, f.deps);
     expect(diagnosticLines(r.diagnostics)).toEqual([]);
@@ -301,7 +259,7 @@ describe("rackform_cluster_member carries the rung", () => {
       "gate n1",
       "join n1",
     ]);
-    offer(f, "n1", false);
+    offerLadderStep(f, "n1", false);
     const r2 = typedRequest();
     const at = member("n1", { remediation: "power_cycle:1" });
     const s2 = await updateMember({ ...r2, plan: to(at, "reimage:1"), state: at }, f.deps);
@@ -313,7 +271,7 @@ describe("rackform_cluster_member carries the rung", () => {
     const f = fakeDeps();
     for (const n of ["n1", "n2"]) {
       f.nodes.set(n, { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
-      offer(f, n);
+      offerLadderStep(f, n);
     }
     const [r1, r2] = [typedRequest(), typedRequest()];
     const s1 = await updateMember(
@@ -335,15 +293,7 @@ describe("rackform_cluster_member carries the rung", () => {
   it("repair: drains, quarantines and records the node out of service", async () => {
     const f = fakeDeps();
     f.nodes.set("n1", { registered: true, state: "IDLE", joined: true, partitions: ["gpu"] });
-    (f.deps.rollouts as RolloutHandovers).offerRemedy("maas:n1", {
-      what: "quarantine n1 for repair",
-      failure: "quarantined for repair",
-      run: async () => {
-        f.calls.push("quarantine n1");
-        f.nodes.set("n1", { registered: true, state: "DRAINED", joined: false, partitions: ["gpu"] });
-        return "done";
-      },
-    });
+    offerRepair(f, "n1");
     const at = member("n1", { remediation: "reimage:1" });
     const r = typedRequest();
     const s = await updateMember({ ...r, plan: to(at, "repair"), state: at }, f.deps);
@@ -408,30 +358,7 @@ describe("evidence with an age: evidence_max_age and recheck", () => {
   });
 
   it("the member re-checks an idle node (drain, gate, rejoin) and leaves a busy one as it is", async () => {
-    const base = {
-      id: "slurm:n1",
-      node: "n1",
-      scheduler: "slurm",
-      gate_id: "maas:n1",
-      features: ["h100"],
-      partitions: ["gpu"],
-    };
-    const st = {
-      ...base,
-      labels: null,
-      taints: null,
-      drain_on_destroy: true,
-      max_unavailable: 1,
-      image_ref: null,
-      firmware_ref: null,
-      remediation: null,
-      max_unhealthy: null,
-      recheck: null,
-      wait_for_registration: true,
-      state: "IDLE",
-      joined: true,
-      timeouts: null,
-    } as ClusterMemberState;
+    const st = memberState({ max_unavailable: 1 });
     const plan = { ...st, recheck: "expired:t", state: UNKNOWN, joined: UNKNOWN } as ClusterMemberPlan;
     const f = fakeDeps();
     const gateOffer = () =>
