@@ -112,7 +112,7 @@ resource "rackform_deployment" "m" {
   it("GIVEN the boot resource deleted by hand WHEN plan THEN only the image is updated in place, and one apply re-uploads it", async () => {
     for (const b of await bootResources()) await maas.catalog.deleteBootResource(b.id);
     const plan = await w.run(["plan", "-no-color"]);
-    expect(plan.stdout).toContain("rackform_image.golden will be updated in-place");
+    expect(plan.stdout, plan.stderr).toContain("rackform_image.golden will be updated in-place");
     expect(plan.stdout).toContain("0 to add, 1 to change, 0 to destroy");
     const apply = await w.ok(["apply", "-auto-approve", "-no-color"]);
     expect(apply.stdout).toContain("0 added, 1 changed, 0 destroyed");
@@ -163,7 +163,7 @@ resource "rackform_deployment" "m" {
   it("GIVEN a new image version WHEN apply THEN it is uploaded and the machine redeployed with it, with no hand call to MAAS", async () => {
     await w.write({ "main.tf": mainTf("2.0") });
     const plan = await w.run(["plan", "-no-color"]);
-    expect(plan.stdout).toContain("rackform_image.golden will be updated in-place");
+    expect(plan.stdout, plan.stderr).toContain("rackform_image.golden will be updated in-place");
     expect(plan.stdout).toMatch(/rackform_deployment\.m must be replaced/);
     await w.ok(["apply", "-auto-approve", "-no-color"]);
     const m = await machine();
