@@ -3,7 +3,7 @@
  * after a cure that did not take fails again, and passes once the fault is gone. DCGM's diagnostic: Page
  * Retirement/Row Remap fails on XID 63/64, GPU Memory on XID 48, PCIe on a degraded GPU link or an NVLink down (its
  * PCIe plugin also checks NVLink status and P2P bandwidth); the burn-in sees the XIDs again and fails with any health
- * fault (a host uncorrectable error or a thermal trip under stress takes the run down).
+ * fault (a host uncorrectable error or a thermal trip under stress takes the run down; a hung OS never finishes it).
  */
 import type { Fault } from "../world/faults.js";
 import { faultDevice } from "../world/health.js";

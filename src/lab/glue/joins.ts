@@ -11,19 +11,19 @@ import { type MaasApi, type MachineRecord, NodeStatus } from "../maas/index.js";
 import type { KubernetesApi, SlurmApi } from "../scheduler/index.js";
 import type { Clock } from "../time.js";
 import type { WarewulfApi } from "../warewulf/index.js";
-import { fallenGpus, unhealthyGpus } from "../world/health-faults.js";
+import { fallenGpus, osHung, unhealthyGpus } from "../world/health-faults.js";
 import type { LabNode, World } from "../world/model.js";
 import { nodeByBmcAddress, nodeByMac } from "./adapters.js";
 import { kubeletRegistration, slurmRegistration } from "./registration.js";
 import { ironicImageNames, maasImageNames, refusesImage } from "./secure-boot.js";
+import { configDriveText, type JoinTarget, joinTargets, slurmdDynamic } from "./user-data.js";
+
+export { type JoinTarget, joinTargets, slurmdDynamic } from "./user-data.js";
 
 /** How often the lab looks at a joined node's host for its heartbeats (at least). */
 const HEARTBEAT_TICK_MS = 50;
 /** The shortest silence slurmctld or Kubernetes notice, whatever the profile. */
 const MIN_SILENCE_MS = 150;
-
-/** Which schedulers a node joins. */
-export type JoinTarget = "slurm" | "kubernetes";
 
 /**
  * When deployed nodes join: "marker" = only what the user data asks for with a `rackform-join:` line (the default, as
@@ -44,41 +44,6 @@ export interface JoinDeps {
   readonly mode?: JoinMode;
 }
 
-/** Reads `rackform-join: slurm,kubernetes` lines (also `# rackform-join: …` comments) from user data. */
-export function joinTargets(userData: string | undefined): JoinTarget[] {
-  const out = new Set<JoinTarget>();
-  for (const m of (userData ?? "").matchAll(/^\s*#?\s*rackform-join:\s*(.+)$/gim)) {
-    for (const word of m[1].split(/[\s,]+/)) {
-      const w = word
-        .trim()
-        .toLowerCase()
-        .replace(/^["']|["']$/g, "");
-      if (w === "slurm") out.add("slurm");
-      if (w === "kubernetes" || w === "k8s") out.add("kubernetes");
-    }
-  }
-  return [...out];
-}
-
-/**
- * Whether the user data starts slurmd as a dynamic node (`slurmd -Z`, e.g. in a runcmd line): slurmctld then creates
- * the node when it registers, and it can be deleted; otherwise the node is one slurm.conf lists.
- */
-export function slurmdDynamic(userData: string | undefined): boolean {
-  return (userData ?? "").split("\n").some((l) => /\bslurmd\b/.test(l) && /(^|[\s"'])-Z($|[\s"',\]])/.test(l));
-}
-
-// Ironic's config drive: a dict with user_data (API ≥ 1.56), or a gzipped ISO/plain text we try to read as text.
-function configDriveText(cd: unknown): string | undefined {
-  if (cd && typeof cd === "object") {
-    const ud = (cd as { user_data?: unknown }).user_data;
-    return typeof ud === "string" ? ud : ud && typeof ud === "object" ? JSON.stringify(ud) : undefined;
-  }
-  if (typeof cd !== "string") return undefined;
-  if (cd.includes("rackform-join")) return cd;
-  return Buffer.from(cd, "base64").toString("utf8");
-}
-
 interface Member {
   readonly name: string;
   readonly targets: JoinTarget[];
@@ -88,7 +53,7 @@ interface Member {
   gone: boolean;
   /** The host power-on the running OS booted from (the world replaces it at every power-on, and at every cut). */
   bootedFrom?: LabNode["power"];
-  /** Heartbeat state: since when the host has not been running, what the schedulers were told, when the OS is back. */
+  /** Heartbeat state: since when the host is silent (off, or its OS hung), what the schedulers were told, when back. */
   silentSince?: number;
   slurmDown?: boolean;
   notReady?: boolean;
@@ -114,9 +79,10 @@ class Joins {
   /**
    * What slurmctld and the node lifecycle controller see of a joined node whose host stops running (powered off
    * through its BMC, or its outlet off): after SlurmdTimeout the node is DOWN "Not responding"; after the node monitor
-   * grace period its Node's Ready condition is Unknown. Every power-on boots the OS again, however short the outage (a
-   * ForceRestart is never seen off): slurmd registers at every start, as a real one does — the node stays DOWN until
-   * RESUMEd (ReturnToService=0), and a valid registration clears INVALID_REG — and the kubelet posts Ready again.
+   * grace period its Node's Ready condition is Unknown. A host whose OS hangs (an os-hang fault) stays On and is as
+   * silent. Every power-on boots the OS again, however short the outage (a ForceRestart is never seen off): slurmd
+   * registers at every start, as a real one does — the node stays DOWN until RESUMEd (ReturnToService=0), and a valid
+   * registration clears INVALID_REG — and the kubelet posts Ready again; so does an OS whose hang ends without one.
    * One ticker looks at every joined node (no timer per node: a 1,000-node lab would otherwise wake thousands of times
    * a second); it runs while any node is joined.
    */
@@ -208,11 +174,11 @@ class Joins {
 
   /** Boots the OS once the host runs, then registers slurmd and kubelet and starts the heartbeat. */
   private async boot(m: Member): Promise<void> {
-    const { world, clock } = this.deps;
+    const { clock } = this.deps;
     await clock.sleep(this.bootMs());
     // The backend powered the host on in the background; slurmd and kubelet start whenever it runs, however late (a
     // loaded host may take long: giving up would leave a deployed node that never joins). Timers are unref'd.
-    for (let wait = 25; !m.gone && world.powerState(m.node) !== "On"; wait = Math.min(wait * 2, 500)) {
+    for (let wait = 25; !m.gone && !this.running(m); wait = Math.min(wait * 2, 500)) {
       await clock.sleep(wait);
     }
     if (m.gone) return;
@@ -253,14 +219,21 @@ class Joins {
     }
   }
 
+  /** Whether the node's OS runs: its host is On and the OS does not hang (a hung one answers nothing). */
+  private running(m: Member): boolean {
+    const { world } = this.deps;
+    return world.powerState(m.node) === "On" && !osHung(world.faults.list(), m.node.spec.name);
+  }
+
   /** One look at a node: a running host posts status or comes back after its boot; a silent one is noticed in time. */
   private beat(m: Member, slurmTimeout: number, grace: number): void {
     const now = this.deps.clock.now();
-    if (this.deps.world.powerState(m.node) === "On") {
+    if (this.running(m)) {
       this.beatRunning(m, now);
       return;
     }
-    m.backAt = undefined; // off again while booting: the boot starts over when power returns
+    // Off again while booting: the boot starts over when power returns (a hung OS goes on booting once it resumes).
+    if (this.deps.world.powerState(m.node) !== "On") m.backAt = undefined;
     m.silentSince ??= now;
     const silent = now - m.silentSince;
     if (!m.slurmDown && m.targets.includes("slurm") && silent >= slurmTimeout) {
@@ -273,13 +246,18 @@ class Joins {
     }
   }
 
-  /** A look at a node whose host runs: the OS boots again after any power-on, else the kubelet posts its status. */
+  /**
+   * A look at a node whose host runs: the OS boots again after any power-on, else the kubelet posts its status. A
+   * noticed OS hang that ends without a power-on (its fault removed by hand): slurmd answers again, which clears
+   * NOT_RESPONDING ("Node … now responding"; the lab's slurmd registers, the node stays DOWN); the kubelet posts Ready.
+   */
   private beatRunning(m: Member, now: number): void {
+    const resumed = m.silentSince !== undefined && (m.slurmDown || m.notReady);
     m.silentSince = undefined;
     if (m.node.power !== m.bootedFrom) {
       m.bootedFrom = m.node.power; // powered on again since the OS booted (a cycle, a reset): it boots anew
       m.backAt = now + this.bootMs();
-    }
+    } else if (resumed) m.backAt ??= now;
     if (m.backAt !== undefined) {
       if (now < m.backAt) return;
       m.backAt = undefined;

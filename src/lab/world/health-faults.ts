@@ -1,13 +1,21 @@
 /**
  * Health faults: hardware going bad under a running node, as a GPU cloud sees it every week — an XID from the GPU
- * driver, an uncorrectable DIMM error, a PCIe link trained below its width, an NVLink down, a thermal trip. Each shows
- * in what the node's BMC serves (Status.Health of the component, a log entry worded as the vendor words it) and some in
- * the scheduler (glue/joins.ts). Each is cleared by a cure: a power cycle, a reimage, or nothing but removing the fault
- * (hardware, repaired by a person). src/lab/README.md ("Health faults") gives the reasons for each default.
+ * driver, an uncorrectable DIMM error, a PCIe link trained below its width, an NVLink down, a thermal trip — and the
+ * node's OS hanging. Each hardware fault shows in what the node's BMC serves (Status.Health of the component, a log
+ * entry worded as the vendor words it) and some in the scheduler (glue/joins.ts); an OS hang shows only in the
+ * schedulers (the BMC cannot see it). Each is cleared by a cure: a power cycle, a reimage, or nothing but removing the
+ * fault (hardware, repaired by a person). src/lab/README.md ("Health faults") gives the reasons for each default.
  */
 
 /** Health fault kinds (part of REDFISH_FAULT_KINDS). */
-export const HEALTH_FAULT_KINDS = ["gpu-xid", "memory-ecc", "pcie-degraded", "nvlink-down", "thermal"] as const;
+export const HEALTH_FAULT_KINDS = [
+  "gpu-xid",
+  "memory-ecc",
+  "pcie-degraded",
+  "nvlink-down",
+  "thermal",
+  "os-hang",
+] as const;
 /** A health fault kind. */
 export type HealthFaultKind = (typeof HEALTH_FAULT_KINDS)[number];
 /** Fields only health faults take. */
@@ -41,6 +49,19 @@ export function isHealthFault(f: { readonly kind: string }): boolean {
   return isHealth(f.kind);
 }
 
+/**
+ * Whether the node's BMC sees a health fault: every hardware one, not an OS hang (the host stays powered On and the
+ * BMC has no sensor on the kernel: no Status.Health change, no log entry, no new ETag).
+ */
+export function bmcSees(f: { readonly kind: string }): boolean {
+  return isHealth(f.kind) && f.kind !== "os-hang";
+}
+
+/** Whether the node's OS hangs (an os-hang fault on it): slurmd and the kubelet stop answering (glue/joins.ts). */
+export function osHung(faults: readonly HealthFaultFields[], node: string): boolean {
+  return faults.some((f) => f.kind === "os-hang" && f.node === node);
+}
+
 /** Which fields each health kind takes besides `cure`. */
 const OWN_FIELDS: Readonly<Record<HealthFaultKind, readonly string[]>> = {
   "gpu-xid": ["xid", "gpu"],
@@ -48,6 +69,7 @@ const OWN_FIELDS: Readonly<Record<HealthFaultKind, readonly string[]>> = {
   "pcie-degraded": ["device"],
   "nvlink-down": ["gpu"],
   thermal: [],
+  "os-hang": [],
 };
 
 /** The problem with a health fault's own fields (a message naming the field), or undefined when it is fine. */
@@ -85,7 +107,7 @@ export function checkHealthSpec(f: Readonly<Record<string, unknown>>): string | 
  * The cure a health fault has when its spec names none: what clears the condition on real hardware most often.
  * XID 79 and 48/63 go with a GPU reset (a power cycle); XID 64 (row remapping failed) is an RMA; other XIDs are
  * software-side (application or driver) and gone with a fresh image; an uncorrectable DIMM error and a thermal trip are
- * hardware; a PCIe link and NVLink retrain at a reset.
+ * hardware; a PCIe link and NVLink retrain at a reset; a hung kernel comes back after a power cycle.
  */
 export function cureOf(f: HealthFaultFields): Cure {
   if (f.cure) return f.cure;
@@ -95,6 +117,7 @@ export function cureOf(f: HealthFaultFields): Cure {
       return f.xid === XID_FALLEN_OFF_BUS || XID_CRITICAL.has(f.xid ?? 0) ? "power-cycle" : "reimage";
     case "pcie-degraded":
     case "nvlink-down":
+    case "os-hang":
       return "power-cycle";
     default:
       return "none";
@@ -159,14 +182,23 @@ export function thermalTrip(faults: readonly HealthFaultFields[], node: string):
   return healthFaultsOf(faults, node).some((f) => f.kind === "thermal");
 }
 
+/** The health a health fault gives its component: none for an OS hang, which the BMC does not see. */
+function componentHealth(f: HealthFaultFields): Health {
+  switch (f.kind) {
+    case "gpu-xid":
+      return f.xid === XID_FALLEN_OFF_BUS || XID_CRITICAL.has(f.xid ?? 0) ? "Critical" : "OK";
+    case "memory-ecc":
+    case "thermal":
+      return "Critical";
+    case "pcie-degraded":
+    case "nvlink-down":
+      return "Warning";
+    default:
+      return "OK";
+  }
+}
+
 /** The worst health any of the node's health faults gives a component (the system's HealthRollup). */
 export function worstHealth(faults: readonly HealthFaultFields[], node: string): Health {
-  let h: Health = "OK";
-  for (const f of healthFaultsOf(faults, node)) {
-    if (f.kind === "gpu-xid")
-      h = worse(h, f.xid === XID_FALLEN_OFF_BUS || XID_CRITICAL.has(f.xid ?? 0) ? "Critical" : "OK");
-    else if (f.kind === "memory-ecc" || f.kind === "thermal") h = worse(h, "Critical");
-    else h = worse(h, "Warning");
-  }
-  return h;
+  return healthFaultsOf(faults, node).map(componentHealth).reduce(worse, "OK");
 }

@@ -1,10 +1,11 @@
 /**
  * The BMC's system event log of each node and what writes to it: a health fault logs its entry when injected (and
  * again at each power-on it survives, as POST and the GPU driver find the condition again); cures remove health faults
- * when the host power-cycles or the node is deployed again (world/health-faults.ts).
+ * when the host power-cycles or the node is deployed again (world/health-faults.ts). An OS hang is a health fault the
+ * BMC does not see: it logs nothing and changes nothing the BMC serves (only the schedulers notice, glue/joins.ts).
  */
 import type { Fault } from "./faults.js";
-import { type Cure, cureOf, isHealthFault, XID_CRITICAL, XID_FALLEN_OFF_BUS } from "./health-faults.js";
+import { bmcSees, type Cure, cureOf, isHealthFault, XID_CRITICAL, XID_FALLEN_OFF_BUS } from "./health-faults.js";
 import {
   FAMILY_OF,
   formatMessage,
@@ -86,7 +87,7 @@ function eventOf(f: Fault): HealthEvent | undefined {
     case "thermal":
       return "thermal";
     default:
-      return undefined;
+      return undefined; // an os-hang: the BMC has nothing to log
   }
 }
 
@@ -154,11 +155,15 @@ export function curedBy(node: string, how: Cure): (f: Fault) => boolean {
   return (f) => isHealthFault(f) && f.node === node && cureOf(f) === how;
 }
 
-/** A health fault logged in its node's BMC log; the node's ComputerSystem changes with it (its ETag too). */
+/**
+ * A health fault logged in its node's BMC log; the node's ComputerSystem changes with it (its ETag too). An OS hang
+ * only gets its time: the BMC neither logs it nor serves anything new.
+ */
 function logHealth(world: World, f: Fault): void {
   const node = f.node === undefined ? undefined : world.nodes.get(f.node);
   if (!node || !isHealthFault(f)) return;
   f.at ??= world.now();
+  if (!bmcSees(f)) return;
   node.generation++;
   logFault(world.logs, node, f, world.now());
 }
@@ -166,12 +171,13 @@ function logHealth(world: World, f: Fault): void {
 /**
  * Logs each health fault as it is injected. A fault removed (a cure, or through the control API) may change what the
  * ComputerSystem of its node shows (Status, GPUs, versions), so that node's ETag changes — every node's for a fault
- * scoped to none.
+ * scoped to none; not for an OS hang, which the BMC never showed.
  */
 export function wireHealth(world: World): void {
   world.faults.onAdded((f) => logHealth(world, f));
   world.faults.onRemoved((removed) => {
     for (const f of removed) {
+      if (isHealthFault(f) && !bmcSees(f)) continue;
       const scoped = f.node === undefined ? undefined : world.nodes.get(f.node);
       if (scoped) scoped.generation++;
       else if (f.pdu === undefined) for (const n of world.nodes.values()) n.generation++;

@@ -52,6 +52,20 @@ describe("health fault specs", () => {
     expect(cureOf({ kind: "pcie-degraded" })).toBe("power-cycle");
     expect(cureOf({ kind: "nvlink-down" })).toBe("power-cycle");
   });
+
+  it("takes an os-hang with its node and no fields of its own; a power cycle cures it unless its spec says", () => {
+    expect(bad({ kind: "os-hang", node })).not.toThrow();
+    expect(bad({ kind: "os-hang", node, cure: "reimage" })).not.toThrow();
+    expect(bad({ kind: "os-hang", node, cure: "none" })).not.toThrow();
+    expect(bad({ kind: "os-hang" })).toThrow(/^node: required for os-hang/);
+    expect(bad({ kind: "os-hang", node, xid: 79 })).toThrow(/^xid: not a field of os-hang/);
+    expect(bad({ kind: "os-hang", node, gpu: 0 })).toThrow(/^gpu: not a field of os-hang/);
+    expect(bad({ kind: "os-hang", node, dimm: 1 })).toThrow(/^dimm: not a field of os-hang/);
+    expect(bad({ kind: "os-hang", node, count: 1 })).toThrow(/^count: not a field of os-hang/);
+    expect(bad({ kind: "os-hang", node, cure: "reboot" })).toThrow(/^cure: must be one of/);
+    expect(cureOf({ kind: "os-hang" })).toBe("power-cycle");
+    expect(cureOf({ kind: "os-hang", cure: "none" })).toBe("none");
+  });
 });
 
 describe("health faults in the world", () => {
@@ -177,6 +191,7 @@ describe("the health message table", () => {
     expect(Object.keys(FAMILY_OF).sort()).toEqual(
       ["contoso", "dell", "hpe", "lenovo", "nvidia-dgx", "supermicro"].sort(),
     );
-    expect(HEALTH_FAULT_KINDS).toHaveLength(5);
+    // os-hang has no row: the BMC does not see an OS hang.
+    expect(HEALTH_FAULT_KINDS).toHaveLength(6);
   });
 });
