@@ -6,8 +6,9 @@
  * follows the BMC's findings and plans the step, the acceptance gate and the member follow the deployment's step.
  *
  * With `evidenceMaxAge`, a gate's evidence older than that is re-checked: the gate runs again on the node while it runs
- * no jobs, drained within the same budget. Not yet supported, because the provider has no attribute for it: choosing
- * which signals count (every component the BMC reports Critical counts, Warnings are shown and never acted on).
+ * no jobs, drained within the same budget. `signals` chooses what counts as a finding: the BMC's Critical components
+ * (Warnings are shown, never acted on), the scheduler marking a node out by itself (data rackform_scheduler_health),
+ * or both.
  */
 import { Construct, type IConstruct } from "constructs";
 import { type DurationLike, durationText } from "./duration.js";
@@ -23,6 +24,11 @@ export const REMEDIATION_STEPS: readonly RemediationStep[] = ["powerCycle", "rei
 
 /** Each step as rackform_deployment's remediation_steps spells it. */
 const STEP_ATTRIBUTE: Readonly<Record<RemediationStep, string>> = { powerCycle: "power_cycle", reimage: "reimage" };
+
+/** A source of findings: the node's BMC, or its scheduler. */
+export type HealthSignal = "bmc" | "scheduler";
+/** Every signal. */
+export const HEALTH_SIGNALS: readonly HealthSignal[] = ["bmc", "scheduler"];
 
 /** Properties of a HealthPolicy. */
 export interface HealthPolicyProps {
@@ -46,6 +52,15 @@ export interface HealthPolicyProps {
    * @default evidence never expires
    */
   readonly evidenceMaxAge?: DurationLike;
+  /**
+   * What counts as a finding that walks a node down the ladder: "bmc" — a component its BMC reports Critical (GPUs,
+   * memory, PCIe devices, NICs, and the log entries vendors write for XIDs, ECC and the like); "scheduler" — the
+   * scheduler marking the node out by itself (Slurm: NOT_RESPONDING, INVALID_REG, or DOWN or drained with slurmctld's
+   * own reason; Kubernetes: the Node not Ready), which is how an OS hang shows: the BMC cannot see it. A person's
+   * drain with a reason is never a finding. The scheduler is read once per plan (one node list per rack).
+   * @default ["bmc"]
+   */
+  readonly signals?: readonly HealthSignal[];
 }
 
 const SCHEMA: PropsSchema = {
@@ -67,6 +82,17 @@ const SCHEMA: PropsSchema = {
       format: "duration",
       expect: "a duration of at least 1m",
       fix: 'write a duration such as "168h" (a week), or leave it out for evidence that never expires',
+    },
+    signals: {
+      type: "array",
+      minItems: 1,
+      expect: "a non-empty list of signals",
+      fix: 'list what counts, e.g. ["bmc", "scheduler"]',
+      items: {
+        enum: [...HEALTH_SIGNALS],
+        expect: 'a signal, "bmc" or "scheduler"',
+        fix: 'use "bmc" (the BMC\'s Critical components) or "scheduler" (the scheduler marking the node out by itself)',
+      },
     },
     maxUnhealthy: {
       type: "integer",
@@ -117,6 +143,10 @@ export interface HealthSettings {
   readonly maxUnhealthy: number | undefined;
   /** rackform_acceptance `evidence_max_age`, if the evidence expires. */
   readonly evidenceMaxAge: string | undefined;
+  /** The BMC's findings go into rackform_deployment `bmc_health`. */
+  readonly bmcSignal: boolean;
+  /** So do data rackform_scheduler_health's findings of the node. */
+  readonly schedulerSignal: boolean;
 }
 
 /** The ladder's steps and its budget, validated at synth; it creates no resource (a Rack applies it per node). */
@@ -127,6 +157,8 @@ export class HealthPolicy extends Construct {
   readonly maxUnhealthy: number | undefined;
   /** How long a gate's evidence stands, as the provider reads it (undefined: it never expires). */
   readonly evidenceMaxAge: string | undefined;
+  /** What counts as a finding (each at most once). */
+  readonly signals: readonly HealthSignal[];
 
   /** Validates the props; throws RackformValidationError naming the field and the fix. */
   constructor(scope: Construct, id: string, props: HealthPolicyProps = {}) {
@@ -136,6 +168,7 @@ export class HealthPolicy extends Construct {
     this.remediationSteps = [...(props.remediationSteps ?? REMEDIATION_STEPS)];
     this.maxUnhealthy = props.maxUnhealthy;
     this.evidenceMaxAge = checked.evidenceMaxAge;
+    this.signals = [...new Set<HealthSignal>(props.signals ?? ["bmc"])];
   }
 
   /**
@@ -159,6 +192,8 @@ export class HealthPolicy extends Construct {
       remediationSteps: this.remediationSteps.map((s) => STEP_ATTRIBUTE[s]),
       maxUnhealthy: this.maxUnhealthy,
       evidenceMaxAge: this.evidenceMaxAge,
+      bmcSignal: this.signals.includes("bmc"),
+      schedulerSignal: this.signals.includes("scheduler"),
     };
   }
 }

@@ -14,11 +14,12 @@
  * `<node>_member` (and `<node>_firmware`, `<node>_dpu0`, `<node>_dpu1`, … when the flavor has them), with the node
  * name's characters outside [A-Za-z0-9_] as "_" (see constructs/README.md).
  */
-import { Annotations, type TerraformResource, TerraformStack, Token } from "cdktf";
+import { Annotations, Fn, type IResolvable, type TerraformResource, TerraformStack, Token } from "cdktf";
 import { Construct } from "constructs";
 import { Acceptance, type AcceptanceConfig } from "../gen/providers/rackform/acceptance/index.js";
 import { Bmc } from "../gen/providers/rackform/bmc/index.js";
 import { ClusterMember } from "../gen/providers/rackform/cluster-member/index.js";
+import { DataRackformSchedulerHealth } from "../gen/providers/rackform/data-rackform-scheduler-health/index.js";
 import { Deployment, type DeploymentImage } from "../gen/providers/rackform/deployment/index.js";
 import type { Dpu } from "../gen/providers/rackform/dpu/index.js";
 import type { Firmware } from "../gen/providers/rackform/firmware/index.js";
@@ -145,6 +146,8 @@ interface ChainSettings {
   readonly pdus: ReadonlyMap<string, RackPdu>;
   /** The remediation ladder's settings (undefined: no ladder). */
   readonly health: HealthSettings | undefined;
+  /** The scheduler's findings of the rack's nodes, when the health policy counts them. */
+  readonly schedulerHealth: DataRackformSchedulerHealth | undefined;
   /** The attestation each gate runs (undefined: none). */
   readonly attestation: AttestationPolicy | undefined;
 }
@@ -203,6 +206,12 @@ export class Rack extends Construct {
       gate: acceptance.toAcceptanceConfig(flavor),
       pdus: new Map(props.pdus.map((p) => [p.name, p])),
       health: health?.toHealthSettings(),
+      schedulerHealth: health?.signals.includes("scheduler")
+        ? new DataRackformSchedulerHealth(this, "scheduler-health", {
+            scheduler: cluster.scheduler,
+            nodes: props.nodes.map((n) => n.name),
+          })
+        : undefined,
       attestation: acceptance.attestation,
     };
     // Each node adds ~10 cdktf tokens; see token-stacks.ts for why their creation traces are skipped.
@@ -261,7 +270,7 @@ export class Rack extends Construct {
         // With a disruption budget, an image change is each node's rolling reimage, carried out by its member.
         ...(rolling ? { rolling: true } : {}),
         // With a health policy a Critical component on the BMC plans the node's next step on the ladder.
-        ...(ladder ? { bmcHealth: bmc.health, remediationSteps: ladder.remediationSteps } : {}),
+        ...(ladder ? { bmcHealth: ladderFindings(n, ladder, bmc, c), remediationSteps: ladder.remediationSteps } : {}),
         // No dependency on the image resource: the engines would order an image version bump after every node's
         // drain, which the disruption budget holds back — a deadlock. The provider orders the two itself: a deploy
         // waits for its image's upload in the same apply, an image's destroy for the nodes being torn down.
@@ -308,4 +317,11 @@ export class Rack extends Construct {
     if (!chain) throw new Error(`rack ${this.node.path} has no node ${JSON.stringify(name)}`);
     return chain;
   }
+}
+
+/** What walks a node down its ladder: its BMC's findings, the scheduler's, or both (HealthPolicy signals). */
+function ladderFindings(n: RackNode, ladder: HealthSettings, bmc: Bmc, c: ChainSettings): IResolvable {
+  const scheduler = c.schedulerHealth ? Fn.lookupNested(c.schedulerHealth.findings, [n.name]) : undefined;
+  if (scheduler === undefined) return bmc.health;
+  return Token.asAny(ladder.bmcSignal ? Fn.concat([bmc.health, scheduler]) : scheduler) as IResolvable;
 }

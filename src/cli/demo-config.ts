@@ -58,6 +58,8 @@ export interface DemoRemediation {
   readonly steps?: readonly ("power_cycle" | "reimage")[];
   /** At most this many nodes of a budget take a step per apply. @default no limit */
   readonly maxUnhealthy?: number;
+  /** What counts as a finding: the BMC's Critical components, the scheduler's own marks, or both. @default ["bmc"] */
+  readonly signals?: readonly ("bmc" | "scheduler")[];
 }
 
 /** One node's firmware baseline (component → image) and BIOS settings. */
@@ -125,14 +127,35 @@ function rollingLines(id: string, opts: DemoConfigOptions) {
   };
 }
 
+/** What walks a node down its ladder: its BMC's findings, the scheduler's (data rackform_scheduler_health), or both. */
+function ladderFindings(id: string, name: string, r: DemoRemediation): string {
+  const signals = r.signals ?? ["bmc"];
+  const bmc = `rackform_bmc.${id}.health`;
+  if (!signals.includes("scheduler")) return bmc;
+  const scheduler = `data.rackform_scheduler_health.rack.findings[${q(name)}]`;
+  return signals.includes("bmc") ? `concat(${bmc}, ${scheduler})` : scheduler;
+}
+
+/** The scheduler's health of the rack's nodes, read once per plan, when the ladder counts it. */
+function schedulerHealthData(nodes: readonly { name: string }[], opts: DemoConfigOptions): string {
+  if (!opts.remediation?.signals?.includes("scheduler")) return "";
+  return `# What the scheduler marks by itself (slurmd silent, a refused registration, a Node not Ready): read every plan.
+data "rackform_scheduler_health" "rack" {
+  scheduler = "${opts.scheduler ?? "slurm"}"
+  nodes     = ${q(nodes.map((n) => n.name))}
+}
+
+`;
+}
+
 /** The lines the remediation ladder adds to a node's deployment, gate or member. */
-function remediationLines(id: string, opts: DemoConfigOptions) {
+function remediationLines(id: string, name: string, opts: DemoConfigOptions) {
   const r = opts.remediation;
   if (!r) return { deployment: "", gate: "", member: "" };
   const follow = `  remediation = rackform_deployment.${id}.remediation # the node's step on its health ladder\n`;
   return {
     deployment:
-      `  bmc_health = rackform_bmc.${id}.health # a Critical component walks the node down its remediation ladder\n` +
+      `  bmc_health = ${ladderFindings(id, name, r)} # a finding walks the node down its remediation ladder\n` +
       (r.steps ? `  remediation_steps = ${q(r.steps)}\n` : ""),
     gate: follow,
     member: follow + (r.maxUnhealthy !== undefined ? `  max_unhealthy = ${r.maxUnhealthy}\n` : ""),
@@ -153,7 +176,7 @@ function node(info: LabInfo, n: LabInfo["nodes"][number], opts: DemoConfigOption
   const pdu = info.pdus.find((p) => p.id === n.pdu)!;
   const id = n.name.replaceAll("-", "_");
   const rolling = rollingLines(id, opts);
-  const ladder = remediationLines(id, opts);
+  const ladder = remediationLines(id, n.name, opts);
   const recheck = recheckLines(id, n.name, opts);
   const fw = firmwareParts(id, opts.firmware?.[n.name], secureBootBlock(opts.trust));
   return `# ---- ${n.name} (rack ${n.rack}, U${n.u}) ----
@@ -284,7 +307,7 @@ locals {
   user_data = "#cloud-config\\nrackform-join: ${opts.scheduler ?? "slurm"}\\n"
 }
 
-${nodes.map((n) => node(info, n, opts)).join("\n")}`;
+${schedulerHealthData(nodes, opts)}${nodes.map((n) => node(info, n, opts)).join("\n")}`;
 }
 
 /** Nodes per rack in the lab the demo starts (the lab's default spec). */

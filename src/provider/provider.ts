@@ -4,6 +4,7 @@ import { createLogger, engineLogLevel, type Provider, type Resource } from "../f
 import { type ProviderData, providerSchema, resolveConfig } from "./config/config.js";
 import type { ProviderTimings } from "./config/timings.js";
 import { inventoryDataSource } from "./data-sources/inventory.js";
+import { schedulerHealthDataSource } from "./data-sources/scheduler-health.js";
 import { acceptanceResource } from "./resources/acceptance.js";
 import { bmcResource } from "./resources/bmc.js";
 import { clusterMemberResource } from "./resources/cluster-member.js";
@@ -49,7 +50,7 @@ export function rackformProvider(opts: RackformProviderOptions = {}): Provider {
     clusterMemberResource(),
     imageResource(),
   ].map(checked);
-  const dataSources = [inventoryDataSource()];
+  const dataSources = [inventoryDataSource(), schedulerHealthDataSource()];
   let data: ProviderData | undefined;
   return {
     metadata: { typeName: "rackform", version: PROVIDER_VERSION },

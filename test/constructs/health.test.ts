@@ -122,6 +122,42 @@ describe("HealthPolicy on a Rack", () => {
     }
   });
 
+  it("with the scheduler signal, reads the rack's nodes from the scheduler once and adds each node's findings", () => {
+    // GIVEN a policy counting the BMC and the scheduler / WHEN the rack synthesizes
+    const json = synthRack({ health: { signals: ["bmc", "scheduler"] }, maxUnavailable: 1 });
+    // THEN one data rackform_scheduler_health reads the Slurm nodes of the rack
+    const data = Object.entries(
+      (json as { data?: Record<string, Record<string, Record<string, unknown>>> }).data?.rackform_scheduler_health ??
+        {},
+    );
+    expect(data).toHaveLength(1);
+    const [dataId, read] = data[0];
+    expect(read).toMatchObject({ scheduler: "slurm", nodes: nodes("r12").map((n) => n.name) });
+    // AND each deployment follows its BMC's findings and its own node's scheduler findings together
+    expect(resources(json, "rackform_deployment").r12_n03_deployment.bmc_health).toBe(
+      `\${concat(rackform_bmc.r12_n03_bmc.health, data.rackform_scheduler_health.${dataId}.findings["r12-n03"])}`,
+    );
+    // AND the gate still follows the BMC alone (a scheduler finding walks the ladder; it does not fail the gate)
+    expect(resources(json, "rackform_acceptance").r12_n03_acceptance.bmc_health).toBe(
+      ref("rackform_bmc.r12_n03_bmc.health"),
+    );
+  });
+
+  it("with the scheduler signal alone, follows only the scheduler's findings; by default, only the BMC's", () => {
+    const only = synthRack({ health: { signals: ["scheduler"] }, maxUnavailable: 1 });
+    const bmcHealth = String(resources(only, "rackform_deployment").r12_n01_deployment.bmc_health);
+    expect(bmcHealth).toMatch(/^\$\{data\.rackform_scheduler_health\.[^.]+\.findings\["r12-n01"\]\}$/);
+    const plain = synthRack({ health: {}, maxUnavailable: 1 });
+    expect((plain as { data?: Record<string, unknown> }).data?.rackform_scheduler_health).toBeUndefined();
+  });
+
+  it("fails on an empty or unknown list of signals", () => {
+    const empty = failure((app) => new HealthPolicy(app, "ladder", { signals: [] }));
+    expect(empty.message).toContain("ladder/signals");
+    const bad = failure((app) => new HealthPolicy(app, "ladder", { signals: ["dcgm" as unknown as "bmc"] }));
+    expect(bad.message).toContain('"bmc" or "scheduler"');
+  });
+
   it("writes the policy's steps and max_unhealthy", () => {
     // GIVEN a policy that skips the power cycle and lets 2 nodes take a step per apply / WHEN the rack synthesizes
     const json = synthRack({ health: { remediationSteps: ["reimage"], maxUnhealthy: 2 }, maxUnavailable: 3 });
@@ -298,9 +334,9 @@ describe("HealthPolicy validation", () => {
   });
 
   it("fails on an unknown prop, naming the known ones", () => {
-    const e = failure((app) => new HealthPolicy(app, "ladder", { signals: ["gpu"] } as unknown as HealthPolicyProps));
+    const e = failure((app) => new HealthPolicy(app, "ladder", { signal: ["bmc"] } as unknown as HealthPolicyProps));
     expect(e.message).toBe(
-      'ladder: has no property "signals" — use one of: remediationSteps, evidenceMaxAge, maxUnhealthy',
+      'ladder: has no property "signal" — use one of: remediationSteps, evidenceMaxAge, signals, maxUnhealthy',
     );
   });
 });

@@ -86,6 +86,23 @@ const mark = (): Marks => {
   };
 };
 
+/** Whether the node's scheduler holds it out by itself: Slurm NOT_RESPONDING, or the Kubernetes Node not Ready. */
+function schedulerMarked(node: string): boolean {
+  const b = lab.backends!;
+  const s = b.slurm.hooks.node(node);
+  if (s) return s.notResponding === true;
+  const k = b.kubernetes.hooks.node(node) as { status?: { conditions?: { type: string; status: string }[] } };
+  return k?.status?.conditions?.some((c) => c.type === "Ready" && c.status !== "True") === true;
+}
+
+/** Waits (up to 30 s) until `ok()`; fails naming what it waited for. */
+async function until(ok: () => boolean, what: string): Promise<void> {
+  for (const end = Date.now() + 30_000; !ok(); ) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** MAAS + Slurm under Terraform, Ironic + Kubernetes under OpenTofu. */
 const SHAPE: Record<Engine["name"], { backend: "maas" | "ironic"; scheduler: "slurm" | "kubernetes" }> = {
   terraform: { backend: "maas", scheduler: "slurm" },
@@ -213,6 +230,45 @@ describe.each(ENGINES)("the health remediation ladder on a 16-node rack under %s
     await w.ok(["apply", "-auto-approve", "-no-color", "-parallelism=16"]);
     const last = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
     expect(last.code, last.stdout + last.stderr).toBe(0);
+  });
+
+  it("an OS hang only the scheduler sees: counted as a signal, it walks the node's ladder and the node rejoins", async () => {
+    // GIVEN the rack's ladder counting the scheduler's own marks besides the BMC's (a data source read every plan;
+    // the deployments' findings are the same empty lists, so nothing changes)
+    await rewrite({ remediation: { maxUnhealthy: 4, signals: ["bmc", "scheduler"] } });
+    const quiet = await w.run(["apply", "-auto-approve", "-no-color", "-parallelism=16"]);
+    expect(quiet.code, quiet.stdout + quiet.stderr).toBe(0);
+    expect(quiet.stdout).toMatch(/0 added, 0 changed, 0 destroyed/);
+    // AND node 5's OS hangs: its BMC reports nothing; slurmctld (NOT_RESPONDING) or the Node lifecycle (NotReady)
+    // notices
+    const n5 = at(5);
+    const r5 = resourceName(n5);
+    const marks = mark();
+    const hang = lab.world.faults.add({ kind: "os-hang", node: n5 });
+    await until(() => schedulerMarked(n5), `${SHAPE[name].scheduler} to mark ${n5} out`);
+    // WHEN the scheduled plan runs: the node's first step, a power cycle, named with the scheduler's finding
+    expect(await changes(w)).toEqual(step(r5));
+    const summary = await summarise((await w.ok(["show", "-json", "-no-color", "rack.tfplan"])).stdout);
+    expect(summary.stdout).toMatch(new RegExp(`${n5}[^\\n]*(slurmd|kubelet)[^\\n]*power cycle`));
+    const apply = await w.run(["apply", "-auto-approve", "-no-color", "-parallelism=16", "rack.tfplan"]);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    // THEN the power cycle cured the hang, the gate passed and the node rejoined
+    expect(lab.world.faults.list().some((f) => f.id === hang.id)).toBe(false);
+    const members = await stateValues(w, "rackform_cluster_member");
+    expect([members.get(r5)?.joined, members.get(r5)?.remediation]).toEqual([true, "power_cycle:1"]);
+    // AND the next apply resets its ladder; then nothing is left to do
+    await w.ok(["apply", "-auto-approve", "-no-color", "-parallelism=16"]);
+    expect((await stateValues(w, "rackform_deployment")).get(r5)?.remediation).toBe("");
+    const last = await w.run(["plan", "-detailed-exitcode", "-no-color"]);
+    expect(last.code, last.stdout + last.stderr).toBe(0);
+    // AND no other node's BMC, backend object or scheduler entry saw a write
+    const writes = writesSince(marks);
+    for (const n of nodes.filter((x) => x !== n5))
+      expect(
+        writes.filter((l) => l.includes(` ${n}`) || l.endsWith(n)),
+        n,
+      ).toEqual([]);
+    await rewrite({});
   });
 
   it("six nodes sick at once with max_unhealthy 2: one apply remediates two, within max_unavailable, and says why", async () => {

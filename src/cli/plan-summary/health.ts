@@ -1,6 +1,7 @@
 /**
  * The "Node health" section: components each node's BMC reports as not healthy (rackform_bmc's `health`, as the
- * plan's refresh found it), so a scheduled plan shows sick nodes even when it plans nothing for them, with the step
+ * plan's refresh found it) and what its scheduler marked by itself (data rackform_scheduler_health's findings its
+ * deployment follows), so a scheduled plan shows sick nodes even when it plans nothing for them, with the step
  * of the remediation ladder the plan takes for each (rackform_deployment's `remediation`) and, when more nodes take a
  * step than a member's max_unhealthy allows, why the apply will hold the rest back.
  */
@@ -33,22 +34,36 @@ function stepOf(c: ResourceChange | undefined): string | undefined {
   return now === REPAIR ? "held for repair" : undefined;
 }
 
-/** Nodes (by the name the summary gives them, else the BMC's address) whose BMC reports a component not OK. */
+/** The scheduler's findings a deployment follows (data rackform_scheduler_health's, in its bmc_health). */
+function schedulerFindingsOf(c: ResourceChange): HealthFinding[] {
+  const values = (c.change.after ?? c.change.before) as Record<string, unknown> | null | undefined;
+  return recordedHealth(values?.bmc_health).filter((f) => f.kind?.startsWith("scheduler:") === true);
+}
+
+/**
+ * Nodes (by the name the summary gives them, else the BMC's address) whose BMC reports a component not OK, or whose
+ * scheduler marked them out by itself (the findings their deployment follows).
+ */
 export function healthByNode(changes: readonly ResourceChange[], nameOf: ReadonlyMap<string, string>): HealthNode[] {
   const deployments = new Map<string, ResourceChange>();
   for (const c of changes) {
     const name = nameOf.get(c.address);
     if (c.type === "rackform_deployment" && c.mode === "managed" && name) deployments.set(name, c);
   }
-  const out: HealthNode[] = [];
+  const found = new Map<string, HealthFinding[]>();
   for (const c of changes) {
     if (c.type !== "rackform_bmc" || c.mode !== "managed") continue;
     const findings = findingsOf(c);
-    if (findings.length === 0) continue;
-    const name = nameOf.get(c.address) ?? c.address;
-    const step = stepOf(deployments.get(name));
-    out.push({ name, findings, ...(step ? { step } : {}) });
+    if (findings.length > 0) found.set(nameOf.get(c.address) ?? c.address, findings);
   }
+  for (const [name, c] of deployments) {
+    const scheduler = schedulerFindingsOf(c);
+    if (scheduler.length > 0) found.set(name, [...(found.get(name) ?? []), ...scheduler]);
+  }
+  const out: HealthNode[] = [...found].map(([name, findings]) => {
+    const step = stepOf(deployments.get(name));
+    return { name, findings, ...(step ? { step } : {}) };
+  });
   return out.sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
 }
 

@@ -35,7 +35,18 @@ export function parseNode(raw: unknown): KubernetesNode | string {
     labels: strings(md.labels),
     taints,
     ready: conditions.some((c) => c.type === "Ready" && c.status === "True"),
+    ...readyCondition(conditions.find((c) => c.type === "Ready")),
     capacity: strings(status.capacity),
+  };
+}
+
+/** The Ready condition's reason and when it last changed, where present. */
+function readyCondition(c: Record<string, unknown> | undefined): { readyReason?: string; readySince?: number } {
+  if (!c) return {};
+  const at = typeof c.lastTransitionTime === "string" ? Date.parse(c.lastTransitionTime) : Number.NaN;
+  return {
+    ...(typeof c.reason === "string" && c.reason !== "" ? { readyReason: c.reason } : {}),
+    ...(Number.isFinite(at) ? { readySince: at } : {}),
   };
 }
 

@@ -18,6 +18,9 @@ export interface KubernetesNode {
   readonly taints: readonly Taint[];
   /** The Ready condition is True. */
   readonly ready: boolean;
+  /** The Ready condition's reason and its lastTransitionTime (ms since the epoch), where the node reports them. */
+  readonly readyReason?: string;
+  readonly readySince?: number;
   /** status.capacity, e.g. { "nvidia.com/gpu": "8" }. */
   readonly capacity: Readonly<Record<string, string>>;
 }

@@ -72,6 +72,7 @@ export function parseNode(raw: unknown): SlurmNode | string {
     schedulable: !state.some((s) => NOT_SCHEDULABLE.has(s)),
     reason: str(raw.reason),
     reasonSetByUser: str(raw.reason_set_by_user),
+    reasonChangedAt: epochMs(raw.reason_changed_at),
     features: list(raw.features),
     activeFeatures: list(raw.active_features),
     partitions: list(raw.partitions),

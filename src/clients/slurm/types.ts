@@ -20,6 +20,8 @@ export interface SlurmNode {
   readonly reason: string;
   /** Who set the reason: the user of the scontrol or REST call, "slurm" for slurmctld itself; "" when unknown. */
   readonly reasonSetByUser: string;
+  /** When the reason was set (reason_changed_at, ms since the epoch); undefined when not reported. */
+  readonly reasonChangedAt?: number;
   readonly features: readonly string[];
   readonly activeFeatures: readonly string[];
   readonly partitions: readonly string[];

@@ -38,8 +38,10 @@ export const deploymentRemediationAttributes = {
   bmc_health: attr.list(FINDING, {
     optional: true,
     description:
-      "The components the node's BMC reports not healthy, usually rackform_bmc.x.health: while one is Critical the " +
-      "deployment plans the node's next remediation step (see remediation). Warnings are shown, never acted on. " +
+      "The components the node's BMC reports not healthy, usually rackform_bmc.x.health, concatenated with " +
+      'data.rackform_scheduler_health.x.findings["<node>"] where the scheduler\'s own marks count too (an OS hang ' +
+      "shows there, not on the BMC): while one is Critical the deployment plans the node's next remediation step " +
+      "(see remediation). Warnings are shown, never acted on. " +
       "@default not followed (no remediation)",
   }),
   remediation_steps: attr.list("string", {

@@ -96,6 +96,27 @@ describe("plan-summary and the remediation ladder", () => {
     expect(md).toMatch(/\|\s*reimage with the pinned image\s*\|/);
   });
 
+  it("lists what the scheduler marked by itself (the findings a deployment follows) with the node's step", () => {
+    // GIVEN node 5's BMC reporting nothing and its deployment following the scheduler's finding into a power cycle
+    const hung = {
+      component: "slurmd: Not responding",
+      kind: "scheduler:not_responding",
+      health: "Critical",
+      uri: "slurm:r01_n05",
+      since: "2026-11-27T23:40:00.000Z",
+    };
+    const chain = ladder(5, "", "power_cycle:1").map((c) =>
+      c.type === "rackform_deployment"
+        ? { ...c, change: { ...c.change, after: { ...(c.change.after as object), bmc_health: [hung] } } }
+        : c,
+    );
+    const md = renderMarkdown(summarise([{ plan: plan([bmc(5, []), ...chain]), source: "plan.json" }]));
+    // THEN the Health table names the scheduler's words and the step
+    expect(md).toMatch(
+      /slurmd: Not responding \(scheduler:not_responding\)\s*\|\s*Critical\s*\|\s*2026-11-27T23:40:00.000Z\s*\|\s*power cycle\s*\|/,
+    );
+  });
+
   it("names a node quarantined for repair, and one held there", () => {
     const held = ladder(4, "repair", "repair").map((c) => ({
       ...c,

@@ -9,5 +9,6 @@ export * as acceptance from './acceptance';
 export * as clusterMember from './cluster-member';
 export * as image from './image';
 export * as dataRackformInventory from './data-rackform-inventory';
+export * as dataRackformSchedulerHealth from './data-rackform-scheduler-health';
 export * as provider from './provider';
 

@@ -9,5 +9,6 @@ Object.defineProperty(exports, 'acceptance', { get: function () { return require
 Object.defineProperty(exports, 'clusterMember', { get: function () { return require('./cluster-member'); } });
 Object.defineProperty(exports, 'image', { get: function () { return require('./image'); } });
 Object.defineProperty(exports, 'dataRackformInventory', { get: function () { return require('./data-rackform-inventory'); } });
+Object.defineProperty(exports, 'dataRackformSchedulerHealth', { get: function () { return require('./data-rackform-scheduler-health'); } });
 Object.defineProperty(exports, 'provider', { get: function () { return require('./provider'); } });
 
