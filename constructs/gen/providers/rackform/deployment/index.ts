@@ -62,7 +62,7 @@ export interface DeploymentConfig extends cdktf.TerraformMetaArguments {
   */
   readonly rolling?: boolean | cdktf.IResolvable;
   /**
-  * The components the node's BMC reports not healthy, usually rackform_bmc.x.health: while one is Critical the deployment plans the node's next remediation step (see remediation). Warnings are shown, never acted on. @default not followed (no remediation)
+  * The components the node's BMC reports not healthy, usually rackform_bmc.x.health, concatenated with data.rackform_scheduler_health.x.findings["<node>"] where the scheduler's own marks count too (an OS hang shows there, not on the BMC): while one is Critical the deployment plans the node's next remediation step (see remediation). Warnings are shown, never acted on. @default not followed (no remediation)
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/rackform/rackform/0.1.0/docs/resources/deployment#bmc_health Deployment#bmc_health}
   */
