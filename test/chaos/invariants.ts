@@ -73,9 +73,14 @@ export function diagnosticsFor(node: string, diagnostics: readonly Diagnostic[])
 export const stormEvidence = (d: Diagnostic): boolean =>
   /\b(503|429)\b|Service Unavailable|Too Many Requests/i.test(`${d.summary} ${d.detail}`);
 
+/** A diagnostic whose evidence is a fault the schedule injected into a backend operation, in the lab's own words. */
+export const injectedEvidence = (d: Diagnostic): boolean =>
+  /lab fault injected into|lab fault injection/.test(`${d.summary} ${d.detail}`);
+
 /**
  * After an apply that ran to its end: every node not disturbed in it converged (a fault never blocks a healthy
- * neighbour; a failure from a backend storm in the same apply is excused when its diagnostic shows the storm), and
+ * neighbour; a failure from a backend storm in the same apply is excused when its diagnostic shows the storm, and one
+ * from a backend-operation fault of an earlier step when its diagnostic shows the injected fault), and
  * every node that did not converge has an error diagnostic naming it (its name, or an alias: its BMC's host:port, its
  * backend machine's id), with a detail (the evidence).
  */
@@ -85,6 +90,7 @@ export function convergence(
   diagnostics: readonly Diagnostic[],
   storm: boolean,
   aliases: ReadonlyMap<string, readonly string[]> = new Map(),
+  backendFaulted: ReadonlySet<string> = new Set(),
 ): string[] {
   const out: string[] = [];
   for (const o of outcomes) {
@@ -101,7 +107,9 @@ export function convergence(
     }
     if (named.every((d) => d.detail.trim() === ""))
       out.push(`${o.node} failed with no evidence: "${named[0].summary}"`);
-    if (!disturbed.has(o.node) && !(storm && named.some(stormEvidence))) {
+    // A backend operation a fault broke in an earlier, killed apply may fail in this one: its evidence says so.
+    const earlierFault = backendFaulted.has(o.node) && named.some(injectedEvidence);
+    if (!disturbed.has(o.node) && !earlierFault && !(storm && named.some(stormEvidence))) {
       out.push(`healthy ${o.node} did not converge in this apply: ${named[0].summary} — ${firstLine(named[0].detail)}`);
     }
   }

@@ -29,7 +29,7 @@ import {
 import { describeChanges, isBmcRecheck, type PlannedChange, plannedChanges } from "./plan-changes.js";
 import { Prng } from "./prng.js";
 import { APPLY_BOUND_MS, chaosConfig, trailOf, waiting } from "./run-support.js";
-import { buildSchedule, type ChaosEvent, disturbedIn, type Schedule, type Step } from "./schedule.js";
+import { backendFaultedBy, buildSchedule, type ChaosEvent, disturbedIn, type Schedule, type Step } from "./schedule.js";
 
 /** What a run is. */
 export interface ChaosOptions {
@@ -292,7 +292,8 @@ class Run {
       // A failure in the backend names the node's machine by its backend id (MAAS system id, Ironic uuid).
       const aliases = new Map(this.aliases);
       for (const m of machines) aliases.set(m.name, [...(this.aliases.get(m.name) ?? []), m.id]);
-      for (const v of convergence(outcomes, disturbed, stream.diagnostics, storm, aliases)) {
+      const earlier = backendFaultedBy(this.schedule, step.index);
+      for (const v of convergence(outcomes, disturbed, stream.diagnostics, storm, aliases, earlier)) {
         const node = v.split(" ")[0];
         this.violate(label, names(this.lab).has(node) ? `${v} [${trailOf(node, stream.trail, state)}]` : v);
       }

@@ -249,6 +249,26 @@ function healthBody(rng: Prng, kind: (typeof HEALTH_KINDS)[number], node: string
   }
 }
 
+/** Faults that fail a backend operation (MAAS commissioning, an Ironic inspection, a deploy, an erase). */
+const BACKEND_OPERATION_FAULTS: ReadonlySet<string> = new Set([
+  "commission-failure",
+  "deploy-failure",
+  "erase-failure",
+]);
+
+/**
+ * Nodes a backend-operation fault was dealt to at or before step `s`, removed since or not: the backend carries an
+ * operation on alone when the apply that started it is killed, so the failure the fault caused can be what a later
+ * apply finds and reports (a machine waiting for manageable finds it inspect failed), after the fault was removed.
+ */
+export function backendFaultedBy(schedule: Schedule, s: number): Set<string> {
+  const out = new Set<string>();
+  for (const st of schedule.steps)
+    for (const e of st.events)
+      if (e.type === "fault" && st.index <= s && BACKEND_OPERATION_FAULTS.has(e.fault.kind)) out.add(e.fault.node);
+  return out;
+}
+
 /** Nodes disturbed during step `s`: a fault active in it, or a reboot or outlet cycle in it. */
 export function disturbedIn(schedule: Schedule, s: number): Set<string> {
   const out = new Set<string>();

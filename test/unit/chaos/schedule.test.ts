@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { convergence, duplicateMachines, leaks, orphans, writesOutsidePlan } from "../../chaos/invariants.js";
 import { parseStream } from "../../chaos/observe.js";
 import { Prng } from "../../chaos/prng.js";
-import { buildSchedule, disturbedIn, FAULT_KINDS } from "../../chaos/schedule.js";
+import { backendFaultedBy, buildSchedule, disturbedIn, FAULT_KINDS } from "../../chaos/schedule.js";
 
 const NODES = Array.from({ length: 64 }, (_, i) => `r0${1 + Math.floor(i / 8)}-n0${1 + (i % 8)}`);
 
@@ -39,6 +39,25 @@ describe("chaos schedule", () => {
     for (const st of s.steps)
       for (const e of st.events)
         if (e.type === "fault" && e.until !== undefined) expect(e.until).toBeGreaterThanOrEqual(st.index);
+  });
+
+  it("names the nodes dealt a backend-operation fault at or before a step, removed since or not", () => {
+    const fault = (kind: "commission-failure" | "latency", node: string, until: number) => ({
+      at: 0.1,
+      type: "fault" as const,
+      fault: { kind, node },
+      until,
+    });
+    const s = {
+      seed: 0,
+      steps: [
+        { index: 0, events: [fault("commission-failure", "a", 0), fault("latency", "b", 0)] },
+        { index: 1, events: [fault("commission-failure", "c", 1)] },
+        { index: 2, events: [] },
+      ],
+    };
+    expect([...backendFaultedBy(s, 0)]).toEqual(["a"]);
+    expect([...backendFaultedBy(s, 2)].sort()).toEqual(["a", "c"]);
   });
 
   it("counts a node as disturbed in the steps its fault is active, and in the step of its reboot", () => {
@@ -128,7 +147,14 @@ describe("chaos invariants", () => {
     ).toEqual([]);
     expect(convergence(outcomes.slice(0, 2), new Set(), diagnostics, false)).toEqual([
       "healthy r01-n02 did not converge in this apply: r01-n02: deployment failed — MAAS says: lab fault injected into deploy",
-    ]);
+    ]); // A backend-operation fault dealt to the node in an earlier step, whose failure this apply reports in the lab's
+    // words (the apply that met it was killed): the fault's, not a healthy node's failure
+    expect(convergence(outcomes.slice(0, 2), new Set(), diagnostics, false, new Map(), new Set(["r01-n02"]))).toEqual(
+      [],
+    );
+    // …but not without that evidence
+    const other = [diag("r01-n02: deployment failed", "MAAS says: disk full")];
+    expect(convergence(outcomes.slice(0, 2), new Set(), other, false, new Map(), new Set(["r01-n02"]))).toHaveLength(1);
   });
 
   it("reads planned changes, errored resources and diagnostics from an engine's -json stream", () => {
