@@ -5,7 +5,7 @@
  * of the remediation ladder the plan takes for each (rackform_deployment's `remediation`) and, when more nodes take a
  * step than a member's max_unhealthy allows, why the apply will hold the rest back.
  */
-import { REPAIR, rungLabel } from "../../provider/shared/remediation.js";
+import { REPAIR, rungLabel, SCHEDULER_KIND_PREFIX } from "../../provider/shared/remediation.js";
 import { type HealthFinding, recordedHealth } from "../stages.js";
 import type { ResourceChange } from "./plan-json.js";
 import { rungMove } from "./remediation.js";
@@ -37,7 +37,7 @@ function stepOf(c: ResourceChange | undefined): string | undefined {
 /** The scheduler's findings a deployment follows (data rackform_scheduler_health's, in its bmc_health). */
 function schedulerFindingsOf(c: ResourceChange): HealthFinding[] {
   const values = (c.change.after ?? c.change.before) as Record<string, unknown> | null | undefined;
-  return recordedHealth(values?.bmc_health).filter((f) => f.kind?.startsWith("scheduler:") === true);
+  return recordedHealth(values?.bmc_health).filter((f) => f.kind?.startsWith(SCHEDULER_KIND_PREFIX) === true);
 }
 
 /**

@@ -13,6 +13,8 @@ import { type DataSource, defineDataSource, path, type TypedRequest } from "../.
 import type { ProviderData } from "../config/config.js";
 import { SchedulerNotConfiguredError } from "../config/scheduler-config.js";
 import { addClientError } from "../errors/client-errors.js";
+import { reasonBySlurmctld } from "../resources/cluster-member-scheduler.js";
+import { SCHEDULER_KIND_PREFIX } from "../shared/remediation.js";
 import { bounded } from "../shared/timeouts.js";
 import { type SchedulerHealthModel, schedulerHealthSchema } from "./scheduler-health-schema.js";
 
@@ -45,29 +47,28 @@ export function schedulerHealthDeps(providerData: unknown): SchedulerHealthDeps 
 
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
 
-/** Whether a reason is rackform's own (cluster-member's drains and removals). */
-const rackformReason = (reason: string): boolean => /^rackform\b/i.test(reason);
-
 /** What slurmctld holds against a node by itself; nothing for a node that never registered or a person's drain. */
 export function slurmFindings(n: SlurmNode): SchedulerFinding[] {
   // A node slurm.conf lists whose slurmd never started is UNKNOWN/FUTURE: not joined yet, the member's to wait for.
   if (n.baseState === "UNKNOWN" || n.baseState === "FUTURE") return [];
   const at = { health: "Critical" as const, uri: `slurm:${n.name}`, since: iso(n.reasonChangedAt) };
-  const own = n.reasonSetByUser === "slurm" || n.reasonSetByUser === "";
-  const said = (fallback: string) => (own && n.reason !== "" && !rackformReason(n.reason) ? n.reason : fallback);
+  const own = n.reason !== "" && reasonBySlurmctld(n);
+  const said = (fallback: string) => (own ? n.reason : fallback);
   const out: SchedulerFinding[] = [];
   if (n.state.includes("NOT_RESPONDING"))
-    out.push({ ...at, kind: "scheduler:not_responding", component: `slurmd: ${said("Not responding")}` });
-  if (n.state.includes("INVALID_REG"))
-    out.push({ ...at, kind: "scheduler:invalid_registration", component: `slurmd: ${said("invalid registration")}` });
+    out.push({ ...at, kind: `${SCHEDULER_KIND_PREFIX}not_responding`, component: `slurmd: ${said("Not responding")}` });
+  if (n.state.includes("INVALID_REG")) {
+    const component = `slurmd: ${said("invalid registration")}`;
+    out.push({ ...at, kind: `${SCHEDULER_KIND_PREFIX}invalid_registration`, component });
+  }
   if (out.length > 0) return out;
   // Without a flag, only a DOWN or a drain whose reason slurmctld wrote (user "slurm") is the scheduler's own — but
   // not "Not responding" once the flag is gone: slurmd has registered since, and the node waits for a RESUME (with
   // ReturnToService=0), which its cluster member gives when it joins it.
-  if (n.reasonSetByUser !== "slurm" || n.reason === "" || rackformReason(n.reason)) return [];
-  if (/^Not responding/i.test(n.reason)) return [];
-  if (n.down) return [{ ...at, kind: "scheduler:down", component: `slurmctld: ${n.reason}` }];
-  if (n.drain) return [{ ...at, kind: "scheduler:drain", component: `slurmctld: ${n.reason}` }];
+  if (!own || n.reasonSetByUser !== "slurm" || /^Not responding/i.test(n.reason)) return [];
+  const component = `slurmctld: ${n.reason}`;
+  if (n.down) return [{ ...at, kind: `${SCHEDULER_KIND_PREFIX}down`, component }];
+  if (n.drain) return [{ ...at, kind: `${SCHEDULER_KIND_PREFIX}drain`, component }];
   return [];
 }
 
@@ -77,7 +78,7 @@ export function kubernetesFindings(n: KubernetesNode): SchedulerFinding[] {
   return [
     {
       component: `kubelet: ${n.readyReason ?? "NotReady"}`,
-      kind: "scheduler:not_ready",
+      kind: `${SCHEDULER_KIND_PREFIX}not_ready`,
       health: "Critical",
       uri: `kubernetes:${n.name}`,
       since: iso(n.readySince),
@@ -86,18 +87,18 @@ export function kubernetesFindings(n: KubernetesNode): SchedulerFinding[] {
 }
 
 /** Findings per node named, from one list; a node the scheduler does not know has none. */
-export function findingsByNode(
+export function findingsByNode<N extends { readonly name: string }>(
   names: readonly string[],
-  listed: readonly (SlurmNode | KubernetesNode)[],
-  of: (n: never) => SchedulerFinding[],
+  listed: readonly N[],
+  of: (n: N) => SchedulerFinding[],
 ): Record<string, SchedulerFinding[]> {
   const byName = new Map(listed.map((n) => [n.name, n]));
-  const out: Record<string, SchedulerFinding[]> = {};
-  for (const name of names) {
-    const n = byName.get(name);
-    out[name] = n ? of(n as never) : [];
-  }
-  return out;
+  return Object.fromEntries(
+    names.map((name) => {
+      const n = byName.get(name);
+      return [name, n ? of(n) : []];
+    }),
+  );
 }
 
 /** Reads the scheduler's node list and returns the findings of the nodes named. */
@@ -107,19 +108,13 @@ export async function readSchedulerHealth(
 ): Promise<SchedulerHealthModel | undefined> {
   const { scheduler, nodes } = r.config;
   const label = scheduler === "slurm" ? "Slurm" : "Kubernetes";
+  const list = <N>(fn: (signal: AbortSignal) => Promise<N>) =>
+    bounded(r.context, READ_MS, "read", `${label}'s nodes`, fn);
   try {
     const findings =
       scheduler === "slurm"
-        ? findingsByNode(
-            nodes,
-            await bounded(r.context, READ_MS, "read", "Slurm's nodes", deps.slurmNodes),
-            slurmFindings,
-          )
-        : findingsByNode(
-            nodes,
-            await bounded(r.context, READ_MS, "read", "Kubernetes' nodes", deps.kubernetesNodes),
-            kubernetesFindings,
-          );
+        ? findingsByNode(nodes, await list(deps.slurmNodes), slurmFindings)
+        : findingsByNode(nodes, await list(deps.kubernetesNodes), kubernetesFindings);
     return { ...r.config, findings };
   } catch (e) {
     if (e instanceof SchedulerNotConfiguredError) {

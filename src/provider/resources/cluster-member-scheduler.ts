@@ -131,10 +131,16 @@ function slurmRegistered(n: SlurmNode): boolean {
   return !n.state.includes("NOT_RESPONDING") && n.baseState !== "FUTURE" && n.baseState !== "UNKNOWN";
 }
 
+/** Whether a Slurm node's reason is rackform's own (its drains and removals write reasons starting "rackform"). */
+const rackformReason = (reason: string): boolean => /^rackform\b/i.test(reason);
+
+/** Whether slurmctld itself set the node's reason (user "slurm", or no user reported), not a person nor rackform. */
+export const reasonBySlurmctld = (n: SlurmNode): boolean =>
+  (n.reasonSetByUser === "" || n.reasonSetByUser === "slurm") && !rackformReason(n.reason);
+
 /** A person's drain of a Slurm node (see Observed.heldBy), or undefined. */
 function personsDrain(n: SlurmNode): string | undefined {
-  if (!n.drain || n.reason === "" || /^rackform\b/i.test(n.reason)) return undefined;
-  if (n.reasonSetByUser === "" || n.reasonSetByUser === "slurm") return undefined;
+  if (!n.drain || n.reason === "" || rackformReason(n.reason) || reasonBySlurmctld(n)) return undefined;
   return `${n.reason} (by ${n.reasonSetByUser})`;
 }
 

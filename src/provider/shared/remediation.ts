@@ -50,6 +50,9 @@ export interface Finding {
   readonly since?: string;
 }
 
+/** The kind prefix of a finding the scheduler made by itself (data rackform_scheduler_health), e.g. "scheduler:down". */
+export const SCHEDULER_KIND_PREFIX = "scheduler:";
+
 /** The findings of a health list (bmc_health), entries not known yet left out. */
 export function findingsIn(list: unknown): Finding[] {
   if (!Array.isArray(list)) return [];
