@@ -4,61 +4,30 @@
  * Kubernetes Node's allocatable GPUs drop while its capacity stays — and a reimage (a new deploy) cures its faults.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { wireJoins } from "../../../src/lab/glue/joins.js";
-import { defaultSpec, LabTime, ManualClock, profileByName, World } from "../../../src/lab/index.js";
-import { NodeStatus } from "../../../src/lab/maas/index.js";
-import {
-  createKubernetesApi,
-  createSlurmApi,
-  type KubernetesApi,
-  type ListeningServer,
-  type SlurmApi,
-} from "../../../src/lab/scheduler/index.js";
-import { parseFaultSpec } from "../../../src/lab/world/faults.js";
+import type { KubernetesApi, ListeningServer, SlurmApi } from "../../../src/lab/scheduler/index.js";
 import type { LabNode } from "../../../src/lab/world/model.js";
-
-type StatusListener = (m: unknown, from: number, to: number) => void;
+import { type JoinsRig, joinsRig } from "../../support/lab-joins.js";
 
 describe("health faults and the schedulers", () => {
-  let clock: ManualClock;
-  let world: World;
+  let rig: JoinsRig;
+  let world: JoinsRig["world"];
   let slurm: SlurmApi;
   let k8s: KubernetesApi;
-  let deployed: StatusListener;
   let server: ListeningServer | undefined;
   const nodes: LabNode[] = [];
 
   beforeEach(() => {
-    clock = new ManualClock();
-    world = new World(defaultSpec({ nodes: 2 }), new LabTime(clock, profileByName("instant")));
-    slurm = createSlurmApi({ jwtTokens: { alice: "tok-a" }, clock });
-    k8s = createKubernetesApi({ token: "k", clock });
-    const maas = { onStatusChange: (fn: StatusListener) => void (deployed = fn) };
-    wireJoins({ world, clock, maas: maas as never, slurm, kubernetes: k8s, mode: "always" });
+    rig = joinsRig({ nodes: 2, jwtTokens: { alice: "tok-a" } });
+    ({ world, slurm, k8s } = rig);
     nodes.length = 0;
-    nodes.push(...world.nodes.values());
-    for (const n of nodes) {
-      world.setOutlet(n.spec.pdu, n.spec.outlet, "On");
-      world.setHostPower(n, true);
-    }
+    nodes.push(...rig.nodes);
   });
   afterEach(async () => server?.close());
 
-  const inject = (spec: Record<string, unknown>) =>
-    world.faults.add(parseFaultSpec(spec, { nodes: new Set(world.nodes.keys()), pdus: new Set() }));
-  const deploy = (n: LabNode) =>
-    deployed(
-      { systemId: `m-${n.spec.name}`, hostname: n.spec.name, powerParams: { power_address: n.address } },
-      NodeStatus.DEPLOYING,
-      NodeStatus.DEPLOYED,
-    );
+  const inject = (spec: Record<string, unknown>) => rig.inject(spec);
+  const deploy = (n: LabNode) => rig.deploy(n);
   /** Lets the joins' boot and heartbeat run: a few ticks of the manual clock. */
-  const tick = async (times = 4) => {
-    for (let i = 0; i < times; i++) {
-      clock.advance(100);
-      await new Promise((r) => setImmediate(r));
-    }
-  };
+  const tick = (times?: number) => rig.tick(times);
   type NodeStatusGpus = { allocatable?: Record<string, string>; capacity?: Record<string, string> };
   const status = (n: LabNode) => (k8s.hooks.node(n.spec.name)?.status ?? {}) as NodeStatusGpus;
   const allocatable = (n: LabNode) => status(n).allocatable?.["nvidia.com/gpu"];

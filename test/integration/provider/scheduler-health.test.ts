@@ -7,48 +7,24 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KubernetesClient } from "../../../src/clients/kubernetes/index.js";
 import { SlurmClient } from "../../../src/clients/slurm/index.js";
-import { wireJoins } from "../../../src/lab/glue/joins.js";
-import { defaultSpec, LabTime, ManualClock, profileByName, World } from "../../../src/lab/index.js";
-import { NodeStatus } from "../../../src/lab/maas/index.js";
-import {
-  createKubernetesApi,
-  createSlurmApi,
-  type KubernetesApi,
-  type ListeningServer,
-  type SlurmApi,
-} from "../../../src/lab/scheduler/index.js";
-import { parseFaultSpec } from "../../../src/lab/world/faults.js";
+import type { ListeningServer } from "../../../src/lab/scheduler/index.js";
 import type { LabNode } from "../../../src/lab/world/model.js";
 import { readSchedulerHealth, type SchedulerHealthDeps } from "../../../src/provider/data-sources/scheduler-health.js";
 import type { SchedulerHealthModel } from "../../../src/provider/data-sources/scheduler-health-schema.js";
+import { type JoinsRig, joinsRig } from "../../support/lab-joins.js";
 import { diagnosticLines, typedRequest } from "../../support/typed-request.js";
 
-type StatusListener = (m: unknown, from: number, to: number) => void;
-
 describe("data rackform_scheduler_health against the lab's schedulers", () => {
-  let clock: ManualClock;
-  let world: World;
-  let slurm: SlurmApi;
-  let k8s: KubernetesApi;
-  let deployed: StatusListener;
+  let rig: JoinsRig;
   let servers: ListeningServer[] = [];
   let clients: { slurm: SlurmClient; person: SlurmClient; kube: KubernetesClient };
   const nodes: LabNode[] = [];
 
   beforeEach(async () => {
-    clock = new ManualClock();
-    world = new World(defaultSpec({ nodes: 5 }), new LabTime(clock, profileByName("instant")));
-    slurm = createSlurmApi({ jwtTokens: { rackform: "tok-r", alice: "tok-a" }, clock });
-    k8s = createKubernetesApi({ token: "k", clock });
-    const maas = { onStatusChange: (fn: StatusListener) => void (deployed = fn) };
-    wireJoins({ world, clock, maas: maas as never, slurm, kubernetes: k8s, mode: "always" });
+    rig = joinsRig({ nodes: 5, jwtTokens: { rackform: "tok-r", alice: "tok-a" } });
     nodes.length = 0;
-    nodes.push(...world.nodes.values());
-    for (const n of nodes) {
-      world.setOutlet(n.spec.pdu, n.spec.outlet, "On");
-      world.setHostPower(n, true);
-    }
-    servers = [await slurm.listen("127.0.0.1", 0), await k8s.listen("127.0.0.1", 0)];
+    nodes.push(...rig.nodes);
+    servers = [await rig.slurm.listen("127.0.0.1", 0), await rig.k8s.listen("127.0.0.1", 0)];
     const [s, k] = servers;
     clients = {
       slurm: new SlurmClient({ url: s.url, user: "rackform", token: "tok-r", nodeCacheMaxAgeMs: 0 }),
@@ -61,20 +37,9 @@ describe("data rackform_scheduler_health against the lab's schedulers", () => {
     await Promise.all(servers.map((s) => s.close()));
   });
 
-  const inject = (spec: Record<string, unknown>) =>
-    world.faults.add(parseFaultSpec(spec, { nodes: new Set(world.nodes.keys()), pdus: new Set() }));
-  const deploy = (n: LabNode) =>
-    deployed(
-      { systemId: `m-${n.spec.name}`, hostname: n.spec.name, powerParams: { power_address: n.address } },
-      NodeStatus.DEPLOYING,
-      NodeStatus.DEPLOYED,
-    );
-  const tick = async (times = 4) => {
-    for (let i = 0; i < times; i++) {
-      clock.advance(100);
-      await new Promise((r) => setImmediate(r));
-    }
-  };
+  const inject = (spec: Record<string, unknown>) => rig.inject(spec);
+  const deploy = (n: LabNode) => rig.deploy(n);
+  const tick = (times?: number) => rig.tick(times);
   const deps = (): SchedulerHealthDeps => ({
     slurmNodes: () => clients.slurm.listNodes(),
     kubernetesNodes: () => clients.kube.listNodes(),
@@ -97,7 +62,7 @@ describe("data rackform_scheduler_health against the lab's schedulers", () => {
     await tick();
     // GIVEN a host gone silent (slurmctld: DOWN + NOT_RESPONDING), a GPU fallen off the bus (INVALID_REG, drained by
     // slurm), a person's drain with a reason, and rackform's own drain
-    world.setHostPower(hung, false);
+    rig.world.setHostPower(hung, false);
     inject({ kind: "gpu-xid", node: gpu.spec.name, xid: 79, gpu: 3 });
     await tick();
     await clients.person.drain(held.spec.name, "RMA ticket 4411");
@@ -119,13 +84,13 @@ describe("data rackform_scheduler_health against the lab's schedulers", () => {
       uri: `slurm:${hung.spec.name}`,
     });
     expect(f[gpu.spec.name][0].component).toBe("slurmd: gres/gpu count reported lower than configured (7 < 8)");
-    expect(Date.parse(f[hung.spec.name][0].since ?? "")).toBe(Math.floor(clock.now() / 1000) * 1000);
+    expect(Date.parse(f[hung.spec.name][0].since ?? "")).toBe(Math.floor(rig.clock.now() / 1000) * 1000);
 
     // AND rackform draining the silent node for its remedy keeps the finding: NOT_RESPONDING stays under the drain
     await clients.slurm.drain(hung.spec.name, "rackform: leaving");
     expect(kinds(await findings("slurm"))[hung.spec.name]).toEqual(["scheduler:not_responding"]);
     // AND once the host runs again and slurmd registers, the finding is gone
-    world.setHostPower(hung, true);
+    rig.world.setHostPower(hung, true);
     await tick();
     expect(kinds(await findings("slurm"))[hung.spec.name]).toEqual([]);
   });
@@ -135,7 +100,7 @@ describe("data rackform_scheduler_health against the lab's schedulers", () => {
     for (const n of nodes) deploy(n);
     await tick();
     await clients.kube.cordon(cordoned.spec.name);
-    world.setHostPower(hung, false);
+    rig.world.setHostPower(hung, false);
     await tick(8);
     const f = await findings("kubernetes");
     expect(f[ok.spec.name]).toEqual([]);

@@ -5,70 +5,36 @@
  * OS boots and registers again.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { wireJoins } from "../../../src/lab/glue/joins.js";
-import { defaultSpec, LabTime, ManualClock, profileByName, World } from "../../../src/lab/index.js";
-import { NodeStatus } from "../../../src/lab/maas/index.js";
+import { profileByName } from "../../../src/lab/index.js";
 import { systemBody } from "../../../src/lab/redfish/system.js";
-import {
-  createKubernetesApi,
-  createSlurmApi,
-  type KubernetesApi,
-  type SlurmApi,
-} from "../../../src/lab/scheduler/index.js";
-import { parseFaultSpec } from "../../../src/lab/world/faults.js";
+import type { KubernetesApi, SlurmApi } from "../../../src/lab/scheduler/index.js";
 import type { LabNode } from "../../../src/lab/world/model.js";
-
-type StatusListener = (m: unknown, from: number, to: number) => void;
+import { type JoinsRig, joinsRig } from "../../support/lab-joins.js";
 
 /** The lab's timeouts for this file: the grace period (400 ms) runs out well before SlurmdTimeout (1 s). */
 const SLURMD_TIMEOUT_MS = 1_000;
 const GRACE_MS = 400;
 
 describe("os-hang", () => {
-  let clock: ManualClock;
-  let world: World;
+  let rig: JoinsRig;
+  let world: JoinsRig["world"];
   let slurm: SlurmApi;
   let k8s: KubernetesApi;
-  let deployed: StatusListener;
   let a: LabNode;
 
   beforeEach(() => {
-    clock = new ManualClock();
     const profile = { ...profileByName("instant"), slurmdTimeoutMs: SLURMD_TIMEOUT_MS, nodeMonitorGraceMs: GRACE_MS };
-    world = new World(defaultSpec({ nodes: 2 }), new LabTime(clock, profile));
-    slurm = createSlurmApi({ jwtTokens: { alice: "tok-a" }, clock });
-    k8s = createKubernetesApi({ token: "k", clock });
-    const maas = { onStatusChange: (fn: StatusListener) => void (deployed = fn) };
-    wireJoins({ world, clock, maas: maas as never, slurm, kubernetes: k8s, mode: "always" });
-    for (const n of world.nodes.values()) {
-      world.setOutlet(n.spec.pdu, n.spec.outlet, "On");
-      world.setHostPower(n, true);
-    }
-    a = [...world.nodes.values()][0];
+    rig = joinsRig({ nodes: 2, jwtTokens: { alice: "tok-a" }, profile });
+    ({ world, slurm, k8s } = rig);
+    a = rig.nodes[0];
   });
 
-  const inject = (spec: Record<string, unknown>) =>
-    world.faults.add(parseFaultSpec(spec, { nodes: new Set(world.nodes.keys()), pdus: new Set() }));
+  const inject = (spec: Record<string, unknown>) => rig.inject(spec);
   /** MAAS reaches Deployed; `userData` of the machine (a dynamic slurmd registers IDLE, not DOWN awaiting RESUME). */
-  const deploy = (n: LabNode, userData?: string) =>
-    deployed(
-      {
-        systemId: `m-${n.spec.name}`,
-        hostname: n.spec.name,
-        powerParams: { power_address: n.address },
-        userData: userData === undefined ? undefined : Buffer.from(userData),
-      },
-      NodeStatus.DEPLOYING,
-      NodeStatus.DEPLOYED,
-    );
+  const deploy = (n: LabNode, userData?: string) => rig.deploy(n, userData);
   const DYNAMIC = "#cloud-config\nruncmd:\n  - slurmd -Z\n";
   /** Lets the joins' boot and heartbeat run: ticks of 100 ms of the manual clock (the joins' tick here). */
-  const tick = async (times = 4) => {
-    for (let i = 0; i < times; i++) {
-      clock.advance(100);
-      await new Promise((r) => setImmediate(r));
-    }
-  };
+  const tick = (times?: number) => rig.tick(times);
   const ready = (n: LabNode) => {
     const status = (k8s.hooks.node(n.spec.name)?.status ?? {}) as { conditions?: { type: string; status: string }[] };
     return status.conditions?.find((c) => c.type === "Ready")?.status;
