@@ -1,14 +1,17 @@
 /**
- * Fleet convergence benchmark (issue 12), printed, never asserted. A fleet of `stacks × nodes` (default 32 × 32 = 1,024
- * nodes) built with the Fleet construct, one stack per rack, state in PostgreSQL (one schema per stack), every stack
- * applied at once by its own engine as a pipeline's parallel jobs would, against one lab on the `realistic` profile
- * sped up so one node's chain (the critical path) takes about `--target` seconds. Then a no-op plan of every stack at
- * once. Printed per run: apply wall / critical path (goal ≤ 1.10), the slowest stack, provider and engine CPU-s per node
- * (goal ≤ 0.15 for the provider), peak provider RSS per process and summed over the stacks, requests per node per
- * endpoint kind and the peak rate per second; for the no-op plan its wall (goal < 20 s) and requests per node (goal
- * ≤ 5 per kind).
+ * Fleet convergence benchmark (issues 12 and 31), printed, never asserted. A fleet of `stacks × nodes` (default 32 × 32
+ * = 1,024 nodes) built with the Fleet construct, one stack per rack, state in PostgreSQL (one schema per stack), every
+ * stack applied at once by its own engine as a pipeline's parallel jobs would, against one lab on the `realistic`
+ * profile sped up so one node's chain (the critical path) takes about `--target` seconds. Then a no-op plan of every
+ * stack at once. Printed per run, each beside its goal: apply wall / critical path, stacks converged, provider and
+ * engine CPU-s per node, peak provider RSS per process, requests per node per endpoint kind and the peak rate per
+ * second; then what one runner pays per stack (its apply against its own critical path, its provider's and engine's
+ * CPU-s per node, its provider's peak RSS) and the backend's peak request rate per node in flight; the lab's own CPU
+ * apart (on real hardware the lab is not on the runner).
  * Run: npm run build && npm run bench:fleet-converge -- [--stacks 32] [--nodes 32 (per stack)] [--backend maas,ironic]
  *      [--engine terraform|tofu] [--profile realistic] [--target 540 | --speed N] [--sweep] [--total 256]
+ *      [--cpu-prof DIR] (every provider process profiled into DIR by a preload; `node scripts/cpu-prof-top.mjs
+ *      DIR/<file>` prints a profile's top costs)
  * --sweep: instead, `--total` nodes as stacks of 16, 32 and 64 nodes, to pick a stack size for a machine like this.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -35,9 +38,10 @@ import { defaultSpec, type Lab, startLab } from "../../src/lab/index.js";
 import { profileByName } from "../../src/lab/time.js";
 import { engine as findEngine } from "../support/engines.js";
 import { startPostgres } from "../support/postgres.js";
-import { builtProvider, freshInstall } from "../support/rackform-e2e.js";
+import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
 import { criticalPath } from "./support/critical-path.js";
-import { CPU_HOOK, KINDS, type Kind, providerFigures, runEngine, sampleRates } from "./support/fleet-run.js";
+import { perStackView, report, type StackResult } from "./support/fleet-report.js";
+import { CPU_HOOK, providerFigures, runEngine, sampleRates } from "./support/fleet-run.js";
 
 const { values } = parseArgs({
   options: {
@@ -50,6 +54,7 @@ const { values } = parseArgs({
     speed: { type: "string" },
     sweep: { type: "boolean", default: false },
     total: { type: "string", default: "256" },
+    "cpu-prof": { type: "string" },
   },
 });
 
@@ -131,15 +136,6 @@ async function createState(
   }
 }
 
-interface StackResult {
-  readonly name: string;
-  readonly nodes: number;
-  readonly applyS: number;
-  readonly ok: boolean;
-  readonly errors: string[];
-  readonly engineCpuS: number;
-}
-
 /** Each error's summary with the first line of its detail (the engine's boxed diagnostics, `-no-color`). */
 function errorsOf(stderr: string): string[] {
   const lines = stderr.split("\n").map((l) => l.replace(/^[│╷╵] ?/, "").trim());
@@ -184,6 +180,10 @@ async function converge(backend: Backend, stackCount: number, perStack: number):
     const stacks = synthFleet(lab, backend, join(dir, "project", "cdktf.out"), pgConn, perStack / perRack);
     if (backend === "maas") await uploadImages(lab.info, imagesOf(stacks.map((s) => s.json)));
     const eng = findEngine(values.engine as "terraform" | "tofu");
+    // Profiles go to DIR/<stack>/: the engine passes NODE_OPTIONS on to the providers it starts (node refuses
+    // --cpu-prof there, so a preload profiles).
+    const prof = values["cpu-prof"];
+    const profHook = prof ? ` --require=${join(ROOT, "scripts", "cpu-prof-preload.cjs")}` : "";
     const env = (stack: string): NodeJS.ProcessEnv => ({
       ...process.env,
       TF_CLI_CONFIG_FILE: cliConfig,
@@ -194,8 +194,9 @@ async function converge(backend: Backend, stackCount: number, perStack: number):
       TF_VAR_redfish_password: lab.info.nodes[0].bmc.password,
       TF_VAR_maas_api_key: lab.info.maas!.apiKey,
       TF_VAR_slurm_token: lab.info.slurm!.token,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${CPU_HOOK}`.trim(),
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${CPU_HOOK}${profHook}`.trim(),
       RF_BENCH_CPU_FILE: join(dir, `provider-cpu.${stack}.log`),
+      ...(prof ? { RACKFORM_CPU_PROF_DIR: join(prof, stack) } : {}),
     });
     const cp = criticalPath((op) => lab.world.time.duration(op), backend);
     console.log(
@@ -228,10 +229,11 @@ async function converge(backend: Backend, stackCount: number, perStack: number):
 
     const P = `-parallelism=${Math.min(perStack, 64)}`;
     /** Every stack at once, each by its own engine: the wall, each stack's outcome, provider figures and rates. */
-    const everyStack = async (what: string, args: string[], criticalS?: number) => {
+    const everyStack = async (what: "apply" | "no-op plan", args: string[], criticalS?: number) => {
       for (const s of stacks) await rm(join(dir, `provider-cpu.${s.name}.log`), { force: true });
       const rates = sampleRates(lab);
       const t = performance.now();
+      const labCpu = process.cpuUsage();
       const results: StackResult[] = await Promise.all(
         stacks.map(async (s) => {
           const r = await runEngine(eng.bin, args, s.dir, env(s.name));
@@ -248,8 +250,11 @@ async function converge(backend: Backend, stackCount: number, perStack: number):
       );
       const wallS = (performance.now() - t) / 1000;
       const seen = rates.stop();
+      const used = process.cpuUsage(labCpu);
+      const labCpuS = (used.user + used.system) / 1e6;
       const providers = await Promise.all(stacks.map((s) => providerFigures(join(dir, `provider-cpu.${s.name}.log`))));
-      report(what, nodes, wallS, criticalS, results, providers, seen);
+      report({ what, nodes, wallS, criticalS, stacks: results, providers, rates: seen, labCpuS });
+      perStackView(results, providers, criticalS);
     };
     await everyStack("apply", ["apply", "-auto-approve", "-no-color", P, "-lock-timeout=10m"], cp.totalMs / 1000);
     await everyStack("no-op plan", ["plan", "-no-color", "-detailed-exitcode", P, "-lock-timeout=10m"]);
@@ -259,49 +264,6 @@ async function converge(backend: Backend, stackCount: number, perStack: number):
     await rm(dir, { recursive: true, force: true });
     for (const c of cleanups) await c();
   }
-}
-
-function report(
-  what: string,
-  nodes: number,
-  wallS: number,
-  criticalS: number | undefined,
-  stacks: readonly StackResult[],
-  providers: readonly Awaited<ReturnType<typeof providerFigures>>[],
-  rates: { total: Record<Kind, number>; peakPerS: Record<Kind, number> },
-): void {
-  const failed = stacks.filter((s) => !s.ok);
-  const slowest = stacks.reduce((a, b) => (b.applyS > a.applyS ? b : a));
-  const providerCpu = providers.reduce((a, p) => a + p.cpuS, 0);
-  const engineCpu = stacks.reduce((a, s) => a + s.engineCpuS, 0);
-  const peakEach = Math.max(...providers.map((p) => p.peakRssMiB));
-  const peakSum = providers.reduce((a, p) => a + p.peakRssMiB, 0);
-  const ratio = criticalS
-    ? ` = ${(wallS / criticalS).toFixed(2)}× the critical path ${criticalS.toFixed(1)} s (goal ≤ 1.10)`
-    : "";
-  console.log(`  ${what}: ${wallS.toFixed(1)} s${ratio}; ${stacks.length - failed.length}/${stacks.length} stacks ok`);
-  for (const s of failed.slice(0, 5))
-    console.log(
-      `    ${s.name} failed: ${[...new Set(s.errors)].slice(0, 2).join(" | ") || "(no error: the plan has changes)"}`,
-    );
-  const times = stacks.map((s) => s.applyS).sort((a, b) => a - b);
-  console.log(
-    `    slowest stack ${slowest.name}: ${slowest.applyS.toFixed(1)} s (fastest ${times[0].toFixed(1)} s, ` +
-      `median ${times[Math.floor(times.length / 2)].toFixed(1)} s)`,
-  );
-  console.log(
-    `    CPU-s per node: provider ${(providerCpu / nodes).toFixed(3)}${what === "apply" ? " (goal ≤ 0.15)" : ""}, ` +
-      `engine ${(engineCpu / nodes).toFixed(3)} (provider processes ${providers.reduce((a, p) => a + p.processes, 0)})`,
-  );
-  console.log(
-    `    provider peak RSS: ${peakEach.toFixed(0)} MiB per process, ${peakSum.toFixed(0)} MiB summed over stacks`,
-  );
-  const goal = what === "apply" ? "" : " (goal ≤ 5 per kind)";
-  console.log(
-    `    requests per node${goal}: ${KINDS.map((k) => `${k} ${(rates.total[k] / nodes).toFixed(1)}`).join(", ")}`,
-  );
-  console.log(`    peak requests per second: ${KINDS.map((k) => `${k} ${rates.peakPerS[k]}`).join(", ")}`);
-  if (what !== "apply") console.log(`    (goal: no-op plan of the whole fleet < 20 s)`);
 }
 
 const backends = values.backend.split(",") as Backend[];

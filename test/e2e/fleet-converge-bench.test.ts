@@ -45,13 +45,16 @@ describe.each(ENGINES)("npm run bench:fleet-converge at its sanity size under %s
     await pg.stop();
     console.log(r.out);
     expect(r.code, r.out).toBe(0);
-    expect(r.out).toMatch(/^ {2}apply: [\d.]+ s.*; 2\/2 stacks ok$/m);
-    expect(r.out).toMatch(/^ {2}no-op plan: [\d.]+ s.*; 2\/2 stacks ok$/m);
+    expect(r.out).toMatch(/^ {2}apply: [\d.]+ s.*; 2\/2 stacks ok \(goal: all\)$/m);
+    expect(r.out).toMatch(/^ {2}no-op plan: [\d.]+ s.*; 2\/2 stacks ok \(goal: all\)$/m);
     for (const figure of [
       "CPU-s per node: provider",
       "provider peak RSS",
       "requests per node",
       "peak requests per second",
+      "the backend's peak per node in flight",
+      "per stack: wall s",
+      "the lab's own",
     ])
       expect(r.out.split(figure).length - 1, figure).toBe(2);
   }, 300_000);
