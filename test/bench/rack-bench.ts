@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Lab, startLab } from "../../src/lab/index.js";
-import { engine as findEngine, type Workdir } from "../support/engines.js";
+import { type Engine, engine as findEngine, Workdir } from "../support/engines.js";
 import { rackStack, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, providerPids, rssKiB } from "../support/rackform-e2e.js";
 import { backendBmcCalls } from "./support/backend-bmc-calls.js";
@@ -223,12 +223,41 @@ async function one(
         KINDS.map((k) => `${k} ${planCounts[k]}`).join(", "),
     );
     if (values.detail) printPaths(lab, s, nodes);
+    await planWithoutRefresh(eng, cliConfig, w);
     return { ...row, planS: noop.wallS, plan: planCounts, planRssMiB: noop.peakMiB, planSummary: noop.summary };
   } finally {
     await lab.close();
     // The lab's state (its CA key included) and the engine's workdir are the bench's own: nothing stays in /tmp.
     await rm(stateDir, { recursive: true, force: true });
     if (workdir) await rm(workdir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The converged rack planned with `-refresh=false` against as many `terraform_data` resources (medians of 3): the
+ * provider's own cost per resource over the engine's, with no BMC or backend read (issue 31's goal ≤ 3×).
+ */
+async function planWithoutRefresh(eng: Engine, cliConfig: string, w: Workdir): Promise<void> {
+  const list = await w.ok(["state", "list"]);
+  const n = list.stdout.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("data.")).length;
+  const data = Array.from({ length: n }, (_, i) => `resource "terraform_data" "n${i}" {\n  input = ${i}\n}\n`);
+  const wd = await Workdir.create(eng, cliConfig, { "main.tf": data.join("\n") });
+  try {
+    await wd.ok(["init", "-no-color"]);
+    await wd.ok(["apply", "-auto-approve", "-no-color"]);
+    const median3 = async (x: Workdir) => {
+      const walls: number[] = [];
+      for (let i = 0; i < 3; i++) walls.push((await timed(x, ["plan", "-no-color", "-refresh=false"])).wallS);
+      return walls.sort((a, b) => a - b)[1];
+    };
+    const rack = await median3(w);
+    const floor = await median3(wd);
+    console.error(
+      `  plan -refresh=false of the converged rack (${n} resources): ${rack.toFixed(2)} s, of ${n} terraform_data ` +
+        `${floor.toFixed(2)} s: ${(rack / floor).toFixed(2)}× (goal ≤ 3×, issue 31)`,
+    );
+  } finally {
+    await rm(wd.dir, { recursive: true, force: true });
   }
 }
 

@@ -5,7 +5,8 @@
  * Prints wall time of each, Redfish requests per BMC (from the lab's request log, by method and path), and the ratio.
  * A third workdir plans N resources of a provider with no logic of its own, written with HashiCorp's
  * terraform-plugin-framework (test/bench/floor-provider, built with Go when Go is on PATH): what the engine and a
- * plugin process cost before any provider does anything.
+ * plugin process cost before any provider does anything. A fourth plans one `redfish_power` per BMC of Dell's Go
+ * provider (test/bench/support/dell-provider.ts) against the same BMCs: issue 31's goal for the plan with refresh.
  * Run: npm run build && npm run bench:refresh -- [--nodes 64] [--rounds 3] [--engine terraform] [--detail]
  * [--cpu-prof DIR] (one extra plan of each kind after the rounds, the provider profiled into DIR by a preload;
  * `node scripts/cpu-prof-top.mjs DIR/<file>` prints its top costs)
@@ -18,6 +19,7 @@ import { parseArgs } from "node:util";
 import { startLab } from "../../src/lab/index.js";
 import { engine as findEngine, Workdir } from "../support/engines.js";
 import { builtProvider, freshInstall, providerBlock, ROOT } from "../support/rackform-e2e.js";
+import { DELL_VERSION, dellProvider, dellResources } from "./support/dell-provider.js";
 import { floorProvider, floorResources } from "./support/floor-provider.js";
 
 const { values } = parseArgs({
@@ -56,7 +58,8 @@ async function main(): Promise<void> {
   const stateDir = await mkdtemp(join(tmpdir(), "rf-refresh-bench-"));
   const lab = await startLab({ nodes: n, profile: "instant", stateDir });
   const floor = await floorProvider();
-  const cliConfig = await freshInstall([builtProvider(), ...(floor ? [floor] : [])]);
+  const dell = dellProvider();
+  const cliConfig = await freshInstall([builtProvider(), ...(floor ? [floor] : []), ...(dell.pkg ? [dell.pkg] : [])]);
   const dirs: string[] = [dirname(cliConfig), stateDir];
   try {
     for (const node of lab.world.nodes.values()) lab.world.setOutlet(node.spec.pdu, node.spec.outlet, "On");
@@ -78,14 +81,30 @@ async function main(): Promise<void> {
     const wb = await Workdir.create(eng, cliConfig, { "main.tf": providerBlock(lab) + bmcs });
     const wd = await Workdir.create(eng, cliConfig, { "main.tf": data });
     const wf = floor ? await Workdir.create(eng, cliConfig, { "main.tf": floorResources(n) }) : undefined;
-    dirs.push(wb.dir, wd.dir, ...(wf ? [wf.dir] : []));
-    for (const w of [wb, wd, ...(wf ? [wf] : [])]) {
+    const bmc0 = lab.info.nodes[0].bmc;
+    const wg = dell.pkg
+      ? await Workdir.create(
+          eng,
+          cliConfig,
+          {
+            "main.tf": dellResources(
+              lab.info.nodes.map((x) => ({ name: x.name, url: x.bmc.url })),
+              bmc0.username,
+            ),
+          },
+          { TF_VAR_bmc_password: bmc0.password },
+        )
+      : undefined;
+    const peers = [wb, wd, ...(wf ? [wf] : []), ...(wg ? [wg] : [])];
+    dirs.push(...peers.map((w) => w.dir));
+    for (const w of peers) {
       await w.ok(["init", "-no-color"]);
       await w.ok(["apply", "-auto-approve", "-no-color"]);
     }
     const walls = { bmc: [] as number[], data: [] as number[], norefresh: [] as number[] };
     const cpus = { bmc: [] as number[], data: [] as number[], norefresh: [] as number[] };
     const floorWalls = { refresh: [] as number[], norefresh: [] as number[] };
+    const dellWalls = { refresh: [] as number[], norefresh: [] as number[] };
     for (let round = 1; round <= rounds; round++) {
       const d = await timed(() => wd.run(["plan", "-no-color", "-detailed-exitcode"]));
       walls.data.push(d.wall);
@@ -127,6 +146,21 @@ async function main(): Promise<void> {
             `refresh ${fo.wall.toFixed(2)} s; CPU ${fr.cpu.toFixed(2)} s (${fo.cpu.toFixed(2)} s)`,
         );
       }
+      if (wg) {
+        const go = await timed(() => wg.ok(["plan", "-no-color", "-refresh=false"]));
+        const before = lab.requests.last();
+        const gr = await timed(() => wg.run(["plan", "-no-color", "-detailed-exitcode"]));
+        if (gr.out.code !== 0)
+          throw new Error(`redfish_power plan was not empty (exit ${gr.out.code})\n${gr.out.stdout}`);
+        const sent = lab.requests.since(before).filter((e) => e.target !== undefined && lab.world.node(e.target));
+        dellWalls.norefresh.push(go.wall);
+        dellWalls.refresh.push(gr.wall);
+        console.log(
+          `  Dell's Go provider v${DELL_VERSION} (redfish_power): ${n} resources ${gr.wall.toFixed(2)} s, without ` +
+            `refresh ${go.wall.toFixed(2)} s; CPU ${gr.cpu.toFixed(2)} s (${go.cpu.toFixed(2)} s); Redfish requests ` +
+            `${sent.length} (${(sent.length / n).toFixed(1)} per BMC)`,
+        );
+      }
       if (values.detail) {
         const first = lab.info.nodes[0].name;
         for (const e of reqs.filter((x) => x.target === first))
@@ -166,6 +200,14 @@ async function main(): Promise<void> {
           `(${(fo / d).toFixed(2)}× terraform_data); rackform_bmc without refresh is ${(o / fo).toFixed(2)}× the floor`,
       );
     } else console.log("floor provider not measured: Go is not on PATH (test/bench/floor-provider)");
+    console.log(`goals (issue 31): rackform_bmc without refresh ${(o / d).toFixed(2)}× terraform_data (goal ≤ 3×)`);
+    if (wg) {
+      const g = median(dellWalls.refresh);
+      console.log(
+        `  with refresh ${b.toFixed(2)} s against Dell's Go provider ${g.toFixed(2)} s (${(b / g).toFixed(2)}×; goal ≤ 1×); ` +
+          `Dell's without refresh ${median(dellWalls.norefresh).toFixed(2)} s (${(median(dellWalls.norefresh) / d).toFixed(2)}× terraform_data)`,
+      );
+    } else console.log(`  Dell's Go provider not measured: ${dell.why}`);
   } finally {
     await lab.close();
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
