@@ -42,6 +42,7 @@ import { builtProvider, freshInstall, ROOT } from "../support/rackform-e2e.js";
 import { criticalPath } from "./support/critical-path.js";
 import { perStackView, report, type StackResult } from "./support/fleet-report.js";
 import { CPU_HOOK, providerFigures, runEngine, sampleRates } from "./support/fleet-run.js";
+import { recordTimeline } from "./support/timeline.js";
 
 const { values } = parseArgs({
   options: {
@@ -232,6 +233,8 @@ async function converge(backend: Backend, stackCount: number, perStack: number):
     const everyStack = async (what: "apply" | "no-op plan", args: string[], criticalS?: number) => {
       for (const s of stacks) await rm(join(dir, `provider-cpu.${s.name}.log`), { force: true });
       const rates = sampleRates(lab);
+      const timeline = what === "apply" && backend === "maas" ? recordTimeline(lab) : undefined;
+      const startMs = Date.now();
       const t = performance.now();
       const labCpu = process.cpuUsage();
       const results: StackResult[] = await Promise.all(
@@ -255,6 +258,7 @@ async function converge(backend: Backend, stackCount: number, perStack: number):
       const providers = await Promise.all(stacks.map((s) => providerFigures(join(dir, `provider-cpu.${s.name}.log`))));
       report({ what, nodes, wallS, criticalS, stacks: results, providers, rates: seen, labCpuS });
       perStackView(results, providers, criticalS);
+      timeline?.report(startMs, Date.now());
     };
     await everyStack("apply", ["apply", "-auto-approve", "-no-color", P, "-lock-timeout=10m"], cp.totalMs / 1000);
     await everyStack("no-op plan", ["plan", "-no-color", "-detailed-exitcode", P, "-lock-timeout=10m"]);

@@ -64,8 +64,11 @@ export function report(run: FleetRun): void {
       `(provider processes ${providers.reduce((a, p) => a + p.processes, 0)}); ` +
       `the lab's own ${(run.labCpuS / nodes).toFixed(3)} (not the runner's)`,
   );
+  const anonEach = Math.max(...providers.map((p) => p.peakAnonMiB));
   console.log(
-    `    provider peak RSS: ${peakEach.toFixed(0)} MiB per process (goal ≤ 120), ${peakSum.toFixed(0)} MiB summed over stacks`,
+    `    provider peak RSS: ${peakEach.toFixed(0)} MiB per process (goal ≤ 120), ${peakSum.toFixed(0)} MiB summed over stacks; ` +
+      `its own (anonymous) memory ${anonEach.toFixed(0)} MiB at most (sampled), the rest file pages (the node ` +
+      "executable and its libraries) every provider process on the runner shares",
   );
   const goal = what === "apply" ? "" : " (goal ≤ 5 per kind)";
   console.log(

@@ -74,22 +74,26 @@ export interface ProviderFigures {
   readonly processes: number;
   readonly cpuS: number;
   readonly peakRssMiB: number;
+  /** The peak of the process's own (anonymous) memory; the rest of its RSS is shared executable pages. */
+  readonly peakAnonMiB: number;
 }
 
-/** Sums the lines provider-cpu-hook.mjs appended to `file` (µs user, µs system, KiB max RSS). */
+/** Sums the lines provider-cpu-hook.mjs appended to `file` (µs user, µs system, KiB max RSS, KiB max anonymous). */
 export async function providerFigures(file: string): Promise<ProviderFigures> {
   const text = await readFile(file, "utf8").catch(() => "");
   let cpuS = 0;
   let peak = 0;
+  let peakAnon = 0;
   let processes = 0;
   for (const line of text.split("\n")) {
-    const [u, s, rss] = line.split(" ").map(Number);
+    const [u, s, rss, anon] = line.split(" ").map(Number);
     if (!Number.isFinite(u) || !Number.isFinite(s)) continue;
     processes++;
     cpuS += (u + s) / 1e6;
     peak = Math.max(peak, rss / 1024);
+    if (Number.isFinite(anon)) peakAnon = Math.max(peakAnon, anon / 1024);
   }
-  return { processes, cpuS, peakRssMiB: peak };
+  return { processes, cpuS, peakRssMiB: peak, peakAnonMiB: peakAnon };
 }
 
 /** Redfish from the provider (BMCs and PDUs), Redfish from the lab's MAAS/Ironic (power control, sync), backends. */
