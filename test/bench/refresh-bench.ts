@@ -92,7 +92,7 @@ async function main(): Promise<void> {
               bmc0.username,
             ),
           },
-          { TF_VAR_bmc_password: bmc0.password },
+          { TF_VAR_bmc_password: bmc0.password, SSL_CERT_FILE: lab.info.ca },
         )
       : undefined;
     const peers = [wb, wd, ...(wf ? [wf] : []), ...(wg ? [wg] : [])];

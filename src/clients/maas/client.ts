@@ -24,7 +24,7 @@ import type {
   MaasScriptResultSet,
   MaasUpdateMachine,
 } from "./types.js";
-import { type WaitForStatusOptions, waitForStatus } from "./wait.js";
+import { progressKey, type WaitForStatusOptions, waitForStatus } from "./wait.js";
 
 /** Options of a MaasClient. */
 export interface MaasClientOptions {
@@ -280,7 +280,19 @@ export class MaasClient {
       return m;
     };
     const events = (id: string) => this.events({ systemId: id, limit: 5 });
-    const deps = { read, events, redactor: this.core.redactor, steps: this.steps, ...this.opts.clock };
+    const changed = (id: string, seen: string, signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        if (signal.aborted) return;
+        const off = this.machines.onList((list) => {
+          const m = list.find((x) => x.systemId === id);
+          if (m && progressKey(m) !== seen) {
+            off();
+            resolve();
+          }
+        });
+        signal.addEventListener("abort", off, { once: true });
+      });
+    const deps = { read, events, changed, redactor: this.core.redactor, steps: this.steps, ...this.opts.clock };
     return waitForStatus(deps, systemId, wanted, o);
   }
 

@@ -46,6 +46,7 @@ export class MachineCache {
   private last: OwnList | undefined;
   private queued: Promise<readonly MaasMachine[]> | undefined;
   private ownLoads = 0;
+  private readonly listeners = new Set<(list: readonly MaasMachine[]) => void>();
 
   constructor(
     private readonly load: MachineLoader,
@@ -111,6 +112,15 @@ export class MachineCache {
     };
   }
 
+  /**
+   * Calls `fn` with every list of this process's machines as it arrives (whoever asked for it); returns the function
+   * that stops it. Waits use it to notice a machine's change in a list another wait started.
+   */
+  onList(fn: (list: readonly MaasMachine[]) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
   /** Forgets the last list: called after every write so that readers see its effect. */
   invalidate(): void {
     this.region.invalidate();
@@ -159,6 +169,7 @@ export class MachineCache {
         entry.at = (this.opts.now ?? Date.now)();
         entry.list = list;
         if (entry.gen === this.generation && (!this.last || this.last.started < started)) this.last = entry;
+        for (const fn of [...this.listeners]) fn(list);
       },
       () => {
         if (this.inflight === entry) this.inflight = undefined;

@@ -29,6 +29,17 @@ export interface WaitDeps {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** How long the same step took for other machines of this client: its polls are dense around that (http/poll.ts). */
   readonly steps?: StepDurations;
+  /**
+   * Resolves when the client learns, without a request of the wait's own, that the machine no longer reads as `seen`
+   * (progressKey): a list another wait started showed it. The pause between polls ends then, so a step's end is
+   * noticed when any list sees it, not at this wait's next poll (up to 1/8 of the step later). Dropped on `signal`.
+   */
+  readonly changed?: (systemId: string, seen: string, signal: AbortSignal) => Promise<void>;
+}
+
+/** What a wait reports progress on and wakes for: a machine's status and its status message. */
+export function progressKey(m: MaasMachine): string {
+  return `${m.status}\n${m.statusMessage}`;
 }
 
 function ids(list: readonly (number | string)[], what: string): Set<number> {
@@ -63,12 +74,22 @@ export async function waitForStatus(
   let kind: string | undefined;
   const failures = new PollFailures(now);
   const pause = async () => {
+    const expected = kind === undefined ? undefined : deps.steps?.expectedMs(kind);
+    const ms = nextPollMs(pace, now() - start, Math.random, expected);
+    // The pause ends early when the caller's signal aborts (an error) or when the machine is seen to change (a poll).
+    const wake = new AbortController();
+    const stop = () => wake.abort();
+    opts.signal?.addEventListener("abort", stop, { once: true });
+    if (opts.signal?.aborted) stop();
+    deps.changed?.(systemId, seen, wake.signal).then(stop, () => {});
     try {
-      const expected = kind === undefined ? undefined : deps.steps?.expectedMs(kind);
-      const ms = nextPollMs(pace, now() - start, Math.random, expected);
-      await sleep(Math.min(ms, Math.max(0, deadline - now())), opts.signal);
+      await sleep(Math.min(ms, Math.max(0, deadline - now())), wake.signal);
     } catch (e) {
-      throw abortedError(deps.redactor, { method: "GET", url: `machine ${systemId}` }, e);
+      if (opts.signal?.aborted || !wake.signal.aborted)
+        throw abortedError(deps.redactor, { method: "GET", url: `machine ${systemId}` }, e);
+    } finally {
+      opts.signal?.removeEventListener("abort", stop);
+      wake.abort();
     }
   };
   for (;;) {
@@ -83,7 +104,7 @@ export async function waitForStatus(
       await pause();
       continue;
     }
-    const key = `${m.status}\n${m.statusMessage}`;
+    const key = progressKey(m);
     if (key !== seen) {
       seen = key;
       opts.onProgress?.(m);

@@ -39,7 +39,11 @@ export function dellProvider(): { pkg?: ProviderPackage; why?: string } {
   return { pkg: { namespace: "dell", type: "redfish", version: DELL_VERSION, exec: [bin] } };
 }
 
-/** One `redfish_power` per BMC, holding it On (as the lab's nodes are): a no-op plan reads each power state. */
+/**
+ * One `redfish_power` per BMC, holding it On (as the lab's nodes are): a no-op plan reads each power state. The BMCs'
+ * certificates are verified, as rackform verifies them: the provider has no CA option, so the workdir's environment
+ * names the lab's CA in SSL_CERT_FILE, which Go's crypto/x509 reads on Linux.
+ */
 export function dellResources(bmcs: readonly { name: string; url: string }[], user: string): string {
   const head =
     'terraform {\n  required_providers {\n    redfish = { source = "dell/redfish" }\n  }\n}\n' +
@@ -50,7 +54,7 @@ export function dellResources(bmcs: readonly { name: string; url: string }[], us
     user         = ${JSON.stringify(user)}
     password     = var.bmc_password
     endpoint     = ${JSON.stringify(b.url)}
-    ssl_insecure = true
+    ssl_insecure = false
   }
   desired_power_action = "On"
   maximum_wait_time    = 120

@@ -244,6 +244,37 @@ describe("batched reads", () => {
     expect(maas.requests.filter((r) => r.path.endsWith("/machines/")).length).toBe(2);
   });
 
+  it("a wait whose own poll is far off ends when another wait's list shows its machine's new status", async () => {
+    // GIVEN two machines that reach Ready together, one waited on every 20 ms and one every 60 s, with a sleep that
+    // never runs out a pause of a second or more (only a wake-up ends it)
+    const sleep = (ms: number, signal?: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        const t = ms < 1000 ? setTimeout(resolve, 5) : undefined;
+        const stop = () => {
+          clearTimeout(t);
+          reject(signal?.reason);
+        };
+        signal?.addEventListener("abort", stop, { once: true });
+      });
+    const c = new MaasClient({ url: maas.url, apiKey: KEY, clock: { sleep } });
+    const [fast, slow] = [maas.add("fast", 1, "Commissioning"), maas.add("slow", 1, "Commissioning")];
+    for (const m of [fast, slow])
+      maas.scripts.set(m.system_id, [
+        { status: 1, name: "Commissioning" },
+        { status: 1, name: "Commissioning" },
+        { status: 4, name: "Ready" },
+      ]);
+    // WHEN both wait for Ready
+    const got = await Promise.all([
+      c.waitForStatus(fast.system_id, ["READY"], { pollMs: 20 }),
+      c.waitForStatus(slow.system_id, ["READY"], { pollMs: 60_000 }),
+    ]);
+    await c.close();
+    // THEN the slow wait ended on the list the fast one read, without a list of its own
+    expect(got.map((m) => m.statusName)).toEqual(["Ready", "Ready"]);
+    expect(maas.requests.filter((r) => r.path.endsWith("/machines/")).length).toBe(3);
+  });
+
   it("a filtered list sends MAAS's repeated filter keys", async () => {
     maas.add("x1");
     maas.add("x2");
