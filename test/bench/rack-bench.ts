@@ -23,6 +23,7 @@ import { rackStack, uploadGoldenImage } from "../support/rack.js";
 import { builtProvider, freshInstall, providerPids, rssKiB } from "../support/rackform-e2e.js";
 import { backendBmcCalls } from "./support/backend-bmc-calls.js";
 import { criticalPath } from "./support/critical-path.js";
+import { terraformDataResources } from "./support/floor-provider.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -240,8 +241,7 @@ async function one(
 async function planWithoutRefresh(eng: Engine, cliConfig: string, w: Workdir): Promise<void> {
   const list = await w.ok(["state", "list"]);
   const n = list.stdout.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("data.")).length;
-  const data = Array.from({ length: n }, (_, i) => `resource "terraform_data" "n${i}" {\n  input = ${i}\n}\n`);
-  const wd = await Workdir.create(eng, cliConfig, { "main.tf": data.join("\n") });
+  const wd = await Workdir.create(eng, cliConfig, { "main.tf": terraformDataResources(n) });
   try {
     await wd.ok(["init", "-no-color"]);
     await wd.ok(["apply", "-auto-approve", "-no-color"]);

@@ -20,7 +20,7 @@ import { startLab } from "../../src/lab/index.js";
 import { engine as findEngine, Workdir } from "../support/engines.js";
 import { builtProvider, freshInstall, providerBlock, ROOT } from "../support/rackform-e2e.js";
 import { DELL_VERSION, dellProvider, dellResources } from "./support/dell-provider.js";
-import { floorProvider, floorResources } from "./support/floor-provider.js";
+import { floorProvider, floorResources, terraformDataResources } from "./support/floor-provider.js";
 
 const { values } = parseArgs({
   options: {
@@ -75,11 +75,8 @@ async function main(): Promise<void> {
 `,
       )
       .join("\n");
-    const data = Array.from({ length: n }, (_, i) => `resource "terraform_data" "n${i}" {\n  input = ${i}\n}\n`).join(
-      "\n",
-    );
     const wb = await Workdir.create(eng, cliConfig, { "main.tf": providerBlock(lab) + bmcs });
-    const wd = await Workdir.create(eng, cliConfig, { "main.tf": data });
+    const wd = await Workdir.create(eng, cliConfig, { "main.tf": terraformDataResources(n) });
     const wf = floor ? await Workdir.create(eng, cliConfig, { "main.tf": floorResources(n) }) : undefined;
     const bmc0 = lab.info.nodes[0].bmc;
     const wg = dell.pkg

@@ -17,7 +17,8 @@ export const OPENTOFU_VERSION = process.env.OPENTOFU_VERSION ?? "v1.12.6";
 /** The Terraform scripts/build-terraform.sh builds when none is on PATH. */
 export const TERRAFORM_VERSION = process.env.TERRAFORM_VERSION ?? "v1.11.4";
 
-const cacheDir = () => process.env.RACKFORM_CACHE ?? join(homedir(), ".cache", "rackform");
+/** Where set-up keeps what it builds or fetches (RACKFORM_CACHE, else ~/.cache/rackform). */
+export const cacheDir = () => process.env.RACKFORM_CACHE ?? join(homedir(), ".cache", "rackform");
 
 function which(cmd: string): string | undefined {
   try {

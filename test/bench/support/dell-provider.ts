@@ -6,17 +6,18 @@
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ProviderPackage } from "../../../src/cli/install.js";
+import { cacheDir } from "../../support/engines.js";
 
 export const DELL_MODULE = "github.com/dell/terraform-provider-redfish";
 export const DELL_VERSION = "1.6.1";
 
 /** Dell's provider, built if needed; undefined (and why) when Go or the module proxy cannot give it. */
 export function dellProvider(): { pkg?: ProviderPackage; why?: string } {
-  const dir = join(process.env.RACKFORM_CACHE ?? join(homedir(), ".cache", "rackform"), `dell-redfish-${DELL_VERSION}`);
+  const dir = join(cacheDir(), `dell-redfish-${DELL_VERSION}`);
   const bin = join(dir, "terraform-provider-redfish");
+  const src = join(dir, "src");
   try {
     if (!existsSync(bin)) {
       mkdirSync(dir, { recursive: true });
@@ -26,15 +27,15 @@ export function dellProvider(): { pkg?: ProviderPackage; why?: string } {
       const info = JSON.parse(
         execFileSync("go", ["mod", "download", "-json", `${DELL_MODULE}@v${DELL_VERSION}`], { encoding: "utf8" }),
       ) as { Dir: string };
-      const src = join(dir, "src");
       rmSync(src, { recursive: true, force: true });
       cpSync(info.Dir, src, { recursive: true, mode: 0 });
       execFileSync("chmod", ["-R", "u+w", src]);
       execFileSync("go", ["build", "-o", bin, "."], { cwd: src, stdio: "inherit" });
-      rmSync(src, { recursive: true, force: true });
     }
   } catch (e) {
     return { why: `Dell's provider could not be built here: ${(e as Error).message.split("\n")[0]}` };
+  } finally {
+    rmSync(src, { recursive: true, force: true });
   }
   return { pkg: { namespace: "dell", type: "redfish", version: DELL_VERSION, exec: [bin] } };
 }

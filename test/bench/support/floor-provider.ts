@@ -6,9 +6,9 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ProviderPackage } from "../../../src/cli/install.js";
+import { cacheDir } from "../../support/engines.js";
 import { ROOT } from "../../support/rackform-e2e.js";
 
 const SRC = join(ROOT, "test", "bench", "floor-provider");
@@ -22,10 +22,7 @@ export async function floorProvider(): Promise<ProviderPackage | undefined> {
   }
   const hash = createHash("sha256");
   for (const f of ["main.go", "go.mod", "go.sum"]) hash.update(readFileSync(join(SRC, f)));
-  const dir = join(
-    process.env.RACKFORM_CACHE ?? join(homedir(), ".cache", "rackform"),
-    `floor-provider-${hash.digest("hex").slice(0, 12)}`,
-  );
+  const dir = join(cacheDir(), `floor-provider-${hash.digest("hex").slice(0, 12)}`);
   const bin = join(dir, "terraform-provider-floor");
   if (!existsSync(bin)) {
     mkdirSync(dir, { recursive: true });
@@ -43,4 +40,9 @@ export function floorResources(n: number): string {
     (_, i) => `resource "floor_node" "n${i}" {\n  endpoint  = "https://127.0.1.${i}"\n  gpu_count = 8\n}\n`,
   );
   return head + body.join("\n");
+}
+
+/** N `terraform_data` resources: the engine's own cost of N resources, the baseline of the plan benchmarks. */
+export function terraformDataResources(n: number): string {
+  return Array.from({ length: n }, (_, i) => `resource "terraform_data" "n${i}" {\n  input = ${i}\n}\n`).join("\n");
 }
